@@ -1,0 +1,66 @@
+import type { z } from 'zod';
+
+/** SPEC "Endpoint tiers"; `free` is the always-free set that no counter sees. */
+export type Tier = 'free' | 'light' | 'medium' | 'heavy' | 'auth' | 'write';
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+/** The validated input of a call: path, query and body after their schemas ran. */
+export interface RouteInput {
+  path: Record<string, unknown>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+}
+
+export interface RouteParams {
+  path?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodObject;
+}
+
+interface RowBase {
+  /** OpenAPI operationId; unique across the table. */
+  id: string;
+  method: HttpMethod;
+  /** The exact documented path, parameters in braces as in SPEC.md: `/api/ens/resolve/{name}`. */
+  path: string;
+  tag: string;
+  summary: string;
+  tier: Tier;
+  /** Price per call in USD (dollars, as SPEC writes them); omitted = free or the configured default. */
+  price?: string;
+  /** Error envelope of this route: `full` for /api, `ccip` for ERC-3668 routes. */
+  envelope?: 'full' | 'ccip';
+  params?: RouteParams;
+  /** HTTP statuses besides 200 that this route documents. */
+  errors?: number[];
+}
+
+/** A row answered by one GraphQL operation on the supergraph. */
+export interface OperationRow extends RowBase {
+  kind: 'operation';
+  /** Root field whose value is the response body; the operation selecting all its fields is generated. */
+  field: string;
+  /** An explicit operation where the generated one does not fit; must select `field`. */
+  operation?: string;
+  /** GraphQL variables from the validated input; default: path, query and body merged. */
+  variables?: (input: RouteInput) => Record<string, unknown>;
+  /** Response shaping of the field's value; a null value is a 404 with `notFound`. */
+  shape?: (value: unknown, input: RouteInput) => unknown;
+  notFound?: string;
+  /** Seconds a shared cache may keep the answer (Cache-Control: public, max-age). */
+  maxAge?: number;
+}
+
+/** A row answered by the server itself: machine-readable description, docs page. */
+export interface DocumentRow extends RowBase {
+  kind: 'document';
+  contentType: string;
+  /** Built once at start from the table; the same bytes are served each time. */
+  render: (table: RouteTable) => string;
+}
+
+export type RouteRow = OperationRow | DocumentRow;
+
+export interface RouteTable {
+  rows: readonly RouteRow[];
+}
