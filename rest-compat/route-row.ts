@@ -1,3 +1,4 @@
+import type { GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
 
 /** SPEC "Endpoint tiers"; `free` is the always-free set that no counter sees. */
@@ -25,6 +26,8 @@ interface RowBase {
   path: string;
   tag: string;
   summary: string;
+  /** Longer OpenAPI description (CommonMark); the summary stands alone when omitted. */
+  description?: string;
   tier: Tier;
   /** Price per call in USD (dollars, as SPEC writes them); omitted = free or the configured default. */
   price?: string;
@@ -33,6 +36,8 @@ interface RowBase {
   params?: RouteParams;
   /** HTTP statuses besides 200 that this route documents. */
   errors?: number[];
+  /** JSON Schema (OpenAPI 3.1) of the 200 body where the default does not fit: a `shape`d value, a document. */
+  responseSchema?: Record<string, unknown>;
 }
 
 /** A row answered by one GraphQL operation on the supergraph. */
@@ -55,8 +60,18 @@ export interface OperationRow extends RowBase {
 export interface DocumentRow extends RowBase {
   kind: 'document';
   contentType: string;
-  /** Built once at start from the table; the same bytes are served each time. */
-  render: (table: RouteTable) => string;
+  /** Built once at start from the table and the supergraph; the same bytes are served each time. */
+  render: (ctx: DocumentContext) => string;
+}
+
+export interface DocumentContext {
+  table: RouteTable;
+  /** The supergraph API schema: response shapes of operation rows come from its types. */
+  apiSchema: GraphQLSchema;
+  /** PUBLIC_BASE_URL when configured (the OpenAPI `servers` entry). */
+  publicBaseUrl: string | undefined;
+  /** Price of counted rows that set none (X402_DEFAULT_PRICE_USD). */
+  defaultPriceUsd: string;
 }
 
 export type RouteRow = OperationRow | DocumentRow;

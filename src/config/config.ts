@@ -5,6 +5,9 @@ import { CHAINS, type ChainKey } from './chains.js';
 /** USDC on Base: the asset x402 payments settle in (SPEC: x402 payment). */
 export const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
+/** The public x402 facilitator, used when X402_FACILITATOR_URL is not set. */
+export const PUBLIC_X402_FACILITATOR = 'https://x402.org/facilitator';
+
 const optionalUrl = z
   .string()
   .trim()
@@ -37,8 +40,12 @@ const envSchema = z.object({
   X402_RECEIVER: address.default('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'),
   X402_FACILITATOR_URL: optionalUrl,
   X402_DEFAULT_PRICE_USD: z.string().regex(/^\d+(\.\d{1,6})?$/).default('0.01'),
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(8),
+  // GraphQL Armor's defaults (escape.tech/graphql-armor): depth 6, aliases 15, tokens 1000.
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(6),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(15),
+  // SPEC's anonymous limits; operators (and the benchmark) may raise them.
+  ANONYMOUS_DAILY_LIMIT: z.coerce.number().int().min(1).default(100),
+  ANONYMOUS_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(30),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(10).max(100_000).default(1000),
 });
 
@@ -69,10 +76,12 @@ export interface AppConfig {
     asset: `0x${string}`;
     network: 'base';
     chainId: 8453;
-    facilitatorUrl: string | undefined;
+    /** Verifies and settles payments (x402 facilitator API: POST /verify, /settle). */
+    facilitatorUrl: string;
     defaultPriceUsd: string;
   };
   graphql: { maxDepth: number; maxAliases: number; maxTokens: number };
+  anonymousLimits: { daily: number; perMinute: number };
 }
 
 export class ConfigError extends Error {
@@ -118,9 +127,10 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       asset: USDC_ON_BASE,
       network: 'base',
       chainId: 8453,
-      facilitatorUrl: e.X402_FACILITATOR_URL,
+      facilitatorUrl: e.X402_FACILITATOR_URL ?? PUBLIC_X402_FACILITATOR,
       defaultPriceUsd: e.X402_DEFAULT_PRICE_USD,
     },
+    anonymousLimits: { daily: e.ANONYMOUS_DAILY_LIMIT, perMinute: e.ANONYMOUS_PER_MINUTE_LIMIT },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS },
   };
 }

@@ -42,6 +42,11 @@ export class ApiError extends Error {
   ) {
     super(message);
   }
+
+  /** graphql-js copies an original error's `extensions` into the GraphQL error: code and status travel with it. */
+  get extensions(): Record<string, unknown> {
+    return { code: this.code, status: this.status, ...this.extra };
+  }
 }
 
 export const invalidParameter = (message: string): ApiError => new ApiError(400, 'INVALID_PARAMETER', message);

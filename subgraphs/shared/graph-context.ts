@@ -1,10 +1,43 @@
 import type DataLoader from 'dataloader';
 import type { Sources } from '../../src/sources/sources.js';
 
+/** Facts about the running service that resolvers report; implemented by the server at start. */
+export interface AppServices {
+  status(): Promise<{ status: string; version: string; uptimeSeconds: number; store: string; timestamp: string }>;
+  x402Config(publicBaseUrl: string): X402ConfigShape;
+}
+
+export interface X402ConfigShape {
+  x402Version: number;
+  network: string;
+  chainId: number;
+  asset: string;
+  assetSymbol: string;
+  receiver: string;
+  facilitator: string;
+  accepts: {
+    scheme: string;
+    network: string;
+    method: string;
+    path: string;
+    resource: string;
+    description: string;
+    mimeType: string;
+    priceUSD: string;
+    maxAmountRequired: string;
+    payTo: string;
+    asset: string;
+    maxTimeoutSeconds: number;
+  }[];
+}
+
 /** What every resolver receives: the request's id, the shared sources, and this request's loaders. */
 export interface GraphContext {
   requestId: string;
   sources: Sources;
+  app: AppServices;
+  /** Absolute base URL the caller reached us at (configured, or from the request's Host). */
+  publicBaseUrl: string;
   /** One DataLoader per kind per request, created on first use. */
   loaders: Map<string, DataLoader<unknown, unknown>>;
 }
@@ -26,6 +59,11 @@ export function requestLoader<K, V>(
   return found;
 }
 
-export function newGraphContext(requestId: string, sources: Sources): GraphContext {
-  return { requestId, sources, loaders: new Map() };
+export function newGraphContext(params: {
+  requestId: string;
+  sources: Sources;
+  app: AppServices;
+  publicBaseUrl: string;
+}): GraphContext {
+  return { ...params, loaders: new Map() };
 }

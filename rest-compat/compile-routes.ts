@@ -1,0 +1,60 @@
+import { buildOperationNodeForField } from '@graphql-tools/utils';
+import { type GraphQLSchema, Kind, OperationTypeNode, parse, print, validate } from 'graphql';
+import { type PreparedOperation, prepareOperation } from '../src/gateway/in-process-gateway.js';
+import type { OperationRow, RouteRow, RouteTable } from './route-row.js';
+
+/** An operation row with its GraphQL operation parsed and validated once, at start. */
+export interface CompiledOperationRow {
+  row: OperationRow;
+  prepared: PreparedOperation;
+  /** Names of the operation's variables: the default variable mapping keeps only these. */
+  variableNames: string[];
+}
+
+export class RouteTableError extends Error {
+  override name = 'RouteTableError';
+}
+
+/** The operation selecting every field of the row's root field, as sofa-api would generate it. */
+function operationSource(row: OperationRow, schema: GraphQLSchema): string {
+  if (row.operation) return row.operation;
+  const onMutation = schema.getMutationType()?.getFields()[row.field] !== undefined;
+  const node = buildOperationNodeForField({
+    schema,
+    kind: onMutation ? OperationTypeNode.MUTATION : OperationTypeNode.QUERY,
+    field: row.field,
+    depthLimit: 5,
+    circularReferenceDepth: 1,
+  });
+  return print({ kind: Kind.DOCUMENT, definitions: [{ ...node, name: { kind: Kind.NAME, value: row.id } }] });
+}
+
+/**
+ * Checks every row against the supergraph and prepares its operation; a row that names a missing field
+ * or an invalid operation stops the server at start, not at the first call.
+ */
+export function compileRouteTable(table: RouteTable, schema: GraphQLSchema): Map<RouteRow, CompiledOperationRow> {
+  const compiled = new Map<RouteRow, CompiledOperationRow>();
+  const ids = new Set<string>();
+  for (const row of table.rows) {
+    const key = `${row.method} ${row.path}`;
+    if (ids.has(row.id) || ids.has(key)) throw new RouteTableError(`duplicate route ${row.id} (${key})`);
+    ids.add(row.id);
+    ids.add(key);
+    if (row.kind !== 'operation') continue;
+    const source = operationSource(row, schema);
+    const document = parse(source);
+    const errors = validate(schema, document);
+    if (errors.length > 0) {
+      throw new RouteTableError(`route ${row.id}: ${errors.map((e) => e.message).join('; ')}`);
+    }
+    const prepared = prepareOperation(source, document);
+    const selectsField = prepared.operation.selectionSet.selections.some(
+      (s) => s.kind === Kind.FIELD && (s.alias ?? s.name).value === row.field,
+    );
+    if (!selectsField) throw new RouteTableError(`route ${row.id}: operation does not select ${row.field}`);
+    const variableNames = (prepared.operation.variableDefinitions ?? []).map((v) => v.variable.name.value);
+    compiled.set(row, { row, prepared, variableNames });
+  }
+  return compiled;
+}

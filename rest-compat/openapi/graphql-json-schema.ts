@@ -1,0 +1,124 @@
+import {
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  isInterfaceType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  isSpecifiedScalarType,
+  isUnionType,
+} from 'graphql';
+import { buildSchemaObjectFromType, resolveFieldType } from 'sofa-api';
+import { componentRef, type JsonSchema } from './openapi-types.js';
+
+/** JSON Schemas of the custom scalars a supergraph may carry; an unknown scalar is any JSON value. */
+const KNOWN_SCALARS: Record<string, JsonSchema> = {
+  DateTime: { type: 'string', format: 'date-time' },
+  DateTimeISO: { type: 'string', format: 'date-time' },
+  Timestamp: { type: 'string', format: 'date-time' },
+  Date: { type: 'string', format: 'date' },
+  Time: { type: 'string', format: 'time' },
+  BigInt: { type: 'string', pattern: '^-?[0-9]+$' },
+  JSON: {},
+  JSONObject: { type: 'object' },
+  URL: { type: 'string', format: 'uri' },
+  EmailAddress: { type: 'string', format: 'email' },
+};
+
+export interface GraphqlJsonSchemasParams {
+  /** The supergraph API schema. */
+  schema: GraphQLSchema;
+}
+
+/** Turns GraphQL output types into JSON Schemas and gathers the object types they reach. */
+export interface GraphqlJsonSchemas {
+  /** The schema of a 200 body holding a value of `type`: non-null, since a null value is answered with 404. */
+  bodySchema(type: GraphQLOutputType): JsonSchema;
+  /** `components.schemas` for every object, interface and union type reached so far. */
+  readonly components: Record<string, JsonSchema>;
+}
+
+/**
+ * GraphQL → JSON Schema through sofa-api's helpers, made nullability-aware for OpenAPI 3.1.
+ * @example graphqlJsonSchemas({ schema }).bodySchema(schema.getQueryType()!.getFields().gasPrices.type)
+ */
+export function graphqlJsonSchemas({ schema }: GraphqlJsonSchemasParams): GraphqlJsonSchemas {
+  const customScalars = scalarSchemas(schema);
+  const components: Record<string, JsonSchema> = {};
+  const opts = { customScalars };
+
+  const visit = (named: GraphQLNamedType): void => {
+    if (components[named.name] !== undefined) return;
+    if (isObjectType(named) || isInterfaceType(named)) {
+      components[named.name] = {}; // placeholder first: types may refer to themselves
+      components[named.name] = objectSchema(named as GraphQLObjectType);
+    } else if (isUnionType(named)) {
+      components[named.name] = {};
+      components[named.name] = {
+        oneOf: named.getTypes().map((member) => namedSchema(member)),
+        ...(named.description ? { description: named.description } : {}),
+      };
+    }
+  };
+
+  // Object-like types are always referenced; leaves are inlined by sofa-api.
+  const namedSchema = (named: GraphQLNamedType): JsonSchema => {
+    if (isObjectType(named) || isInterfaceType(named) || isUnionType(named)) {
+      visit(named);
+      return componentRef('schemas', named.name) as unknown as JsonSchema;
+    }
+    return resolveFieldType(named, opts) as JsonSchema;
+  };
+
+  const nonNullSchema = (type: GraphQLOutputType): JsonSchema => {
+    if (isNonNullType(type)) return nonNullSchema(type.ofType);
+    if (isListType(type)) return { type: 'array', items: valueSchema(type.ofType) };
+    return namedSchema(type);
+  };
+
+  const valueSchema = (type: GraphQLOutputType): JsonSchema =>
+    isNonNullType(type) ? nonNullSchema(type.ofType) : orNull(nonNullSchema(type));
+
+  const objectSchema = (type: GraphQLObjectType): JsonSchema => {
+    const base = buildSchemaObjectFromType(type, opts) as JsonSchema;
+    const properties: Record<string, JsonSchema> = {};
+    for (const field of Object.values(type.getFields())) {
+      properties[field.name] = {
+        ...valueSchema(field.type),
+        ...(field.description ? { description: field.description } : {}),
+        ...(field.deprecationReason ? { deprecated: true } : {}),
+      };
+    }
+    return { ...base, properties };
+  };
+
+  return {
+    bodySchema: (type) => nonNullSchema(type),
+    components,
+  };
+}
+
+/** `schema` or JSON null, in the 3.1 dialect (no `nullable`). */
+function orNull(schema: JsonSchema): JsonSchema {
+  if (Object.keys(schema).length === 0) return schema; // already any value
+  if (typeof schema.type === 'string' && schema.$ref === undefined) {
+    const nullable: JsonSchema = { ...schema, type: [schema.type, 'null'] };
+    if (Array.isArray(schema.enum)) nullable.enum = [...schema.enum, null];
+    return nullable;
+  }
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+/** sofa-api's `customScalars` for every non-standard scalar of the schema. */
+function scalarSchemas(schema: GraphQLSchema): Record<string, JsonSchema> {
+  const result: Record<string, JsonSchema> = {};
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isScalarType(type) || isSpecifiedScalarType(type) || type.name.startsWith('__')) continue;
+    const known = KNOWN_SCALARS[type.name] ?? (type.extensions?.jsonSchema as JsonSchema | undefined) ?? {};
+    result[type.name] = { ...known, ...(type.description ? { description: type.description } : {}) };
+  }
+  return result;
+}

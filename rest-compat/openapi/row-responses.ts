@@ -1,0 +1,54 @@
+import { type GraphQLSchema, isNonNullType } from 'graphql';
+import type { RouteRow } from '../route-row.js';
+import type { ErrorResponses } from './error-responses.js';
+import type { GraphqlJsonSchemas } from './graphql-json-schema.js';
+import type { JsonSchema, Reference, ResponseObject } from './openapi-types.js';
+import { rateLimitHeaderRefs } from './rate-limit-headers.js';
+
+export interface RowResponsesParams {
+  row: RouteRow;
+  /** The supergraph API schema whose Query fields answer operation rows. */
+  schema: GraphQLSchema;
+  graphql: GraphqlJsonSchemas;
+  errors: ErrorResponses;
+  /** Whether the price (the row's or the default) makes a 402 possible. */
+  paid: boolean;
+}
+
+/**
+ * The 200 and error responses of a row, ordered by status.
+ * @example rowResponses({ row, schema, graphql, errors, paid: true })['402'] // { $ref: '#/components/responses/PaymentRequired' }
+ */
+export function rowResponses({ row, schema, graphql, errors, paid }: RowResponsesParams): Record<string, ResponseObject | Reference> {
+  const counted = row.tier !== 'free';
+  const headers = counted ? { headers: rateLimitHeaderRefs() } : {};
+  const statuses = new Set<number>([500, ...(row.errors ?? [])]);
+  if (hasParams(row)) statuses.add(400);
+  if (counted) statuses.add(429);
+  if (paid) statuses.add(402);
+
+  let ok: ResponseObject;
+  if (row.kind === 'operation') {
+    const field = schema.getQueryType()?.getFields()[row.field];
+    if (field === undefined) throw new Error(`route ${row.id}: the supergraph has no field Query.${row.field}`);
+    const body = row.responseSchema ?? graphql.bodySchema(field.type);
+    ok = { description: field.description ?? 'OK', ...headers, content: { 'application/json': { schema: body } } };
+    statuses.add(503);
+    if (!isNonNullType(field.type) || row.notFound !== undefined) statuses.add(404);
+  } else {
+    const mediaType = row.contentType.split(';')[0]?.trim() ?? row.contentType;
+    const body: JsonSchema = row.responseSchema ?? { type: 'string' };
+    ok = { description: 'OK', ...headers, content: { [mediaType]: { schema: body } } };
+  }
+
+  const responses: Record<string, ResponseObject | Reference> = { '200': ok };
+  for (const status of [...statuses].sort((a, b) => a - b)) {
+    responses[String(status)] = errors.ref(status, row.envelope ?? 'full');
+  }
+  return responses;
+}
+
+function hasParams(row: RouteRow): boolean {
+  const { path, query, body } = row.params ?? {};
+  return [path, query, body].some((schema) => schema !== undefined && Object.keys(schema.shape).length > 0);
+}

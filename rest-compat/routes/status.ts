@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { chainParam } from '../params.js';
+import type { RouteRow } from '../route-row.js';
+
+/** Always-free status and discovery routes (SPEC "Payment and discovery"). */
+export const statusRoutes: RouteRow[] = [
+  {
+    kind: 'operation',
+    id: 'getHealth',
+    method: 'GET',
+    path: '/api/health',
+    tag: 'Status',
+    summary: 'Service health',
+    tier: 'free',
+    field: 'health',
+  },
+  {
+    kind: 'operation',
+    id: 'getSourcesHealth',
+    method: 'GET',
+    path: '/api/sources/health',
+    tag: 'Status',
+    summary: 'Each data source: live or local, up, degraded or down, last latency',
+    tier: 'free',
+    field: 'sourcesHealth',
+  },
+  {
+    kind: 'operation',
+    id: 'getGasPrices',
+    method: 'GET',
+    path: '/api/gas',
+    tag: 'Free',
+    summary: 'Gas prices (EIP-1559 slow, standard, fast) from the fee history of the last 20 blocks',
+    tier: 'free',
+    params: { query: z.object({ chain: chainParam.optional() }) },
+    field: 'gasPrices',
+    variables: (input) => ({ chain: input.query.chain ?? 'ethereum' }),
+    maxAge: 12,
+  },
+  {
+    kind: 'operation',
+    id: 'getX402Configuration',
+    method: 'GET',
+    path: '/.well-known/x402',
+    tag: 'x402',
+    summary: 'x402 payment configuration: receiver, asset (USDC on Base), network, facilitator, priced routes',
+    tier: 'free',
+    field: 'x402Config',
+  },
+];

@@ -1,0 +1,82 @@
+import {
+  createPublicClient,
+  createTestClient,
+  createWalletClient,
+  http,
+  type Address,
+  type Chain,
+  type PublicClient,
+  type TestClient,
+  type Transport,
+  type WalletClient,
+} from 'viem';
+import type { HDAccount } from 'viem/accounts';
+import { localViemChain } from '../sources/rpc/viem-chains.js';
+import { getDevAccounts } from './dev-accounts.js';
+
+/** What every seed step gets: clients to the local chain and the deployments made so far. */
+export type SeedContext = {
+  publicClient: PublicClient<Transport, Chain>;
+  /** Signs and sends as development account 0, the deployer. */
+  walletClient: WalletClient<Transport, Chain, HDAccount>;
+  /** anvil's own methods: setCode, setBalance, mine, setAutomine, impersonation … */
+  testClient: TestClient<'anvil', Transport, Chain>;
+  /** anvil's ten funded development accounts, index 0 first. */
+  accounts: readonly HDAccount[];
+  /** Contract addresses by name, filled in by the steps (e.g. 'Multicall3', 'ENSRegistry'). */
+  deployments: Map<string, Address>;
+};
+
+/** One named piece of demo state put on the local chain. */
+export type SeedStep = {
+  name: string;
+  run(context: SeedContext): Promise<void>;
+};
+
+export type SeedLocalChainParameters = {
+  rpcUrl: string;
+  /** Run in order; a later step may use what an earlier one deployed. */
+  steps: readonly SeedStep[];
+  chainId?: number;
+  /** Called after each step, e.g. to log its duration. */
+  onStepDone?: (name: string, durationMs: number) => void;
+};
+
+export class SeedStepError extends Error {
+  override name = 'SeedStepError';
+}
+
+/**
+ * Runs the seed steps against a local chain, in order, and returns the contract addresses they recorded.
+ * @example
+ * const chain = await startLocalChain()
+ * const deployments = await seedLocalChain({ rpcUrl: chain.rpcUrl, steps: [deployMulticall3Step(), feeMarketActivityStep()] })
+ */
+export async function seedLocalChain({
+  rpcUrl,
+  steps,
+  chainId = 1,
+  onStepDone,
+}: SeedLocalChainParameters): Promise<Map<string, Address>> {
+  const chain = localViemChain({ chainId, rpcUrl });
+  // No retries: toward a local node a failure is a bug in the step, and viem would retry reverts for seconds.
+  const transport = http(rpcUrl, { retryCount: 0 });
+  const accounts = getDevAccounts();
+  const context: SeedContext = {
+    publicClient: createPublicClient({ chain, transport }),
+    walletClient: createWalletClient({ chain, transport, account: accounts[0] }),
+    testClient: createTestClient({ chain, transport, mode: 'anvil' }),
+    accounts,
+    deployments: new Map(),
+  };
+  for (const step of steps) {
+    const startedAt = performance.now();
+    try {
+      await step.run(context);
+    } catch (err) {
+      throw new SeedStepError(`seed step "${step.name}" failed: ${(err as Error).message}`, { cause: err });
+    }
+    onStepDone?.(step.name, performance.now() - startedAt);
+  }
+  return context.deployments;
+}

@@ -1,0 +1,78 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
+import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
+import type { AccessGate } from '../access/access-gate.js';
+import type { AppConfig } from '../config/config.js';
+import type { InProcessGateway } from '../gateway/in-process-gateway.js';
+import { installErrorHandling } from './error-handler.js';
+import type { GraphContextFactory } from './graph-context-factory.js';
+import { registerGraphqlRoute } from './graphql-route.js';
+import { createHttpMetrics, registerMetrics } from './metrics.js';
+import { requestIdFor } from './request-id.js';
+import { fastifyPath, registerOperationRoutes } from './rest-routes.js';
+import { uiAssets } from './ui-assets.js';
+
+export interface HttpAppDeps {
+  config: AppConfig;
+  logger: Logger;
+  gateway: InProcessGateway;
+  table: RouteTable;
+  operations: readonly CompiledOperationRow[];
+  /** Document rows with the bytes rendered at start. */
+  documents: readonly { row: DocumentRow; body: string }[];
+  access: AccessGate;
+  contexts: GraphContextFactory;
+}
+
+/** Request bodies are small JSON documents; 1 MiB bounds what a caller can make us parse. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The HTTP face of the service: REST rows, documents, /graphql, /metrics, the UI assets, one error renderer.
+ * @example const app = await buildHttpApp(deps); await app.listen({ port: 3000 })
+ */
+export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    trustProxy: deps.config.trustProxy,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestIdFor,
+    // CCIP calldata travels in the path; ERC-3668 requests run to a few KB of hex.
+    routerOptions: { maxParamLength: 16_384 },
+  });
+  installErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  registerMetrics(app, createHttpMetrics());
+  await app.register(uiAssets, {});
+
+  registerOperationRoutes(app, {
+    rows: deps.operations,
+    gateway: deps.gateway,
+    access: deps.access,
+    contexts: deps.contexts,
+  });
+  for (const { row, body } of deps.documents) {
+    app.route({
+      method: row.method,
+      url: fastifyPath(row.path),
+      handler: async (request, reply) => {
+        const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
+        return reply.headers(decision.headers).type(row.contentType).send(body);
+      },
+    });
+  }
+  const apollo = await registerGraphqlRoute(app, {
+    gateway: deps.gateway,
+    access: deps.access,
+    table: deps.table,
+    contexts: deps.contexts,
+    limits: deps.config.graphql,
+  });
+  app.addHook('onClose', async () => {
+    await apollo.stop();
+  });
+  return app;
+}

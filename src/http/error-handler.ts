@@ -1,0 +1,38 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error.js';
+import { type EnvelopeStyle, renderError } from '../errors/error-envelope.js';
+
+/** CCIP routes answer in the ERC-3668 shape; everything else in the full envelope. */
+export function envelopeStyleFor(url: string): EnvelopeStyle {
+  return url === '/ccip' || url.startsWith('/ccip/') || url.startsWith('/ccip?') ? 'ccip' : 'full';
+}
+
+/** Fastify's own errors (bad JSON, body too large, wrong content type) as ApiErrors: a caller's mistake is a 4xx. */
+function fromFastifyError(err: FastifyError): ApiError | undefined {
+  const status = err.statusCode ?? 500;
+  if (err.validation) return new ApiError(400, 'INVALID_PARAMETER', err.message);
+  if (status === 413) return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'request body is too large');
+  if (status === 415) return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
+  if (status === 404) return new ApiError(404, 'NOT_FOUND', 'no such route');
+  if (status >= 400 && status < 500) return new ApiError(400, 'INVALID_PARAMETER', err.message);
+  return undefined;
+}
+
+function send(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
+  const rendered = renderError(err, envelopeStyleFor(request.url));
+  return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
+}
+
+/** The one place errors become responses (with src/errors/error-envelope.ts rendering the body). */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {
+    const apiError = err instanceof ApiError ? err : fromFastifyError(err);
+    if (!apiError || apiError.status >= 500) {
+      request.log.error({ err }, 'request failed');
+    }
+    return send(request, reply, apiError ?? err);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    send(request, reply, new ApiError(404, 'NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}`)),
+  );
+}

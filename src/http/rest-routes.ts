@@ -1,0 +1,74 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
+import type { OperationRow, RouteInput, RouteParams } from '../../rest-compat/route-row.js';
+import type { AccessGate } from '../access/access-gate.js';
+import { ApiError, invalidParameter } from '../errors/api-error.js';
+import type { InProcessGateway } from '../gateway/in-process-gateway.js';
+import { apiErrorFromGraphQL } from './graphql-errors.js';
+import type { GraphContextFactory } from './graph-context-factory.js';
+
+/** `/api/ens/{name}` (SPEC's style) → `/api/ens/:name` (fastify's). */
+export function fastifyPath(path: string): string {
+  return path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
+}
+
+function parsePart(schema: z.ZodObject | undefined, raw: unknown, where: string): Record<string, unknown> {
+  if (!schema) return {};
+  const value = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : where === 'body' ? undefined : {};
+  if (value === undefined) throw invalidParameter('body must be a JSON object');
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data as Record<string, unknown>;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.length > 0 ? issue.path.join('.') : where;
+  throw invalidParameter(`${where} parameter ${field}: ${issue.message}`);
+}
+
+/** Validates path, query and body against the row's schemas; the first problem is a 400 INVALID_PARAMETER. */
+export function parseRouteInput(params: RouteParams | undefined, request: FastifyRequest): RouteInput {
+  return {
+    path: parsePart(params?.path, request.params, 'path'),
+    query: parsePart(params?.query, request.query, 'query'),
+    body: parsePart(params?.body, request.body, 'body'),
+  };
+}
+
+function variablesFor(compiled: CompiledOperationRow, input: RouteInput): Record<string, unknown> {
+  if (compiled.row.variables) return compiled.row.variables(input);
+  const merged: Record<string, unknown> = { ...input.body, ...input.query, ...input.path };
+  const vars: Record<string, unknown> = {};
+  for (const name of compiled.variableNames) if (merged[name] !== undefined) vars[name] = merged[name];
+  return vars;
+}
+
+/**
+ * Registers one fastify route per operation row: validate → access → one GraphQL operation through the
+ * gateway → the root field's value as the body (null → 404).
+ */
+export function registerOperationRoutes(
+  app: FastifyInstance,
+  deps: { rows: readonly CompiledOperationRow[]; gateway: InProcessGateway; access: AccessGate; contexts: GraphContextFactory },
+): void {
+  for (const compiled of deps.rows) {
+    const row: OperationRow = compiled.row;
+    const cacheControl = row.maxAge ? `public, max-age=${row.maxAge}` : 'no-store';
+    app.route({
+      method: row.method,
+      url: fastifyPath(row.path),
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const input = parseRouteInput(row.params, request);
+        const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
+        reply.headers(decision.headers);
+        const context = deps.contexts.create(request);
+        const result = await deps.gateway.execute(compiled.prepared, variablesFor(compiled, input), context);
+        const value = result.data?.[row.field];
+        if (value === null || value === undefined) {
+          if (result.errors?.length) throw apiErrorFromGraphQL(result.errors);
+          throw new ApiError(404, 'NOT_FOUND', row.notFound ?? 'resource not found');
+        }
+        reply.header('Cache-Control', cacheControl);
+        return row.shape ? row.shape(value, input) : value;
+      },
+    });
+  }
+}

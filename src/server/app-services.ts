@@ -1,0 +1,33 @@
+import type { RouteTable } from '../../rest-compat/route-row.js';
+import type { AppServices } from '../../subgraphs/shared/graph-context.js';
+import { x402Configuration } from '../access/payment-catalog.js';
+import type { AppConfig } from '../config/config.js';
+import type { Store } from '../store/store.js';
+
+/** The API version SPEC's machine-readable description declares. */
+export const API_VERSION = '3.0.0';
+
+/** What the status and discovery fields report about this running instance. */
+export function createAppServices(p: {
+  config: AppConfig;
+  table: RouteTable;
+  store: Pick<Store, 'ping' | 'describe'>;
+  startedAt: number;
+}): AppServices {
+  return {
+    async status() {
+      const storeOk = await p.store.ping().then(
+        () => true,
+        () => false,
+      );
+      return {
+        status: storeOk ? 'ok' : 'degraded',
+        version: API_VERSION,
+        uptimeSeconds: Math.floor((Date.now() - p.startedAt) / 1000),
+        store: p.store.describe().kind,
+        timestamp: new Date().toISOString(),
+      };
+    },
+    x402Config: (baseUrl) => x402Configuration({ config: p.config, table: p.table, baseUrl }),
+  };
+}

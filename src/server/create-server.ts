@@ -1,0 +1,143 @@
+import 'reflect-metadata';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { compileRouteTable } from '../../rest-compat/compile-routes.js';
+import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
+import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { buildAllSubgraphs } from '../../subgraphs/index.js';
+import { createAccessGate } from '../access/access-gate.js';
+import { DEFAULT_MODE_LIMITS } from '../access/caller-limits.js';
+import { type LocalChain, startLocalChain } from '../chain/local-chain.js';
+import { seedLocalChain } from '../chain/seed-local-chain.js';
+import { embeddedChainSeedSteps } from '../chain/seed-steps/index.js';
+import type { AppConfig } from '../config/config.js';
+import { composeSupergraph } from '../gateway/compose-supergraph.js';
+import { startInProcessGateway } from '../gateway/in-process-gateway.js';
+import { buildHttpApp } from '../http/app.js';
+import { graphContextFactory } from '../http/graph-context-factory.js';
+import { createLogger } from '../logging/logger.js';
+import { createGasPriceSource } from '../sources/gas-price-source.js';
+import { createChainClients } from '../sources/rpc/chain-clients.js';
+import { createRpcSourceClients } from '../sources/rpc/rpc-source-clients.js';
+import { SourceHealthRegistry } from '../sources/source-health.js';
+import type { Sources } from '../sources/sources.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+import { createAppServices } from './app-services.js';
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** http://host:port the server listens on. */
+  url: string;
+  store: Store;
+  sources: Sources;
+  localChain: LocalChain | undefined;
+  /** Stops accepting, finishes in-flight requests, then closes the store and the local chain. */
+  close(): Promise<void>;
+}
+
+export interface CreateServerOptions {
+  config: AppConfig;
+  logger?: Logger;
+  table?: RouteTable;
+  /** Namespace for Redis keys (tests isolate with it); defaults to the store's own. */
+  storePrefix?: string;
+}
+
+/**
+ * Assembles the whole service from validated config: store, chain (embedded or live), sources, subgraphs,
+ * gateway, route table, access, HTTP; then listens.
+ * @example const server = await createServer({ config: loadConfig(process.env) })
+ */
+export async function createServer(opts: CreateServerOptions): Promise<RunningServer> {
+  const { config } = opts;
+  const logger = opts.logger ?? createLogger(config.logLevel);
+  const table = opts.table ?? ROUTE_TABLE;
+  const startedAt = Date.now();
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, prefix: opts.storePrefix });
+    cleanups.push(() => store.close());
+
+    let localChain: LocalChain | undefined;
+    if (!config.chains.ethereum.rpcUrl) {
+      localChain = await startLocalChain({ chainId: 1, logger });
+      cleanups.push(() => localChain!.stop());
+      await seedLocalChain({
+        rpcUrl: localChain.rpcUrl,
+        steps: embeddedChainSeedSteps(),
+        onStepDone: (name, ms) => logger.debug({ step: name, ms: Math.round(ms) }, 'local chain seeded'),
+      });
+    }
+
+    const health = new SourceHealthRegistry();
+    const chains = createChainClients({
+      chains: config.chains,
+      localRpcUrl: localChain?.rpcUrl,
+      timeoutMs: config.upstreamTimeoutMs,
+    });
+    const rpc = createRpcSourceClients({ chains, registry: health, timeoutMs: config.upstreamTimeoutMs });
+    const sources: Sources = { health, chains, rpc, gas: createGasPriceSource({ chains, rpc }) };
+
+    const subgraphs = await buildAllSubgraphs();
+    const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
+    cleanups.push(() => gateway.stop());
+
+    const compiled = compileRouteTable(table, gateway.apiSchema);
+    const documents = table.rows
+      .filter((row): row is DocumentRow => row.kind === 'document')
+      .map((row) => ({
+        row,
+        body: row.render({
+          table,
+          apiSchema: gateway.apiSchema,
+          publicBaseUrl: config.publicBaseUrl,
+          defaultPriceUsd: config.x402.defaultPriceUsd,
+        }),
+      }));
+    const access = createAccessGate({
+      store,
+      limits: { ...DEFAULT_MODE_LIMITS, anonymous: config.anonymousLimits },
+    });
+    const app = await buildHttpApp({
+      config,
+      logger,
+      gateway,
+      table,
+      operations: [...compiled.values()],
+      documents,
+      access,
+      contexts: graphContextFactory({
+        sources,
+        app: createAppServices({ config, table, store, startedAt }),
+        publicBaseUrl: config.publicBaseUrl,
+      }),
+    });
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    logger.info(
+      { port, store: store.describe().kind, chain: localChain ? 'local' : 'live', ms: Date.now() - startedAt },
+      'listening',
+    );
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      url: `http://${host}:${port}`,
+      store,
+      sources,
+      localChain,
+      close() {
+        closing ??= (async () => {
+          await app.close();
+          for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+        })();
+        return closing;
+      },
+    };
+  } catch (err) {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+    throw err;
+  }
+}

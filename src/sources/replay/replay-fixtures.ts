@@ -1,0 +1,105 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+const replayRequestSchema = z.strictObject({
+  method: z
+    .string()
+    .regex(/^[A-Za-z]+$/, 'must be an HTTP method')
+    .transform((m) => m.toUpperCase()),
+  /** Relative to the source's base URL; '*' matches every path of the source. */
+  path: z.string().refine((p) => p === '*' || p.startsWith('/'), "must start with '/' or be '*'"),
+  /** Exact match per listed key; '*' matches any value of a present key; unlisted keys are ignored. */
+  query: z.record(z.string(), z.string()).optional(),
+});
+
+const replayResponseSchema = z
+  .strictObject({
+    status: z.number().int().min(100).max(599),
+    headers: z.record(z.string(), z.string()).optional(),
+    body: z.unknown().optional(),
+    bodyText: z.string().optional(),
+    delayMs: z.number().int().min(0).max(120_000).optional(),
+  })
+  .refine((r) => r.body === undefined || r.bodyText === undefined, 'give body or bodyText, not both');
+
+const replayEntrySchema = z.strictObject({
+  description: z.string().optional(),
+  scenario: z.string().min(1).optional(),
+  request: replayRequestSchema,
+  response: replayResponseSchema,
+});
+
+const replayFileSchema = z.array(replayEntrySchema);
+
+/** One recorded upstream reply and the request it answers. */
+export type ReplayEntry = z.infer<typeof replayEntrySchema>;
+
+/** Every recorded reply, by source name (the folder under the fixtures directory). */
+export type ReplayFixtures = Map<string, ReplayEntry[]>;
+
+/** Thrown at load when a fixture file is not valid JSON or not a list of replay entries. */
+export class InvalidReplayFixtureError extends Error {
+  override name = 'InvalidReplayFixtureError';
+  constructor(
+    readonly file: string,
+    detail: string,
+  ) {
+    super(`invalid replay fixture ${file}: ${detail}`);
+  }
+}
+
+const SOURCE_NAME = /^[a-z0-9][a-z0-9._-]*$/i;
+
+function readReplayFile(file: string): ReplayEntry[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new InvalidReplayFixtureError(file, err instanceof Error ? err.message : String(err));
+  }
+  const parsed = replayFileSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new InvalidReplayFixtureError(file, issues.join('; '));
+  }
+  return parsed.data;
+}
+
+/**
+ * Reads and validates `<fixturesDir>/<source>/*.json` (files in name order); a bad file throws.
+ * @example loadReplayFixtures(defaultFixturesDir()).get('coingecko')?.length
+ */
+export function loadReplayFixtures(fixturesDir: string): ReplayFixtures {
+  const fixtures: ReplayFixtures = new Map();
+  for (const source of readdirSync(fixturesDir).sort()) {
+    const sourceDir = join(fixturesDir, source);
+    if (!statSync(sourceDir).isDirectory() || !SOURCE_NAME.test(source)) continue;
+    const files = readdirSync(sourceDir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
+    if (files.length === 0) continue;
+    fixtures.set(
+      source,
+      files.flatMap((f) => readReplayFile(join(sourceDir, f))),
+    );
+  }
+  return fixtures;
+}
+
+/**
+ * The project's `test/fixtures`, found from this file whether it runs from `src/` or from `dist/src/`.
+ * @example await startReplayServer({ fixturesDir: defaultFixturesDir() })
+ */
+export function defaultFixturesDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'test', 'fixtures');
+    if (existsSync(join(dir, 'package.json')) && existsSync(candidate)) return candidate;
+    const parent = dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return resolve('test', 'fixtures');
+}

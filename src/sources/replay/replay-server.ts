@@ -1,0 +1,197 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import { loadReplayFixtures, type ReplayEntry, type ReplayFixtures } from './replay-fixtures.js';
+import { selectReplayEntry } from './replay-matcher.js';
+
+export { defaultFixturesDir, InvalidReplayFixtureError } from './replay-fixtures.js';
+
+/** A running replay of recorded upstream replies; each source lives under `${url}/${source}`. */
+export interface ReplayServer {
+  /** e.g. http://127.0.0.1:41234 */
+  readonly url: string;
+  /** The base URL a source client uses instead of the real upstream's. */
+  baseUrlFor(source: string): string;
+  /** Activates a recorded scenario ('down', 'slow', 'rate-limited', 'malformed' …) for one source; null restores normal replies. */
+  setScenario(source: string, scenario: string | null): void;
+  /** Requests received for one source, or for all sources (control requests not counted). */
+  requestCount(source?: string): number;
+  resetCounts(): void;
+  close(): Promise<void>;
+}
+
+/** Parameters of {@link startReplayServer}. */
+export interface StartReplayServerParams {
+  fixturesDir: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+}
+
+/** Thrown when a scenario is activated that no fixture of the source records (usually a typo). */
+export class UnknownReplayScenarioError extends Error {
+  override name = 'UnknownReplayScenarioError';
+  constructor(
+    readonly source: string,
+    readonly scenario: string,
+  ) {
+    super(`source "${source}" records no scenario "${scenario}"`);
+  }
+}
+
+const CONTROL_PREFIX = '/__replay/';
+const MAX_CONTROL_BODY_BYTES = 64 * 1024;
+const scenarioRequestSchema = z.strictObject({ source: z.string().min(1), scenario: z.string().min(1).nullable() });
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readSmallBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_CONTROL_BODY_BYTES) {
+        reject(new Error('control body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function hasHeader(headers: Record<string, string>, name: string): boolean {
+  return Object.keys(headers).some((k) => k.toLowerCase() === name);
+}
+
+/** Writes one recorded reply exactly as recorded. */
+function sendRecordedReply(res: ServerResponse, response: ReplayEntry['response']): void {
+  const headers: Record<string, string> = { ...response.headers };
+  let payload: string | undefined;
+  if (response.body !== undefined) {
+    payload = JSON.stringify(response.body);
+    if (!hasHeader(headers, 'content-type')) headers['content-type'] = 'application/json; charset=utf-8';
+  } else if (response.bodyText !== undefined) {
+    payload = response.bodyText;
+    if (!hasHeader(headers, 'content-type')) headers['content-type'] = 'text/plain; charset=utf-8';
+  }
+  if (payload !== undefined) headers['content-length'] = String(Buffer.byteLength(payload));
+  res.writeHead(response.status, headers);
+  res.end(payload);
+}
+
+/**
+ * Serves recorded upstream replies from `<fixturesDir>/<source>/*.json` on loopback, for tests and for
+ * the embedded default (`npm start` without network). Fixture files are validated at start.
+ * @example
+ * const replay = await startReplayServer({ fixturesDir: defaultFixturesDir() })
+ * const coingecko = new HttpJsonSource({ baseUrl: replay.baseUrlFor('coingecko'), client })
+ * replay.setScenario('coingecko', 'down')
+ */
+export async function startReplayServer(params: StartReplayServerParams): Promise<ReplayServer> {
+  const fixtures: ReplayFixtures = loadReplayFixtures(params.fixturesDir);
+  const host = params.host ?? '127.0.0.1';
+  const scenarios = new Map<string, string>();
+  const counts = new Map<string, number>();
+  const pendingReplies = new Set<NodeJS.Timeout>();
+
+  const setScenario = (source: string, scenario: string | null): void => {
+    if (scenario === null) {
+      scenarios.delete(source);
+      return;
+    }
+    const recorded = (fixtures.get(source) ?? []).some((e) => e.scenario === scenario);
+    if (!recorded) throw new UnknownReplayScenarioError(source, scenario);
+    scenarios.set(source, scenario);
+  };
+
+  const handleControl = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
+    if (req.method === 'POST' && path === `${CONTROL_PREFIX}scenario`) {
+      let parsed: z.infer<typeof scenarioRequestSchema>;
+      try {
+        parsed = scenarioRequestSchema.parse(JSON.parse(await readSmallBody(req)));
+        setScenario(parsed.source, parsed.scenario);
+      } catch (err) {
+        return sendJson(res, 400, { error: err instanceof UnknownReplayScenarioError ? err.message : 'expected { source, scenario }' });
+      }
+      return sendJson(res, 200, parsed);
+    }
+    if (req.method === 'GET' && path === `${CONTROL_PREFIX}counts`) {
+      return sendJson(res, 200, Object.fromEntries(counts));
+    }
+    sendJson(res, 404, { error: 'unknown replay control route' });
+  };
+
+  const handleReplay = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+    const [, rawSource = '', ...rest] = url.pathname.split('/');
+    const source = decodeURIComponent(rawSource);
+    counts.set(source, (counts.get(source) ?? 0) + 1);
+    const entry = selectReplayEntry(
+      fixtures.get(source) ?? [],
+      { method: req.method ?? 'GET', path: `/${rest.join('/')}`, query: url.searchParams },
+      scenarios.get(source) ?? null,
+    );
+    if (entry === undefined) return sendJson(res, 404, { error: 'no recorded reply' });
+    const delayMs = entry.response.delayMs ?? 0;
+    if (delayMs === 0) return sendRecordedReply(res, entry.response);
+    const timer = setTimeout(() => {
+      pendingReplies.delete(timer);
+      if (!res.destroyed) sendRecordedReply(res, entry.response);
+    }, delayMs);
+    pendingReplies.add(timer);
+    // A client that gave up (timeout) should not keep a timer alive.
+    res.on('close', () => {
+      clearTimeout(timer);
+      pendingReplies.delete(timer);
+    });
+  };
+
+  const server = createServer((req, res) => {
+    try {
+      const url = new URL(req.url ?? '/', 'http://replay.invalid');
+      if (url.pathname.startsWith(CONTROL_PREFIX)) {
+        handleControl(req, res, url.pathname).catch(() => {
+          if (!res.headersSent) sendJson(res, 500, { error: 'replay control failed' });
+        });
+        return;
+      }
+      handleReplay(req, res, url);
+    } catch {
+      // e.g. a malformed percent-encoding: a bad request must not take the server down.
+      if (!res.headersSent) sendJson(res, 400, { error: 'bad request' });
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(params.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    url,
+    baseUrlFor: (source) => `${url}/${encodeURIComponent(source)}`,
+    setScenario,
+    requestCount: (source) =>
+      source === undefined ? [...counts.values()].reduce((a, b) => a + b, 0) : (counts.get(source) ?? 0),
+    resetCounts: () => counts.clear(),
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        for (const timer of pendingReplies) clearTimeout(timer);
+        pendingReplies.clear();
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}

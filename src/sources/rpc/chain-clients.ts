@@ -1,0 +1,105 @@
+import { createPublicClient, http, type Chain, type PublicClient, type Transport } from 'viem';
+import type { AppConfig } from '../../config/config.js';
+import { CHAINS, type ChainKey } from '../../config/chains.js';
+import { serviceUnavailable } from '../../errors/api-error.js';
+import { readJsonRpcMethods } from './read-json-rpc-methods.js';
+import { localViemChain, VIEM_CHAINS } from './viem-chains.js';
+
+/** live: a configured RPC URL · local: the embedded anvil chain · absent: nothing configured. */
+export type ChainClientMode = 'live' | 'local' | 'absent';
+
+export type ChainRpcClient = PublicClient<Transport, Chain>;
+
+export type ChainClient = {
+  key: ChainKey;
+  chainId: number;
+  mode: ChainClientMode;
+  client: ChainRpcClient | undefined;
+};
+
+export type ChainClients = Record<ChainKey, ChainClient>;
+
+export type CreateChainClientsParameters = {
+  chains: AppConfig['chains'];
+  /** The embedded local chain; serves Ethereum when no Ethereum RPC URL is configured. */
+  localRpcUrl?: string | undefined;
+  /** Per-request timeout toward the RPC endpoint (config `upstreamTimeoutMs`). */
+  timeoutMs?: number;
+  /** Called once per JSON-RPC method sent upstream (once per entry of a JSON-RPC batch). */
+  onRequest?: (chain: ChainKey, method: string) => void;
+  /** Called once per HTTP round trip with its latency; ok is false for network errors, timeouts and non-2xx. */
+  observe?: (chain: ChainKey, latencyMs: number, ok: boolean) => void;
+};
+
+// Multicall3 calldata budget per eth_call: ~100 ENS reads fit in one call (viem's default of 1 KB fits about two).
+const MULTICALL_BATCH_BYTES = 131_072;
+// A live endpoint gets a couple of retries for transient 5xx/429; the local chain none, as viem would also
+// retry reverts there for seconds.
+const LIVE_RETRY_COUNT = 2;
+
+/**
+ * One viem public client per supported chain: live where an RPC URL is configured, the local chain for Ethereum
+ * when one is running, absent otherwise. Concurrent reads are batched into one Multicall3 `eth_call`.
+ * @example
+ * const clients = createChainClients({ chains: config.chains, localRpcUrl: localChain.rpcUrl })
+ * const blockNumber = await requireClient(clients, 'ethereum').getBlockNumber()
+ */
+export function createChainClients({
+  chains,
+  localRpcUrl,
+  timeoutMs = 5000,
+  onRequest,
+  observe,
+}: CreateChainClientsParameters): ChainClients {
+  const entries = CHAINS.map(({ key }): [ChainKey, ChainClient] => {
+    const endpoint = chains[key];
+    const liveUrl = endpoint.rpcUrl;
+    const localUrl = key === 'ethereum' ? localRpcUrl : undefined;
+    const url = liveUrl ?? localUrl;
+    if (!url) return [key, { key, chainId: endpoint.id, mode: 'absent', client: undefined }];
+
+    const mode: ChainClientMode = liveUrl ? 'live' : 'local';
+    const chain = mode === 'live' ? VIEM_CHAINS[key] : localViemChain({ chainId: endpoint.id, rpcUrl: url });
+    const client = createPublicClient({
+      chain,
+      transport: http(url, {
+        retryCount: mode === 'live' ? LIVE_RETRY_COUNT : 0,
+        timeout: timeoutMs,
+        fetchFn: observedFetch(key, onRequest, observe),
+      }),
+      batch: { multicall: { batchSize: MULTICALL_BATCH_BYTES, wait: 0 } },
+    });
+    return [key, { key, chainId: endpoint.id, mode, client }];
+  });
+  return Object.fromEntries(entries) as ChainClients;
+}
+
+/**
+ * The client for a chain, or SERVICE_UNAVAILABLE (503) when no RPC is configured for it.
+ * @example const client = requireClient(clients, 'base')
+ */
+export function requireClient(clients: ChainClients, key: ChainKey): ChainRpcClient {
+  const { client } = clients[key];
+  if (!client) throw serviceUnavailable(`no RPC configured for ${key}`);
+  return client;
+}
+
+/** fetch, reporting each JSON-RPC method before the round trip and its latency after. */
+function observedFetch(
+  key: ChainKey,
+  onRequest: CreateChainClientsParameters['onRequest'],
+  observe: CreateChainClientsParameters['observe'],
+): typeof fetch {
+  return async (input, init) => {
+    if (onRequest) for (const method of readJsonRpcMethods(init?.body)) onRequest(key, method);
+    const startedAt = performance.now();
+    try {
+      const response = await fetch(input, init);
+      observe?.(key, performance.now() - startedAt, response.ok);
+      return response;
+    } catch (err) {
+      observe?.(key, performance.now() - startedAt, false);
+      throw err;
+    }
+  };
+}

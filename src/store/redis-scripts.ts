@@ -1,0 +1,187 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+/**
+ * Lua scripts of the Redis store: each is one atomic read-modify-write.
+ * Every key a script touches is passed in KEYS (none is built inside Lua), so the scripts also run on
+ * Redis Cluster when the store prefix carries a hash tag (e.g. `{api}:`) that puts all keys in one slot.
+ * Nil replies arrive in Lua as `false`.
+ */
+export interface RedisScript {
+  name: string;
+  lua: string;
+  sha: string;
+}
+
+const script = (name: string, lua: string): RedisScript => ({
+  name,
+  lua,
+  sha: createHash('sha1').update(lua).digest('hex'),
+});
+
+/**
+ * KEYS: one counter key per counter. ARGV: limit_i, ttlMs_i pairs.
+ * Returns {admitted (0|1), count_1 … count_n}; increments all counters or none.
+ */
+export const consumeQuotaScript = script(
+  'consumeQuota',
+  `
+local n = #KEYS
+local out = {1}
+for i = 1, n do
+  out[i + 1] = tonumber(redis.call('GET', KEYS[i]) or '0')
+  if out[i + 1] >= tonumber(ARGV[2 * i - 1]) then out[1] = 0 end
+end
+if out[1] == 0 then return out end
+for i = 1, n do
+  out[i + 1] = redis.call('INCR', KEYS[i])
+  if out[i + 1] == 1 then redis.call('PEXPIRE', KEYS[i], ARGV[2 * i]) end
+end
+return out
+`,
+);
+
+/**
+ * KEYS: [slot set]. ARGV: [now, max, slotExpiresAt, token, ttlMs].
+ * Drops expired holders, then takes a slot if one is free. Returns 1 (taken) or 0.
+ */
+export const acquireSlotScript = script(
+  'acquireSlot',
+  `
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[4])
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[5]) then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+return 1
+`,
+);
+
+/**
+ * KEYS: [wallet hash]. ARGV: [address, now]. Keeps firstSeenAt, sets lastSeenAt.
+ * Returns the hash as a flat field/value list.
+ */
+export const touchWalletScript = script(
+  'touchWallet',
+  `
+redis.call('HSETNX', KEYS[1], 'firstSeenAt', ARGV[2])
+redis.call('HSET', KEYS[1], 'address', ARGV[1], 'lastSeenAt', ARGV[2])
+return redis.call('HGETALL', KEYS[1])
+`,
+);
+
+/**
+ * KEYS: [key hash, hash index, wallet key list]. ARGV: [id, createdAt, field, value, …].
+ * Returns 1 (created) or 0 (id or hash already exists).
+ */
+export const createApiKeyScript = script(
+  'createApiKey',
+  `
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+redis.call('SET', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+return 1
+`,
+);
+
+/**
+ * KEYS: [key hash, old hash index, new hash index]. ARGV: [wallet, oldHash, newHash, prefix, id].
+ * Compare-and-swap on the key's current hash. Returns {1, fields…} rotated, {0} not the wallet's key,
+ * {-1} the hash changed since it was read (retry), {-2} the new hash is taken.
+ */
+export const rotateApiKeyScript = script(
+  'rotateApiKey',
+  `
+local current = redis.call('HMGET', KEYS[1], 'wallet', 'keyHash')
+if not current[1] or current[1] ~= ARGV[1] then return {0} end
+if current[2] ~= ARGV[2] then return {-1} end
+if redis.call('EXISTS', KEYS[3]) == 1 then return {-2} end
+redis.call('DEL', KEYS[2])
+redis.call('SET', KEYS[3], ARGV[5])
+redis.call('HSET', KEYS[1], 'keyHash', ARGV[3], 'prefix', ARGV[4])
+return {1, redis.call('HGETALL', KEYS[1])}
+`,
+);
+
+/**
+ * KEYS: [key hash, hash index, wallet key list]. ARGV: [wallet, keyHash, id].
+ * Deletes the key with its credits. Returns 1 deleted, 0 not the wallet's key, -1 the hash changed (retry).
+ */
+export const deleteApiKeyScript = script(
+  'deleteApiKey',
+  `
+local current = redis.call('HMGET', KEYS[1], 'wallet', 'keyHash')
+if not current[1] or current[1] ~= ARGV[1] then return 0 end
+if current[2] ~= ARGV[2] then return -1 end
+redis.call('DEL', KEYS[1], KEYS[2])
+redis.call('ZREM', KEYS[3], ARGV[3])
+return 1
+`,
+);
+
+/** KEYS: [key hash]. ARGV: [now]. Sets lastUsedAt without resurrecting a deleted key. */
+export const touchApiKeyScript = script(
+  'touchApiKey',
+  `
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HSET', KEYS[1], 'lastUsedAt', ARGV[1]) end
+return 0
+`,
+);
+
+/**
+ * KEYS: [key hash, reference record]. ARGV: [keyId, amount, now].
+ * Returns {1, balance} applied, {0, balance} reference already used, {-1, 0} unknown key.
+ */
+export const addCreditsScript = script(
+  'addCredits',
+  `
+if redis.call('EXISTS', KEYS[1]) == 0 then return {-1, 0} end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  return {0, tonumber(redis.call('HGET', KEYS[1], 'credits'))}
+end
+redis.call('HSET', KEYS[2], 'keyId', ARGV[1], 'amount', ARGV[2], 'createdAt', ARGV[3])
+return {1, redis.call('HINCRBY', KEYS[1], 'credits', ARGV[2])}
+`,
+);
+
+/** KEYS: [key hash]. ARGV: [amount]. Returns {1, balance} debited or {0, balance} too low / unknown key. */
+export const debitCreditScript = script(
+  'debitCredit',
+  `
+local credits = redis.call('HGET', KEYS[1], 'credits')
+if not credits then return {0, 0} end
+credits = tonumber(credits)
+local amount = tonumber(ARGV[1])
+if credits < amount then return {0, credits} end
+return {1, redis.call('HINCRBY', KEYS[1], 'credits', -amount)}
+`,
+);
+
+/**
+ * KEYS: [labels hash, order set, total counter]. ARGV: [label, record JSON, createdAt].
+ * Returns 1 registered or 0 label taken.
+ */
+export const putSubnameScript = script(
+  'putSubname',
+  `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
+redis.call('INCR', KEYS[3])
+return 1
+`,
+);
+
+/** Runs a script by SHA, loading it on first use (NOSCRIPT) so a restarted or fresh Redis still works. */
+export async function runScript(
+  redis: Redis,
+  target: RedisScript,
+  keys: readonly string[],
+  args: readonly (string | number)[],
+): Promise<unknown> {
+  try {
+    return await redis.evalsha(target.sha, keys.length, ...keys, ...args);
+  } catch (err) {
+    if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
+    return redis.eval(target.lua, keys.length, ...keys, ...args);
+  }
+}

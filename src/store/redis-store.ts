@@ -1,0 +1,341 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { quotaWindow } from './quota-window.js';
+import {
+  acquireSlotScript,
+  addCreditsScript,
+  consumeQuotaScript,
+  createApiKeyScript,
+  debitCreditScript,
+  deleteApiKeyScript,
+  putSubnameScript,
+  rotateApiKeyScript,
+  runScript,
+  touchApiKeyScript,
+  touchWalletScript,
+  type RedisScript,
+} from './redis-scripts.js';
+import { assertCount, normalizeAddress } from './store-arguments.js';
+import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
+import type {
+  ApiKeyRecord,
+  CreditResult,
+  DebitResult,
+  NewApiKey,
+  NonceRecord,
+  QuotaCounter,
+  QuotaDecision,
+  QuotaReading,
+  Store,
+  StoreDescription,
+  SubnameRecord,
+  WalletRecord,
+} from './store.js';
+
+/** Counters outlive their window by this much, so instances with slightly skewed clocks still share them. */
+const QUOTA_GRACE_MS = 5_000;
+
+/** Compare-and-swap retries for rotate/delete racing another rotation of the same key. */
+const MAX_CAS_ATTEMPTS = 50;
+
+/** The Redis URL as it may be shown: the password removed. */
+export function redactRedisUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.password = '';
+    return parsed.toString();
+  } catch {
+    return 'redis://(unparseable url)';
+  }
+}
+
+/** Turns a flat HGETALL-style reply into an object; empty for a missing hash. */
+function fieldsOf(reply: unknown): Record<string, string> {
+  if (!Array.isArray(reply)) return {};
+  const fields: Record<string, string> = {};
+  for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = String(reply[i + 1]);
+  return fields;
+}
+
+function toApiKey(fields: Record<string, string>): ApiKeyRecord | null {
+  if (fields.id === undefined) return null;
+  return {
+    id: fields.id,
+    wallet: fields.wallet,
+    name: fields.name,
+    keyHash: fields.keyHash,
+    prefix: fields.prefix,
+    createdAt: Number(fields.createdAt),
+    lastUsedAt: fields.lastUsedAt ? Number(fields.lastUsedAt) : null,
+    dailyLimit: Number(fields.dailyLimit),
+    minuteLimit: Number(fields.minuteLimit),
+    credits: Number(fields.credits),
+  };
+}
+
+function toWallet(fields: Record<string, string>): WalletRecord | null {
+  if (fields.address === undefined) return null;
+  return { address: fields.address, firstSeenAt: Number(fields.firstSeenAt), lastSeenAt: Number(fields.lastSeenAt) };
+}
+
+const toSubname = (json: string | null): SubnameRecord | null => (json === null ? null : (JSON.parse(json) as SubnameRecord));
+
+/**
+ * Connects to Redis and returns the store shared by several instances. All keys start with `prefix`.
+ * Rejects if Redis cannot be reached.
+ * @example const store = await openRedisStore({ url: 'redis://127.0.0.1:6379', prefix: 'cia:' })
+ */
+export async function openRedisStore(params: {
+  url: string;
+  prefix?: string;
+  /** Told about connection errors (e.g. to log them); the commands in flight reject either way. */
+  onError?: (err: Error) => void;
+}): Promise<RedisStore> {
+  const redis = new Redis(params.url, {
+    lazyConnect: true,
+    enableAutoPipelining: true,
+    maxRetriesPerRequest: 3,
+    connectTimeout: 5_000,
+  });
+  redis.on('error', params.onError ?? (() => {}));
+  try {
+    await redis.connect();
+  } catch (err) {
+    redis.disconnect();
+    throw err;
+  }
+  return new RedisStore(redis, params.prefix ?? 'cia:', redactRedisUrl(params.url));
+}
+
+/** The shared store (see {@link openRedisStore}); every read-modify-write is one Lua script. */
+export class RedisStore implements Store {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly location: string,
+  ) {}
+
+  private readonly keys = {
+    quota: (c: QuotaCounter, window: number) => `${this.prefix}quota:${c.windowMs}:${window}:${c.key}`,
+    slots: (key: string) => `${this.prefix}slots:${key}`,
+    nonce: (nonce: string) => `${this.prefix}nonce:${nonce}`,
+    revokedSession: (jti: string) => `${this.prefix}revoked-session:${jti}`,
+    wallet: (address: string) => `${this.prefix}wallet:${address}`,
+    apiKey: (id: string) => `${this.prefix}apikey:${id}`,
+    apiKeyHash: (hash: string) => `${this.prefix}apikey-hash:${hash}`,
+    walletApiKeys: (wallet: string) => `${this.prefix}wallet-apikeys:${wallet}`,
+    creditReference: (reference: string) => `${this.prefix}credit-ref:${reference}`,
+    paymentNonce: (key: string) => `${this.prefix}payment-nonce:${key}`,
+    subnames: (parent: string) => `${this.prefix}subnames:${parent}`,
+    subnameOrder: (parent: string) => `${this.prefix}subnames-order:${parent}`,
+    subnameTotal: () => `${this.prefix}subnames-total`,
+  };
+
+  private run(target: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    return runScript(this.redis, target, keys, args);
+  }
+
+  async consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision> {
+    const windows = params.counters.map((c) => {
+      assertCount('limit', c.limit, 0);
+      return quotaWindow(c, params.now);
+    });
+    const keys = params.counters.map((c, i) => this.keys.quota(c, windows[i].index));
+    const args = params.counters.flatMap((c, i) => [c.limit, windows[i].resetsAt - params.now + QUOTA_GRACE_MS]);
+    const reply = (await this.run(consumeQuotaScript, keys, args)) as number[];
+    return { admitted: reply[0] === 1, counts: reply.slice(1), resetsAt: windows.map((w) => w.resetsAt) };
+  }
+
+  async readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading> {
+    if (params.counters.length === 0) return { counts: [], resetsAt: [] };
+    const windows = params.counters.map((c) => quotaWindow(c, params.now));
+    const values = await this.redis.mget(params.counters.map((c, i) => this.keys.quota(c, windows[i].index)));
+    return { counts: values.map((v) => Number(v ?? 0)), resetsAt: windows.map((w) => w.resetsAt) };
+  }
+
+  async acquireSlot(params: { key: string; max: number; ttlMs: number; now: number }): Promise<string | null> {
+    assertCount('max', params.max, 0);
+    assertCount('ttlMs', params.ttlMs, 1);
+    const token = randomUUID();
+    const args = [params.now, params.max, params.now + params.ttlMs, token, params.ttlMs];
+    const taken = await this.run(acquireSlotScript, [this.keys.slots(params.key)], args);
+    return taken === 1 ? token : null;
+  }
+
+  async releaseSlot(params: { key: string; token: string }): Promise<void> {
+    await this.redis.zrem(this.keys.slots(params.key), params.token);
+  }
+
+  async putNonce(nonce: NonceRecord): Promise<void> {
+    const ttl = nonce.expiresAt - nonce.issuedAt;
+    if (ttl <= 0) return;
+    await this.redis.set(this.keys.nonce(nonce.nonce), JSON.stringify(nonce), 'PX', ttl);
+  }
+
+  async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
+    // GETDEL hands the value to exactly one caller; expiry is then judged on the caller's clock.
+    const json = await this.redis.getdel(this.keys.nonce(params.nonce));
+    if (json === null) return null;
+    const record = JSON.parse(json) as NonceRecord;
+    return record.expiresAt > params.now ? record : null;
+  }
+
+  async revokeSession(params: { jti: string; expiresAt: number; now: number }): Promise<void> {
+    const ttl = params.expiresAt - params.now;
+    if (ttl <= 0) return;
+    await this.redis.set(this.keys.revokedSession(params.jti), String(params.expiresAt), 'PX', ttl);
+  }
+
+  async isSessionRevoked(params: { jti: string; now: number }): Promise<boolean> {
+    const expiresAt = await this.redis.get(this.keys.revokedSession(params.jti));
+    return expiresAt !== null && Number(expiresAt) > params.now;
+  }
+
+  async touchWallet(params: { address: string; now: number }): Promise<WalletRecord> {
+    const address = normalizeAddress(params.address);
+    const reply = await this.run(touchWalletScript, [this.keys.wallet(address)], [address, params.now]);
+    return toWallet(fieldsOf(reply))!;
+  }
+
+  async getWallet(address: string): Promise<WalletRecord | null> {
+    return toWallet(await this.redis.hgetall(this.keys.wallet(normalizeAddress(address))));
+  }
+
+  async createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    const record: ApiKeyRecord = { ...key, wallet: normalizeAddress(key.wallet), lastUsedAt: null, credits: 0 };
+    const fields = Object.entries(record).flatMap(([field, value]) => [field, value === null ? '' : String(value)]);
+    const keys = [this.keys.apiKey(key.id), this.keys.apiKeyHash(key.keyHash), this.keys.walletApiKeys(record.wallet)];
+    const created = await this.run(createApiKeyScript, keys, [key.id, key.createdAt, ...fields]);
+    if (created !== 1) throw new ApiKeyConflictError(key.id);
+    return record;
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const id = await this.redis.get(this.keys.apiKeyHash(keyHash));
+    if (id === null) return null;
+    const record = await this.getApiKey(id);
+    // The key may have been rotated or deleted between the two reads.
+    return record?.keyHash === keyHash ? record : null;
+  }
+
+  async getApiKey(id: string): Promise<ApiKeyRecord | null> {
+    return toApiKey(await this.redis.hgetall(this.keys.apiKey(id)));
+  }
+
+  async listApiKeys(wallet: string): Promise<ApiKeyRecord[]> {
+    const owner = normalizeAddress(wallet);
+    const ids = await this.redis.zrange(this.keys.walletApiKeys(owner), 0, -1);
+    const records = await Promise.all(ids.map((id) => this.getApiKey(id)));
+    return records.filter((r): r is ApiKeyRecord => r !== null && r.wallet === owner);
+  }
+
+  async rotateApiKey(params: {
+    id: string;
+    wallet: string;
+    keyHash: string;
+    prefix: string;
+    now: number;
+  }): Promise<ApiKeyRecord | null> {
+    const wallet = normalizeAddress(params.wallet);
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      const current = await this.getApiKey(params.id);
+      if (!current || current.wallet !== wallet) return null;
+      const keys = [this.keys.apiKey(params.id), this.keys.apiKeyHash(current.keyHash), this.keys.apiKeyHash(params.keyHash)];
+      const args = [wallet, current.keyHash, params.keyHash, params.prefix, params.id];
+      const [code, fields] = (await this.run(rotateApiKeyScript, keys, args)) as [number, unknown];
+      if (code === 1) return toApiKey(fieldsOf(fields));
+      if (code === 0) return null;
+      if (code === -2) throw new ApiKeyConflictError(params.id);
+    }
+    throw new Error(`rotateApiKey(${params.id}) kept racing concurrent rotations`);
+  }
+
+  async deleteApiKey(params: { id: string; wallet: string; now: number }): Promise<boolean> {
+    const wallet = normalizeAddress(params.wallet);
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      const current = await this.getApiKey(params.id);
+      if (!current || current.wallet !== wallet) return false;
+      const keys = [this.keys.apiKey(params.id), this.keys.apiKeyHash(current.keyHash), this.keys.walletApiKeys(wallet)];
+      const code = await this.run(deleteApiKeyScript, keys, [wallet, current.keyHash, params.id]);
+      if (code !== -1) return code === 1;
+    }
+    throw new Error(`deleteApiKey(${params.id}) kept racing concurrent rotations`);
+  }
+
+  async touchApiKey(params: { id: string; now: number }): Promise<void> {
+    await this.run(touchApiKeyScript, [this.keys.apiKey(params.id)], [params.now]);
+  }
+
+  async addCredits(params: { keyId: string; amount: number; reference: string; now: number }): Promise<CreditResult> {
+    assertCount('amount', params.amount, 1);
+    const keys = [this.keys.apiKey(params.keyId), this.keys.creditReference(params.reference)];
+    const [code, balance] = (await this.run(addCreditsScript, keys, [params.keyId, params.amount, params.now])) as [
+      number,
+      number,
+    ];
+    if (code === -1) throw new ApiKeyNotFoundError(params.keyId);
+    return { applied: code === 1, balance };
+  }
+
+  async debitCredit(params: { keyId: string; amount?: number; now: number }): Promise<DebitResult> {
+    const amount = params.amount ?? 1;
+    assertCount('amount', amount, 1);
+    const [ok, balance] = (await this.run(debitCreditScript, [this.keys.apiKey(params.keyId)], [amount])) as [
+      number,
+      number,
+    ];
+    return { ok: ok === 1, balance };
+  }
+
+  async getCredits(keyId: string): Promise<number> {
+    return Number((await this.redis.hget(this.keys.apiKey(keyId), 'credits')) ?? 0);
+  }
+
+  async markPaymentNonceSpent(params: { key: string; expiresAt: number; now: number }): Promise<boolean> {
+    const ttl = params.expiresAt - params.now;
+    // An authorization past its validity cannot be settled; refusing it is the safe answer.
+    if (ttl <= 0) return false;
+    const set = await this.redis.set(this.keys.paymentNonce(params.key), String(params.expiresAt), 'PX', ttl, 'NX');
+    return set === 'OK';
+  }
+
+  async putSubname(subname: SubnameRecord): Promise<boolean> {
+    const record: SubnameRecord = { ...subname, owner: normalizeAddress(subname.owner) };
+    const keys = [this.keys.subnames(record.parent), this.keys.subnameOrder(record.parent), this.keys.subnameTotal()];
+    const added = await this.run(putSubnameScript, keys, [record.label, JSON.stringify(record), record.createdAt]);
+    return added === 1;
+  }
+
+  async getSubname(params: { parent: string; label: string }): Promise<SubnameRecord | null> {
+    return toSubname(await this.redis.hget(this.keys.subnames(params.parent), params.label));
+  }
+
+  async listSubnames(params: { parent: string; limit: number; offset: number }): Promise<SubnameRecord[]> {
+    assertCount('limit', params.limit, 0);
+    assertCount('offset', params.offset, 0);
+    if (params.limit === 0) return [];
+    const end = params.offset + params.limit - 1;
+    const labels = await this.redis.zrange(this.keys.subnameOrder(params.parent), params.offset, end);
+    if (labels.length === 0) return [];
+    const records = await this.redis.hmget(this.keys.subnames(params.parent), ...labels);
+    return records.map(toSubname).filter((r): r is SubnameRecord => r !== null);
+  }
+
+  async countSubnames(parent?: string): Promise<number> {
+    if (parent !== undefined) return this.redis.hlen(this.keys.subnames(parent));
+    return Number((await this.redis.get(this.keys.subnameTotal())) ?? 0);
+  }
+
+  describe(): StoreDescription {
+    return { kind: 'redis', location: this.location };
+  }
+
+  async ping(): Promise<void> {
+    await this.redis.ping();
+  }
+
+  async close(): Promise<void> {
+    if (this.redis.status === 'end') return;
+    await this.redis.quit();
+  }
+}

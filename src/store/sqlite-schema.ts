@@ -1,0 +1,103 @@
+import type Database from 'better-sqlite3';
+
+/** Schema versions, applied in order; PRAGMA user_version records how many have run. */
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE quota_counters (
+    key        TEXT    NOT NULL,
+    window_ms  INTEGER NOT NULL,
+    window     INTEGER NOT NULL,
+    count      INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (key, window_ms, window)
+  ) WITHOUT ROWID;
+  CREATE INDEX quota_counters_expiry ON quota_counters (expires_at);
+
+  CREATE TABLE concurrency_slots (
+    key        TEXT    NOT NULL,
+    token      TEXT    NOT NULL,
+    expires_at INTEGER NOT NULL,
+    PRIMARY KEY (key, token)
+  ) WITHOUT ROWID;
+  CREATE INDEX concurrency_slots_expiry ON concurrency_slots (expires_at);
+
+  CREATE TABLE siwe_nonces (
+    nonce      TEXT    PRIMARY KEY,
+    domain     TEXT    NOT NULL,
+    issued_at  INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX siwe_nonces_expiry ON siwe_nonces (expires_at);
+
+  CREATE TABLE revoked_sessions (
+    jti        TEXT    PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX revoked_sessions_expiry ON revoked_sessions (expires_at);
+
+  CREATE TABLE wallets (
+    address       TEXT    PRIMARY KEY,
+    first_seen_at INTEGER NOT NULL,
+    last_seen_at  INTEGER NOT NULL
+  );
+
+  CREATE TABLE api_keys (
+    id           TEXT    PRIMARY KEY,
+    wallet       TEXT    NOT NULL,
+    name         TEXT    NOT NULL,
+    key_hash     TEXT    NOT NULL UNIQUE,
+    prefix       TEXT    NOT NULL,
+    created_at   INTEGER NOT NULL,
+    last_used_at INTEGER,
+    daily_limit  INTEGER NOT NULL,
+    minute_limit INTEGER NOT NULL,
+    credits      INTEGER NOT NULL DEFAULT 0 CHECK (credits >= 0)
+  );
+  CREATE INDEX api_keys_wallet ON api_keys (wallet, created_at, id);
+
+  -- One row per applied payment reference, kept after the key is deleted so a reference never credits twice.
+  CREATE TABLE credit_ledger (
+    reference  TEXT    PRIMARY KEY,
+    key_id     TEXT    NOT NULL,
+    amount     INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX credit_ledger_key ON credit_ledger (key_id);
+
+  CREATE TABLE spent_payment_nonces (
+    key        TEXT    PRIMARY KEY,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX spent_payment_nonces_expiry ON spent_payment_nonces (expires_at);
+
+  CREATE TABLE subnames (
+    parent     TEXT    NOT NULL,
+    label      TEXT    NOT NULL,
+    owner      TEXT    NOT NULL,
+    records    TEXT    NOT NULL,
+    created_at INTEGER NOT NULL,
+    PRIMARY KEY (parent, label)
+  );
+  CREATE INDEX subnames_order ON subnames (parent, created_at, label);
+  `,
+];
+
+/** Tables holding rows that expire; swept opportunistically by the SQLite store. */
+export const EXPIRING_TABLES = [
+  'quota_counters',
+  'concurrency_slots',
+  'siwe_nonces',
+  'revoked_sessions',
+  'spent_payment_nonces',
+] as const;
+
+/** Brings the database up to the newest schema version, one transaction per step. */
+export function migrateSqliteSchema(db: Database.Database): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let version = current; version < MIGRATIONS.length; version++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[version]);
+      db.pragma(`user_version = ${version + 1}`);
+    }).immediate();
+  }
+}

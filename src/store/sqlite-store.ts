@@ -1,0 +1,409 @@
+import { randomUUID } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { quotaWindow } from './quota-window.js';
+import { EXPIRING_TABLES, migrateSqliteSchema } from './sqlite-schema.js';
+import { assertCount, normalizeAddress } from './store-arguments.js';
+import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
+import type {
+  ApiKeyRecord,
+  CreditResult,
+  DebitResult,
+  NewApiKey,
+  NonceRecord,
+  QuotaCounter,
+  QuotaDecision,
+  QuotaReading,
+  Store,
+  StoreDescription,
+  SubnameRecord,
+  WalletRecord,
+} from './store.js';
+
+/** How often (in caller time) expired rows are deleted; reads ignore expired rows, so this only bounds file growth. */
+const SWEEP_INTERVAL_MS = 60_000;
+
+interface ApiKeyRow {
+  id: string;
+  wallet: string;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+  daily_limit: number;
+  minute_limit: number;
+  credits: number;
+}
+
+interface SubnameRow {
+  parent: string;
+  label: string;
+  owner: string;
+  records: string;
+  created_at: number;
+}
+
+interface NonceRow {
+  nonce: string;
+  domain: string;
+  issued_at: number;
+  expires_at: number;
+}
+
+interface WalletRow {
+  address: string;
+  first_seen_at: number;
+  last_seen_at: number;
+}
+
+const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  wallet: row.wallet,
+  name: row.name,
+  keyHash: row.key_hash,
+  prefix: row.prefix,
+  createdAt: row.created_at,
+  lastUsedAt: row.last_used_at,
+  dailyLimit: row.daily_limit,
+  minuteLimit: row.minute_limit,
+  credits: row.credits,
+});
+
+const toSubname = (row: SubnameRow): SubnameRecord => ({
+  parent: row.parent,
+  label: row.label,
+  owner: row.owner,
+  records: JSON.parse(row.records) as SubnameRecord['records'],
+  createdAt: row.created_at,
+});
+
+const toWallet = (row: WalletRow): WalletRecord => ({
+  address: row.address,
+  firstSeenAt: row.first_seen_at,
+  lastSeenAt: row.last_seen_at,
+});
+
+const isConstraintError = (err: unknown): boolean =>
+  err instanceof Database.SqliteError && err.code.startsWith('SQLITE_CONSTRAINT');
+
+/**
+ * Opens (creating if needed) the embedded store: one SQLite file in WAL mode, migrated to the newest schema.
+ * Every read-modify-write runs in an IMMEDIATE transaction or a single statement, so several processes may share the file.
+ * @example const store = openSqliteStore({ file: './data/store.sqlite' })
+ */
+export function openSqliteStore(params: { file: string }): SqliteStore {
+  const file = resolve(params.file);
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // WAL + NORMAL: a committed transaction survives a process crash; only an OS crash can lose the last commits.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  migrateSqliteSchema(db);
+  return new SqliteStore(db, file);
+}
+
+/** The embedded default store (see {@link openSqliteStore}). */
+export class SqliteStore implements Store {
+  private lastSweepAt = Number.NEGATIVE_INFINITY;
+  private readonly sql;
+  private readonly tx;
+
+  constructor(
+    private readonly db: Database.Database,
+    private readonly file: string,
+  ) {
+    const prepare = <Row = unknown>(source: string) => db.prepare<unknown[], Row>(source);
+    this.sql = {
+      quotaCount: prepare<{ count: number }>(
+        'SELECT count FROM quota_counters WHERE key = ? AND window_ms = ? AND window = ?',
+      ),
+      quotaIncrement: prepare<{ count: number }>(
+        `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, 1, ?)
+         ON CONFLICT (key, window_ms, window) DO UPDATE SET count = count + 1 RETURNING count`,
+      ),
+      slotsExpire: prepare('DELETE FROM concurrency_slots WHERE key = ? AND expires_at <= ?'),
+      slotsCount: prepare<{ n: number }>('SELECT count(*) AS n FROM concurrency_slots WHERE key = ?'),
+      slotInsert: prepare('INSERT INTO concurrency_slots (key, token, expires_at) VALUES (?, ?, ?)'),
+      slotDelete: prepare('DELETE FROM concurrency_slots WHERE key = ? AND token = ?'),
+      noncePut: prepare(
+        `INSERT INTO siwe_nonces (nonce, domain, issued_at, expires_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (nonce) DO UPDATE SET domain = excluded.domain, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
+      ),
+      nonceTake: prepare<NonceRow>('DELETE FROM siwe_nonces WHERE nonce = ? RETURNING *'),
+      sessionRevoke: prepare(
+        `INSERT INTO revoked_sessions (jti, expires_at) VALUES (?, ?)
+         ON CONFLICT (jti) DO UPDATE SET expires_at = excluded.expires_at`,
+      ),
+      sessionRevoked: prepare<{ one: number }>('SELECT 1 AS one FROM revoked_sessions WHERE jti = ? AND expires_at > ?'),
+      walletTouch: prepare<WalletRow>(
+        `INSERT INTO wallets (address, first_seen_at, last_seen_at) VALUES (?, ?, ?)
+         ON CONFLICT (address) DO UPDATE SET last_seen_at = excluded.last_seen_at RETURNING *`,
+      ),
+      walletGet: prepare<WalletRow>('SELECT * FROM wallets WHERE address = ?'),
+      keyInsert: prepare<ApiKeyRow>(
+        `INSERT INTO api_keys (id, wallet, name, key_hash, prefix, created_at, last_used_at, daily_limit, minute_limit, credits)
+         VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, 0) RETURNING *`,
+      ),
+      keyByHash: prepare<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?'),
+      keyById: prepare<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?'),
+      keysByWallet: prepare<ApiKeyRow>('SELECT * FROM api_keys WHERE wallet = ? ORDER BY created_at, id'),
+      keyRotate: prepare<ApiKeyRow>(
+        'UPDATE api_keys SET key_hash = ?, prefix = ? WHERE id = ? AND wallet = ? RETURNING *',
+      ),
+      keyDelete: prepare('DELETE FROM api_keys WHERE id = ? AND wallet = ?'),
+      keyTouch: prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
+      creditsGet: prepare<{ credits: number }>('SELECT credits FROM api_keys WHERE id = ?'),
+      creditsAdd: prepare<{ credits: number }>('UPDATE api_keys SET credits = credits + ? WHERE id = ? RETURNING credits'),
+      creditsDebit: prepare<{ credits: number }>(
+        'UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ? RETURNING credits',
+      ),
+      ledgerInsert: prepare(
+        `INSERT INTO credit_ledger (reference, key_id, amount, created_at) VALUES (?, ?, ?, ?)
+         ON CONFLICT (reference) DO NOTHING`,
+      ),
+      // Inserts, or takes over a row whose memory has lapsed; changes = 1 exactly when this call spent the nonce.
+      paymentNonceSpend: prepare(
+        `INSERT INTO spent_payment_nonces (key, expires_at) VALUES (?, ?)
+         ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE spent_payment_nonces.expires_at <= ?`,
+      ),
+      subnameInsert: prepare(
+        `INSERT INTO subnames (parent, label, owner, records, created_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (parent, label) DO NOTHING`,
+      ),
+      subnameGet: prepare<SubnameRow>('SELECT * FROM subnames WHERE parent = ? AND label = ?'),
+      subnameList: prepare<SubnameRow>(
+        'SELECT * FROM subnames WHERE parent = ? ORDER BY created_at, label LIMIT ? OFFSET ?',
+      ),
+      subnameCountAll: prepare<{ n: number }>('SELECT count(*) AS n FROM subnames'),
+      subnameCountParent: prepare<{ n: number }>('SELECT count(*) AS n FROM subnames WHERE parent = ?'),
+      sweeps: EXPIRING_TABLES.map((table) => prepare(`DELETE FROM ${table} WHERE expires_at <= ?`)),
+    };
+
+    const sql = this.sql;
+    this.tx = {
+      consumeQuota: db.transaction((counters: QuotaCounter[], now: number): QuotaDecision => {
+        const reading = this.read(counters, now);
+        const admitted = counters.every((c, i) => reading.counts[i] < c.limit);
+        if (!admitted) return { admitted, ...reading };
+        const counts = counters.map((c, i) => {
+          const window = Math.floor(now / c.windowMs);
+          return sql.quotaIncrement.get(c.key, c.windowMs, window, reading.resetsAt[i])!.count;
+        });
+        return { admitted, counts, resetsAt: reading.resetsAt };
+      }),
+      acquireSlot: db.transaction((key: string, max: number, expiresAt: number, now: number): string | null => {
+        sql.slotsExpire.run(key, now);
+        if (sql.slotsCount.get(key)!.n >= max) return null;
+        const token = randomUUID();
+        sql.slotInsert.run(key, token, expiresAt);
+        return token;
+      }),
+      addCredits: db.transaction((keyId: string, amount: number, reference: string, now: number): CreditResult => {
+        const current = sql.creditsGet.get(keyId);
+        if (!current) throw new ApiKeyNotFoundError(keyId);
+        if (sql.ledgerInsert.run(reference, keyId, amount, now).changes === 0) {
+          return { applied: false, balance: current.credits };
+        }
+        return { applied: true, balance: sql.creditsAdd.get(amount, keyId)!.credits };
+      }),
+      debitCredit: db.transaction((keyId: string, amount: number): DebitResult => {
+        const debited = sql.creditsDebit.get(amount, keyId, amount);
+        if (debited) return { ok: true, balance: debited.credits };
+        return { ok: false, balance: sql.creditsGet.get(keyId)?.credits ?? 0 };
+      }),
+      sweep: db.transaction((now: number) => {
+        for (const statement of sql.sweeps) statement.run(now);
+      }),
+    };
+  }
+
+  /** Deletes expired rows at most once per {@link SWEEP_INTERVAL_MS} of caller time. */
+  private sweepExpired(now: number): void {
+    if (now - this.lastSweepAt < SWEEP_INTERVAL_MS) return;
+    this.lastSweepAt = now;
+    this.tx.sweep.immediate(now);
+  }
+
+  private read(counters: QuotaCounter[], now: number): QuotaReading {
+    const counts: number[] = [];
+    const resetsAt: number[] = [];
+    for (const counter of counters) {
+      assertCount('limit', counter.limit, 0);
+      const window = quotaWindow(counter, now);
+      counts.push(this.sql.quotaCount.get(counter.key, counter.windowMs, window.index)?.count ?? 0);
+      resetsAt.push(window.resetsAt);
+    }
+    return { counts, resetsAt };
+  }
+
+  async consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision> {
+    this.sweepExpired(params.now);
+    return this.tx.consumeQuota.immediate(params.counters, params.now);
+  }
+
+  async readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading> {
+    return this.read(params.counters, params.now);
+  }
+
+  async acquireSlot(params: { key: string; max: number; ttlMs: number; now: number }): Promise<string | null> {
+    assertCount('max', params.max, 0);
+    assertCount('ttlMs', params.ttlMs, 1);
+    return this.tx.acquireSlot.immediate(params.key, params.max, params.now + params.ttlMs, params.now);
+  }
+
+  async releaseSlot(params: { key: string; token: string }): Promise<void> {
+    this.sql.slotDelete.run(params.key, params.token);
+  }
+
+  async putNonce(nonce: NonceRecord): Promise<void> {
+    this.sweepExpired(nonce.issuedAt);
+    if (nonce.expiresAt <= nonce.issuedAt) return;
+    this.sql.noncePut.run(nonce.nonce, nonce.domain, nonce.issuedAt, nonce.expiresAt);
+  }
+
+  async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
+    const row = this.sql.nonceTake.get(params.nonce);
+    if (!row || row.expires_at <= params.now) return null;
+    return { nonce: row.nonce, domain: row.domain, issuedAt: row.issued_at, expiresAt: row.expires_at };
+  }
+
+  async revokeSession(params: { jti: string; expiresAt: number; now: number }): Promise<void> {
+    this.sweepExpired(params.now);
+    if (params.expiresAt <= params.now) return;
+    this.sql.sessionRevoke.run(params.jti, params.expiresAt);
+  }
+
+  async isSessionRevoked(params: { jti: string; now: number }): Promise<boolean> {
+    return this.sql.sessionRevoked.get(params.jti, params.now) !== undefined;
+  }
+
+  async touchWallet(params: { address: string; now: number }): Promise<WalletRecord> {
+    return toWallet(this.sql.walletTouch.get(normalizeAddress(params.address), params.now, params.now)!);
+  }
+
+  async getWallet(address: string): Promise<WalletRecord | null> {
+    const row = this.sql.walletGet.get(normalizeAddress(address));
+    return row ? toWallet(row) : null;
+  }
+
+  async createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
+    try {
+      const row = this.sql.keyInsert.get(
+        key.id,
+        normalizeAddress(key.wallet),
+        key.name,
+        key.keyHash,
+        key.prefix,
+        key.createdAt,
+        key.dailyLimit,
+        key.minuteLimit,
+      );
+      return toApiKey(row!);
+    } catch (err) {
+      if (isConstraintError(err)) throw new ApiKeyConflictError(key.id);
+      throw err;
+    }
+  }
+
+  async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const row = this.sql.keyByHash.get(keyHash);
+    return row ? toApiKey(row) : null;
+  }
+
+  async getApiKey(id: string): Promise<ApiKeyRecord | null> {
+    const row = this.sql.keyById.get(id);
+    return row ? toApiKey(row) : null;
+  }
+
+  async listApiKeys(wallet: string): Promise<ApiKeyRecord[]> {
+    return this.sql.keysByWallet.all(normalizeAddress(wallet)).map(toApiKey);
+  }
+
+  async rotateApiKey(params: {
+    id: string;
+    wallet: string;
+    keyHash: string;
+    prefix: string;
+    now: number;
+  }): Promise<ApiKeyRecord | null> {
+    try {
+      const row = this.sql.keyRotate.get(params.keyHash, params.prefix, params.id, normalizeAddress(params.wallet));
+      return row ? toApiKey(row) : null;
+    } catch (err) {
+      if (isConstraintError(err)) throw new ApiKeyConflictError(params.id);
+      throw err;
+    }
+  }
+
+  async deleteApiKey(params: { id: string; wallet: string; now: number }): Promise<boolean> {
+    return this.sql.keyDelete.run(params.id, normalizeAddress(params.wallet)).changes === 1;
+  }
+
+  async touchApiKey(params: { id: string; now: number }): Promise<void> {
+    this.sql.keyTouch.run(params.now, params.id);
+  }
+
+  async addCredits(params: { keyId: string; amount: number; reference: string; now: number }): Promise<CreditResult> {
+    assertCount('amount', params.amount, 1);
+    return this.tx.addCredits.immediate(params.keyId, params.amount, params.reference, params.now);
+  }
+
+  async debitCredit(params: { keyId: string; amount?: number; now: number }): Promise<DebitResult> {
+    const amount = params.amount ?? 1;
+    assertCount('amount', amount, 1);
+    return this.tx.debitCredit.immediate(params.keyId, amount);
+  }
+
+  async getCredits(keyId: string): Promise<number> {
+    return this.sql.creditsGet.get(keyId)?.credits ?? 0;
+  }
+
+  async markPaymentNonceSpent(params: { key: string; expiresAt: number; now: number }): Promise<boolean> {
+    this.sweepExpired(params.now);
+    // An authorization past its validity cannot be settled; refusing it is the safe answer.
+    if (params.expiresAt <= params.now) return false;
+    return this.sql.paymentNonceSpend.run(params.key, params.expiresAt, params.now).changes === 1;
+  }
+
+  async putSubname(subname: SubnameRecord): Promise<boolean> {
+    const result = this.sql.subnameInsert.run(
+      subname.parent,
+      subname.label,
+      normalizeAddress(subname.owner),
+      JSON.stringify(subname.records),
+      subname.createdAt,
+    );
+    return result.changes === 1;
+  }
+
+  async getSubname(params: { parent: string; label: string }): Promise<SubnameRecord | null> {
+    const row = this.sql.subnameGet.get(params.parent, params.label);
+    return row ? toSubname(row) : null;
+  }
+
+  async listSubnames(params: { parent: string; limit: number; offset: number }): Promise<SubnameRecord[]> {
+    assertCount('limit', params.limit, 0);
+    assertCount('offset', params.offset, 0);
+    return this.sql.subnameList.all(params.parent, params.limit, params.offset).map(toSubname);
+  }
+
+  async countSubnames(parent?: string): Promise<number> {
+    const row = parent === undefined ? this.sql.subnameCountAll.get() : this.sql.subnameCountParent.get(parent);
+    return row!.n;
+  }
+
+  describe(): StoreDescription {
+    return { kind: 'sqlite', location: this.file };
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}

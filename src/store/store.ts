@@ -1,0 +1,205 @@
+/**
+ * The one persistence interface of the service (DESIGN.md: store). Keys, credits, nonces,
+ * sessions, counters, subnames, CCIP records and spent payment nonces live behind it.
+ *
+ * Two implementations pass the same contract suite (test/store/store-contract.ts):
+ * SQLite (embedded default, durable) and Redis (shared by several instances).
+ *
+ * Rules every implementation keeps:
+ * - every read-modify-write is atomic, also across instances sharing one backend;
+ * - time is never read from a clock: callers pass `now` (ms since epoch), so tests are deterministic;
+ * - times are integers in ms since epoch; wallet and owner addresses are stored lower-cased;
+ * - API keys are known only by their hash: the store never sees a plaintext key.
+ */
+
+/** One fixed-window counter: `limit` calls per window of `windowMs`, windows aligned to the epoch. */
+export interface QuotaCounter {
+  /** Caller-chosen identity of the counter, e.g. `ip:203.0.113.7:medium:day`. */
+  key: string;
+  limit: number;
+  /** Window length; 86_400_000 gives windows that reset at midnight UTC. */
+  windowMs: number;
+}
+
+/** Current values of a list of counters, in the order they were asked for. */
+export interface QuotaReading {
+  /** Count in the current window of each counter (after the increment when admitted). */
+  counts: number[];
+  /** End of the current window of each counter (ms), i.e. when it resets. */
+  resetsAt: number[];
+}
+
+/** Outcome of {@link Store.consumeQuota}: admitted means every counter was incremented, refused means none was. */
+export interface QuotaDecision extends QuotaReading {
+  admitted: boolean;
+}
+
+/** A SIWE challenge nonce, valid until `expiresAt` and usable once. */
+export interface NonceRecord {
+  nonce: string;
+  domain: string;
+  issuedAt: number;
+  expiresAt: number;
+}
+
+/** A wallet that has signed in: when it was first and last seen. */
+export interface WalletRecord {
+  address: string;
+  firstSeenAt: number;
+  lastSeenAt: number;
+}
+
+/** What the caller supplies to create an API key; the plaintext key never reaches the store. */
+export interface NewApiKey {
+  id: string;
+  wallet: string;
+  name: string;
+  /** Hash of the full key (e.g. SHA-256 hex); the only form in which the key is kept. */
+  keyHash: string;
+  /** Display form of the key start, e.g. `sk_live_ab12…`. */
+  prefix: string;
+  createdAt: number;
+  dailyLimit: number;
+  minuteLimit: number;
+}
+
+/** An active API key with its prepaid credit balance. */
+export interface ApiKeyRecord extends NewApiKey {
+  lastUsedAt: number | null;
+  credits: number;
+}
+
+/** Outcome of {@link Store.addCredits}; `applied` is false when the reference was already used. */
+export interface CreditResult {
+  balance: number;
+  applied: boolean;
+}
+
+/** Outcome of {@link Store.debitCredit}; `ok` is false when the balance was too low (it is left unchanged). */
+export interface DebitResult {
+  ok: boolean;
+  balance: number;
+}
+
+/** Records served by the CCIP gateway for one subname. */
+export interface SubnameRecords {
+  /** Address per SLIP-44 coin type as a decimal string (`"60"` is ETH). */
+  addresses: Record<string, string>;
+  texts: Record<string, string>;
+  contenthash?: string;
+}
+
+/** A subname `label.parent` registered through the write endpoints. */
+export interface SubnameRecord {
+  parent: string;
+  label: string;
+  owner: string;
+  records: SubnameRecords;
+  createdAt: number;
+}
+
+/** Where the data lives; never carries a password. */
+export interface StoreDescription {
+  kind: 'sqlite' | 'redis';
+  /** SQLite file path, or Redis URL without its password. */
+  location: string;
+}
+
+export interface Store {
+  // ── Rate limiting ────────────────────────────────────────────────────────────────────────
+
+  /** Admits a call only if every counter is below its limit, then increments all of them; otherwise increments none. */
+  consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision>;
+
+  /** Reads counters without incrementing them (usage endpoint, rate-limit headers). */
+  readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading>;
+
+  // ── Concurrency slots ────────────────────────────────────────────────────────────────────
+
+  /** Takes one of `max` concurrent slots for `key`, held until released or `ttlMs` elapses; null when all are taken. */
+  acquireSlot(params: { key: string; max: number; ttlMs: number; now: number }): Promise<string | null>;
+
+  /** Gives a slot back; releasing an unknown or expired token does nothing. */
+  releaseSlot(params: { key: string; token: string }): Promise<void>;
+
+  // ── SIWE nonces and sessions ────────────────────────────────────────────────────────────
+
+  /** Stores a fresh challenge nonce; it is forgotten after `expiresAt`. */
+  putNonce(nonce: NonceRecord): Promise<void>;
+
+  /** Uses a nonce up: of concurrent callers exactly one gets the record; used, unknown or expired → null. */
+  consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null>;
+
+  /** Marks a session token (by its jti) as terminated until the token would have expired anyway. */
+  revokeSession(params: { jti: string; expiresAt: number; now: number }): Promise<void>;
+
+  /** True while a revoked token has not yet expired. */
+  isSessionRevoked(params: { jti: string; now: number }): Promise<boolean>;
+
+  // ── Wallets ──────────────────────────────────────────────────────────────────────────────
+
+  /** Records that a wallet was seen (first-seen is kept, last-seen updated). */
+  touchWallet(params: { address: string; now: number }): Promise<WalletRecord>;
+
+  getWallet(address: string): Promise<WalletRecord | null>;
+
+  // ── API keys ─────────────────────────────────────────────────────────────────────────────
+
+  /** Creates an active key with 0 credits; throws ApiKeyConflictError if the id or hash exists. */
+  createApiKey(key: NewApiKey): Promise<ApiKeyRecord>;
+
+  /** The active key with this hash; rotated-away and deleted hashes never match. */
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+
+  getApiKey(id: string): Promise<ApiKeyRecord | null>;
+
+  /** The wallet's active keys, oldest first. */
+  listApiKeys(wallet: string): Promise<ApiKeyRecord[]>;
+
+  /** Replaces the key's hash, keeping id and credits; the old hash stops matching at once. Null if not the wallet's key. */
+  rotateApiKey(params: { id: string; wallet: string; keyHash: string; prefix: string; now: number }): Promise<ApiKeyRecord | null>;
+
+  /** Revokes the key and destroys its credits; false if it is not the wallet's active key. */
+  deleteApiKey(params: { id: string; wallet: string; now: number }): Promise<boolean>;
+
+  /** Sets lastUsedAt; does nothing for a deleted key. */
+  touchApiKey(params: { id: string; now: number }): Promise<void>;
+
+  // ── Credits ──────────────────────────────────────────────────────────────────────────────
+
+  /** Adds credits once per payment `reference` (globally); throws ApiKeyNotFoundError for an unknown key. */
+  addCredits(params: { keyId: string; amount: number; reference: string; now: number }): Promise<CreditResult>;
+
+  /** Takes `amount` (default 1) credits if the balance covers it; never goes below 0. */
+  debitCredit(params: { keyId: string; amount?: number; now: number }): Promise<DebitResult>;
+
+  /** Balance of the key; 0 for an unknown or deleted key. */
+  getCredits(keyId: string): Promise<number>;
+
+  // ── x402 payments ────────────────────────────────────────────────────────────────────────
+
+  /** True only the first time a payment nonce is seen (on every instance); remembered until `expiresAt`. */
+  markPaymentNonceSpent(params: { key: string; expiresAt: number; now: number }): Promise<boolean>;
+
+  // ── Subnames and CCIP records ────────────────────────────────────────────────────────────
+
+  /** Registers `label.parent`; false if the label is already taken. */
+  putSubname(subname: SubnameRecord): Promise<boolean>;
+
+  getSubname(params: { parent: string; label: string }): Promise<SubnameRecord | null>;
+
+  /** Subnames of a parent, oldest first (ties by label). */
+  listSubnames(params: { parent: string; limit: number; offset: number }): Promise<SubnameRecord[]>;
+
+  /** Number of subnames under `parent`, or under all parents when omitted. */
+  countSubnames(parent?: string): Promise<number>;
+
+  // ── Lifecycle ────────────────────────────────────────────────────────────────────────────
+
+  describe(): StoreDescription;
+
+  /** Resolves when the backend answers; rejects otherwise. */
+  ping(): Promise<void>;
+
+  close(): Promise<void>;
+}

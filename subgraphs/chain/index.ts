@@ -1,0 +1,4 @@
+import type { SubgraphModule } from '../shared/build-subgraph.js';
+import { ChainResolver } from './resolvers.js';
+
+export const chainSubgraph: SubgraphModule = { name: 'chain', resolvers: [ChainResolver] };

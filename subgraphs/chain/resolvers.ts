@@ -1,0 +1,39 @@
+import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+import { CHAINS, findChain } from '../../src/config/chains.js';
+import { invalidParameter } from '../../src/errors/api-error.js';
+import type { GraphContext } from '../shared/graph-context.js';
+import { GasPrices, ServiceHealth, SourcesHealth, SupportedChainInfo } from './types.js';
+
+function chainArg(value: string) {
+  const chain = findChain(value);
+  if (!chain) throw invalidParameter(`chain must be one of ${CHAINS.map((c) => c.key).join(', ')} (name or ID)`);
+  return chain;
+}
+
+@Resolver()
+export class ChainResolver {
+  @Query(() => ServiceHealth, { description: 'Liveness of the service and its store' })
+  async health(@Ctx() ctx: GraphContext): Promise<ServiceHealth> {
+    return ctx.app.status();
+  }
+
+  @Query(() => SourcesHealth, { description: 'Each upstream source: live or local, up, degraded or down' })
+  sourcesHealth(@Ctx() ctx: GraphContext): SourcesHealth {
+    const sources = ctx.sources.health.list();
+    const allUp = sources.every((s) => s.state === 'up');
+    return { status: allUp ? 'ok' : 'degraded', sources, timestamp: new Date().toISOString() };
+  }
+
+  @Query(() => GasPrices, { description: 'EIP-1559 fee suggestions (slow, standard, fast) from the fee history' })
+  async gasPrices(
+    @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<GasPrices> {
+    return ctx.sources.gas.read(chainArg(chain).key);
+  }
+
+  @Query(() => [SupportedChainInfo], { description: 'The chains the service answers for' })
+  supportedChains(@Ctx() ctx: GraphContext): SupportedChainInfo[] {
+    return CHAINS.map((c) => ({ ...c, rpc: ctx.sources.chains[c.key].mode }));
+  }
+}

@@ -1,0 +1,101 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../src/store/open-store.js';
+import { runScript } from '../../src/store/redis-scripts.js';
+import { openRedisStore, redactRedisUrl, type RedisStore } from '../../src/store/redis-store.js';
+import { describeStoreContract } from './store-contract.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
+/** Every key this file writes starts with this, so it can share a Redis with anything else and clean up after. */
+const FILE_PREFIX = `test:store:${randomBytes(6).toString('hex')}:`;
+
+let admin: Redis;
+let nextPrefix = 0;
+const freshPrefix = (): string => `${FILE_PREFIX}${nextPrefix++}:`;
+
+beforeAll(async () => {
+  admin = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await admin.connect();
+});
+
+afterAll(async () => {
+  let cursor = '0';
+  do {
+    const [next, keys] = await admin.scan(cursor, 'MATCH', `${FILE_PREFIX}*`, 'COUNT', 1000);
+    if (keys.length > 0) await admin.del(...keys);
+    cursor = next;
+  } while (cursor !== '0');
+  await admin.quit();
+});
+
+// Two instances = two connections with one prefix, as two API servers behind a load balancer.
+describeStoreContract('redis', async () => {
+  const prefix = freshPrefix();
+  const stores = [await openRedisStore({ url: REDIS_URL, prefix }), await openRedisStore({ url: REDIS_URL, prefix })];
+  return { stores, dispose: async () => void (await Promise.all(stores.map((s) => s.close()))) };
+});
+
+describe('redis store specifics', () => {
+  it('openStore with a Redis URL uses Redis and never shows the password', async () => {
+    const store = await openStore({ dataDir: '/nonexistent', redisUrl: REDIS_URL, prefix: freshPrefix() });
+    expect(store.describe()).toEqual({ kind: 'redis', location: redactRedisUrl(REDIS_URL) });
+    await store.close();
+    expect(redactRedisUrl('redis://default:s3cret@cache.internal:6380/2')).toBe('redis://default@cache.internal:6380/2');
+    expect(redactRedisUrl('rediss://:s3cret@cache.internal:6380')).toBe('rediss://cache.internal:6380');
+  });
+
+  it('an unreachable Redis fails at open', async () => {
+    await expect(openRedisStore({ url: 'redis://127.0.0.1:1' })).rejects.toThrow();
+  });
+
+  it('all keys live under the prefix, and counters expire after their window', async () => {
+    const prefix = freshPrefix();
+    const store: RedisStore = await openRedisStore({ url: REDIS_URL, prefix });
+    const now = Date.now();
+    await store.consumeQuota({ counters: [{ key: 'ip:1', limit: 10, windowMs: 60_000 }], now });
+    await store.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now });
+    await store.putNonce({ nonce: 'n1', domain: 'example.com', issuedAt: now, expiresAt: now + 300_000 });
+    await store.markPaymentNonceSpent({ key: 'p1', expiresAt: now + 60_000, now });
+    const keys = await admin.keys(`${prefix}*`);
+    expect(keys).toHaveLength(4);
+    for (const key of keys) {
+      const ttl = await admin.pttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(300_000);
+    }
+    const [counter] = await admin.keys(`${prefix}quota:*`);
+    // Lives to the end of the minute, plus a few seconds of grace for clock skew between instances.
+    expect(await admin.pttl(counter)).toBeLessThanOrEqual(60_000 - (now % 60_000) + 5_000);
+    await store.close();
+  });
+
+  it('a script Redis has never seen is loaded on first use', async () => {
+    const lua = `return '${randomBytes(8).toString('hex')}'`;
+    const script = { name: 'probe', lua, sha: createHash('sha1').update(lua).digest('hex') };
+    expect(await runScript(admin, script, [], [])).toBe(lua.slice(8, -1));
+  });
+
+  it('a key deleted while being rotated stays deleted', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = [await openRedisStore({ url: REDIS_URL, prefix }), await openRedisStore({ url: REDIS_URL, prefix })];
+    const wallet = '0x' + 'ab'.repeat(20);
+    for (let i = 0; i < 20; i++) {
+      const key = await a.createApiKey({
+        id: `key-${i}`, wallet, name: 'n', keyHash: `hash-${i}`, prefix: 'p…', createdAt: T0, dailyLimit: 250, minuteLimit: 60,
+      });
+      const [rotated, deleted] = await Promise.all([
+        a.rotateApiKey({ id: key.id, wallet, keyHash: `hash-${i}-new`, prefix: 'p…', now: T0 }),
+        b.deleteApiKey({ id: key.id, wallet, now: T0 }),
+      ]);
+      expect(deleted).toBe(true);
+      expect(await a.findApiKeyByHash(`hash-${i}`)).toBeNull();
+      expect(await a.findApiKeyByHash(`hash-${i}-new`)).toBeNull();
+      expect(await a.getApiKey(key.id)).toBeNull();
+      expect(rotated === null || rotated.id === key.id).toBe(true);
+    }
+    expect(await admin.keys(`${prefix}apikey*`)).toEqual([]);
+    await Promise.all([a.close(), b.close()]);
+  });
+});

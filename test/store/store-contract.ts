@@ -1,0 +1,429 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApiKeyConflictError, ApiKeyNotFoundError } from '../../src/store/store-errors.js';
+import type { NewApiKey, QuotaCounter, Store, SubnameRecord } from '../../src/store/store.js';
+
+/** One or more store instances over the same data, and how to throw them away. */
+export interface StoreFixture {
+  /** Concurrent tests spread their calls across these (e.g. two Redis connections with one prefix). */
+  stores: Store[];
+  dispose(): Promise<void>;
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+/** A fixed, realistic clock: Friday 2025-03-14 12:00:00 UTC. */
+const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
+
+const WALLET_A = '0x' + 'aA'.repeat(20);
+const WALLET_B = '0x' + 'bB'.repeat(20);
+
+const randomHash = (): string => randomBytes(32).toString('hex');
+
+const newKey = (overrides: Partial<NewApiKey> = {}): NewApiKey => ({
+  id: randomUUID(),
+  wallet: WALLET_A,
+  name: 'server',
+  keyHash: randomHash(),
+  prefix: 'sk_live_ab12…',
+  createdAt: T0,
+  dailyLimit: 250,
+  minuteLimit: 60,
+  ...overrides,
+});
+
+const subname = (overrides: Partial<SubnameRecord> = {}): SubnameRecord => ({
+  parent: 'example.eth',
+  label: 'alice',
+  owner: WALLET_A,
+  records: { addresses: { '60': WALLET_A }, texts: { 'com.twitter': 'alice' }, contenthash: '0xe301' },
+  createdAt: T0,
+  ...overrides,
+});
+
+/** Runs `count` calls at once, spreading them round-robin across the instances. */
+function spread<T>(stores: Store[], count: number, call: (store: Store, i: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: count }, (_, i) => call(stores[i % stores.length], i)));
+}
+
+/**
+ * The behaviour every Store implementation must show; each test gets fresh, empty stores.
+ * @example describeStoreContract('sqlite', async () => ({ stores: [store], dispose: () => store.close() }))
+ */
+export function describeStoreContract(name: string, makeStores: () => Promise<StoreFixture>): void {
+  describe(`${name} store contract`, () => {
+    let fixture: StoreFixture;
+    let store: Store;
+    let stores: Store[];
+
+    beforeEach(async () => {
+      fixture = await makeStores();
+      stores = fixture.stores;
+      store = stores[0];
+    });
+
+    afterEach(async () => {
+      await fixture.dispose();
+    });
+
+    describe('rate limiting', () => {
+      const perMinute: QuotaCounter = { key: 'ip:203.0.113.7:minute', limit: 3, windowMs: MINUTE };
+      const perDay: QuotaCounter = { key: 'ip:203.0.113.7:day', limit: 5, windowMs: DAY };
+
+      it('a call is admitted and counted on every counter while all are below their limits', async () => {
+        const decision = await store.consumeQuota({ counters: [perMinute, perDay], now: T0 });
+        expect(decision).toEqual({
+          admitted: true,
+          counts: [1, 1],
+          resetsAt: [T0 + MINUTE, Date.UTC(2025, 2, 15)],
+        });
+      });
+
+      it('a call past any limit is refused and no counter moves', async () => {
+        for (let i = 0; i < 3; i++) expect((await store.consumeQuota({ counters: [perMinute, perDay], now: T0 })).admitted).toBe(true);
+        const refused = await store.consumeQuota({ counters: [perDay, perMinute], now: T0 + 1 });
+        expect(refused).toMatchObject({ admitted: false, counts: [3, 3] });
+        expect((await store.readQuota({ counters: [perMinute, perDay], now: T0 + 2 })).counts).toEqual([3, 3]);
+      });
+
+      it('a per-minute counter starts again in the next minute', async () => {
+        for (let i = 0; i < 3; i++) await store.consumeQuota({ counters: [perMinute], now: T0 + 59_999 });
+        expect((await store.consumeQuota({ counters: [perMinute], now: T0 + 59_999 })).admitted).toBe(false);
+        const next = await store.consumeQuota({ counters: [perMinute], now: T0 + MINUTE });
+        expect(next).toEqual({ admitted: true, counts: [1], resetsAt: [T0 + 2 * MINUTE] });
+      });
+
+      it('a daily counter resets at midnight UTC', async () => {
+        const justBeforeMidnight = Date.UTC(2025, 2, 14, 23, 59, 59, 999);
+        for (let i = 0; i < 5; i++) await store.consumeQuota({ counters: [perDay], now: justBeforeMidnight });
+        const refused = await store.consumeQuota({ counters: [perDay], now: justBeforeMidnight });
+        expect(refused).toEqual({ admitted: false, counts: [5], resetsAt: [Date.UTC(2025, 2, 15)] });
+        const admitted = await store.consumeQuota({ counters: [perDay], now: Date.UTC(2025, 2, 15) });
+        expect(admitted).toEqual({ admitted: true, counts: [1], resetsAt: [Date.UTC(2025, 2, 16)] });
+      });
+
+      it('reading a quota does not consume it', async () => {
+        await store.consumeQuota({ counters: [perMinute], now: T0 });
+        const reading = await store.readQuota({ counters: [perMinute, perDay], now: T0 });
+        expect(reading).toEqual({ counts: [1, 0], resetsAt: [T0 + MINUTE, Date.UTC(2025, 2, 15)] });
+        expect((await store.readQuota({ counters: [perMinute], now: T0 })).counts).toEqual([1]);
+      });
+
+      it('counters with the same key but different windows are separate', async () => {
+        await store.consumeQuota({ counters: [{ key: 'k', limit: 10, windowMs: MINUTE }], now: T0 });
+        expect((await store.readQuota({ counters: [{ key: 'k', limit: 10, windowMs: DAY }], now: T0 })).counts).toEqual([0]);
+      });
+
+      it('500 concurrent calls against a limit of 100 admit exactly 100', async () => {
+        const counter: QuotaCounter = { key: 'wallet:0xabc:medium:day', limit: 100, windowMs: DAY };
+        const decisions = await spread(stores, 500, (s) => s.consumeQuota({ counters: [counter], now: T0 }));
+        expect(decisions.filter((d) => d.admitted)).toHaveLength(100);
+        expect((await store.readQuota({ counters: [counter], now: T0 })).counts).toEqual([100]);
+      });
+
+      it('concurrent calls on two counters never pass either limit', async () => {
+        const tight: QuotaCounter = { key: 'key:1:minute', limit: 60, windowMs: MINUTE };
+        const loose: QuotaCounter = { key: 'key:1:day', limit: 250, windowMs: DAY };
+        const decisions = await spread(stores, 300, (s) => s.consumeQuota({ counters: [loose, tight], now: T0 }));
+        expect(decisions.filter((d) => d.admitted)).toHaveLength(60);
+        expect((await store.readQuota({ counters: [loose, tight], now: T0 })).counts).toEqual([60, 60]);
+      });
+    });
+
+    describe('concurrency slots', () => {
+      it('at most max requests hold a slot at once, and a released slot can be taken again', async () => {
+        const tokens = [];
+        for (let i = 0; i < 10; i++) tokens.push(await store.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now: T0 }));
+        expect(tokens.every((t) => typeof t === 'string')).toBe(true);
+        expect(new Set(tokens).size).toBe(10);
+        expect(await store.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now: T0 })).toBeNull();
+        expect(await store.acquireSlot({ key: 'key:2', max: 10, ttlMs: 30_000, now: T0 })).not.toBeNull();
+        await store.releaseSlot({ key: 'key:1', token: tokens[0]! });
+        expect(await store.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now: T0 })).not.toBeNull();
+      });
+
+      it('a slot that is never released frees itself when its ttl ends', async () => {
+        expect(await store.acquireSlot({ key: 'key:1', max: 1, ttlMs: 30_000, now: T0 })).not.toBeNull();
+        expect(await store.acquireSlot({ key: 'key:1', max: 1, ttlMs: 30_000, now: T0 + 29_999 })).toBeNull();
+        expect(await store.acquireSlot({ key: 'key:1', max: 1, ttlMs: 30_000, now: T0 + 30_000 })).not.toBeNull();
+      });
+
+      it('releasing an unknown token does nothing', async () => {
+        const token = await store.acquireSlot({ key: 'key:1', max: 1, ttlMs: 30_000, now: T0 });
+        await store.releaseSlot({ key: 'key:1', token: 'not-a-token' });
+        expect(await store.acquireSlot({ key: 'key:1', max: 1, ttlMs: 30_000, now: T0 })).toBeNull();
+        await store.releaseSlot({ key: 'key:1', token: token! });
+        await store.releaseSlot({ key: 'key:1', token: token! });
+      });
+
+      it('of 100 concurrent requests exactly 10 get a slot', async () => {
+        const tokens = await spread(stores, 100, (s) => s.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now: T0 }));
+        expect(tokens.filter((t) => t !== null)).toHaveLength(10);
+      });
+    });
+
+    describe('SIWE nonces', () => {
+      const challenge = { nonce: 'n0nce1234567', domain: 'api.example.com', issuedAt: T0, expiresAt: T0 + 5 * MINUTE };
+
+      it('a nonce can be used once', async () => {
+        await store.putNonce(challenge);
+        expect(await store.consumeNonce({ nonce: challenge.nonce, now: T0 + 1000 })).toEqual(challenge);
+        expect(await store.consumeNonce({ nonce: challenge.nonce, now: T0 + 2000 })).toBeNull();
+      });
+
+      it('an expired nonce is refused', async () => {
+        await store.putNonce(challenge);
+        expect(await store.consumeNonce({ nonce: challenge.nonce, now: T0 + 5 * MINUTE })).toBeNull();
+      });
+
+      it('an unknown nonce is refused', async () => {
+        expect(await store.consumeNonce({ nonce: 'never-issued', now: T0 })).toBeNull();
+      });
+
+      it('of 50 concurrent uses of a nonce exactly one succeeds', async () => {
+        await store.putNonce(challenge);
+        const results = await spread(stores, 50, (s) => s.consumeNonce({ nonce: challenge.nonce, now: T0 + 1000 }));
+        expect(results.filter((r) => r !== null)).toEqual([challenge]);
+      });
+    });
+
+    describe('sessions', () => {
+      it('a logged-out session stays revoked until it would have expired', async () => {
+        expect(await store.isSessionRevoked({ jti: 'jti-1', now: T0 })).toBe(false);
+        await store.revokeSession({ jti: 'jti-1', expiresAt: T0 + DAY, now: T0 });
+        expect(await store.isSessionRevoked({ jti: 'jti-1', now: T0 + 1 })).toBe(true);
+        expect(await stores[stores.length - 1].isSessionRevoked({ jti: 'jti-1', now: T0 + DAY - 1 })).toBe(true);
+        expect(await store.isSessionRevoked({ jti: 'jti-1', now: T0 + DAY })).toBe(false);
+        expect(await store.isSessionRevoked({ jti: 'jti-2', now: T0 + 1 })).toBe(false);
+      });
+    });
+
+    describe('wallets', () => {
+      it('a wallet keeps its first-seen time and updates its last-seen time, whatever the address case', async () => {
+        expect(await store.getWallet(WALLET_A)).toBeNull();
+        const first = await store.touchWallet({ address: WALLET_A, now: T0 });
+        expect(first).toEqual({ address: WALLET_A.toLowerCase(), firstSeenAt: T0, lastSeenAt: T0 });
+        await store.touchWallet({ address: WALLET_A.toUpperCase().replace('0X', '0x'), now: T0 + DAY });
+        expect(await store.getWallet(WALLET_A)).toEqual({ address: WALLET_A.toLowerCase(), firstSeenAt: T0, lastSeenAt: T0 + DAY });
+      });
+    });
+
+    describe('API keys', () => {
+      it('a new key starts with 0 credits and is found by its hash only', async () => {
+        const key = newKey();
+        const created = await store.createApiKey(key);
+        expect(created).toEqual({ ...key, wallet: WALLET_A.toLowerCase(), lastUsedAt: null, credits: 0 });
+        expect(await store.findApiKeyByHash(key.keyHash)).toEqual(created);
+        expect(await store.getApiKey(key.id)).toEqual(created);
+        expect(await store.findApiKeyByHash(randomHash())).toBeNull();
+      });
+
+      it('a key id or hash cannot be taken twice', async () => {
+        const key = await store.createApiKey(newKey());
+        await expect(store.createApiKey(newKey({ id: key.id }))).rejects.toBeInstanceOf(ApiKeyConflictError);
+        await expect(store.createApiKey(newKey({ keyHash: key.keyHash }))).rejects.toBeInstanceOf(ApiKeyConflictError);
+        expect(await store.listApiKeys(WALLET_A)).toHaveLength(1);
+      });
+
+      it("a wallet's keys are listed oldest first, and only its own", async () => {
+        const second = await store.createApiKey(newKey({ name: 'second', createdAt: T0 + 2 }));
+        const first = await store.createApiKey(newKey({ name: 'first', createdAt: T0 + 1 }));
+        await store.createApiKey(newKey({ wallet: WALLET_B }));
+        expect((await store.listApiKeys(WALLET_A.toUpperCase().replace('0X', '0x'))).map((k) => k.id)).toEqual([first.id, second.id]);
+        expect(await store.listApiKeys('0x' + 'cc'.repeat(20))).toEqual([]);
+      });
+
+      it('a rotated key keeps its id and credits', async () => {
+        const key = await store.createApiKey(newKey());
+        await store.addCredits({ keyId: key.id, amount: 100, reference: randomUUID(), now: T0 });
+        const newHash = randomHash();
+        const rotated = await store.rotateApiKey({ id: key.id, wallet: WALLET_A, keyHash: newHash, prefix: 'sk_live_cd34…', now: T0 + 1 });
+        expect(rotated).toEqual({ ...key, keyHash: newHash, prefix: 'sk_live_cd34…', credits: 100 });
+        expect(await store.findApiKeyByHash(newHash)).toEqual(rotated);
+      });
+
+      it("a rotated key's old hash no longer matches", async () => {
+        const key = await store.createApiKey(newKey());
+        await store.rotateApiKey({ id: key.id, wallet: WALLET_A, keyHash: randomHash(), prefix: 'p…', now: T0 + 1 });
+        for (const s of stores) expect(await s.findApiKeyByHash(key.keyHash)).toBeNull();
+      });
+
+      it('only the owning wallet can rotate or delete a key', async () => {
+        const key = await store.createApiKey(newKey());
+        expect(await store.rotateApiKey({ id: key.id, wallet: WALLET_B, keyHash: randomHash(), prefix: 'p…', now: T0 })).toBeNull();
+        expect(await store.deleteApiKey({ id: key.id, wallet: WALLET_B, now: T0 })).toBe(false);
+        expect(await store.rotateApiKey({ id: 'no-such-key', wallet: WALLET_A, keyHash: randomHash(), prefix: 'p…', now: T0 })).toBeNull();
+        expect(await store.deleteApiKey({ id: 'no-such-key', wallet: WALLET_A, now: T0 })).toBe(false);
+        expect(await store.findApiKeyByHash(key.keyHash)).toEqual(key);
+      });
+
+      it('rotating to a hash that is already in use fails', async () => {
+        const a = await store.createApiKey(newKey());
+        const b = await store.createApiKey(newKey());
+        await expect(
+          store.rotateApiKey({ id: a.id, wallet: WALLET_A, keyHash: b.keyHash, prefix: 'p…', now: T0 }),
+        ).rejects.toBeInstanceOf(ApiKeyConflictError);
+        expect(await store.findApiKeyByHash(a.keyHash)).toEqual(a);
+      });
+
+      it('of concurrent rotations of one key, exactly one new hash matches', async () => {
+        const key = await store.createApiKey(newKey());
+        const hashes = Array.from({ length: 10 }, randomHash);
+        const rotated = await spread(stores, 10, (s, i) =>
+          s.rotateApiKey({ id: key.id, wallet: WALLET_A, keyHash: hashes[i], prefix: 'p…', now: T0 }),
+        );
+        expect(rotated.every((r) => r !== null)).toBe(true);
+        const matching = (await Promise.all(hashes.map((h) => store.findApiKeyByHash(h)))).filter((r) => r !== null);
+        expect(matching).toHaveLength(1);
+        expect(await store.findApiKeyByHash(key.keyHash)).toBeNull();
+      });
+
+      it('deleting a key destroys its credits', async () => {
+        const key = await store.createApiKey(newKey());
+        await store.addCredits({ keyId: key.id, amount: 250, reference: randomUUID(), now: T0 });
+        expect(await store.deleteApiKey({ id: key.id, wallet: WALLET_A, now: T0 + 1 })).toBe(true);
+        expect(await store.getCredits(key.id)).toBe(0);
+        expect(await store.debitCredit({ keyId: key.id, now: T0 + 2 })).toEqual({ ok: false, balance: 0 });
+        expect(await store.findApiKeyByHash(key.keyHash)).toBeNull();
+        expect(await store.getApiKey(key.id)).toBeNull();
+        expect(await store.listApiKeys(WALLET_A)).toEqual([]);
+        expect(await store.deleteApiKey({ id: key.id, wallet: WALLET_A, now: T0 + 3 })).toBe(false);
+      });
+
+      it('using a key records when it was last used, and never revives a deleted key', async () => {
+        const key = await store.createApiKey(newKey());
+        await store.touchApiKey({ id: key.id, now: T0 + MINUTE });
+        expect((await store.getApiKey(key.id))?.lastUsedAt).toBe(T0 + MINUTE);
+        await store.deleteApiKey({ id: key.id, wallet: WALLET_A, now: T0 + 2 * MINUTE });
+        await store.touchApiKey({ id: key.id, now: T0 + 3 * MINUTE });
+        expect(await store.getApiKey(key.id)).toBeNull();
+        expect(await store.listApiKeys(WALLET_A)).toEqual([]);
+      });
+    });
+
+    describe('credits', () => {
+      it('the same payment reference credits once', async () => {
+        const key = await store.createApiKey(newKey());
+        expect(await store.addCredits({ keyId: key.id, amount: 100, reference: 'tx:0x01', now: T0 })).toEqual({ applied: true, balance: 100 });
+        expect(await store.addCredits({ keyId: key.id, amount: 100, reference: 'tx:0x01', now: T0 + 1 })).toEqual({ applied: false, balance: 100 });
+        expect(await store.addCredits({ keyId: key.id, amount: 250, reference: 'tx:0x02', now: T0 + 2 })).toEqual({ applied: true, balance: 350 });
+        expect(await store.getCredits(key.id)).toBe(350);
+      });
+
+      it('a payment reference credits only one key, even after that key is deleted', async () => {
+        const a = await store.createApiKey(newKey());
+        const b = await store.createApiKey(newKey());
+        await store.addCredits({ keyId: a.id, amount: 100, reference: 'tx:0x01', now: T0 });
+        expect(await store.addCredits({ keyId: b.id, amount: 100, reference: 'tx:0x01', now: T0 })).toEqual({ applied: false, balance: 0 });
+        await store.deleteApiKey({ id: a.id, wallet: WALLET_A, now: T0 });
+        expect(await store.addCredits({ keyId: b.id, amount: 100, reference: 'tx:0x01', now: T0 })).toEqual({ applied: false, balance: 0 });
+      });
+
+      it('of 50 concurrent purchases with one reference, one is applied', async () => {
+        const key = await store.createApiKey(newKey());
+        const results = await spread(stores, 50, (s) => s.addCredits({ keyId: key.id, amount: 1000, reference: 'tx:0x03', now: T0 }));
+        expect(results.filter((r) => r.applied)).toHaveLength(1);
+        expect(await store.getCredits(key.id)).toBe(1000);
+      });
+
+      it('crediting a key that does not exist fails', async () => {
+        await expect(store.addCredits({ keyId: 'no-such-key', amount: 100, reference: 'tx:0x04', now: T0 })).rejects.toBeInstanceOf(
+          ApiKeyNotFoundError,
+        );
+        const key = await store.createApiKey(newKey());
+        // The failed attempt did not use the reference up.
+        expect(await store.addCredits({ keyId: key.id, amount: 100, reference: 'tx:0x04', now: T0 })).toEqual({ applied: true, balance: 100 });
+      });
+
+      it('a debit never takes the balance below 0', async () => {
+        const key = await store.createApiKey(newKey());
+        expect(await store.debitCredit({ keyId: key.id, now: T0 })).toEqual({ ok: false, balance: 0 });
+        await store.addCredits({ keyId: key.id, amount: 2, reference: randomUUID(), now: T0 });
+        expect(await store.debitCredit({ keyId: key.id, amount: 3, now: T0 })).toEqual({ ok: false, balance: 2 });
+        expect(await store.debitCredit({ keyId: key.id, now: T0 })).toEqual({ ok: true, balance: 1 });
+        expect(await store.debitCredit({ keyId: key.id, now: T0 })).toEqual({ ok: true, balance: 0 });
+        expect(await store.debitCredit({ keyId: key.id, now: T0 })).toEqual({ ok: false, balance: 0 });
+      });
+
+      it('1,000 concurrent debits against 300 credits: exactly 300 succeed and the balance is 0', async () => {
+        const key = await store.createApiKey(newKey());
+        await store.addCredits({ keyId: key.id, amount: 300, reference: randomUUID(), now: T0 });
+        const results = await spread(stores, 1000, (s) => s.debitCredit({ keyId: key.id, now: T0 }));
+        expect(results.filter((r) => r.ok)).toHaveLength(300);
+        expect(results.every((r) => r.balance >= 0)).toBe(true);
+        expect(await store.getCredits(key.id)).toBe(0);
+      });
+
+      it('amounts must be positive whole numbers', async () => {
+        const key = await store.createApiKey(newKey());
+        await expect(store.addCredits({ keyId: key.id, amount: -5, reference: 'r', now: T0 })).rejects.toThrow(/amount/);
+        await expect(store.debitCredit({ keyId: key.id, amount: 0.5, now: T0 })).rejects.toThrow(/amount/);
+      });
+    });
+
+    describe('x402 payment nonces', () => {
+      it('a payment nonce is spent once', async () => {
+        const params = { key: '0xfrom:0xnonce1', expiresAt: T0 + 10 * MINUTE, now: T0 };
+        expect(await store.markPaymentNonceSpent(params)).toBe(true);
+        for (const s of stores) expect(await s.markPaymentNonceSpent({ ...params, now: T0 + 1 })).toBe(false);
+        expect(await store.markPaymentNonceSpent({ ...params, key: '0xfrom:0xnonce2' })).toBe(true);
+      });
+
+      it('of 50 concurrent settlements with one payment nonce, one wins', async () => {
+        const results = await spread(stores, 50, (s) => s.markPaymentNonceSpent({ key: '0xfrom:0xnonce3', expiresAt: T0 + MINUTE, now: T0 }));
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+
+      it('an authorization that has already expired is refused', async () => {
+        expect(await store.markPaymentNonceSpent({ key: '0xfrom:0xnonce4', expiresAt: T0, now: T0 })).toBe(false);
+      });
+    });
+
+    describe('subnames', () => {
+      it('a label can be registered once, and its records are served back', async () => {
+        const record = subname();
+        expect(await store.putSubname(record)).toBe(true);
+        expect(await store.putSubname(subname({ owner: WALLET_B }))).toBe(false);
+        expect(await store.getSubname({ parent: 'example.eth', label: 'alice' })).toEqual({ ...record, owner: WALLET_A.toLowerCase() });
+        expect(await store.getSubname({ parent: 'example.eth', label: 'bob' })).toBeNull();
+        expect(await store.getSubname({ parent: 'other.eth', label: 'alice' })).toBeNull();
+      });
+
+      it('a subname without a contenthash has none', async () => {
+        const record = subname({ records: { addresses: {}, texts: {} } });
+        await store.putSubname(record);
+        expect((await store.getSubname({ parent: 'example.eth', label: 'alice' }))?.records).toEqual({ addresses: {}, texts: {} });
+      });
+
+      it('of 20 concurrent registrations of one label, one wins', async () => {
+        const results = await spread(stores, 20, (s, i) => s.putSubname(subname({ label: 'taken', createdAt: T0 + i })));
+        expect(results.filter(Boolean)).toHaveLength(1);
+        expect(await store.countSubnames('example.eth')).toBe(1);
+      });
+
+      it('subnames are listed oldest first with offset pagination, and counted per parent and in total', async () => {
+        await store.putSubname(subname({ label: 'carol', createdAt: T0 + 2 }));
+        await store.putSubname(subname({ label: 'bob', createdAt: T0 + 1 }));
+        await store.putSubname(subname({ label: 'alice', createdAt: T0 + 1 }));
+        await store.putSubname(subname({ parent: 'other.eth', label: 'dave', createdAt: T0 }));
+        const labels = async (limit: number, offset: number) =>
+          (await store.listSubnames({ parent: 'example.eth', limit, offset })).map((s) => s.label);
+        expect(await labels(20, 0)).toEqual(['alice', 'bob', 'carol']);
+        expect(await labels(2, 1)).toEqual(['bob', 'carol']);
+        expect(await labels(20, 3)).toEqual([]);
+        expect(await labels(0, 0)).toEqual([]);
+        expect(await store.countSubnames('example.eth')).toBe(3);
+        expect(await store.countSubnames('nobody.eth')).toBe(0);
+        expect(await store.countSubnames()).toBe(4);
+      });
+    });
+
+    describe('lifecycle', () => {
+      it('answers a ping and says what it is', async () => {
+        await expect(store.ping()).resolves.toBeUndefined();
+        expect(store.describe().kind).toBe(name);
+        expect(store.describe().location).not.toMatch(/:[^:/@]+@/);
+      });
+    });
+  });
+}

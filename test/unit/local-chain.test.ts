@@ -1,0 +1,172 @@
+import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createPublicClient, http, size } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { resolveAnvilBinary, AnvilBinaryNotFoundError } from '../../src/chain/anvil-binary.js';
+import { ANVIL_DEV_MNEMONIC, getDevAccounts } from '../../src/chain/dev-accounts.js';
+import { LocalChainStartError, startLocalChain, type LocalChain } from '../../src/chain/local-chain.js';
+import { seedLocalChain, SeedStepError } from '../../src/chain/seed-local-chain.js';
+import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
+import { MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
+
+const started: LocalChain[] = [];
+async function start(params?: Parameters<typeof startLocalChain>[0]): Promise<LocalChain> {
+  const chain = await startLocalChain(params);
+  started.push(chain);
+  return chain;
+}
+afterAll(async () => {
+  await Promise.all(started.map((chain) => chain.stop()));
+});
+
+const rpc = async (rpcUrl: string, method: string, params: unknown[] = []): Promise<unknown> => {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+  });
+  return ((await response.json()) as { result: unknown }).result;
+};
+
+const isRunning = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('anvil binary', () => {
+  it('resolves to the executable in the installed platform package', () => {
+    expect(resolveAnvilBinary()).toMatch(/@foundry-rs\/anvil-linux-(amd64|arm64)\/bin\/anvil$/);
+  });
+
+  it('names the missing platform package when it is not installed', () => {
+    expect(() => resolveAnvilBinary({ platform: 'darwin', arch: 'x64' })).toThrow(AnvilBinaryNotFoundError);
+    expect(() => resolveAnvilBinary({ platform: 'darwin', arch: 'x64' })).toThrow(/@foundry-rs\/anvil-darwin-amd64/);
+    expect(() => resolveAnvilBinary({ arch: 'ia32' })).toThrow(/ia32/);
+  });
+});
+
+describe('local chain', () => {
+  it('starts on an ephemeral 127.0.0.1 port and answers chain ID 1', async () => {
+    const startedAt = performance.now();
+    const chain = await start();
+    const startMs = performance.now() - startedAt;
+    expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(new URL(chain.rpcUrl).port).not.toBe('8545');
+    expect(chain.chainId).toBe(1);
+    expect(await rpc(chain.rpcUrl, 'eth_chainId')).toBe('0x1');
+    expect(startMs).toBeLessThan(5000);
+  });
+
+  it('runs two chains side by side on different ports, each with its own state', async () => {
+    const [first, second] = await Promise.all([start(), start({ chainId: 31337 })]);
+    expect(first.rpcUrl).not.toBe(second.rpcUrl);
+    expect(await rpc(first.rpcUrl, 'eth_chainId')).toBe('0x1');
+    expect(await rpc(second.rpcUrl, 'eth_chainId')).toBe('0x7a69');
+
+    await rpc(first.rpcUrl, 'evm_mine');
+    expect(await rpc(first.rpcUrl, 'eth_blockNumber')).toBe('0x1');
+    expect(await rpc(second.rpcUrl, 'eth_blockNumber')).toBe('0x0');
+  });
+
+  it('stop() ends the anvil process and closes its port', async () => {
+    const chain = await startLocalChain();
+    expect(isRunning(chain.pid)).toBe(true);
+    await chain.stop();
+    expect(isRunning(chain.pid)).toBe(false);
+    await expect(rpc(chain.rpcUrl, 'eth_chainId')).rejects.toThrow();
+    await chain.stop(); // a second stop is harmless
+  });
+
+  it('keeps answering after logging more than a pipe buffer of requests (stdout is drained)', async () => {
+    const chain = await start();
+    // anvil writes each method name (~15 bytes) to stdout: 10 × 1000 calls ≈ 150 KB, well past a 64 KB pipe.
+    const batch = JSON.stringify(
+      Array.from({ length: 1000 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'eth_getBalance', params: [getDevAccounts()[0].address, 'latest'] })),
+    );
+    for (let round = 0; round < 10; round++) {
+      const response = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: batch });
+      expect(((await response.json()) as unknown[]).length).toBe(1000);
+    }
+    expect(await rpc(chain.rpcUrl, 'eth_chainId')).toBe('0x1');
+  });
+
+  it('fails with anvil stderr in the error when the node cannot start', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fake-anvil-'));
+    const fakeAnvil = join(dir, 'anvil');
+    await writeFile(fakeAnvil, '#!/bin/sh\necho "error: address already in use" >&2\nexit 1\n');
+    await chmod(fakeAnvil, 0o755);
+    const failure = startLocalChain({ anvilPath: fakeAnvil });
+    await expect(failure).rejects.toThrow(LocalChainStartError);
+    await expect(failure).rejects.toThrow(/address already in use/);
+  });
+
+  it('gives up after the start timeout when the node never reports a port', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'silent-anvil-'));
+    const silentAnvil = join(dir, 'anvil');
+    await writeFile(silentAnvil, '#!/bin/sh\necho "still booting" >&2\nexec sleep 30\n');
+    await chmod(silentAnvil, 0o755);
+    const startedAt = performance.now();
+    await expect(startLocalChain({ anvilPath: silentAnvil, startTimeoutMs: 300 })).rejects.toThrow(/within 300 ms[\s\S]*still booting/);
+    expect(performance.now() - startedAt).toBeLessThan(3000);
+  });
+});
+
+describe('development accounts', () => {
+  it("are the ten accounts anvil funds, derived from the public mnemonic like viem's mnemonicToAccount", async () => {
+    const accounts = getDevAccounts();
+    expect(accounts).toHaveLength(10);
+    for (const index of [0, 4, 9]) {
+      expect(accounts[index].address).toBe(mnemonicToAccount(ANVIL_DEV_MNEMONIC, { addressIndex: index }).address);
+    }
+    // Account 9 is the configured default x402 receiver.
+    expect(accounts[9].address).toBe('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720');
+
+    const chain = await start();
+    const nodeAccounts = (await rpc(chain.rpcUrl, 'eth_accounts')) as string[];
+    expect(nodeAccounts.map((a) => a.toLowerCase())).toEqual(accounts.map((a) => a.address.toLowerCase()));
+  });
+});
+
+describe('seeding the local chain', () => {
+  it('runs the steps in order, sharing one deployments map, and returns it', async () => {
+    const chain = await start();
+    const order: string[] = [];
+    const deployments = await seedLocalChain({
+      rpcUrl: chain.rpcUrl,
+      steps: [
+        deployMulticall3Step(),
+        {
+          name: 'reads-what-the-previous-step-recorded',
+          async run({ deployments, walletClient, accounts }) {
+            order.push(`second saw ${deployments.get('Multicall3')}`);
+            expect(walletClient.account.address).toBe(accounts[0].address);
+          },
+        },
+      ],
+      onStepDone: (name) => order.push(name),
+    });
+    expect(order).toEqual(['multicall3', `second saw ${MULTICALL3_ADDRESS}`, 'reads-what-the-previous-step-recorded']);
+    expect(deployments.get('Multicall3')).toBe(MULTICALL3_ADDRESS);
+
+    const client = createPublicClient({ transport: http(chain.rpcUrl, { retryCount: 0 }) });
+    const code = await client.getCode({ address: MULTICALL3_ADDRESS });
+    expect(code && size(code)).toBeGreaterThan(5000);
+    expect(await client.getBlockNumber()).toBe(0n); // placed with anvil_setCode: no transaction mined
+  });
+
+  it('names the step that failed', async () => {
+    const chain = await start();
+    const failing = seedLocalChain({
+      rpcUrl: chain.rpcUrl,
+      steps: [{ name: 'broken-step', run: async () => Promise.reject(new Error('no bytecode')) }],
+    });
+    await expect(failing).rejects.toThrow(SeedStepError);
+    await expect(failing).rejects.toThrow('seed step "broken-step" failed: no bytecode');
+  });
+});

@@ -1,0 +1,147 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import {
+  defaultFixturesDir,
+  InvalidReplayFixtureError,
+  startReplayServer,
+  UnknownReplayScenarioError,
+  type ReplayServer,
+} from '../../src/sources/replay/replay-server.js';
+
+const PRICE_QUERY = 'vs_currencies=usd&include_market_cap=true&include_24hr_vol=true&include_24hr_change=true';
+
+describe('replay server', () => {
+  let replay: ReplayServer;
+  const get = (path: string, init?: RequestInit) => fetch(`${replay.baseUrlFor('coingecko')}${path}`, init);
+
+  beforeAll(async () => {
+    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+  });
+  afterAll(() => replay.close());
+  beforeEach(() => {
+    replay.setScenario('coingecko', null);
+    replay.resetCounts();
+  });
+
+  it('finds test/fixtures from the project root and serves each source under its own base URL', () => {
+    expect(defaultFixturesDir()).toMatch(/[/\\]test[/\\]fixtures$/);
+    expect(replay.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(replay.baseUrlFor('coingecko')).toBe(`${replay.url}/coingecko`);
+  });
+
+  it('answers with the recorded reply whose query matches, ignoring unlisted keys', async () => {
+    const both = await get(`/api/v3/simple/price?ids=ethereum,bitcoin&${PRICE_QUERY}`);
+    expect(both.status).toBe(200);
+    expect(both.headers.get('content-type')).toMatch(/application\/json/);
+    const body = (await both.json()) as Record<string, Record<string, number>>;
+    expect(Object.keys(body).sort()).toEqual(['bitcoin', 'ethereum']);
+    expect(Object.keys(body.ethereum!).sort()).toEqual(['usd', 'usd_24h_change', 'usd_24h_vol', 'usd_market_cap']);
+
+    const eth = await get('/api/v3/simple/price?ids=ethereum&vs_currencies=usd&precision=2');
+    expect(await eth.json()).toEqual({ ethereum: { usd: 3012.45 } });
+  });
+
+  it("prefers the most specific match and lets '*' match any value of a present key", async () => {
+    const unknownCoin = await get('/api/v3/simple/price?ids=not-a-coin&vs_currencies=usd');
+    expect(await unknownCoin.json()).toEqual({});
+
+    const missingKey = await get('/api/v3/simple/price?vs_currencies=usd');
+    expect(missingKey.status).toBe(404);
+  });
+
+  it('answers 404 "no recorded reply" for unknown paths, methods and sources', async () => {
+    for (const response of [
+      await get('/api/v3/coins/list'),
+      await get('/api/v3/ping', { method: 'POST', body: '{}' }),
+      await fetch(`${replay.url}/nowhere/api`),
+    ]) {
+      expect(response.status).toBe(404);
+      expect(await response.json()).toEqual({ error: 'no recorded reply' });
+    }
+  });
+
+  it('answers 400 to a malformed path and keeps serving', async () => {
+    expect((await fetch(`${replay.url}/%E0%A4%A/x`)).status).toBe(400);
+    expect((await get('/api/v3/ping')).status).toBe(200);
+  });
+
+  it('switches scenarios in process, and back', async () => {
+    replay.setScenario('coingecko', 'down');
+    expect((await get('/api/v3/ping')).status).toBe(503);
+    expect((await get('/api/v3/simple/price?ids=ethereum&vs_currencies=usd')).status).toBe(503);
+
+    replay.setScenario('coingecko', 'rate-limited');
+    const limited = await get('/api/v3/ping');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+
+    replay.setScenario('coingecko', 'malformed');
+    const malformed = await get('/api/v3/simple/price?ids=ethereum&vs_currencies=usd');
+    expect(malformed.status).toBe(200);
+    await expect(malformed.clone().json()).rejects.toThrow();
+    // A scenario that records nothing for a path falls back to the normal replies.
+    expect((await get('/api/v3/ping')).status).toBe(200);
+
+    replay.setScenario('coingecko', null);
+    expect((await get('/api/v3/simple/price?ids=ethereum&vs_currencies=usd')).status).toBe(200);
+  });
+
+  it('delays slow replies past a client timeout', async () => {
+    replay.setScenario('coingecko', 'slow');
+    const started = performance.now();
+    await expect(
+      get('/api/v3/simple/price?ids=ethereum&vs_currencies=usd', { signal: AbortSignal.timeout(100) }),
+    ).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('switches scenarios over HTTP for another process, rejecting unknown ones', async () => {
+    const post = (body: unknown) =>
+      fetch(`${replay.url}/__replay/scenario`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+    expect((await post({ source: 'coingecko', scenario: 'down' })).status).toBe(200);
+    expect((await get('/api/v3/ping')).status).toBe(503);
+    expect((await post({ source: 'coingecko', scenario: null })).status).toBe(200);
+    expect((await get('/api/v3/ping')).status).toBe(200);
+
+    expect((await post({ source: 'coingecko', scenario: 'dwon' })).status).toBe(400);
+    expect((await post({ nope: true })).status).toBe(400);
+    expect(() => replay.setScenario('coingecko', 'dwon')).toThrow(UnknownReplayScenarioError);
+  });
+
+  it('counts requests per source and in total, without control requests', async () => {
+    await get('/api/v3/ping');
+    await get('/api/v3/ping');
+    await fetch(`${replay.url}/other/x`);
+    await fetch(`${replay.url}/__replay/counts`);
+    expect(replay.requestCount('coingecko')).toBe(2);
+    expect(replay.requestCount('other')).toBe(1);
+    expect(replay.requestCount()).toBe(3);
+    replay.resetCounts();
+    expect(replay.requestCount()).toBe(0);
+  });
+});
+
+describe('replay fixtures', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'replay-fixtures-'));
+    mkdirSync(join(dir, 'broken'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('refuses to start on a file that is not JSON', async () => {
+    writeFileSync(join(dir, 'broken', 'a.json'), '[{');
+    await expect(startReplayServer({ fixturesDir: dir })).rejects.toThrow(InvalidReplayFixtureError);
+  });
+
+  it('refuses to start on an entry that does not fit the schema, naming the file and field', async () => {
+    writeFileSync(
+      join(dir, 'broken', 'b.json'),
+      JSON.stringify([{ request: { method: 'GET', path: 'no-slash' }, response: { status: 200 } }]),
+    );
+    await expect(startReplayServer({ fixturesDir: dir })).rejects.toThrow(/b\.json.*request\.path/);
+  });
+});
