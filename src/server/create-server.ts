@@ -16,14 +16,12 @@ import { startInProcessGateway } from '../gateway/in-process-gateway.js';
 import { buildHttpApp } from '../http/app.js';
 import { graphContextFactory } from '../http/graph-context-factory.js';
 import { createLogger } from '../logging/logger.js';
-import { createGasPriceSource } from '../sources/gas-price-source.js';
-import { createChainClients } from '../sources/rpc/chain-clients.js';
-import { createRpcSourceClients } from '../sources/rpc/rpc-source-clients.js';
-import { SourceHealthRegistry } from '../sources/source-health.js';
+import type { ReplayServer } from '../sources/replay/replay-server.js';
 import type { Sources } from '../sources/sources.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { createAppServices } from './app-services.js';
+import { createSources } from './create-sources.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -32,6 +30,7 @@ export interface RunningServer {
   store: Store;
   sources: Sources;
   localChain: LocalChain | undefined;
+  replay: ReplayServer | undefined;
   /** Stops accepting, finishes in-flight requests, then closes the store and the local chain. */
   close(): Promise<void>;
 }
@@ -42,6 +41,8 @@ export interface CreateServerOptions {
   table?: RouteTable;
   /** Namespace for Redis keys (tests isolate with it); defaults to the store's own. */
   storePrefix?: string;
+  /** Recorded upstream replies for local sources; default test/fixtures. */
+  fixturesDir?: string;
 }
 
 /**
@@ -70,14 +71,9 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       });
     }
 
-    const health = new SourceHealthRegistry();
-    const chains = createChainClients({
-      chains: config.chains,
-      localRpcUrl: localChain?.rpcUrl,
-      timeoutMs: config.upstreamTimeoutMs,
-    });
-    const rpc = createRpcSourceClients({ chains, registry: health, timeoutMs: config.upstreamTimeoutMs });
-    const sources: Sources = { health, chains, rpc, gas: createGasPriceSource({ chains, rpc }) };
+    const created = await createSources({ config, localRpcUrl: localChain?.rpcUrl, fixturesDir: opts.fixturesDir });
+    cleanups.push(() => created.close());
+    const { sources } = created;
 
     const subgraphs = await buildAllSubgraphs();
     const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
@@ -128,6 +124,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       store,
       sources,
       localChain,
+      replay: created.replay,
       close() {
         closing ??= (async () => {
           await app.close();

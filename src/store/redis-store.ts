@@ -169,7 +169,8 @@ export class RedisStore implements Store {
   async putNonce(nonce: NonceRecord): Promise<void> {
     const ttl = nonce.expiresAt - nonce.issuedAt;
     if (ttl <= 0) return;
-    await this.redis.set(this.keys.nonce(nonce.nonce), JSON.stringify(nonce), 'PX', ttl);
+    const record: NonceRecord = { nonce: nonce.nonce, domain: nonce.domain, issuedAt: nonce.issuedAt, expiresAt: nonce.expiresAt };
+    await this.redis.set(this.keys.nonce(nonce.nonce), JSON.stringify(record), 'PX', ttl);
   }
 
   async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
@@ -202,7 +203,19 @@ export class RedisStore implements Store {
   }
 
   async createApiKey(key: NewApiKey): Promise<ApiKeyRecord> {
-    const record: ApiKeyRecord = { ...key, wallet: normalizeAddress(key.wallet), lastUsedAt: null, credits: 0 };
+    // Field by field, so nothing the caller did not mean to store (a plaintext key, say) reaches Redis.
+    const record: ApiKeyRecord = {
+      id: key.id,
+      wallet: normalizeAddress(key.wallet),
+      name: key.name,
+      keyHash: key.keyHash,
+      prefix: key.prefix,
+      createdAt: key.createdAt,
+      lastUsedAt: null,
+      dailyLimit: key.dailyLimit,
+      minuteLimit: key.minuteLimit,
+      credits: 0,
+    };
     const fields = Object.entries(record).flatMap(([field, value]) => [field, value === null ? '' : String(value)]);
     const keys = [this.keys.apiKey(key.id), this.keys.apiKeyHash(key.keyHash), this.keys.walletApiKeys(record.wallet)];
     const created = await this.run(createApiKeyScript, keys, [key.id, key.createdAt, ...fields]);
@@ -300,7 +313,13 @@ export class RedisStore implements Store {
   }
 
   async putSubname(subname: SubnameRecord): Promise<boolean> {
-    const record: SubnameRecord = { ...subname, owner: normalizeAddress(subname.owner) };
+    const record: SubnameRecord = {
+      parent: subname.parent,
+      label: subname.label,
+      owner: normalizeAddress(subname.owner),
+      records: subname.records,
+      createdAt: subname.createdAt,
+    };
     const keys = [this.keys.subnames(record.parent), this.keys.subnameOrder(record.parent), this.keys.subnameTotal()];
     const added = await this.run(putSubnameScript, keys, [record.label, JSON.stringify(record), record.createdAt]);
     return added === 1;
@@ -336,6 +355,10 @@ export class RedisStore implements Store {
 
   async close(): Promise<void> {
     if (this.redis.status === 'end') return;
-    await this.redis.quit();
+    try {
+      await this.redis.quit();
+    } catch {
+      this.redis.disconnect();
+    }
   }
 }

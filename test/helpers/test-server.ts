@@ -1,0 +1,37 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from '../../src/config/config.js';
+import { createServer, type RunningServer } from '../../src/server/create-server.js';
+
+export interface TestServer extends RunningServer {
+  dataDir: string;
+  get(path: string, headers?: Record<string, string>): Promise<Response>;
+  post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+}
+
+/**
+ * The whole service on an ephemeral port with a fresh data dir, the embedded chain and the replay,
+ * configured through the same env vars as `npm start`.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
+  const server = await createServer({ config, logger: pino({ level: 'silent' }) });
+  const close = server.close.bind(server);
+  return Object.assign(server, {
+    dataDir,
+    get: (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers }),
+    post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: typeof body === 'string' ? body : JSON.stringify(body),
+      }),
+    close: async () => {
+      await close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  });
+}
