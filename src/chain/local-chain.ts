@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { resolveAnvilBinary } from './anvil-binary.js';
 
 /** The subset of a pino logger the local chain writes to. */
@@ -36,6 +36,12 @@ const LISTENING_LINE = /Listening on (\d{1,3}(?:\.\d{1,3}){3}):(\d+)/;
 const STDERR_KEPT_CHARS = 4000;
 const STOP_GRACE_MS = 2000;
 
+// One 'exit' listener for all running nodes (not one each, which would trip Node's max-listeners warning).
+const runningNodes = new Set<ChildProcess>();
+const killRunningNodes = (): void => {
+  for (const node of runningNodes) node.kill('SIGKILL');
+};
+
 /**
  * Starts an anvil node on 127.0.0.1 at an ephemeral port and resolves once it answers JSON-RPC.
  * The node is killed by `stop()` or, failing that, when this process exits.
@@ -52,9 +58,8 @@ export async function startLocalChain({
 }: StartLocalChainParameters = {}): Promise<LocalChain> {
   const startedAt = performance.now();
   // stdout is parsed for the port but never logged: anvil prints the dev accounts' private keys there.
-  const child = spawn(anvilPath, ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId), '--color', 'never'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const args = ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId), '--color', 'never'];
+  const child = spawn(anvilPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
 
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -62,19 +67,23 @@ export async function startLocalChain({
     stderr = (stderr + chunk).slice(-STDERR_KEPT_CHARS);
   });
 
-  const exited = new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve();
-    else child.once('exit', () => resolve());
-  });
-  const killOnParentExit = (): void => {
-    child.kill('SIGKILL');
+  if (runningNodes.size === 0) process.on('exit', killRunningNodes);
+  runningNodes.add(child);
+  const forget = (): void => {
+    runningNodes.delete(child);
+    if (runningNodes.size === 0) process.off('exit', killRunningNodes);
   };
-  process.on('exit', killOnParentExit);
+  const exited = new Promise<void>((resolve) => {
+    child.once('exit', () => {
+      forget();
+      resolve();
+    });
+  });
 
   let stopping = false;
   const stop = async (): Promise<void> => {
     stopping = true;
-    process.off('exit', killOnParentExit);
+    forget();
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       const forceKill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
@@ -102,7 +111,7 @@ export async function startLocalChain({
 /** Reads anvil's stdout until the "Listening on" line, then keeps draining it so the pipe never fills. */
 function waitForListeningUrl(
   stdout: NodeJS.ReadableStream,
-  child: ReturnType<typeof spawn>,
+  child: ChildProcess,
   timeoutMs: number,
   readStderr: () => string,
 ): Promise<string> {
@@ -126,7 +135,8 @@ function waitForListeningUrl(
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null): void =>
       finish({ error: startError(`anvil exited before listening (code ${code}, signal ${signal})`, readStderr()) });
-    const onError = (err: Error): void => finish({ error: startError(`anvil could not be started: ${err.message}`, readStderr()) });
+    const onError = (err: Error): void =>
+      finish({ error: startError(`anvil could not be started: ${err.message}`, readStderr()) });
     const timer = setTimeout(
       () => finish({ error: startError(`anvil did not report a listening port within ${timeoutMs} ms`, readStderr()) }),
       timeoutMs,
@@ -138,7 +148,12 @@ function waitForListeningUrl(
 }
 
 /** Polls `eth_chainId` until the node answers with the expected ID. */
-async function waitForChainId(rpcUrl: string, chainId: number, timeoutMs: number, readStderr: () => string): Promise<void> {
+async function waitForChainId(
+  rpcUrl: string,
+  chainId: number,
+  timeoutMs: number,
+  readStderr: () => string,
+): Promise<void> {
   const deadline = performance.now() + timeoutMs;
   let lastProblem = 'no answer';
   do {
@@ -157,7 +172,10 @@ async function waitForChainId(rpcUrl: string, chainId: number, timeoutMs: number
     }
     await new Promise((resolve) => setTimeout(resolve, 10));
   } while (performance.now() < deadline);
-  throw startError(`anvil at ${rpcUrl} did not answer eth_chainId within ${Math.round(timeoutMs)} ms (${lastProblem})`, readStderr());
+  throw startError(
+    `anvil at ${rpcUrl} did not answer eth_chainId within ${Math.round(timeoutMs)} ms (${lastProblem})`,
+    readStderr(),
+  );
 }
 
 function startError(message: string, stderr: string): LocalChainStartError {

@@ -7,9 +7,7 @@ import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import { createAccessGate } from '../access/access-gate.js';
 import { DEFAULT_MODE_LIMITS } from '../access/caller-limits.js';
-import { type LocalChain, startLocalChain } from '../chain/local-chain.js';
-import { seedLocalChain } from '../chain/seed-local-chain.js';
-import { embeddedChainSeedSteps } from '../chain/seed-steps/index.js';
+import type { LocalChain } from '../chain/local-chain.js';
 import type { AppConfig } from '../config/config.js';
 import { composeSupergraph } from '../gateway/compose-supergraph.js';
 import { startInProcessGateway } from '../gateway/in-process-gateway.js';
@@ -22,6 +20,7 @@ import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
+import { startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -60,16 +59,8 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, prefix: opts.storePrefix });
     cleanups.push(() => store.close());
 
-    let localChain: LocalChain | undefined;
-    if (!config.chains.ethereum.rpcUrl) {
-      localChain = await startLocalChain({ chainId: 1, logger });
-      cleanups.push(() => localChain!.stop());
-      await seedLocalChain({
-        rpcUrl: localChain.rpcUrl,
-        steps: embeddedChainSeedSteps(),
-        onStepDone: (name, ms) => logger.debug({ step: name, ms: Math.round(ms) }, 'local chain seeded'),
-      });
-    }
+    const localChain = await startEmbeddedChainIfNeeded(config, logger);
+    if (localChain) cleanups.push(() => localChain.stop());
 
     const created = await createSources({ config, localRpcUrl: localChain?.rpcUrl, fixturesDir: opts.fixturesDir });
     cleanups.push(() => created.close());

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +19,8 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
-  const server = await createServer({ config, logger: pino({ level: 'silent' }) });
+  // A shared Redis keeps counters across runs: each test server gets its own key namespace.
+  const server = await createServer({ config, logger: pino({ level: 'silent' }), storePrefix: `test:${randomUUID()}:` });
   const close = server.close.bind(server);
   return Object.assign(server, {
     dataDir,

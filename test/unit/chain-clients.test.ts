@@ -106,6 +106,16 @@ describe('requests toward the local chain', () => {
     expect(requests).toEqual([['ethereum', 'eth_call']]);
   });
 
+  it('needs the Multicall3 seed step: a bare anvil chain has no Multicall3', async () => {
+    const bare = await startLocalChain();
+    try {
+      const clients = createChainClients({ chains: noUrls, localRpcUrl: bare.rpcUrl });
+      expect(await requireClient(clients, 'ethereum').getCode({ address: MULTICALL3_ADDRESS })).toBeUndefined();
+    } finally {
+      await bare.stop();
+    }
+  });
+
   it('a hundred concurrent readContract calls are batched into one eth_call', async () => {
     const { client, requests } = countingClients();
     const accounts = getDevAccounts();
@@ -133,8 +143,16 @@ describe('requests toward the local chain', () => {
     const localCalls: string[] = [];
     const liveCalls: string[] = [];
     const observed: boolean[] = [];
-    const local = createChainClients({ chains: noUrls, localRpcUrl: deadUrl, onRequest: (_k, m) => localCalls.push(m), observe: (_k, _ms, ok) => observed.push(ok) });
-    const live = createChainClients({ chains: loadConfig({ BASE_RPC_URL: deadUrl }).chains, onRequest: (_k, m) => liveCalls.push(m) });
+    const local = createChainClients({
+      chains: noUrls,
+      localRpcUrl: deadUrl,
+      onRequest: (_chain, method) => localCalls.push(method),
+      observe: (_chain, _latencyMs, ok) => observed.push(ok),
+    });
+    const live = createChainClients({
+      chains: loadConfig({ BASE_RPC_URL: deadUrl }).chains,
+      onRequest: (_chain, method) => liveCalls.push(method),
+    });
 
     await expect(requireClient(local, 'ethereum').getBlockNumber()).rejects.toThrow();
     await expect(requireClient(live, 'base').getBlockNumber()).rejects.toThrow();

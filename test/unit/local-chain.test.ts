@@ -106,13 +106,21 @@ describe('local chain', () => {
     await expect(failure).rejects.toThrow(/address already in use/);
   });
 
+  it('fails clearly when the executable does not exist', async () => {
+    await expect(startLocalChain({ anvilPath: '/nonexistent/anvil' })).rejects.toThrow(
+      /anvil could not be started: spawn \/nonexistent\/anvil ENOENT/,
+    );
+  });
+
   it('gives up after the start timeout when the node never reports a port', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'silent-anvil-'));
     const silentAnvil = join(dir, 'anvil');
     await writeFile(silentAnvil, '#!/bin/sh\necho "still booting" >&2\nexec sleep 30\n');
     await chmod(silentAnvil, 0o755);
     const startedAt = performance.now();
-    await expect(startLocalChain({ anvilPath: silentAnvil, startTimeoutMs: 300 })).rejects.toThrow(/within 300 ms[\s\S]*still booting/);
+    await expect(startLocalChain({ anvilPath: silentAnvil, startTimeoutMs: 300 })).rejects.toThrow(
+      /within 300 ms[\s\S]*still booting/,
+    );
     expect(performance.now() - startedAt).toBeLessThan(3000);
   });
 });

@@ -25,7 +25,10 @@ export function feeMarketActivityStep({
     name: 'fee-market-activity',
     async run({ publicClient, testClient, accounts }) {
       const chainId = publicClient.chain.id;
-      const senders = Array.from({ length: transactionsPerBlock }, (_, i) => accounts[(FIRST_SENDER_INDEX + i) % accounts.length]);
+      const senders = Array.from(
+        { length: transactionsPerBlock },
+        (_, i) => accounts[(FIRST_SENDER_INDEX + i) % accounts.length],
+      );
       const nonces = await Promise.all(
         senders.map((sender) => publicClient.getTransactionCount({ address: sender.address, blockTag: 'pending' })),
       );
@@ -48,7 +51,9 @@ export function feeMarketActivityStep({
               });
             }),
           );
-          await Promise.all(rawTransactions.map((serializedTransaction) => publicClient.sendRawTransaction({ serializedTransaction })));
+          await Promise.all(
+            rawTransactions.map((serializedTransaction) => publicClient.sendRawTransaction({ serializedTransaction })),
+          );
           await testClient.mine({ blocks: 1 });
         }
       } finally {

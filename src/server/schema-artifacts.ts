@@ -1,0 +1,33 @@
+import 'reflect-metadata';
+import { buildOpenApi } from '../../rest-compat/openapi/build-openapi.js';
+import { renderOpenApiYaml } from '../../rest-compat/openapi/openapi-yaml.js';
+import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { buildAllSubgraphs } from '../../subgraphs/index.js';
+import { loadConfig } from '../config/config.js';
+import { composeSupergraph } from '../gateway/compose-supergraph.js';
+import { startInProcessGateway } from '../gateway/in-process-gateway.js';
+
+/**
+ * The published contracts, as checked in under schema/: each subgraph's SDL, the composed supergraph
+ * (what Apollo Router composes from) and the OpenAPI document of the default configuration.
+ */
+export async function buildSchemaArtifacts(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const subgraphs = await buildAllSubgraphs();
+  for (const s of subgraphs) files.set(`${s.name}.graphql`, s.sdl);
+  const supergraphSdl = composeSupergraph(subgraphs);
+  files.set('supergraph.graphql', `${supergraphSdl.trimEnd()}\n`);
+  const gateway = await startInProcessGateway({ subgraphs, supergraphSdl });
+  try {
+    const defaults = loadConfig({});
+    const doc = buildOpenApi({
+      table: ROUTE_TABLE,
+      schema: gateway.apiSchema,
+      defaultPriceUsd: defaults.x402.defaultPriceUsd,
+    });
+    files.set('openapi.yaml', renderOpenApiYaml(doc));
+  } finally {
+    await gateway.stop();
+  }
+  return files;
+}

@@ -1,0 +1,25 @@
+import type { Logger } from 'pino';
+import { type LocalChain, startLocalChain } from '../chain/local-chain.js';
+import { seedLocalChain } from '../chain/seed-local-chain.js';
+import { embeddedChainSeedSteps } from '../chain/seed-steps/index.js';
+import type { AppConfig } from '../config/config.js';
+
+/**
+ * The embedded Ethereum (anvil on an ephemeral loopback port, seeded) when no ETH_RPC_URL is configured;
+ * undefined when a live RPC serves instead.
+ */
+export async function startEmbeddedChainIfNeeded(config: AppConfig, logger: Logger): Promise<LocalChain | undefined> {
+  if (config.chains.ethereum.rpcUrl) return undefined;
+  const chain = await startLocalChain({ chainId: 1, logger });
+  try {
+    await seedLocalChain({
+      rpcUrl: chain.rpcUrl,
+      steps: embeddedChainSeedSteps(),
+      onStepDone: (name, ms) => logger.debug({ step: name, ms: Math.round(ms) }, 'local chain seeded'),
+    });
+  } catch (err) {
+    await chain.stop();
+    throw err;
+  }
+  return chain;
+}

@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import Fastify from 'fastify';
+
+/** What the bare server answers: one route, the bytes the real service returned for it. */
+export interface BareRouteSpec {
+  method: 'GET' | 'POST';
+  /** Path without the query string (fastify routes ignore it). */
+  path: string;
+  status: number;
+  contentType: string;
+  bodyBase64: string;
+}
+
+/**
+ * The benchmark's baseline: fastify with defaults and no logger answering one route with fixed bytes.
+ * Usage: node dist/test/bench/bare-server.js <spec.json>; prints `serving on http://127.0.0.1:PORT`.
+ */
+async function main(): Promise<void> {
+  const spec = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as BareRouteSpec;
+  const body = Buffer.from(spec.bodyBase64, 'base64');
+  const app = Fastify({ logger: false });
+  app.route({
+    method: spec.method,
+    url: spec.path,
+    handler: async (_request, reply) => reply.code(spec.status).type(spec.contentType).send(body),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  process.stdout.write(`serving on http://127.0.0.1:${port}\n`);
+  process.once('SIGTERM', () => {
+    app.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  });
+}
+
+main().catch((err) => {
+  process.stderr.write(`bare server failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

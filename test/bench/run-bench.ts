@@ -1,0 +1,273 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import type { BareRouteSpec } from './bare-server.js';
+import { BENCH_ROUTES, type BenchRoute } from './bench-routes.js';
+import { type ChildServer, startChildServer } from './child-server.js';
+
+// `npm run bench [-- <name filter>]`: the service and a bare fastify returning the same bytes, each in its own
+// process, driven one after the other by autocannon from this one. Knobs: BENCH_DURATION, BENCH_WARMUP (s),
+// BENCH_CONNECTIONS, BENCH_NODE_ARGS (extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
+
+const distRoot = fileURLToPath(new URL('../../', import.meta.url));
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const SERVER_SCRIPT = join(distRoot, 'src/server/main.js');
+const BARE_SCRIPT = fileURLToPath(new URL('./bare-server.js', import.meta.url));
+const RESULTS_FILE = join(repoRoot, 'bench-results.json');
+
+const options = {
+  durationS: numberEnv('BENCH_DURATION', 8),
+  warmupS: numberEnv('BENCH_WARMUP', 2),
+  connections: numberEnv('BENCH_CONNECTIONS', 50),
+  pipelining: 1,
+};
+
+interface Captured {
+  status: number;
+  contentType: string;
+  body: Buffer;
+  /** X-RateLimit-Tier, or 'free' when the access layer sent no rate-limit headers. */
+  tier: string;
+  globalUsed: number | undefined;
+}
+
+interface Measured {
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  avgLatency: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+}
+
+interface RouteResult {
+  name: string;
+  method: string;
+  path: string;
+  tier: string;
+  status: number;
+  contentType: string;
+  bytes: number;
+  goal: number | null;
+  bare: Measured;
+  server: Measured;
+  ratio: number;
+  pass: boolean | null;
+  /** For counted tiers: calls the store's global daily counter moved during the load vs 2xx answers sent. */
+  counted: { counterDelta: number; answered2xx: number } | null;
+}
+
+function numberEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
+  return value;
+}
+
+function requestInit(route: BenchRoute): { method: string; headers: Record<string, string>; body?: string } {
+  const headers = { ...(route.body !== undefined ? { 'content-type': 'application/json' } : {}), ...route.headers };
+  return { method: route.method, headers, ...(route.body !== undefined ? { body: route.body } : {}) };
+}
+
+async function capture(baseUrl: string, route: BenchRoute): Promise<Captured> {
+  const res = await fetch(`${baseUrl}${route.path}`, requestInit(route));
+  const body = Buffer.from(await res.arrayBuffer());
+  const used = res.headers.get('x-ratelimit-global-used');
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? 'application/octet-stream',
+    body,
+    tier: res.headers.get('x-ratelimit-tier') ?? 'free',
+    globalUsed: used === null ? undefined : Number(used),
+  };
+}
+
+async function drive(url: string, route: BenchRoute, label: string): Promise<{ measured: Measured; answered2xx: number }> {
+  const init = requestInit(route);
+  const base = {
+    url: `${url}${route.path}`,
+    method: init.method,
+    headers: init.headers,
+    body: init.body,
+    connections: options.connections,
+    pipelining: options.pipelining,
+  };
+  const warm = await autocannon({ ...base, duration: options.warmupS });
+  const run = await autocannon({ ...base, duration: options.durationS });
+  for (const [phase, r] of [['warm-up', warm], ['run', run]] as const) {
+    if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
+      const codes = Object.entries(r.statusCodeStats).map(([code, s]) => `${code}×${s.count}`).join(' ');
+      throw new Error(
+        `${label} ${route.name} (${phase}): ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts [${codes}] — ` +
+          'a benchmark that counts refused or failed requests measures nothing',
+      );
+    }
+  }
+  const statusCodes = Object.fromEntries(Object.entries(run.statusCodeStats).map(([code, s]) => [code, s.count]));
+  return {
+    measured: {
+      rps: run.requests.average,
+      p50: run.latency.p50,
+      p90: run.latency.p90,
+      p99: run.latency.p99,
+      avgLatency: run.latency.average,
+      requests: run.requests.total,
+      non2xx: run.non2xx,
+      errors: run.errors,
+      timeouts: run.timeouts,
+      statusCodes,
+    },
+    answered2xx: warm['2xx'] + run['2xx'],
+  };
+}
+
+async function benchRoute(server: ChildServer, route: BenchRoute, scratch: string): Promise<RouteResult> {
+  const captured = await capture(server.url, route);
+  if (captured.status < 200 || captured.status >= 300) {
+    throw new Error(`${route.name}: the service answered ${captured.status}: ${captured.body.toString('utf8', 0, 500)}`);
+  }
+  const spec: BareRouteSpec = {
+    method: route.method,
+    path: route.path.split('?')[0]!,
+    status: captured.status,
+    contentType: captured.contentType,
+    bodyBase64: captured.body.toString('base64'),
+  };
+  const specFile = join(scratch, 'bare-route.json');
+  writeFileSync(specFile, JSON.stringify(spec));
+  const bare = await startChildServer({ label: 'bare', script: BARE_SCRIPT, args: [specFile], env: process.env });
+  let bareRun: Awaited<ReturnType<typeof drive>>;
+  try {
+    const check = await capture(bare.url, route);
+    if (check.status !== captured.status || !check.body.equals(captured.body)) {
+      throw new Error(`${route.name}: the bare server does not return the service's bytes`);
+    }
+    process.stderr.write(`bench: ${route.name} — bare fastify…\n`);
+    bareRun = await drive(bare.url, route, 'bare fastify');
+  } finally {
+    await bare.stop();
+  }
+  process.stderr.write(`bench: ${route.name} — service…\n`);
+  const serverRun = await drive(server.url, route, 'service');
+
+  let counted: RouteResult['counted'] = null;
+  if (captured.globalUsed !== undefined) {
+    const after = await capture(server.url, route);
+    counted = { counterDelta: (after.globalUsed ?? 0) - captured.globalUsed - 1, answered2xx: serverRun.answered2xx };
+  }
+  const ratio = serverRun.measured.rps / bareRun.measured.rps;
+  return {
+    name: route.name,
+    method: route.method,
+    path: route.path,
+    tier: captured.tier,
+    status: captured.status,
+    contentType: captured.contentType,
+    bytes: captured.body.length,
+    goal: route.goal ?? null,
+    bare: bareRun.measured,
+    server: serverRun.measured,
+    ratio,
+    pass: route.goal === undefined ? null : ratio >= route.goal,
+    counted,
+  };
+}
+
+function printTable(results: RouteResult[]): void {
+  const rows = [
+    ['route', 'tier', 'bytes', 'bare req/s', 'service req/s', 'ratio', 'bare p50/p99 ms', 'service p50/p99 ms', 'goal', 'result'],
+    ...results.map((r) => [
+      r.name,
+      r.tier,
+      String(r.bytes),
+      r.bare.rps.toFixed(0),
+      r.server.rps.toFixed(0),
+      r.ratio.toFixed(2),
+      `${r.bare.p50}/${r.bare.p99}`,
+      `${r.server.p50}/${r.server.p99}`,
+      r.goal === null ? '—' : `≥ ${r.goal}`,
+      r.pass === null ? 'measured' : r.pass ? 'PASS' : 'FAIL',
+    ]),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
+  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  process.stdout.write(`\n${line(rows[0]!)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
+  for (const row of rows.slice(1)) process.stdout.write(`${line(row)}\n`);
+  for (const r of results) {
+    if (r.counted) {
+      process.stdout.write(
+        `${r.name}: the store's daily counter moved ${r.counted.counterDelta} for ${r.counted.answered2xx} answers under load\n`,
+      );
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const filter = process.argv[2];
+  const routes = filter ? BENCH_ROUTES.filter((r) => r.name.includes(filter)) : BENCH_ROUTES;
+  if (routes.length === 0) throw new Error(`no bench route matches "${filter}"`);
+  const scratch = mkdtempSync(join(tmpdir(), 'api-bench-'));
+  const dataDir = join(scratch, 'data');
+  process.stderr.write(
+    `bench: ${routes.length} route(s), ${options.connections} connections, ${options.warmupS} s warm-up + ` +
+      `${options.durationS} s each; ${cpus().length} CPUs, node ${process.version}\nbench: starting the service…\n`,
+  );
+  let server: ChildServer | undefined;
+  const stopAll = () => {
+    void server?.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', stopAll);
+  process.once('SIGTERM', stopAll);
+  const results: RouteResult[] = [];
+  try {
+    server = await startChildServer({
+      label: 'service',
+      script: SERVER_SCRIPT,
+      nodeArgs: process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean),
+      env: {
+        ...process.env,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        // Every call still goes through identify → atomic counters in the store → rate-limit headers;
+        // it just never reaches a limit, so each answer is the 200 being measured and not a cheap 429.
+        ANONYMOUS_DAILY_LIMIT: '1000000000',
+        ANONYMOUS_PER_MINUTE_LIMIT: '1000000000',
+      },
+    });
+    process.stderr.write(`bench: service at ${server.url}\n`);
+    for (const route of routes) results.push(await benchRoute(server, route, scratch));
+  } finally {
+    await server?.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+
+  printTable(results);
+  writeFileSync(
+    RESULTS_FILE,
+    `${JSON.stringify(
+      { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, options, results },
+      null,
+      2,
+    )}\n`,
+  );
+  process.stdout.write(`\nwritten ${RESULTS_FILE}\n`);
+  const missed = results.filter((r) => r.pass === false);
+  if (missed.length > 0) {
+    process.stderr.write(`bench: ${missed.map((r) => r.name).join(', ')} missed the goal\n`);
+    process.exitCode = 1;
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
