@@ -93,7 +93,9 @@ export class ConfigError extends Error {
  * @example const config = loadConfig(process.env)
  */
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
-  const parsed = envSchema.safeParse(env);
+  // An empty value (`FOO=` in an env file) means unset, as in .env.example.
+  const given = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ''));
+  const parsed = envSchema.safeParse(given);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);

@@ -5,7 +5,7 @@ import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
 import type { AccessGate } from '../access/access-gate.js';
 import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
-import { installErrorHandling } from './error-handler.js';
+import { clientErrorResponse, installErrorHandling } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { registerGraphqlRoute } from './graphql-route.js';
 import { createHttpMetrics, registerMetrics } from './metrics.js';
@@ -38,6 +38,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     trustProxy: deps.config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
+    clientErrorHandler: (err, socket) => {
+      if (socket.writable) socket.end(clientErrorResponse(err));
+      else socket.destroy(err);
+    },
     // CCIP calldata travels in the path; ERC-3668 requests run to a few KB of hex.
     routerOptions: { maxParamLength: 16_384 },
   });

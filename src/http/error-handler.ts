@@ -23,6 +23,21 @@ function send(request: FastifyRequest, reply: FastifyReply, err: unknown): Fasti
   return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
 }
 
+/**
+ * Requests Node's HTTP parser refuses before fastify routes them (headers or URL too large, bad framing):
+ * answered in the envelope too, written on the raw socket since no reply object exists yet.
+ */
+export function clientErrorResponse(err: NodeJS.ErrnoException): string {
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const apiError = tooLarge
+    ? new ApiError(431, 'INVALID_PARAMETER', 'request URL or headers are too large')
+    : new ApiError(400, 'INVALID_PARAMETER', 'malformed HTTP request');
+  const rendered = renderError(apiError, 'full');
+  const body = JSON.stringify(rendered.body);
+  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+  return `HTTP/1.1 ${rendered.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+}
+
 /** The one place errors become responses (with src/errors/error-envelope.ts rendering the body). */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {

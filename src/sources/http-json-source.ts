@@ -100,13 +100,32 @@ export class HttpJsonSource {
    * @example await source.getJson<{ coins: unknown }>('/prices/current/ethereum:0x…', { freshnessMs: 30_000 })
    */
   getJson<T>(path: string, opts: GetJsonOptions = {}): Promise<T | null> {
+    return this.getMapped<T>(path, undefined, opts);
+  }
+
+  /**
+   * GETs JSON and maps it into the caller's own type inside the upstream call: a reply of the wrong shape
+   * (`map` throws) is an upstream failure — reported to health, never cached, 503 for our caller — not a value.
+   * Two different maps of one path need distinct `cacheKey`s.
+   * @example await coinbase.getMapped('/v2/prices/ETH-USD/spot', toSpotQuote)
+   */
+  getMapped<T>(path: string, map: ((json: unknown) => T) | undefined, opts: GetJsonOptions = {}): Promise<T | null> {
     const query = sortedQueryString(opts.query);
     // A 404 read as null must not be served from cache to a caller who wants the 404 error.
     const cacheKey =
-      opts.cacheKey ?? `GET ${path}${query === '' ? '' : `?${query}`}${opts.notFound === 'error' ? ' !404' : ''}`;
+      opts.cacheKey ??
+      `GET ${path}${query === '' ? '' : `?${query}`}${opts.notFound === 'error' ? ' !404' : ''}${map ? ' mapped' : ''}`;
     return this.client.load<T | null>(
       cacheKey,
-      (signal) => this.request<T>({ method: 'GET', path, query, body: undefined, notFound: opts.notFound, signal }),
+      async (signal) => {
+        const json = await this.request<unknown>({ method: 'GET', path, query, body: undefined, notFound: opts.notFound, signal });
+        if (json === null || map === undefined) return json as T | null;
+        try {
+          return map(json);
+        } catch {
+          throw new UpstreamError(`unexpected reply shape on GET ${path.startsWith('/') ? path : `/${path}`}`, { retryable: false });
+        }
+      },
       { idempotent: true, ...(opts.freshnessMs === undefined ? {} : { freshnessMs: opts.freshnessMs }) },
     );
   }

@@ -6,8 +6,18 @@ export interface ChildServer {
   /** http://host:port from the child's `serving on …` line. */
   url: string;
   pid: number;
-  /** SIGTERM, wait for the child's graceful exit (it stops what it started), SIGKILL after `graceMs`. */
+  /**
+   * SIGTERM, wait for the child's graceful exit, SIGKILL after `graceMs`; then SIGKILL whatever is left of its
+   * process group (a grandchild it failed to stop, such as the embedded chain's anvil).
+   */
   stop(graceMs?: number): Promise<void>;
+}
+
+const live = new Set<ChildServer>();
+
+/** Stops every child server still running (on Ctrl-C, or when the benchmark fails half-way). */
+export async function stopAllChildServers(): Promise<void> {
+  await Promise.all([...live].map((child) => child.stop()));
 }
 
 const READY_LINE = /^serving on (http:\/\/\S+)\s*$/;
@@ -29,6 +39,9 @@ export async function startChildServer(params: {
   const child = spawn(process.execPath, [...(params.nodeArgs ?? []), params.script, ...(params.args ?? [])], {
     env: params.env,
     stdio: ['ignore', 'pipe', 'pipe'],
+    // Its own process group: Ctrl-C reaches only the benchmark, which stops the children in order,
+    // and stop() can sweep the whole group afterwards.
+    detached: true,
   });
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   const tail: string[] = [];
@@ -58,13 +71,29 @@ export async function startChildServer(params: {
     throw err;
   });
 
-  return { url, pid: child.pid!, stop: (graceMs = 15_000) => stopChild(child, exited, graceMs) };
+  let stopping: Promise<void> | undefined;
+  const server: ChildServer = {
+    url,
+    pid: child.pid!,
+    stop: (graceMs = 15_000) => {
+      stopping ??= stopChild(child, exited, graceMs).finally(() => live.delete(server));
+      return stopping;
+    },
+  };
+  live.add(server);
+  return server;
 }
 
 async function stopChild(child: ChildProcess, exited: Promise<unknown>, graceMs: number): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
+  if (child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    // ESRCH: nothing left in the group.
+  }
 }

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { BareRouteSpec } from './bare-server.js';
 import { BENCH_ROUTES, type BenchRoute } from './bench-routes.js';
-import { type ChildServer, startChildServer } from './child-server.js';
+import { type ChildServer, startChildServer, stopAllChildServers } from './child-server.js';
 
 // `npm run bench [-- <name filter>]`: the service and a bare fastify returning the same bytes, each in its own
 // process, driven one after the other by autocannon from this one. Knobs: BENCH_DURATION, BENCH_WARMUP (s),
@@ -59,8 +59,8 @@ interface RouteResult {
   server: Measured;
   ratio: number;
   pass: boolean | null;
-  /** For counted tiers: calls the store's global daily counter moved during the load vs 2xx answers sent. */
-  counted: { counterDelta: number; answered2xx: number } | null;
+  /** Counted tiers: how far the store's global daily counter moved during the load, and requests autocannon sent. */
+  counted: { counterDelta: number; requestsSent: number } | null;
 }
 
 function numberEnv(name: string, fallback: number): number {
@@ -89,7 +89,7 @@ async function capture(baseUrl: string, route: BenchRoute): Promise<Captured> {
   };
 }
 
-async function drive(url: string, route: BenchRoute, label: string): Promise<{ measured: Measured; answered2xx: number }> {
+async function drive(url: string, route: BenchRoute, label: string): Promise<{ measured: Measured; sent: number }> {
   const init = requestInit(route);
   const base = {
     url: `${url}${route.path}`,
@@ -124,7 +124,8 @@ async function drive(url: string, route: BenchRoute, label: string): Promise<{ m
       timeouts: run.timeouts,
       statusCodes,
     },
-    answered2xx: warm['2xx'] + run['2xx'],
+    // Includes the requests still in flight when a run stopped: the server counted those too.
+    sent: warm.requests.sent + run.requests.sent,
   };
 }
 
@@ -160,7 +161,7 @@ async function benchRoute(server: ChildServer, route: BenchRoute, scratch: strin
   let counted: RouteResult['counted'] = null;
   if (captured.globalUsed !== undefined) {
     const after = await capture(server.url, route);
-    counted = { counterDelta: (after.globalUsed ?? 0) - captured.globalUsed - 1, answered2xx: serverRun.answered2xx };
+    counted = { counterDelta: (after.globalUsed ?? 0) - captured.globalUsed - 1, requestsSent: serverRun.sent };
   }
   const ratio = serverRun.measured.rps / bareRun.measured.rps;
   return {
@@ -203,7 +204,7 @@ function printTable(results: RouteResult[]): void {
   for (const r of results) {
     if (r.counted) {
       process.stdout.write(
-        `${r.name}: the store's daily counter moved ${r.counted.counterDelta} for ${r.counted.answered2xx} answers under load\n`,
+        `${r.name}: the store's daily counter moved ${r.counted.counterDelta} for ${r.counted.requestsSent} requests sent under load\n`,
       );
     }
   }
@@ -221,7 +222,7 @@ async function main(): Promise<void> {
   );
   let server: ChildServer | undefined;
   const stopAll = () => {
-    void server?.stop().finally(() => process.exit(130));
+    void stopAllChildServers().finally(() => process.exit(130));
   };
   process.once('SIGINT', stopAll);
   process.once('SIGTERM', stopAll);

@@ -1,0 +1,69 @@
+import { HttpJsonSource } from '../http-json-source.js';
+import { SourceClient } from '../source-client.js';
+import { finiteNumber, isJsonObject, type SpotQuote, UnexpectedReplyError } from './price-quotes.js';
+import { PRICE_FRESHNESS_MS, type PriceClientParams } from './price-source-params.js';
+
+/** DefiLlama names a coin CoinGecko lists as `coingecko:<id>`. */
+const coinKey = (coingeckoId: string): string => `coingecko:${coingeckoId}`;
+
+/**
+ * `/prices/current/{coins}` → our quotes for the ids asked, timestamped by DefiLlama's own `timestamp` (unix s).
+ * Coins DefiLlama cannot price are absent from `coins`, and from the map.
+ * @example mapCurrentPrices({ coins: { 'coingecko:ethereum': { price: 3010.1, timestamp: 1748865590 } } }, ['ethereum']).get('ethereum')?.priceUsd // 3010.1
+ */
+export function mapCurrentPrices(json: unknown, ids: readonly string[]): Map<string, SpotQuote> {
+  if (!isJsonObject(json) || !isJsonObject(json.coins)) {
+    throw new UnexpectedReplyError('prices/current: expected { coins: { "<chain>:<id>": { price, timestamp } } }');
+  }
+  const quotes = new Map<string, SpotQuote>();
+  for (const id of ids) {
+    const entry = json.coins[coinKey(id)];
+    if (!isJsonObject(entry)) continue;
+    const priceUsd = finiteNumber(entry.price);
+    if (priceUsd === null) continue;
+    quotes.set(id, { source: 'defillama-coins', priceUsd, quotedAt: finiteNumber(entry.timestamp) });
+  }
+  return quotes;
+}
+
+/**
+ * DefiLlama's coins API (coins.llama.fi): current USD prices of many coins in ONE request, the coins listed in the
+ * path (`/prices/current/coingecko:bitcoin,coingecko:ethereum`).
+ * @example
+ * const llama = new DefiLlamaCoinsClient({ baseUrl: 'https://coins.llama.fi', mode: 'live', registry, timeoutMs: 5000 })
+ * const quotes = await llama.currentPrices(['ethereum', 'bitcoin'])
+ */
+export class DefiLlamaCoinsClient {
+  readonly client: SourceClient;
+  readonly http: HttpJsonSource;
+
+  constructor(p: PriceClientParams) {
+    this.client = new SourceClient({
+      policy: {
+        name: 'defillama-coins',
+        kind: 'prices',
+        mode: p.mode,
+        description: p.mode === 'live' ? 'DefiLlama coins API' : 'DefiLlama coins API: replay of recorded replies',
+        freshnessMs: PRICE_FRESHNESS_MS,
+        timeoutMs: p.timeoutMs,
+        ...p.policy,
+      },
+      registry: p.registry,
+      ...(p.now === undefined ? {} : { now: p.now }),
+    });
+    this.http = new HttpJsonSource({
+      baseUrl: p.baseUrl,
+      client: this.client,
+      ...(p.fetch === undefined ? {} : { fetch: p.fetch }),
+    });
+  }
+
+  /** USD prices of every CoinGecko-listed id in one request (ids sorted: one set of ids is one cache entry). */
+  async currentPrices(coingeckoIds: readonly string[]): Promise<Map<string, SpotQuote>> {
+    const unique = [...new Set(coingeckoIds)].sort();
+    if (unique.length === 0) return new Map();
+    const path = `/prices/current/${unique.map(coinKey).join(',')}`;
+    const quotes = await this.http.getMapped(path, (json) => mapCurrentPrices(json, unique));
+    return quotes ?? new Map();
+  }
+}

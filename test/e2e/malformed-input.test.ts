@@ -1,0 +1,84 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RouteRow } from '../../rest-compat/route-row.js';
+import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+/** Values a careless or hostile caller sends: unicode, separators, encodings, huge and empty strings. */
+const nastyString = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom('', ' ', '..', '%', '%00', '%zz', '\u0000', '0x', '0xZZ', '-1', '1e309', 'NaN', '[]', '{}', 'null', '🦄'),
+  fc.constantFrom('a'.repeat(5000), `0x${'f'.repeat(4096)}`, 'ethereum,'.repeat(300)),
+);
+
+/** A path segment as it can travel on the wire: usually encoded, sometimes raw and malformed. */
+const pathSegment = fc.oneof(
+  nastyString.map((s) => encodeURIComponent(s)),
+  fc.constantFrom('%', '%E0%A4%A', '%2F..%2F', '..%252F'),
+);
+
+const queryParams = (row: RouteRow) => {
+  const known = Object.keys(row.params?.query?.shape ?? {});
+  const key = fc.oneof(fc.constantFrom(...(known.length ? known : ['x'])), fc.string({ maxLength: 10 }));
+  return fc.array(fc.tuple(key, nastyString), { maxLength: 4 });
+};
+
+const body = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }).map((v) => ({ type: 'application/json', text: JSON.stringify(v) })),
+  nastyString.map((text) => ({ type: 'application/json', text })),
+  nastyString.map((text) => ({ type: 'text/plain', text })),
+  fc.constant({ type: 'application/json', text: '{"a":' }),
+);
+
+function urlFor(row: RouteRow, segments: string[], query: [string, string][]): string {
+  let i = 0;
+  const path = row.path.replace(/\{[^}]+\}/g, () => segments[i++] ?? '');
+  const qs = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return qs ? `${path}?${qs}` : path;
+}
+
+const isCcip = (row: RouteRow) => row.envelope === 'ccip' || row.path.startsWith('/ccip');
+
+describe('bad input never yields a 5xx: every route of the table answers a 4xx with the envelope', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  for (const row of ROUTE_TABLE.rows) {
+    const paramCount = (row.path.match(/\{[^}]+\}/g) ?? []).length;
+    it(`${row.method} ${row.path}`, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(pathSegment, { minLength: paramCount, maxLength: paramCount }),
+          queryParams(row),
+          body,
+          async (segments, query, payload) => {
+            const hasBody = row.method !== 'GET';
+            const res = await fetch(`${server.url}${urlFor(row, segments, query)}`, {
+              method: row.method,
+              headers: hasBody ? { 'content-type': payload.type } : {},
+              body: hasBody ? payload.text : undefined,
+            });
+            const text = await res.text();
+            expect(res.status, `${res.status} ${text.slice(0, 300)}`).toBeLessThan(500);
+            if (res.status >= 400) {
+              const envelope = JSON.parse(text);
+              if (isCcip(row)) {
+                expect(envelope).toMatchObject({ error: expect.any(String), code: expect.any(String), message: expect.any(String) });
+              } else {
+                expect(envelope).toMatchObject({ error: true, code: expect.any(String), message: expect.any(String) });
+                expect(Number.isNaN(Date.parse(envelope.timestamp))).toBe(false);
+              }
+            }
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+  }
+});

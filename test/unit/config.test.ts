@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, USDC_ON_BASE } from '../../src/config/config.js';
+
+describe('configuration is read and validated once', () => {
+  it('serves with no configuration at all: port 3000, ./data, SPEC limits, USDC on Base', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(3000);
+    expect(c.dataDir.endsWith('/data')).toBe(true);
+    expect(c.redisUrl).toBeUndefined();
+    expect(c.anonymousLimits).toEqual({ daily: 100, perMinute: 30 });
+    expect(c.x402).toMatchObject({ asset: USDC_ON_BASE, network: 'base', chainId: 8453 });
+    expect(c.graphql).toEqual({ maxDepth: 6, maxAliases: 15, maxTokens: 1000 });
+    expect(Object.values(c.chains).every((chain) => chain.rpcUrl === undefined)).toBe(true);
+  });
+
+  it('treats an empty value as unset, as an env file written from .env.example has them', () => {
+    const c = loadConfig({ REDIS_URL: '', ETH_RPC_URL: ' ', X402_RECEIVER: '' });
+    expect(c.redisUrl).toBeUndefined();
+    expect(c.chains.ethereum.rpcUrl).toBeUndefined();
+  });
+
+  it('switches the store to Redis and a chain to a live RPC by env var', () => {
+    const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', BASE_RPC_URL: 'https://base.example/rpc' });
+    expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.chains.base).toMatchObject({ id: 8453, rpcUrl: 'https://base.example/rpc' });
+  });
+
+  it('refuses a bad value with a message naming the variable', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ X402_RECEIVER: '0x1234' })).toThrow(/X402_RECEIVER/);
+    expect(() => loadConfig({ ETH_RPC_URL: 'not a url' })).toThrow(/ETH_RPC_URL/);
+  });
+});
