@@ -36,6 +36,9 @@ const envSchema = z.object({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
   COINGECKO_API_URL: optionalUrl,
   COINGECKO_API_KEY: z.string().optional(),
+  // Origins of the price upstreams (https://coins.llama.fi, https://api.coinbase.com); unset = local replay.
+  DEFILLAMA_COINS_URL: optionalUrl,
+  COINBASE_API_URL: optionalUrl,
   // Default: anvil's development account #9, so the embedded default can be paid locally.
   X402_RECEIVER: address.default('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'),
   X402_FACILITATOR_URL: optionalUrl,
@@ -70,6 +73,8 @@ export interface AppConfig {
   upstreamTimeoutMs: number;
   upstreams: {
     coingecko: { url: string | undefined; apiKey: string | undefined };
+    defillamaCoins: { url: string | undefined };
+    coinbase: { url: string | undefined };
   };
   x402: {
     receiver: `0x${string}`;
@@ -123,6 +128,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreams: {
       coingecko: { url: e.COINGECKO_API_URL, apiKey: e.COINGECKO_API_KEY },
+      defillamaCoins: { url: e.DEFILLAMA_COINS_URL },
+      coinbase: { url: e.COINBASE_API_URL },
     },
     x402: {
       receiver: e.X402_RECEIVER as `0x${string}`,

@@ -5,7 +5,7 @@ import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
 import type { AccessGate } from '../access/access-gate.js';
 import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
-import { clientErrorResponse, installErrorHandling } from './error-handler.js';
+import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { registerGraphqlRoute } from './graphql-route.js';
 import { createHttpMetrics, registerMetrics } from './metrics.js';
@@ -42,6 +42,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       if (socket.writable) socket.end(clientErrorResponse(err));
       else socket.destroy(err);
     },
+    // A path parameter that is not valid percent-encoding ('/api/price/%') is a 400 in the envelope too.
+    frameworkErrors: (err, request, reply) => sendFrameworkError(err, request, reply),
     // CCIP calldata travels in the path; ERC-3668 requests run to a few KB of hex.
     routerOptions: { maxParamLength: 16_384 },
   });

@@ -23,6 +23,11 @@ function send(request: FastifyRequest, reply: FastifyReply, err: unknown): Fasti
   return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
 }
 
+/** Errors fastify raises before a route runs (FST_ERR_BAD_URL: a path parameter that is not valid percent-encoding). */
+export function sendFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return send(request, reply, fromFastifyError(err) ?? new ApiError(400, 'INVALID_PARAMETER', 'malformed request'));
+}
+
 /**
  * Requests Node's HTTP parser refuses before fastify routes them (headers or URL too large, bad framing):
  * answered in the envelope too, written on the raw socket since no reply object exists yet.

@@ -1,5 +1,6 @@
 import type { ChainKey } from '../config/chains.js';
 import type { GasPriceSource } from './gas-price-source.js';
+import type { PriceSources } from './prices/price-sources.js';
 import type { ChainClient } from './rpc/chain-clients.js';
 import type { RpcSourceClients } from './rpc/rpc-source-clients.js';
 import type { SourceHealthRegistry } from './source-health.js';
@@ -11,4 +12,6 @@ export interface Sources {
   /** Cache, breaker and health around each chain's RPC. */
   rpc: RpcSourceClients;
   gas: GasPriceSource;
+  /** CoinGecko, DefiLlama coins and Coinbase spot: token prices, charts, trending. */
+  prices: PriceSources;
 }

@@ -14,7 +14,7 @@ const PAIR = /^[A-Z0-9]{1,15}-USD$/;
 export function mapSpotPrice(json: unknown, pair: string): SpotQuote {
   const data = isJsonObject(json) && isJsonObject(json.data) ? json.data : undefined;
   const priceUsd = data ? finiteNumber(data.amount) : null;
-  if (!data || priceUsd === null) throw new UnexpectedReplyError('prices/spot: expected { data: { amount, currency } }');
+  if (!data || priceUsd === null || priceUsd <= 0) throw new UnexpectedReplyError('prices/spot: expected { data: { amount, currency } }');
   const [base] = pair.split('-');
   if (data.currency !== 'USD' || (data.base !== undefined && data.base !== base)) {
     throw new UnexpectedReplyError(`prices/spot: asked for ${pair}, got ${String(data.base)}-${String(data.currency)}`);
@@ -55,7 +55,7 @@ export class CoinbaseSpotClient {
   }
 
   /** The spot price of one `BASE-USD` pair; null when Coinbase does not list it (HTTP 404). */
-  spotPrice(pair: string): Promise<SpotQuote | null> {
+  async spotPrice(pair: string): Promise<SpotQuote | null> {
     if (!PAIR.test(pair)) throw new TypeError(`not a Coinbase USD pair: ${pair}`);
     return this.http.getMapped(`/v2/prices/${pair}/spot`, (json) => mapSpotPrice(json, pair));
   }

@@ -39,7 +39,7 @@ export function mapSimplePrice(json: unknown, ids: readonly string[]): Map<strin
     const entry = json[id];
     if (!isJsonObject(entry)) continue;
     const priceUsd = finiteNumber(entry.usd);
-    if (priceUsd === null) continue;
+    if (priceUsd === null || priceUsd <= 0) continue;
     quotes.set(id, {
       coingeckoId: id,
       priceUsd,

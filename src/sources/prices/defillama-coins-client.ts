@@ -20,7 +20,7 @@ export function mapCurrentPrices(json: unknown, ids: readonly string[]): Map<str
     const entry = json.coins[coinKey(id)];
     if (!isJsonObject(entry)) continue;
     const priceUsd = finiteNumber(entry.price);
-    if (priceUsd === null) continue;
+    if (priceUsd === null || priceUsd <= 0) continue;
     quotes.set(id, { source: 'defillama-coins', priceUsd, quotedAt: finiteNumber(entry.timestamp) });
   }
   return quotes;

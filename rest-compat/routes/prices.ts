@@ -1,0 +1,131 @@
+import { z } from 'zod';
+import { MAX_BATCH_SYMBOLS, SYMBOL_PATTERN } from '../../src/sources/prices/token-symbols.js';
+import {
+  DEFAULT_HISTORY_DAYS,
+  DEFAULT_TRENDING_LIMIT,
+  MAX_HISTORY_DAYS,
+  MAX_TRENDING_LIMIT,
+} from '../../subgraphs/prices/limits.js';
+import type { RouteRow } from '../route-row.js';
+
+/** SPEC "Data freshness": token prices 30 seconds; a shared cache may keep an answer that long. */
+const PRICE_MAX_AGE_SECONDS = 30;
+
+const tokenSymbol = z
+  .string()
+  .regex(SYMBOL_PATTERN, 'must be 1–15 letters, digits, dots or dashes')
+  .describe('token symbol (ticker), any case, e.g. ETH')
+  .meta({ example: 'ETH' });
+
+const symbolList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  )
+  .pipe(
+    z
+      .array(z.string().regex(SYMBOL_PATTERN, 'must be 1–15 letters, digits, dots or dashes'))
+      .min(1, 'must name at least one symbol')
+      .max(MAX_BATCH_SYMBOLS, `must name at most ${MAX_BATCH_SYMBOLS} symbols`),
+  )
+  .describe(`comma-separated token symbols, 1 to ${MAX_BATCH_SYMBOLS}`)
+  .meta({ example: 'ETH,BTC,USDC' });
+
+const historyDays = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_HISTORY_DAYS)
+  .default(DEFAULT_HISTORY_DAYS)
+  .describe(
+    `days of history back from now, 1 to ${MAX_HISTORY_DAYS} (default ${DEFAULT_HISTORY_DAYS}); points are 5 minutes apart for 1 day, hourly up to 90 days, daily beyond`,
+  );
+
+const trendingLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_TRENDING_LIMIT)
+  .default(DEFAULT_TRENDING_LIMIT)
+  .describe(`how many coins, 1 to ${MAX_TRENDING_LIMIT} (default ${DEFAULT_TRENDING_LIMIT}); the upstream list holds up to 15`);
+
+/** SPEC "Market, wallet, utilities": token prices, the multi-source median, history and trending. */
+export const priceRoutes: RouteRow[] = [
+  {
+    kind: 'operation',
+    id: 'getTokenPricesBatch',
+    method: 'GET',
+    // Declared before /api/price/{symbol} for readers; fastify prefers the static segment whatever the order.
+    path: '/api/price/batch',
+    tag: 'Prices',
+    summary: `Prices of up to ${MAX_BATCH_SYMBOLS} tokens in one call`,
+    description:
+      'An array of token prices in the order asked (a symbol repeated is answered once). A symbol the service does not list is a 404 naming it; a listed token the upstream has no quote for is left out of the array.',
+    tier: 'heavy',
+    price: '0.02',
+    params: { query: z.object({ symbols: symbolList }) },
+    field: 'tokenPrices',
+    errors: [404],
+    maxAge: PRICE_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'getTokenPrice',
+    method: 'GET',
+    path: '/api/price/{symbol}',
+    tag: 'Prices',
+    summary: 'Token price in USD with 24 h change, volume and market cap',
+    tier: 'light',
+    price: '0.005',
+    params: { path: z.object({ symbol: tokenSymbol }) },
+    field: 'tokenPrice',
+    notFound: 'no price for this token',
+    maxAge: PRICE_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'getSmartTokenPrice',
+    method: 'GET',
+    path: '/api/price/smart/{symbol}',
+    tag: 'Prices',
+    summary: 'Median price of independent sources (CoinGecko, DefiLlama, Coinbase), each quote listed with its age',
+    description:
+      'Every source is asked at once. A source that fails is listed as `unavailable`, one that does not list the token as `unlisted`; a quote more than 5 % from the median of all quotes is an `outlier`. The price is the median of the remaining quotes; 503 when no source answers.',
+    tier: 'medium',
+    price: '0.01',
+    params: { path: z.object({ symbol: tokenSymbol }) },
+    field: 'smartPrice',
+    notFound: 'no source quotes this token',
+    maxAge: PRICE_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'getTokenPriceHistory',
+    method: 'GET',
+    path: '/api/price/history/{symbol}',
+    tag: 'Prices',
+    summary: 'USD price history as [unix ms, price] pairs',
+    tier: 'medium',
+    price: '0.05',
+    params: { path: z.object({ symbol: tokenSymbol }), query: z.object({ days: historyDays }) },
+    field: 'priceHistory',
+    notFound: 'no price history for this token',
+    maxAge: 60,
+  },
+  {
+    kind: 'operation',
+    id: 'getTrendingTokens',
+    method: 'GET',
+    path: '/api/market/trending',
+    tag: 'Prices',
+    summary: 'Trending coins (most searched over 24 hours) with price and 24 h change',
+    tier: 'medium',
+    price: '0.01',
+    params: { query: z.object({ limit: trendingLimit }) },
+    field: 'trendingTokens',
+    maxAge: 60,
+  },
+];

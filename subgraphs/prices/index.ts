@@ -1,0 +1,4 @@
+import type { SubgraphModule } from '../shared/build-subgraph.js';
+import { PricesResolver } from './resolvers.js';
+
+export const pricesSubgraph: SubgraphModule = { name: 'prices', resolvers: [PricesResolver] };

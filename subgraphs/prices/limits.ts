@@ -1,0 +1,7 @@
+/** CoinGecko's free and demo plans serve up to 365 days of history. */
+export const MAX_HISTORY_DAYS = 365;
+export const DEFAULT_HISTORY_DAYS = 7;
+
+/** CoinGecko's trending list holds 15 coins; SPEC's `limit` maximum is 100. */
+export const MAX_TRENDING_LIMIT = 100;
+export const DEFAULT_TRENDING_LIMIT = 10;
