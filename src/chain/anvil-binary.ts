@@ -30,7 +30,7 @@ export function resolveAnvilBinary({
     return createRequire(import.meta.url).resolve(`${packageName}/bin/${executable}`);
   } catch {
     throw new AnvilBinaryNotFoundError(
-      `anvil binary not found: ${packageName} is not installed (it is an optional dependency of @foundry-rs/anvil)`,
+      `anvil binary not found: install ${packageName} (the project lists the linux-amd64 build; add your platform's)`,
     );
   }
 }
