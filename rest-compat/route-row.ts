@@ -52,7 +52,10 @@ export interface OperationRow extends RowBase {
   /** Response shaping of the field's value; a null value is a 404 with `notFound`. */
   shape?: (value: unknown, input: RouteInput) => unknown;
   notFound?: string;
-  /** Seconds a shared cache may keep the answer (Cache-Control: public, max-age). */
+  /**
+   * Seconds a shared cache may keep the answer (Cache-Control: public, max-age). Set it only on rows whose answer
+   * depends on nothing but their input (never on the caller): the server also reuses such bodies for up to 1 s.
+   */
   maxAge?: number;
 }
 

@@ -10,6 +10,7 @@ import type { GraphContextFactory } from './graph-context-factory.js';
 import { registerGraphqlRoute } from './graphql-route.js';
 import { createHttpMetrics, registerMetrics } from './metrics.js';
 import { requestIdFor } from './request-id.js';
+import { ResponseCache } from './response-cache.js';
 import { fastifyPath, registerOperationRoutes } from './rest-routes.js';
 import { uiAssets } from './ui-assets.js';
 
@@ -59,6 +60,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     gateway: deps.gateway,
     access: deps.access,
     contexts: deps.contexts,
+    cache: new ResponseCache(),
   });
   for (const { row, body } of deps.documents) {
     app.route({
@@ -66,6 +68,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       url: fastifyPath(row.path),
       handler: async (request, reply) => {
         const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
+        reply.raw.once('close', decision.release);
         return reply.headers(decision.headers).type(row.contentType).send(body);
       },
     });

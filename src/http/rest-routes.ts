@@ -7,6 +7,7 @@ import { ApiError, invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { apiErrorFromGraphQL } from './graphql-errors.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
+import type { ResponseCache } from './response-cache.js';
 
 /** `/api/ens/{name}` (SPEC's style) → `/api/ens/:name` (fastify's). */
 export function fastifyPath(path: string): string {
@@ -47,27 +48,42 @@ function variablesFor(compiled: CompiledOperationRow, input: RouteInput): Record
  */
 export function registerOperationRoutes(
   app: FastifyInstance,
-  deps: { rows: readonly CompiledOperationRow[]; gateway: InProcessGateway; access: AccessGate; contexts: GraphContextFactory },
+  deps: {
+    rows: readonly CompiledOperationRow[];
+    gateway: InProcessGateway;
+    access: AccessGate;
+    contexts: GraphContextFactory;
+    cache: ResponseCache;
+  },
 ): void {
   for (const compiled of deps.rows) {
     const row: OperationRow = compiled.row;
     const cacheControl = row.maxAge ? `public, max-age=${row.maxAge}` : 'no-store';
+    // A row with maxAge answers the same to every caller for the same input: its body may be reused briefly.
+    const cacheable = row.method === 'GET' && row.maxAge !== undefined && row.maxAge > 0;
     app.route({
       method: row.method,
       url: fastifyPath(row.path),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const input = parseRouteInput(row.params, request);
         const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
+        // An API key's concurrency slot is held until the response is done (or the connection drops).
+        reply.raw.once('close', decision.release);
         reply.headers(decision.headers);
-        const context = deps.contexts.create(request);
-        const result = await deps.gateway.execute(compiled.prepared, variablesFor(compiled, input), context);
-        const value = result.data?.[row.field];
-        if (value === null || value === undefined) {
-          if (result.errors?.length) throw apiErrorFromGraphQL(result.errors);
-          throw new ApiError(404, 'NOT_FOUND', row.notFound ?? 'resource not found');
-        }
-        reply.header('Cache-Control', cacheControl);
-        return row.shape ? row.shape(value, input) : value;
+        const variables = variablesFor(compiled, input);
+        const render = async () => {
+          const result = await deps.gateway.execute(compiled.prepared, variables, deps.contexts.create(request));
+          const value = result.data?.[row.field];
+          if (value === null || value === undefined) {
+            if (result.errors?.length) throw apiErrorFromGraphQL(result.errors);
+            throw new ApiError(404, 'NOT_FOUND', row.notFound ?? 'resource not found');
+          }
+          return JSON.stringify(row.shape ? row.shape(value, input) : value);
+        };
+        const body = cacheable
+          ? await deps.cache.get(`${row.id}:${JSON.stringify(variables)}`, row.maxAge! * 1000, render)
+          : await render();
+        return reply.header('Cache-Control', cacheControl).type('application/json; charset=utf-8').send(body);
       },
     });
   }

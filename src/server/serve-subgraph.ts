@@ -33,6 +33,7 @@ const built = await buildSubgraph(mod);
 const apollo = new ApolloServer<GraphContext>({
   schema: built.schema,
   csrfPrevention: false,
+  stopOnTerminationSignals: false,
   plugins: [ApolloServerPluginLandingPageDisabled()],
 });
 await apollo.start();
