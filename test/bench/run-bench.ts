@@ -8,8 +8,11 @@ import { BENCH_ROUTES, type BenchRoute } from './bench-routes.js';
 import { type ChildServer, startChildServer, stopAllChildServers } from './child-server.js';
 
 // `npm run bench [-- <name filter>]`: the service and a bare fastify returning the same bytes, each in its own
-// process, driven one after the other by autocannon from this one. Knobs: BENCH_DURATION, BENCH_WARMUP (s),
-// BENCH_CONNECTIONS, BENCH_NODE_ARGS (extra node flags for the service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p").
+// process, driven by autocannon from this one — never both at once. After a warm-up of each, the two take turns
+// in short rounds, so that a change in the machine's load (other processes) weighs on both sides alike; the
+// table shows medians over the rounds. Knobs: BENCH_DURATION (measured seconds per side, default 8),
+// BENCH_ROUNDS (4), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (50), BENCH_NODE_ARGS (extra node flags for the
+// service, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
 
 const distRoot = fileURLToPath(new URL('../../', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -19,8 +22,9 @@ const RESULTS_FILE = join(repoRoot, 'bench-results.json');
 
 const options = {
   durationS: numberEnv('BENCH_DURATION', 8),
+  rounds: Math.round(numberEnv('BENCH_ROUNDS', 4)),
   warmupS: numberEnv('BENCH_WARMUP', 2),
-  connections: numberEnv('BENCH_CONNECTIONS', 50),
+  connections: Math.round(numberEnv('BENCH_CONNECTIONS', 50)),
   pipelining: 1,
 };
 
@@ -33,17 +37,14 @@ interface Captured {
   globalUsed: number | undefined;
 }
 
+/** One side's numbers: medians over the rounds (latency in ms). */
 interface Measured {
   rps: number;
   p50: number;
   p90: number;
   p99: number;
-  avgLatency: number;
   requests: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
+  roundsRps: number[];
 }
 
 interface RouteResult {
@@ -57,7 +58,9 @@ interface RouteResult {
   goal: number | null;
   bare: Measured;
   server: Measured;
+  /** Median over the rounds of service req/s ÷ bare req/s in the same round. */
   ratio: number;
+  roundsRatio: number[];
   pass: boolean | null;
   /** Counted tiers: how far the store's global daily counter moved during the load, and requests autocannon sent. */
   counted: { counterDelta: number; requestsSent: number } | null;
@@ -69,6 +72,12 @@ function numberEnv(name: string, fallback: number): number {
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${raw}`);
   return value;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 function requestInit(route: BenchRoute): { method: string; headers: Record<string, string>; body?: string } {
@@ -89,43 +98,37 @@ async function capture(baseUrl: string, route: BenchRoute): Promise<Captured> {
   };
 }
 
-async function drive(url: string, route: BenchRoute, label: string): Promise<{ measured: Measured; sent: number }> {
+/** One autocannon run; any non-2xx, error or timeout fails the whole benchmark (a cheap 429 is no result). */
+async function drive(url: string, route: BenchRoute, label: string, durationS: number): Promise<autocannon.Result> {
   const init = requestInit(route);
-  const base = {
+  const result = await autocannon({
     url: `${url}${route.path}`,
     method: init.method,
     headers: init.headers,
     body: init.body,
     connections: options.connections,
     pipelining: options.pipelining,
-  };
-  const warm = await autocannon({ ...base, duration: options.warmupS });
-  const run = await autocannon({ ...base, duration: options.durationS });
-  for (const [phase, r] of [['warm-up', warm], ['run', run]] as const) {
-    if (r.non2xx > 0 || r.errors > 0 || r.timeouts > 0) {
-      const codes = Object.entries(r.statusCodeStats).map(([code, s]) => `${code}×${s.count}`).join(' ');
-      throw new Error(
-        `${label} ${route.name} (${phase}): ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts [${codes}] — ` +
-          'a benchmark that counts refused or failed requests measures nothing',
-      );
-    }
+    duration: durationS,
+  });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    const codes = Object.entries(result.statusCodeStats).map(([code, s]) => `${code}×${s.count}`).join(' ');
+    throw new Error(
+      `${label}, ${route.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts ` +
+        `[${codes}] — a benchmark that counts refused or failed requests measures nothing`,
+    );
   }
-  const statusCodes = Object.fromEntries(Object.entries(run.statusCodeStats).map(([code, s]) => [code, s.count]));
+  return result;
+}
+
+function summarize(runs: autocannon.Result[]): Measured {
+  const roundsRps = runs.map((r) => r.requests.total / r.duration);
   return {
-    measured: {
-      rps: run.requests.average,
-      p50: run.latency.p50,
-      p90: run.latency.p90,
-      p99: run.latency.p99,
-      avgLatency: run.latency.average,
-      requests: run.requests.total,
-      non2xx: run.non2xx,
-      errors: run.errors,
-      timeouts: run.timeouts,
-      statusCodes,
-    },
-    // Includes the requests still in flight when a run stopped: the server counted those too.
-    sent: warm.requests.sent + run.requests.sent,
+    rps: median(roundsRps),
+    p50: median(runs.map((r) => r.latency.p50)),
+    p90: median(runs.map((r) => r.latency.p90)),
+    p99: median(runs.map((r) => r.latency.p99)),
+    requests: runs.reduce((n, r) => n + r.requests.total, 0),
+    roundsRps,
   };
 }
 
@@ -144,26 +147,39 @@ async function benchRoute(server: ChildServer, route: BenchRoute, scratch: strin
   const specFile = join(scratch, 'bare-route.json');
   writeFileSync(specFile, JSON.stringify(spec));
   const bare = await startChildServer({ label: 'bare', script: BARE_SCRIPT, args: [specFile], env: process.env });
-  let bareRun: Awaited<ReturnType<typeof drive>>;
+  const bareRuns: autocannon.Result[] = [];
+  const serverRuns: autocannon.Result[] = [];
+  let serverSent = 0;
   try {
     const check = await capture(bare.url, route);
     if (check.status !== captured.status || !check.body.equals(captured.body)) {
       throw new Error(`${route.name}: the bare server does not return the service's bytes`);
     }
-    process.stderr.write(`bench: ${route.name} — bare fastify…\n`);
-    bareRun = await drive(bare.url, route, 'bare fastify');
+    process.stderr.write(`bench: ${route.name} — warm-up\n`);
+    await drive(bare.url, route, 'bare fastify', options.warmupS);
+    serverSent += (await drive(server.url, route, 'service', options.warmupS)).requests.sent;
+    const roundS = options.durationS / options.rounds;
+    for (let round = 1; round <= options.rounds; round++) {
+      process.stderr.write(`bench: ${route.name} — round ${round}/${options.rounds}\n`);
+      bareRuns.push(await drive(bare.url, route, 'bare fastify', roundS));
+      const run = await drive(server.url, route, 'service', roundS);
+      // Includes the requests still in flight when a run stopped: the service counted those too.
+      serverSent += run.requests.sent;
+      serverRuns.push(run);
+    }
   } finally {
     await bare.stop();
   }
-  process.stderr.write(`bench: ${route.name} — service…\n`);
-  const serverRun = await drive(server.url, route, 'service');
 
   let counted: RouteResult['counted'] = null;
   if (captured.globalUsed !== undefined) {
     const after = await capture(server.url, route);
-    counted = { counterDelta: (after.globalUsed ?? 0) - captured.globalUsed - 1, requestsSent: serverRun.sent };
+    counted = { counterDelta: (after.globalUsed ?? 0) - captured.globalUsed - 1, requestsSent: serverSent };
   }
-  const ratio = serverRun.measured.rps / bareRun.measured.rps;
+  const bareMeasured = summarize(bareRuns);
+  const serverMeasured = summarize(serverRuns);
+  const roundsRatio = serverMeasured.roundsRps.map((rps, i) => rps / bareMeasured.roundsRps[i]!);
+  const ratio = median(roundsRatio);
   return {
     name: route.name,
     method: route.method,
@@ -173,9 +189,10 @@ async function benchRoute(server: ChildServer, route: BenchRoute, scratch: strin
     contentType: captured.contentType,
     bytes: captured.body.length,
     goal: route.goal ?? null,
-    bare: bareRun.measured,
-    server: serverRun.measured,
+    bare: bareMeasured,
+    server: serverMeasured,
     ratio,
+    roundsRatio,
     pass: route.goal === undefined ? null : ratio >= route.goal,
     counted,
   };
@@ -201,10 +218,14 @@ function printTable(results: RouteResult[]): void {
   const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   process.stdout.write(`\n${line(rows[0]!)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   for (const row of rows.slice(1)) process.stdout.write(`${line(row)}\n`);
+  process.stdout.write(
+    `medians over ${options.rounds} alternating rounds of ${(options.durationS / options.rounds).toFixed(1)} s per side, ` +
+      `${options.connections} connections; ratio = service req/s ÷ bare req/s\n`,
+  );
   for (const r of results) {
     if (r.counted) {
       process.stdout.write(
-        `${r.name}: the store's daily counter moved ${r.counted.counterDelta} for ${r.counted.requestsSent} requests sent under load\n`,
+        `${r.name}: the store's daily counter moved ${r.counted.counterDelta} for ${r.counted.requestsSent} requests sent\n`,
       );
     }
   }
@@ -218,14 +239,14 @@ async function main(): Promise<void> {
   const dataDir = join(scratch, 'data');
   process.stderr.write(
     `bench: ${routes.length} route(s), ${options.connections} connections, ${options.warmupS} s warm-up + ` +
-      `${options.durationS} s each; ${cpus().length} CPUs, node ${process.version}\nbench: starting the service…\n`,
+      `${options.durationS} s per side; ${cpus().length} CPUs, node ${process.version}\nbench: starting the service…\n`,
   );
-  let server: ChildServer | undefined;
   const stopAll = () => {
     void stopAllChildServers().finally(() => process.exit(130));
   };
   process.once('SIGINT', stopAll);
   process.once('SIGTERM', stopAll);
+  let server: ChildServer | undefined;
   const results: RouteResult[] = [];
   try {
     server = await startChildServer({
