@@ -68,7 +68,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       url: fastifyPath(row.path),
       handler: async (request, reply) => {
         const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
-        reply.raw.once('close', decision.release);
         return reply.headers(decision.headers).type(row.contentType).send(body);
       },
     });

@@ -67,8 +67,6 @@ export function registerOperationRoutes(
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const input = parseRouteInput(row.params, request);
         const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
-        // An API key's concurrency slot is held until the response is done (or the connection drops).
-        reply.raw.once('close', decision.release);
         reply.headers(decision.headers);
         const variables = variablesFor(compiled, input);
         const render = async () => {
