@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { quotaWindow } from './quota-window.js';
+import { acquireQuotaCounters, releaseQuotaCounters, type SqliteQuotaCounters } from './sqlite-quota-counters.js';
 import { EXPIRING_TABLES, migrateSqliteSchema } from './sqlite-schema.js';
 import { assertCount, normalizeAddress } from './store-arguments.js';
 import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
@@ -108,6 +109,8 @@ export function openSqliteStore(params: { file: string }): SqliteStore {
 /** The embedded default store (see {@link openSqliteStore}). */
 export class SqliteStore implements Store {
   private lastSweepAt = Number.NEGATIVE_INFINITY;
+  /** Quota counters live in process memory, written behind to this file (sqlite-quota-counters.ts). */
+  private readonly quota: SqliteQuotaCounters;
   private readonly sql;
   private readonly tx;
 
@@ -115,15 +118,9 @@ export class SqliteStore implements Store {
     private readonly db: Database.Database,
     private readonly file: string,
   ) {
+    this.quota = acquireQuotaCounters(file);
     const prepare = <Row = unknown>(source: string) => db.prepare<unknown[], Row>(source);
     this.sql = {
-      quotaCount: prepare<{ count: number }>(
-        'SELECT count FROM quota_counters WHERE key = ? AND window_ms = ? AND window = ?',
-      ),
-      quotaIncrement: prepare<{ count: number }>(
-        `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, 1, ?)
-         ON CONFLICT (key, window_ms, window) DO UPDATE SET count = count + 1 RETURNING count`,
-      ),
       slotsExpire: prepare('DELETE FROM concurrency_slots WHERE key = ? AND expires_at <= ?'),
       slotsCount: prepare<{ n: number }>('SELECT count(*) AS n FROM concurrency_slots WHERE key = ?'),
       slotInsert: prepare('INSERT INTO concurrency_slots (key, token, expires_at) VALUES (?, ?, ?)'),
@@ -184,16 +181,6 @@ export class SqliteStore implements Store {
 
     const sql = this.sql;
     this.tx = {
-      consumeQuota: db.transaction((counters: QuotaCounter[], now: number): QuotaDecision => {
-        const reading = this.read(counters, now);
-        const admitted = counters.every((c, i) => reading.counts[i] < c.limit);
-        if (!admitted) return { admitted, ...reading };
-        const counts = counters.map((c, i) => {
-          const window = Math.floor(now / c.windowMs);
-          return sql.quotaIncrement.get(c.key, c.windowMs, window, reading.resetsAt[i])!.count;
-        });
-        return { admitted, counts, resetsAt: reading.resetsAt };
-      }),
       acquireSlot: db.transaction((key: string, max: number, expiresAt: number, now: number): string | null => {
         sql.slotsExpire.run(key, now);
         if (sql.slotsCount.get(key)!.n >= max) return null;
@@ -227,25 +214,15 @@ export class SqliteStore implements Store {
     this.tx.sweep.immediate(now);
   }
 
-  private read(counters: QuotaCounter[], now: number): QuotaReading {
-    const counts: number[] = [];
-    const resetsAt: number[] = [];
-    for (const counter of counters) {
-      assertCount('limit', counter.limit, 0);
-      const window = quotaWindow(counter, now);
-      counts.push(this.sql.quotaCount.get(counter.key, counter.windowMs, window.index)?.count ?? 0);
-      resetsAt.push(window.resetsAt);
-    }
-    return { counts, resetsAt };
-  }
-
   async consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision> {
     this.sweepExpired(params.now);
-    return this.tx.consumeQuota.immediate(params.counters, params.now);
+    for (const counter of params.counters) assertCount('limit', counter.limit, 0);
+    return this.quota.consume(params.counters, params.now);
   }
 
   async readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading> {
-    return this.read(params.counters, params.now);
+    for (const counter of params.counters) assertCount('limit', counter.limit, 0);
+    return this.quota.read(params.counters, params.now);
   }
 
   async acquireSlot(params: { key: string; max: number; ttlMs: number; now: number }): Promise<string | null> {
@@ -404,6 +381,8 @@ export class SqliteStore implements Store {
   }
 
   async close(): Promise<void> {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    releaseQuotaCounters(this.file);
+    this.db.close();
   }
 }

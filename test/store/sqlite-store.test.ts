@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
+import { QUOTA_FLUSH_INTERVAL_MS } from '../../src/store/sqlite-quota-counters.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { describeStoreContract } from './store-contract.js';
 
@@ -49,6 +50,8 @@ function startWorker(args: string[]): { child: ChildProcessWithoutNullStreams; l
   );
   return { child, lines, exited };
 }
+
+const flushed = () => new Promise((resolve) => setTimeout(resolve, QUOTA_FLUSH_INTERVAL_MS * 3));
 
 async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -123,11 +126,27 @@ describe('sqlite store on disk', () => {
       ['quota_counters', 'concurrency_slots', 'siwe_nonces', 'revoked_sessions', 'spent_payment_nonces'].map(
         (table) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
       );
+    // Quota counts are written behind: they reach the file within the flush interval.
+    await flushed();
     expect(rows()).toEqual([1, 1, 1, 1, 1]);
     await store.consumeQuota({ counters: [{ key: 'ip:1', limit: 10, windowMs: 60_000 }], now: T0 + 10 * 60_000 });
+    await flushed();
     expect(rows()).toEqual([1, 0, 0, 0, 0]);
     db.close();
     await store.close();
+  });
+
+  it('quota counts survive a restart: written behind while running, flushed on close', async () => {
+    const counter = { key: 'ip:restart', limit: 5, windowMs: 60_000 };
+    const first = openSqliteStore({ file });
+    for (let i = 0; i < 3; i++) await first.consumeQuota({ counters: [counter], now: T0 });
+    await first.close();
+    const second = openSqliteStore({ file });
+    expect((await second.readQuota({ counters: [counter], now: T0 })).counts).toEqual([3]);
+    await second.consumeQuota({ counters: [counter], now: T0 });
+    await second.consumeQuota({ counters: [counter], now: T0 });
+    expect((await second.consumeQuota({ counters: [counter], now: T0 })).admitted).toBe(false);
+    await second.close();
   });
 
   it('a crash in the middle of crediting loses no acknowledged credit and doubles none', async () => {

@@ -1,0 +1,127 @@
+import Database from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
+import { quotaWindow } from './quota-window.js';
+import type { QuotaCounter, QuotaDecision, QuotaReading } from './store.js';
+
+/** How often counts reach the file; a crash loses at most this much counting (credits are never written behind). */
+export const QUOTA_FLUSH_INTERVAL_MS = 100;
+/** Counters kept in memory; the least recently used are written out and dropped first. */
+const MAX_COUNTERS = 200_000;
+
+interface CounterState {
+  key: string;
+  windowMs: number;
+  window: number;
+  count: number;
+  expiresAt: number;
+  dirty: boolean;
+}
+
+/**
+ * Quota counters of one SQLite file, owned by this process and written behind: a counted call costs a Map lookup
+ * instead of a write transaction (the hot path of every counted request). Exact within the process, because every
+ * store opened on the file here shares this one instance and JavaScript runs each decision to completion; several
+ * processes must share Redis instead (README "Store").
+ */
+export class SqliteQuotaCounters {
+  private readonly db: Database.Database;
+  private readonly load;
+  private readonly save;
+  private readonly counters: LRUCache<string, CounterState>;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('busy_timeout = 5000');
+    this.load = this.db.prepare<[string, number, number], { count: number }>(
+      'SELECT count FROM quota_counters WHERE key = ? AND window_ms = ? AND window = ?',
+    );
+    const upsert = this.db.prepare<[string, number, number, number, number]>(
+      `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (key, window_ms, window) DO UPDATE SET count = max(count, excluded.count)`,
+    );
+    this.save = this.db.transaction((states: CounterState[]) => {
+      for (const s of states) upsert.run(s.key, s.windowMs, s.window, s.count, s.expiresAt);
+    });
+    this.counters = new LRUCache<string, CounterState>({
+      max: MAX_COUNTERS,
+      dispose: (state, _key, reason) => {
+        if (reason === 'evict' && state.dirty) this.save([state]);
+      },
+    });
+    this.timer = setInterval(() => this.flush(), QUOTA_FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  private state(counter: QuotaCounter, now: number): CounterState {
+    const w = quotaWindow(counter, now);
+    const id = `${counter.windowMs}:${counter.key}`;
+    let state = this.counters.get(id);
+    if (!state || state.window !== w.index) {
+      if (state?.dirty) this.save([state]);
+      const stored = this.load.get(counter.key, counter.windowMs, w.index)?.count ?? 0;
+      state = { key: counter.key, windowMs: counter.windowMs, window: w.index, count: stored, expiresAt: w.resetsAt, dirty: false };
+      this.counters.set(id, state);
+    }
+    return state;
+  }
+
+  /** All counters move by one, or none does (see Store.consumeQuota). */
+  consume(counters: QuotaCounter[], now: number): QuotaDecision {
+    const states = counters.map((c) => this.state(c, now));
+    const admitted = states.every((s, i) => s.count < counters[i]!.limit);
+    if (admitted) {
+      for (const s of states) {
+        s.count += 1;
+        s.dirty = true;
+      }
+    }
+    return { admitted, counts: states.map((s) => s.count), resetsAt: states.map((s) => s.expiresAt) };
+  }
+
+  read(counters: QuotaCounter[], now: number): QuotaReading {
+    const states = counters.map((c) => this.state(c, now));
+    return { counts: states.map((s) => s.count), resetsAt: states.map((s) => s.expiresAt) };
+  }
+
+  /** Writes every changed counter to the file in one transaction. */
+  flush(): void {
+    const dirty: CounterState[] = [];
+    for (const state of this.counters.values()) {
+      if (state.dirty) {
+        state.dirty = false;
+        dirty.push(state);
+      }
+    }
+    if (dirty.length > 0 && this.db.open) this.save(dirty);
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+    this.flush();
+    this.db.close();
+  }
+}
+
+const shared = new Map<string, { counters: SqliteQuotaCounters; users: number }>();
+
+/** The one SqliteQuotaCounters of a file in this process; release it when the store closes. */
+export function acquireQuotaCounters(file: string): SqliteQuotaCounters {
+  let entry = shared.get(file);
+  if (!entry) {
+    entry = { counters: new SqliteQuotaCounters(file), users: 0 };
+    shared.set(file, entry);
+  }
+  entry.users += 1;
+  return entry.counters;
+}
+
+export function releaseQuotaCounters(file: string): void {
+  const entry = shared.get(file);
+  if (!entry) return;
+  entry.users -= 1;
+  if (entry.users === 0) {
+    shared.delete(file);
+    entry.counters.close();
+  }
+}
