@@ -77,7 +77,19 @@ export interface DocumentContext {
   defaultPriceUsd: string;
 }
 
-export type RouteRow = OperationRow | DocumentRow;
+/**
+ * A row answered by running other rows: POST /api/batch. Each inner path goes through the same table, validation
+ * and access rules as a call of its own (src/http/batch-route.ts); the batch itself is counted once.
+ */
+export interface BatchRow extends RowBase {
+  kind: 'batch';
+  /** Most inner requests one batch may hold; more is a 400. */
+  maxRequests: number;
+  /** JSON Schema of the 200 body (it is not a GraphQL field). */
+  responseSchema: Record<string, unknown>;
+}
+
+export type RouteRow = OperationRow | DocumentRow | BatchRow;
 
 export interface RouteTable {
   rows: readonly RouteRow[];

@@ -1,10 +1,14 @@
 import { accountSubgraph } from './account/index.js';
 import { chainSubgraph } from './chain/index.js';
+import { defiSubgraph } from './defi/index.js';
+import { ensSubgraph } from './ens/index.js';
+import { farcasterSubgraph } from './farcaster/index.js';
 import { pricesSubgraph } from './prices/index.js';
 import { type BuiltSubgraph, buildSubgraph, type SubgraphModule } from './shared/build-subgraph.js';
+import { walletSubgraph } from './wallet/index.js';
 
 /** Every subgraph the supergraph is composed of; a domain joins by adding its module here. */
-export const SUBGRAPH_MODULES: readonly SubgraphModule[] = [chainSubgraph, accountSubgraph, pricesSubgraph];
+export const SUBGRAPH_MODULES: readonly SubgraphModule[] = [chainSubgraph, accountSubgraph, pricesSubgraph, farcasterSubgraph, defiSubgraph, walletSubgraph, ensSubgraph];
 
 export async function buildAllSubgraphs(): Promise<BuiltSubgraph[]> {
   const built: BuiltSubgraph[] = [];

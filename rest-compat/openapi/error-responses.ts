@@ -41,10 +41,27 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     properties: { error: { type: 'boolean', const: true }, code: { type: 'string', const: 'RATE_LIMITED' }, message, ...rateLimitFields, timestamp },
   },
   PaymentRequiredError: {
-    type: 'object',
-    description: 'The free tier is used up; pay for this call with x402 (header X-PAYMENT) or use an API key with credits',
-    required: ['error', 'code', 'message', 'timestamp', 'priceUSD', 'recipient'],
-    properties: { error: { type: 'boolean', const: true }, code: { type: 'string', const: 'PAYMENT_REQUIRED' }, message, ...paymentFields, timestamp },
+    description:
+      'The free tier is used up: pay for this call with x402 (PAYMENT_REQUIRED, with the price), or, for an API key past its daily limit with no credits left, buy credits (INSUFFICIENT_CREDITS)',
+    oneOf: [
+      {
+        type: 'object',
+        required: ['error', 'code', 'message', 'timestamp', 'priceUSD', 'recipient'],
+        properties: { error: { type: 'boolean', const: true }, code: { type: 'string', const: 'PAYMENT_REQUIRED' }, message, ...paymentFields, timestamp },
+      },
+      {
+        type: 'object',
+        required: ['error', 'code', 'message', 'retryAfter', 'tier', 'limit', 'credits', 'suggestion', 'timestamp'],
+        properties: {
+          error: { type: 'boolean', const: true },
+          code: { type: 'string', const: 'INSUFFICIENT_CREDITS' },
+          message,
+          ...rateLimitFields,
+          credits: { type: 'integer', const: 0, description: "The key's credit balance" },
+          timestamp,
+        },
+      },
+    ],
   },
   CcipRateLimitError: {
     type: 'object',

@@ -29,12 +29,15 @@ export function rowResponses({ row, schema, graphql, errors, paid }: RowResponse
 
   let ok: ResponseObject;
   if (row.kind === 'operation') {
-    const field = schema.getQueryType()?.getFields()[row.field];
-    if (field === undefined) throw new Error(`route ${row.id}: the supergraph has no field Query.${row.field}`);
+    // A row's root field may be a mutation (compile-routes.ts): sign-in, key management.
+    const field = schema.getQueryType()?.getFields()[row.field] ?? schema.getMutationType()?.getFields()[row.field];
+    if (field === undefined) throw new Error(`route ${row.id}: the supergraph has no field Query.${row.field} or Mutation.${row.field}`);
     const body = row.responseSchema ?? graphql.bodySchema(field.type);
     ok = { description: field.description ?? 'OK', ...headers, content: { 'application/json': { schema: body } } };
     statuses.add(503);
     if (!isNonNullType(field.type) || row.notFound !== undefined) statuses.add(404);
+  } else if (row.kind === 'batch') {
+    ok = { description: 'OK', ...headers, content: { 'application/json': { schema: row.responseSchema } } };
   } else {
     const mediaType = row.contentType.split(';')[0]?.trim() ?? row.contentType;
     const body: JsonSchema = row.responseSchema ?? { type: 'string' };

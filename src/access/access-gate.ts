@@ -1,64 +1,147 @@
 import type { Tier } from '../../rest-compat/route-row.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
-import { type AccessMode, DEFAULT_MODE_LIMITS, type ModeLimits } from './caller-limits.js';
-import { type AccessRequest, type Caller, identifyCaller } from './identify-caller.js';
-import { type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
+import type { AccessLimits } from './caller-limits.js';
+import type { AccessRequest, Caller, IdentifyCaller } from './identify-caller.js';
+import { creditsUsedCounter, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
+import type { CountedTier } from './tiers.js';
 
 export interface AccessDecision {
+  /** Null on always-free routes, which identify no one. */
   caller: Caller | null;
   /** X-RateLimit-* headers for the response; empty for always-free routes. */
   headers: Record<string, string>;
+  /** Gives back the API key's concurrency slot; call once when the response is done (no-op for other callers). */
+  release: () => void;
+}
+
+/** What the gate needs to know about the route being called. */
+export interface AccessRoute {
+  tier: Tier;
+  /** USD price of the route (the row's), for a payment offer past the daily limit. */
+  price?: string;
+  path?: string;
 }
 
 export interface AccessGate {
-  /** Admits the call or throws the ApiError (429) that explains why not. */
-  admit(req: AccessRequest, route: { tier: Tier }): Promise<AccessDecision>;
+  /** Who is calling; identified once per request (later calls with the same request get the same answer). */
+  identify(req: AccessRequest): Promise<Caller>;
+  /** Identifies the caller and counts the call; throws the ApiError (401, 402, 429) that explains a refusal. */
+  admit(req: AccessRequest, route: AccessRoute): Promise<AccessDecision>;
 }
 
 /**
- * Counts every non-free call against the caller's daily and per-minute quotas in the store, atomically,
- * so that instances sharing one store never admit more than the limits.
- * @example const gate = createAccessGate({ store, limits: DEFAULT_MODE_LIMITS })
+ * Seam for x402 (its own issue): past the daily limit an anonymous or session caller gets this error (a 402 with
+ * the route's payment offer) instead of the 429. Return undefined to keep the 429.
+ */
+export type DailyLimitResponse = (p: { caller: Caller; route: AccessRoute; headers: Record<string, string> }) => ApiError | undefined;
+
+/** A slot held longer than this (a crashed instance) frees itself. */
+const SLOT_TTL_MS = 60_000;
+const noRelease = (): void => {};
+
+/**
+ * Counts every non-free call against the caller's daily and per-minute quotas in the store, atomically, so that
+ * instances sharing one store never admit more than the limits. An API key also holds one of its concurrency
+ * slots for the duration of the call, and past its daily limit pays 1 credit per call (README "Limits").
+ * @example const gate = createAccessGate({ store, identify, limits: accessLimitsFromConfig(config) })
  */
 export function createAccessGate(params: {
-  store: Pick<Store, 'consumeQuota'>;
-  limits?: Record<AccessMode, ModeLimits>;
+  store: Pick<Store, 'consumeQuota' | 'acquireSlot' | 'releaseSlot' | 'debitCredit' | 'touchApiKey'>;
+  identify: IdentifyCaller;
+  limits: AccessLimits;
   now?: () => number;
+  onDailyLimit?: DailyLimitResponse;
 }): AccessGate {
-  const limits = params.limits ?? DEFAULT_MODE_LIMITS;
+  const { store } = params;
   const now = params.now ?? Date.now;
+  // One identification per request: the gate, and resolvers asking later, share it (keyed by the headers object).
+  const identified = new WeakMap<object, Promise<Caller>>();
+
+  const identify = (req: AccessRequest): Promise<Caller> => {
+    let found = identified.get(req.headers);
+    if (!found) {
+      found = params.identify(req);
+      identified.set(req.headers, found);
+    }
+    return found;
+  };
+
+  const admitCounted = async (caller: Caller, route: AccessRoute, tier: CountedTier): Promise<Record<string, string>> => {
+    const plan = quotaPlan(caller.key, caller.limits, tier);
+    const at = now();
+    const result = await store.consumeQuota({ counters: [plan.globalDaily, plan.tierDaily, plan.tierMinute], now: at });
+    const [globalUsed, tierDailyUsed, tierMinuteUsed] = result.counts as [number, number, number];
+    const headersFor = (minuteUsed: number) =>
+      rateLimitHeaders({ plan, tier, globalUsed, tierDailyUsed, tierMinuteUsed: minuteUsed, now: at });
+    if (result.admitted) return headersFor(tierMinuteUsed);
+
+    const perMinuteHit = tierMinuteUsed >= plan.tierMinute.limit;
+    if (perMinuteHit) throw rateLimited({ plan, tier, perMinute: true, headers: headersFor(tierMinuteUsed), now: at });
+
+    // Daily limit reached. SPEC: "An API key with credits draws down its credits once the daily limit is reached"
+    // (still within its per-minute limit); anyone else is refused until midnight UTC.
+    if (caller.apiKey) {
+      const minute = await store.consumeQuota({ counters: [plan.tierMinute], now: at });
+      const minuteUsed = minute.counts[0]!;
+      const headers = headersFor(minuteUsed);
+      if (!minute.admitted) throw rateLimited({ plan, tier, perMinute: true, headers, now: at });
+      const debit = await store.debitCredit({ keyId: caller.apiKey.id, now: at });
+      if (!debit.ok) throw insufficientCredits({ plan, tier, headers, now: at });
+      await store.consumeQuota({ counters: [creditsUsedCounter(caller.apiKey.id)], now: at });
+      return headers;
+    }
+    const headers = headersFor(tierMinuteUsed);
+    throw params.onDailyLimit?.({ caller, route, headers }) ?? rateLimited({ plan, tier, perMinute: false, headers, now: at });
+  };
+
   return {
+    identify,
     async admit(req, route) {
-      if (route.tier === 'free') return { caller: null, headers: {} };
-      const caller = identifyCaller(req);
-      const plan = quotaPlan(caller.key, limits[caller.mode], route.tier);
-      const at = now();
-      const result = await params.store.consumeQuota({
-        counters: [plan.globalDaily, plan.tierDaily, plan.tierMinute],
-        now: at,
-      });
-      const [globalUsed, tierDailyUsed, tierMinuteUsed] = result.counts;
-      const headers = rateLimitHeaders({ plan, tier: route.tier, globalUsed, tierDailyUsed, tierMinuteUsed, now: at });
-      if (!result.admitted) throw rateLimited({ plan, tier: route.tier, tierMinuteUsed, headers, now: at });
-      return { caller, headers };
+      if (route.tier === 'free') return { caller: null, headers: {}, release: noRelease };
+      const tier = route.tier;
+      const caller = await identify(req);
+      if (!caller.apiKey) return { caller, headers: await admitCounted(caller, route, tier), release: noRelease };
+
+      const keyId = caller.apiKey.id;
+      const slotKey = `key:${keyId}`;
+      const token = await store.acquireSlot({ key: slotKey, max: params.limits.apiKeyConcurrency, ttlMs: SLOT_TTL_MS, now: now() });
+      if (token === null) throw tooManyInFlight(tier, params.limits.apiKeyConcurrency);
+      let released = false;
+      const release = () => {
+        if (released) return;
+        released = true;
+        store.releaseSlot({ key: slotKey, token }).catch(() => {});
+      };
+      try {
+        const headers = await admitCounted(caller, route, tier);
+        // lastUsedAt is informational: not worth a round trip on the caller's time.
+        store.touchApiKey({ id: keyId, now: now() }).catch(() => {});
+        return { caller, headers, release };
+      } catch (err) {
+        release();
+        throw err;
+      }
     },
   };
 }
 
+function secondsUntil(at: number, now: number): number {
+  return Math.max(1, Math.ceil((at - now) / 1000));
+}
+
 function rateLimited(p: {
   plan: QuotaPlan;
-  tier: Tier;
-  tierMinuteUsed: number;
+  tier: CountedTier;
+  perMinute: boolean;
   headers: Record<string, string>;
   now: number;
 }): ApiError {
-  const perMinute = p.tierMinuteUsed >= p.plan.tierMinute.limit;
-  const window = perMinute ? p.plan.tierMinute : p.plan.tierDaily;
-  const retryAfter = Math.max(1, Math.ceil((windowResetsAt(p.now, window.windowMs) - p.now) / 1000));
-  const limit = perMinute ? p.plan.tierMinute.limit : Math.min(p.plan.tierDaily.limit, p.plan.globalDaily.limit);
-  const message = perMinute
+  const window = p.perMinute ? p.plan.tierMinute : p.plan.tierDaily;
+  const retryAfter = secondsUntil(windowResetsAt(p.now, window.windowMs), p.now);
+  const limit = p.perMinute ? p.plan.tierMinute.limit : Math.min(p.plan.tierDaily.limit, p.plan.globalDaily.limit);
+  const message = p.perMinute
     ? `Rate limit exceeded: ${limit} requests per minute on the ${p.tier} tier`
     : `Daily limit exceeded: ${limit} requests per day on the ${p.tier} tier`;
   return new ApiError(
@@ -69,10 +152,45 @@ function rateLimited(p: {
       retryAfter,
       tier: p.tier,
       limit,
-      suggestion: perMinute
+      suggestion: p.perMinute
         ? `Retry after ${retryAfter} seconds, sign in with SIWE or use an API key for higher limits`
         : 'Sign in with SIWE, use an API key with credits, or pay per request with x402',
     },
     { ...p.headers, 'Retry-After': String(retryAfter) },
+  );
+}
+
+/** SPEC "Insufficient Credits": the key's daily limit is reached and it has no credits left. */
+function insufficientCredits(p: { plan: QuotaPlan; tier: CountedTier; headers: Record<string, string>; now: number }): ApiError {
+  const retryAfter = secondsUntil(windowResetsAt(p.now, p.plan.tierDaily.windowMs), p.now);
+  const limit = Math.min(p.plan.tierDaily.limit, p.plan.globalDaily.limit);
+  return new ApiError(
+    402,
+    'INSUFFICIENT_CREDITS',
+    `Insufficient Credits: the key's daily limit of ${limit} requests on the ${p.tier} tier is reached and its credits are used up`,
+    {
+      retryAfter,
+      tier: p.tier,
+      limit,
+      credits: 0,
+      suggestion: 'Buy credits for this key (POST /api/user/credits/{id}/purchase) or wait until the daily limit resets',
+    },
+    { ...p.headers, 'Retry-After': String(retryAfter) },
+  );
+}
+
+/** SPEC "API key": 10 concurrent requests per key. */
+function tooManyInFlight(tier: CountedTier, limit: number): ApiError {
+  return new ApiError(
+    429,
+    'RATE_LIMITED',
+    `Concurrency limit exceeded: ${limit} requests in flight at once per API key`,
+    {
+      retryAfter: 1,
+      tier,
+      limit,
+      suggestion: `Wait for a response before sending more than ${limit} requests at once with this key`,
+    },
+    { 'Retry-After': '1' },
   );
 }

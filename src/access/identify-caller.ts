@@ -1,10 +1,15 @@
-import type { AccessMode } from './caller-limits.js';
+import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
+import { ApiError } from '../errors/api-error.js';
+import type { ApiKeyRecord, Store } from '../store/store.js';
+import { hashApiKey, looksLikeApiKey } from './api-key-secrets.js';
+import type { AccessLimits, AccessMode } from './caller-limits.js';
+import type { SessionTokens } from './session-tokens.js';
 
-/** Who is calling, as far as limits are concerned. */
-export interface Caller {
-  mode: AccessMode;
-  /** Stable key the counters are kept under: the IP, the wallet, or the key id. */
-  key: string;
+export type { AccessMode };
+
+/** Who is calling, as far as limits are concerned; API key callers carry their key's record. */
+export interface Caller extends CallerIdentity {
+  apiKey?: ApiKeyRecord;
 }
 
 /** What the access layer reads from a request; the HTTP layer fills it. */
@@ -14,7 +19,72 @@ export interface AccessRequest {
   headers: Record<string, string | string[] | undefined>;
 }
 
-/** Anonymous callers are counted per IP address (SPEC "Daily and per-minute limits by access mode"). */
-export function identifyCaller(req: AccessRequest): Caller {
-  return { mode: 'anonymous', key: `ip:${req.ip}` };
+export const invalidApiKey = (): ApiError =>
+  new ApiError(
+    401,
+    'INVALID_API_KEY',
+    'Invalid API Key: no active key matches the X-API-Key header (mistyped, revoked or rotated)',
+  );
+
+const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
+
+/** A header sent once; repeated headers are ambiguous credentials. */
+function single(value: string | string[] | undefined): string | undefined {
+  if (Array.isArray(value)) return value.length === 1 ? value[0] : '';
+  return value;
+}
+
+export type IdentifyCaller = (req: AccessRequest) => Promise<Caller>;
+
+/**
+ * SPEC "Authentication": an `X-API-Key` (header name in any case) is the key's caller, counted per key; else a
+ * `Authorization: Bearer` session token is the wallet's, counted per wallet; else the caller is anonymous, counted
+ * per IP, with no store round trip. Credentials that are sent but wrong are a 401, never a silent fall back to
+ * anonymous.
+ * @example const identify = createCallerIdentifier({ store, tokens, limits }); (await identify(req)).mode
+ */
+export function createCallerIdentifier(p: {
+  store: Pick<Store, 'findApiKeyByHash' | 'isSessionRevoked'>;
+  tokens: SessionTokens;
+  limits: AccessLimits;
+  now?: () => number;
+}): IdentifyCaller {
+  const now = p.now ?? Date.now;
+  return async (req) => {
+    const apiKey = single(req.headers['x-api-key']);
+    if (apiKey !== undefined) {
+      const key = apiKey.trim();
+      if (!looksLikeApiKey(key)) throw invalidApiKey();
+      const record = await p.store.findApiKeyByHash(hashApiKey(key));
+      if (!record) throw invalidApiKey();
+      return {
+        mode: 'api_key',
+        key: `key:${record.id}`,
+        wallet: record.wallet as `0x${string}`,
+        apiKeyId: record.id,
+        apiKey: record,
+        limits: { daily: record.dailyLimit, perMinute: record.minuteLimit },
+      };
+    }
+    const authorization = single(req.headers.authorization);
+    const bearer = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
+    if (authorization !== undefined && bearer === undefined && /^bearer\b/i.test(authorization.trim())) {
+      throw new ApiError(401, 'UNAUTHORIZED', 'the Authorization header must be "Bearer <session token>"');
+    }
+    if (bearer !== undefined) {
+      const at = now();
+      const claims = await p.tokens.verify({ token: bearer, now: at });
+      if (await p.store.isSessionRevoked({ jti: claims.sessionId, now: at })) {
+        throw new ApiError(401, 'UNAUTHORIZED', 'the session was terminated (logged out); sign in again');
+      }
+      return {
+        mode: 'siwe',
+        key: `wallet:${claims.address.toLowerCase()}`,
+        wallet: claims.address,
+        session: { id: claims.sessionId, expiresAt: claims.expiresAt },
+        limits: p.limits.modes.siwe,
+      };
+    }
+    return { mode: 'anonymous', key: `ip:${req.ip}`, limits: p.limits.modes.anonymous };
+  };
 }

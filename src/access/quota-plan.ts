@@ -20,7 +20,7 @@ export interface QuotaPlan {
 export function quotaPlan(callerKey: string, limits: ModeLimits, tier: CountedTier): QuotaPlan {
   const t = TIER_LIMITS[tier];
   return {
-    globalDaily: { key: `q:${callerKey}:day`, limit: limits.daily, windowMs: DAY_MS },
+    globalDaily: globalDailyCounter(callerKey, limits),
     tierDaily: {
       key: `q:${callerKey}:${tier}:day`,
       limit: Math.max(1, Math.floor(limits.daily * t.dailyMultiplier)),
@@ -32,6 +32,16 @@ export function quotaPlan(callerKey: string, limits: ModeLimits, tier: CountedTi
       windowMs: MINUTE_MS,
     },
   };
+}
+
+/** The caller's daily counter across tiers (the global cap): what /api/usage reports. */
+export function globalDailyCounter(callerKey: string, limits: ModeLimits): QuotaPlan['globalDaily'] {
+  return { key: `q:${callerKey}:day`, limit: limits.daily, windowMs: DAY_MS };
+}
+
+/** Credits an API key spent today; only ever read or incremented, never a limit. */
+export function creditsUsedCounter(keyId: string): QuotaPlan['globalDaily'] {
+  return { key: `credits-used:${keyId}:day`, limit: Number.MAX_SAFE_INTEGER, windowMs: DAY_MS };
 }
 
 /** Next window boundary after `now` (midnight UTC for daily windows). */

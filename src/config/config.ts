@@ -39,6 +39,33 @@ const envSchema = z.object({
   // Origins of the price upstreams (https://coins.llama.fi, https://api.coinbase.com); unset = local replay.
   DEFILLAMA_COINS_URL: optionalUrl,
   COINBASE_API_URL: optionalUrl,
+  // Farcaster: Neynar v2 (live when NEYNAR_API_KEY or NEYNAR_API_URL is set) and a hub / Snapchain HTTP API
+  // (live when FARCASTER_HUB_URL is set); with none of the four set, both are the local replay.
+  NEYNAR_API_URL: optionalUrl,
+  NEYNAR_API_KEY: z.string().optional(),
+  FARCASTER_HUB_URL: optionalUrl,
+  FARCASTER_HUB_API_KEY: z.string().optional(),
+  // Explorer and NFT upstreams of the wallet and utility routes; unset = local replay.
+  // Etherscan API v2 (live when ETHERSCAN_API_KEY or ETHERSCAN_API_URL is set, default https://api.etherscan.io).
+  ETHERSCAN_API_URL: optionalUrl,
+  ETHERSCAN_API_KEY: z.string().optional(),
+  // Sourcify server, e.g. https://sourcify.dev/server (the ABI route's fallback).
+  SOURCIFY_API_URL: optionalUrl,
+  // Alchemy NFT API v3 (live when set: https://<network>.g.alchemy.com/nft/v3/<key>).
+  ALCHEMY_API_KEY: z.string().optional(),
+  // DeFi, activity and event upstreams; unset = local replay. DefiLlama's free TVL API (https://api.llama.fi) and
+  // yields server (https://yields.llama.fi); its pro API for token unlocks (live when the key is set).
+  DEFILLAMA_API_URL: optionalUrl,
+  DEFILLAMA_YIELDS_URL: optionalUrl,
+  DEFILLAMA_PRO_API_KEY: z.string().optional(),
+  // DeBank Cloud OpenAPI for wallet positions (live when DEBANK_ACCESS_KEY is set; default https://pro-openapi.debank.com).
+  DEBANK_API_URL: optionalUrl,
+  DEBANK_ACCESS_KEY: z.string().optional(),
+  // growthepie public API for active addresses per chain (https://api.growthepie.com).
+  GROWTHEPIE_API_URL: optionalUrl,
+  // ENS subgraph GraphQL endpoint (names by address), e.g. https://gateway.thegraph.com/api/<key>/subgraphs/id/<id>;
+  // unset = the embedded chain's registrar events (or 503 with a live ETH_RPC_URL).
+  ENS_SUBGRAPH_URL: optionalUrl,
   // Default: anvil's development account #9, so the embedded default can be paid locally.
   X402_RECEIVER: address.default('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'),
   X402_FACILITATOR_URL: optionalUrl,
@@ -50,6 +77,17 @@ const envSchema = z.object({
   ANONYMOUS_DAILY_LIMIT: z.coerce.number().int().min(1).default(100),
   ANONYMOUS_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(30),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(10).max(100_000).default(1000),
+  // Sign-in: the JWT signing secret (unset: generated once and kept in the store, shared by every instance),
+  // and the domain / URI SIWE messages must name (unset: from PUBLIC_BASE_URL, else the request's Host).
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  SIWE_DOMAIN: z.string().regex(/^[^\s/?#]+$/, 'must be a host[:port] authority').optional(),
+  SIWE_URI: optionalUrl,
+  // SPEC's session and API key limits; keys keep the limits they were created with.
+  SIWE_DAILY_LIMIT: z.coerce.number().int().min(1).default(200),
+  SIWE_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(60),
+  API_KEY_DAILY_LIMIT: z.coerce.number().int().min(1).default(250),
+  API_KEY_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(60),
+  API_KEY_CONCURRENCY: z.coerce.number().int().min(1).default(10),
 });
 
 export interface ChainEndpoint {
@@ -75,6 +113,29 @@ export interface AppConfig {
     coingecko: { url: string | undefined; apiKey: string | undefined };
     defillamaCoins: { url: string | undefined };
     coinbase: { url: string | undefined };
+    /** Farcaster: `local` = both replayed; `live` = each configured one live, the other absent. */
+    farcaster: {
+      mode: 'live' | 'local';
+      neynar: { url: string; apiKey: string | undefined } | undefined;
+      hub: { url: string; apiKey: string | undefined } | undefined;
+    };
+    /** Etherscan API v2 origin (live) or undefined (local replay). */
+    etherscan: { url: string | undefined; apiKey: string | undefined };
+    /** Sourcify server URL (live) or undefined (local replay). */
+    sourcify: { url: string | undefined };
+    /** Alchemy NFT API key (live) or undefined (local replay). */
+    alchemyNft: { apiKey: string | undefined };
+    /** DeFi, activity and event upstreams: a URL (or key) means live, undefined the local replay. */
+    defi: {
+      defillama: { url: string | undefined };
+      yields: { url: string | undefined };
+      /** DefiLlama pro API key (token unlocks); the key is part of the pro API's URL path. */
+      defillamaPro: { apiKey: string | undefined };
+      debank: { url: string | undefined; accessKey: string | undefined };
+      growthepie: { url: string | undefined };
+    };
+    /** ENS subgraph GraphQL URL (live) or undefined (names by address from the embedded chain's events). */
+    ensSubgraph: { url: string | undefined };
   };
   x402: {
     receiver: `0x${string}`;
@@ -87,6 +148,38 @@ export interface AppConfig {
   };
   graphql: { maxDepth: number; maxAliases: number; maxTokens: number };
   anonymousLimits: { daily: number; perMinute: number };
+  siweLimits: { daily: number; perMinute: number };
+  /** Limits a new API key is created with, and how many of its requests may run at once. */
+  apiKeyLimits: { daily: number; perMinute: number; concurrency: number };
+  auth: {
+    /** Signs session tokens; undefined: one generated once and kept in the store. */
+    jwtSecret: string | undefined;
+    /** Domain SIWE challenges name; undefined: the host of PUBLIC_BASE_URL, else the request's Host. */
+    siweDomain: string | undefined;
+    /** URI SIWE challenges name; undefined: PUBLIC_BASE_URL, else the request's origin. */
+    siweUri: string | undefined;
+  };
+}
+
+/** Etherscan's API v2 origin, used when only ETHERSCAN_API_KEY is set. */
+export const ETHERSCAN_DEFAULT_URL = 'https://api.etherscan.io';
+
+/** DeBank Cloud OpenAPI origin, used when only DEBANK_ACCESS_KEY is set. */
+export const DEBANK_DEFAULT_URL = 'https://pro-openapi.debank.com';
+
+/** Neynar's public API origin, used when only NEYNAR_API_KEY is set. */
+export const NEYNAR_DEFAULT_URL = 'https://api.neynar.com';
+
+/** Live Farcaster upstreams as configured; none configured means the local replay of both. */
+function farcasterUpstreams(e: z.infer<typeof envSchema>): AppConfig['upstreams']['farcaster'] {
+  const neynarLive = e.NEYNAR_API_KEY !== undefined || e.NEYNAR_API_URL !== undefined;
+  const hubLive = e.FARCASTER_HUB_URL !== undefined;
+  if (!neynarLive && !hubLive) return { mode: 'local', neynar: undefined, hub: undefined };
+  return {
+    mode: 'live',
+    neynar: neynarLive ? { url: e.NEYNAR_API_URL ?? NEYNAR_DEFAULT_URL, apiKey: e.NEYNAR_API_KEY } : undefined,
+    hub: hubLive ? { url: e.FARCASTER_HUB_URL!, apiKey: e.FARCASTER_HUB_API_KEY } : undefined,
+  };
 }
 
 export class ConfigError extends Error {
@@ -130,6 +223,24 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       coingecko: { url: e.COINGECKO_API_URL, apiKey: e.COINGECKO_API_KEY },
       defillamaCoins: { url: e.DEFILLAMA_COINS_URL },
       coinbase: { url: e.COINBASE_API_URL },
+      farcaster: farcasterUpstreams(e),
+      etherscan: {
+        url: e.ETHERSCAN_API_URL ?? (e.ETHERSCAN_API_KEY === undefined ? undefined : ETHERSCAN_DEFAULT_URL),
+        apiKey: e.ETHERSCAN_API_KEY,
+      },
+      sourcify: { url: e.SOURCIFY_API_URL },
+      alchemyNft: { apiKey: e.ALCHEMY_API_KEY },
+      defi: {
+        defillama: { url: e.DEFILLAMA_API_URL },
+        yields: { url: e.DEFILLAMA_YIELDS_URL },
+        defillamaPro: { apiKey: e.DEFILLAMA_PRO_API_KEY },
+        debank: {
+          url: e.DEBANK_API_URL ?? (e.DEBANK_ACCESS_KEY === undefined ? undefined : DEBANK_DEFAULT_URL),
+          accessKey: e.DEBANK_ACCESS_KEY,
+        },
+        growthepie: { url: e.GROWTHEPIE_API_URL },
+      },
+      ensSubgraph: { url: e.ENS_SUBGRAPH_URL },
     },
     x402: {
       receiver: e.X402_RECEIVER as `0x${string}`,
@@ -140,6 +251,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       defaultPriceUsd: e.X402_DEFAULT_PRICE_USD,
     },
     anonymousLimits: { daily: e.ANONYMOUS_DAILY_LIMIT, perMinute: e.ANONYMOUS_PER_MINUTE_LIMIT },
+    siweLimits: { daily: e.SIWE_DAILY_LIMIT, perMinute: e.SIWE_PER_MINUTE_LIMIT },
+    apiKeyLimits: { daily: e.API_KEY_DAILY_LIMIT, perMinute: e.API_KEY_PER_MINUTE_LIMIT, concurrency: e.API_KEY_CONCURRENCY },
+    auth: { jwtSecret: e.JWT_SECRET, siweDomain: e.SIWE_DOMAIN, siweUri: e.SIWE_URI },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS },
   };
 }

@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
+import { registerBatchRoutes } from './batch-route.js';
 import { registerGraphqlRoute } from './graphql-route.js';
 import { createHttpMetrics, registerMetrics } from './metrics.js';
 import { requestIdFor } from './request-id.js';
@@ -68,10 +69,12 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       url: fastifyPath(row.path),
       handler: async (request, reply) => {
         const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
+        reply.raw.once('close', decision.release);
         return reply.headers(decision.headers).type(row.contentType).send(body);
       },
     });
   }
+  registerBatchRoutes(app, { table: deps.table, access: deps.access });
   const apollo = await registerGraphqlRoute(app, {
     gateway: deps.gateway,
     access: deps.access,

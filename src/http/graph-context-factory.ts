@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import type { AppServices, GraphContext } from '../../subgraphs/shared/graph-context.js';
 import { newGraphContext } from '../../subgraphs/shared/graph-context.js';
 import type { Sources } from '../sources/sources.js';
@@ -12,11 +13,15 @@ export function graphContextFactory(p: {
   sources: Sources;
   app: AppServices;
   publicBaseUrl: string | undefined;
+  /** The access gate's identification (once per request, shared with the gate). */
+  identify?: (req: { ip: string; headers: FastifyRequest['headers'] }) => Promise<CallerIdentity>;
 }): GraphContextFactory {
   return {
     create(request) {
       const base = p.publicBaseUrl ?? `${request.protocol}://${request.host}`;
-      return newGraphContext({ requestId: String(request.id), sources: p.sources, app: p.app, publicBaseUrl: base });
+      const identify = p.identify;
+      const caller = identify ? () => identify({ ip: request.ip, headers: request.headers }) : undefined;
+      return newGraphContext({ requestId: String(request.id), sources: p.sources, app: p.app, publicBaseUrl: base, caller });
     },
   };
 }

@@ -57,15 +57,21 @@ function graphQLErrorFrom(err: ApiError): GraphQLError {
 function accessPlugin(access: AccessGate, tiers: Map<string, Tier>): ApolloServerPlugin<GraphqlContext> {
   return {
     async requestDidStart() {
+      let release: (() => void) | undefined;
       return {
         async didResolveOperation({ operation, contextValue, response }) {
           try {
             const tier = operation ? operationTier(operation, tiers) : DEFAULT_FIELD_TIER;
             const decision = await access.admit(contextValue.access, { tier });
+            release = decision.release;
             for (const [k, v] of Object.entries(decision.headers)) response.http.headers.set(k.toLowerCase(), v);
           } catch (err) {
             throw err instanceof ApiError ? graphQLErrorFrom(err) : err;
           }
+        },
+        // The operation has run: an API key's concurrency slot is free again.
+        async willSendResponse() {
+          release?.();
         },
       };
     },

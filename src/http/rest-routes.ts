@@ -5,6 +5,7 @@ import type { OperationRow, RouteInput, RouteParams } from '../../rest-compat/ro
 import type { AccessGate } from '../access/access-gate.js';
 import { ApiError, invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
+import { admitBatchInnerCall, isBatchInnerCall } from './batch-inner-call.js';
 import { apiErrorFromGraphQL } from './graphql-errors.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import type { ResponseCache } from './response-cache.js';
@@ -66,7 +67,11 @@ export function registerOperationRoutes(
       url: fastifyPath(row.path),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
         const input = parseRouteInput(row.params, request);
-        const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
+        const caller = { ip: request.ip, headers: request.headers };
+        // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
+        const decision = await (isBatchInnerCall(request) ? admitBatchInnerCall(deps.access, caller, row) : deps.access.admit(caller, row));
+        // An API key's concurrency slot is held until the response is done (or the connection drops).
+        reply.raw.once('close', decision.release);
         reply.headers(decision.headers);
         const variables = variablesFor(compiled, input);
         const render = async () => {

@@ -1,4 +1,5 @@
 import type { RouteTable } from '../../rest-compat/route-row.js';
+import type { AccountServices } from '../../subgraphs/shared/account-services.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
 import { x402Configuration } from '../access/payment-catalog.js';
 import type { AppConfig } from '../config/config.js';
@@ -13,8 +14,11 @@ export function createAppServices(p: {
   table: RouteTable;
   store: Pick<Store, 'ping' | 'describe'>;
   startedAt: number;
+  /** Sign-in, keys, credits and usage (src/access/create-access.ts). */
+  account: AccountServices;
 }): AppServices {
   return {
+    account: p.account,
     async status() {
       const storeOk = await p.store.ping().then(
         () => true,

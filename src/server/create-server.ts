@@ -5,9 +5,9 @@ import { compileRouteTable } from '../../rest-compat/compile-routes.js';
 import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
-import { createAccessGate } from '../access/access-gate.js';
-import { DEFAULT_MODE_LIMITS } from '../access/caller-limits.js';
+import { createAccess } from '../access/create-access.js';
 import type { LocalChain } from '../chain/local-chain.js';
+import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import { composeSupergraph } from '../gateway/compose-supergraph.js';
 import { startInProcessGateway } from '../gateway/in-process-gateway.js';
@@ -19,6 +19,7 @@ import type { Sources } from '../sources/sources.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { createAppServices } from './app-services.js';
+import { localTokenList } from '../chain/seed-steps/demo-assets.js';
 import { createSources } from './create-sources.js';
 import { startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
 
@@ -42,6 +43,8 @@ export interface CreateServerOptions {
   storePrefix?: string;
   /** Recorded upstream replies for local sources; default test/fixtures. */
   fixturesDir?: string;
+  /** Called once per JSON-RPC method sent to a chain (tests count upstream calls with it). */
+  onRpcRequest?: (chain: ChainKey, method: string) => void;
 }
 
 /**
@@ -62,7 +65,14 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     const localChain = await startEmbeddedChainIfNeeded(config, logger);
     if (localChain) cleanups.push(() => localChain.stop());
 
-    const created = await createSources({ config, localRpcUrl: localChain?.rpcUrl, fixturesDir: opts.fixturesDir });
+    const created = await createSources({
+      config,
+      localRpcUrl: localChain?.rpcUrl,
+      fixturesDir: opts.fixturesDir,
+      onRpcRequest: opts.onRpcRequest,
+      localTokens: localChain ? localTokenList(localChain.deployments) : [],
+      localDeployments: localChain?.deployments,
+    });
     cleanups.push(() => created.close());
     const { sources } = created;
 
@@ -82,10 +92,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
           defaultPriceUsd: config.x402.defaultPriceUsd,
         }),
       }));
-    const access = createAccessGate({
-      store,
-      limits: { ...DEFAULT_MODE_LIMITS, anonymous: config.anonymousLimits },
-    });
+    const access = createAccess({ config, store, sources });
     const app = await buildHttpApp({
       config,
       logger,
@@ -93,11 +100,12 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       table,
       operations: [...compiled.values()],
       documents,
-      access,
+      access: access.gate,
       contexts: graphContextFactory({
         sources,
-        app: createAppServices({ config, table, store, startedAt }),
+        app: createAppServices({ config, table, store, startedAt, account: access.account }),
         publicBaseUrl: config.publicBaseUrl,
+        identify: access.gate.identify,
       }),
     });
     await app.listen({ port: config.port, host: config.host });

@@ -1,4 +1,9 @@
+import type { Address } from 'viem';
+import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
+import { createDefiSourcesFromConfig, defiSourcesNeedReplay } from '../sources/defi/defi-sources.js';
+import { createEnsSources, localEnsContracts } from '../sources/ens/ens-sources.js';
+import { createFarcasterSources } from '../sources/farcaster/farcaster-sources.js';
 import { createGasPriceSource } from '../sources/gas-price-source.js';
 import { createPriceSources, type PriceUpstream } from '../sources/prices/price-sources.js';
 import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../sources/replay/replay-server.js';
@@ -6,6 +11,8 @@ import { createChainClients } from '../sources/rpc/chain-clients.js';
 import { createRpcSourceClients } from '../sources/rpc/rpc-source-clients.js';
 import { SourceHealthRegistry } from '../sources/source-health.js';
 import type { Sources } from '../sources/sources.js';
+import type { TokenListEntry } from '../sources/wallet/token-lists.js';
+import { createWalletSources, walletSourcesNeedReplay } from '../sources/wallet/wallet-sources.js';
 
 export interface CreatedSources {
   sources: Sources;
@@ -23,19 +30,31 @@ export async function createSources(p: {
   localRpcUrl: string | undefined;
   /** Where recorded replies live; default test/fixtures of this checkout. */
   fixturesDir?: string;
+  /** Called once per JSON-RPC method sent to a chain (createChainClients' onRequest). */
+  onRpcRequest?: ((chain: ChainKey, method: string) => void) | undefined;
+  /** ERC-20s deployed on the embedded chain: the wallet routes list these on the chains it serves. */
+  localTokens?: readonly TokenListEntry[];
+  /** Contract addresses the embedded chain's seed recorded (its ENS contracts among them). */
+  localDeployments?: ReadonlyMap<string, Address>;
 }): Promise<CreatedSources> {
   const { config } = p;
   const health = new SourceHealthRegistry();
   const chains = createChainClients({
     chains: config.chains,
     localRpcUrl: p.localRpcUrl,
+    localContracts: { ensUniversalResolver: localEnsContracts(p.localDeployments)?.universalResolver },
     timeoutMs: config.upstreamTimeoutMs,
+    onRequest: p.onRpcRequest,
   });
   const rpc = createRpcSourceClients({ chains, registry: health, timeoutMs: config.upstreamTimeoutMs });
 
   // Started only when some source has no live URL configured; ephemeral port, so instances never collide.
   const { coingecko, defillamaCoins, coinbase } = config.upstreams;
-  const needsReplay = [coingecko.url, defillamaCoins.url, coinbase.url].some((url) => url === undefined);
+  const needsReplay =
+    [coingecko.url, defillamaCoins.url, coinbase.url].some((url) => url === undefined) ||
+    config.upstreams.farcaster.mode === 'local' ||
+    walletSourcesNeedReplay(config) ||
+    defiSourcesNeedReplay(config);
   const replay = needsReplay ? await startReplayServer({ fixturesDir: p.fixturesDir ?? defaultFixturesDir() }) : undefined;
   // Live where the env var names the upstream, else the replay's recordings under test/fixtures/<source>/.
   const upstream = (url: string | undefined, replayName: string): PriceUpstream =>
@@ -48,7 +67,33 @@ export async function createSources(p: {
     timeoutMs: config.upstreamTimeoutMs,
   });
 
-  const sources: Sources = { health, chains, rpc, gas: createGasPriceSource({ chains, rpc }), prices };
+  // Farcaster: both replayed, or each configured one live (a missing one stays absent, never replayed in live mode).
+  const { farcaster: fc } = config.upstreams;
+  const social = (live: { url: string; apiKey: string | undefined } | undefined, replayName: string) =>
+    fc.mode === 'local'
+      ? { baseUrl: replay!.baseUrlFor(replayName), mode: 'local' as const }
+      : live && { baseUrl: live.url, apiKey: live.apiKey, mode: 'live' as const };
+  const farcaster = createFarcasterSources({
+    neynar: social(fc.neynar, 'neynar'),
+    hub: social(fc.hub, 'farcaster-hub'),
+    registry: health,
+    timeoutMs: config.upstreamTimeoutMs,
+  });
+
+  const wallet = createWalletSources({ config, replay, chains, rpc, registry: health, localTokens: p.localTokens ?? [] });
+
+  const defi = createDefiSourcesFromConfig({ config, replay, registry: health });
+
+  const ens = createEnsSources({
+    chains,
+    rpc,
+    registry: health,
+    localDeployments: p.localDeployments,
+    subgraphUrl: config.upstreams.ensSubgraph.url,
+    timeoutMs: config.upstreamTimeoutMs,
+  });
+
+  const sources: Sources = { health, chains, rpc, gas: createGasPriceSource({ chains, rpc }), prices, farcaster, wallet, defi, ens };
   return {
     sources,
     replay,

@@ -9,6 +9,7 @@ import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { loadConfig } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
 import { openStore } from '../store/open-store.js';
+import { createAccess } from '../access/create-access.js';
 import { createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
 import { startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
@@ -28,7 +29,13 @@ const logger = createLogger(config.logLevel);
 const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl });
 const chain = await startEmbeddedChainIfNeeded(config, logger);
 const { sources, close } = await createSources({ config, localRpcUrl: chain?.rpcUrl });
-const app = createAppServices({ config, table: ROUTE_TABLE, store, startedAt: Date.now() });
+const app = createAppServices({
+  config,
+  table: ROUTE_TABLE,
+  store,
+  startedAt: Date.now(),
+  account: createAccess({ config, store, sources }).account,
+});
 const built = await buildSubgraph(mod);
 const apollo = new ApolloServer<GraphContext>({
   schema: built.schema,

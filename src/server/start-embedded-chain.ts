@@ -1,18 +1,23 @@
 import type { Logger } from 'pino';
+import type { Address } from 'viem';
 import { type LocalChain, startLocalChain } from '../chain/local-chain.js';
 import { seedLocalChain } from '../chain/seed-local-chain.js';
 import { embeddedChainSeedSteps } from '../chain/seed-steps/index.js';
 import type { AppConfig } from '../config/config.js';
 
+/** The running embedded chain and the contract addresses its seed steps recorded (e.g. 'DemoToken:USDC'). */
+export type EmbeddedChain = LocalChain & { deployments: ReadonlyMap<string, Address> };
+
 /**
  * The embedded Ethereum (anvil on an ephemeral loopback port, seeded) when no ETH_RPC_URL is configured;
  * undefined when a live RPC serves instead.
  */
-export async function startEmbeddedChainIfNeeded(config: AppConfig, logger: Logger): Promise<LocalChain | undefined> {
+export async function startEmbeddedChainIfNeeded(config: AppConfig, logger: Logger): Promise<EmbeddedChain | undefined> {
   if (config.chains.ethereum.rpcUrl) return undefined;
   const chain = await startLocalChain({ chainId: 1, logger });
+  let deployments: ReadonlyMap<string, Address>;
   try {
-    await seedLocalChain({
+    deployments = await seedLocalChain({
       rpcUrl: chain.rpcUrl,
       steps: embeddedChainSeedSteps(),
       onStepDone: (name, ms) => logger.debug({ step: name, ms: Math.round(ms) }, 'local chain seeded'),
@@ -21,5 +26,5 @@ export async function startEmbeddedChainIfNeeded(config: AppConfig, logger: Logg
     await chain.stop();
     throw err;
   }
-  return chain;
+  return Object.assign(chain, { deployments });
 }

@@ -105,7 +105,8 @@ export class HttpJsonSource {
 
   /**
    * GETs JSON and maps it into the caller's own type inside the upstream call: a reply of the wrong shape
-   * (`map` throws) is an upstream failure — reported to health, never cached, 503 for our caller — not a value.
+   * (`map` throws) is an upstream failure — reported to health, never cached, 503 for our caller — not a value;
+   * an `UpstreamError` thrown by `map` keeps its own message and retryability.
    * Two different maps of one path need distinct `cacheKey`s.
    * @example await coinbase.getMapped('/v2/prices/ETH-USD/spot', toSpotQuote)
    */
@@ -122,7 +123,9 @@ export class HttpJsonSource {
         if (json === null || map === undefined) return json as T | null;
         try {
           return map(json);
-        } catch {
+        } catch (err) {
+          // A map may recognise an upstream's in-band refusal (e.g. a rate limit inside a 200 reply) and say so.
+          if (err instanceof UpstreamError) throw err;
           throw new UpstreamError(`unexpected reply shape on GET ${path.startsWith('/') ? path : `/${path}`}`, { retryable: false });
         }
       },
@@ -139,6 +142,33 @@ export class HttpJsonSource {
     return this.client.load<T | null>(
       opts.cacheKey ?? `POST ${path}`,
       (signal) => this.request<T>({ method: 'POST', path, query, body, notFound: opts.notFound, signal }),
+      {
+        idempotent: opts.idempotent ?? false,
+        cache: opts.cacheKey !== undefined,
+        ...(opts.freshnessMs === undefined ? {} : { freshnessMs: opts.freshnessMs }),
+      },
+    );
+  }
+
+  /**
+   * POSTs a JSON body and maps the reply inside the upstream call, as {@link getMapped} does for GET: a reply of the
+   * wrong shape (`map` throws) is an upstream failure — reported to health, never cached, 503 for our caller.
+   * @example await subgraph.postMapped('/subgraphs/name/ensdomains/ens', { query, variables }, toDomains, { idempotent: true, cacheKey })
+   */
+  postMapped<T>(path: string, body: unknown, map: (json: unknown) => T, opts: PostJsonOptions = {}): Promise<T | null> {
+    const query = sortedQueryString(opts.query);
+    const where = `POST ${path.startsWith('/') ? path : `/${path}`}`;
+    return this.client.load<T | null>(
+      opts.cacheKey ?? where,
+      async (signal) => {
+        const json = await this.request<unknown>({ method: 'POST', path, query, body, notFound: opts.notFound, signal });
+        if (json === null) return null;
+        try {
+          return map(json);
+        } catch {
+          throw new UpstreamError(`unexpected reply shape on ${where}`, { retryable: false });
+        }
+      },
       {
         idempotent: opts.idempotent ?? false,
         cache: opts.cacheKey !== undefined,

@@ -171,6 +171,17 @@ return 1
 `,
 );
 
+/** KEYS: [secret]. ARGV: [candidate]. Keeps the first value ever written; returns the stored value. */
+export const getOrCreateSecretScript = script(
+  'getOrCreateSecret',
+  `
+local current = redis.call('GET', KEYS[1])
+if current then return current end
+redis.call('SET', KEYS[1], ARGV[1])
+return ARGV[1]
+`,
+);
+
 /** Runs a script by SHA, loading it on first use (NOSCRIPT) so a restarted or fresh Redis still works. */
 export async function runScript(
   redis: Redis,

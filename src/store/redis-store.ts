@@ -8,6 +8,7 @@ import {
   createApiKeyScript,
   debitCreditScript,
   deleteApiKeyScript,
+  getOrCreateSecretScript,
   putSubnameScript,
   rotateApiKeyScript,
   runScript,
@@ -129,6 +130,7 @@ export class RedisStore implements Store {
     subnames: (parent: string) => `${this.prefix}subnames:${parent}`,
     subnameOrder: (parent: string) => `${this.prefix}subnames-order:${parent}`,
     subnameTotal: () => `${this.prefix}subnames-total`,
+    secret: (name: string) => `${this.prefix}secret:${name}`,
   };
 
   private run(target: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
@@ -343,6 +345,12 @@ export class RedisStore implements Store {
   async countSubnames(parent?: string): Promise<number> {
     if (parent !== undefined) return this.redis.hlen(this.keys.subnames(parent));
     return Number((await this.redis.get(this.keys.subnameTotal())) ?? 0);
+  }
+
+  async getOrCreateSecret(name: string, create: () => string): Promise<string> {
+    const found = await this.redis.get(this.keys.secret(name));
+    if (found !== null) return found;
+    return String(await this.run(getOrCreateSecretScript, [this.keys.secret(name)], [create()]));
   }
 
   describe(): StoreDescription {

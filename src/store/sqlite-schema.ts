@@ -80,6 +80,13 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX subnames_order ON subnames (parent, created_at, label);
   `,
+  `
+  -- Secrets every instance must share (the JWT signing secret), written once.
+  CREATE TABLE service_secrets (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Tables holding rows that expire; swept opportunistically by the SQLite store. */

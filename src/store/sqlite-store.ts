@@ -176,6 +176,8 @@ export class SqliteStore implements Store {
       ),
       subnameCountAll: prepare<{ n: number }>('SELECT count(*) AS n FROM subnames'),
       subnameCountParent: prepare<{ n: number }>('SELECT count(*) AS n FROM subnames WHERE parent = ?'),
+      secretInsert: prepare('INSERT INTO service_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
+      secretGet: prepare<{ value: string }>('SELECT value FROM service_secrets WHERE name = ?'),
       sweeps: EXPIRING_TABLES.map((table) => prepare(`DELETE FROM ${table} WHERE expires_at <= ?`)),
     };
 
@@ -370,6 +372,13 @@ export class SqliteStore implements Store {
   async countSubnames(parent?: string): Promise<number> {
     const row = parent === undefined ? this.sql.subnameCountAll.get() : this.sql.subnameCountParent.get(parent);
     return row!.n;
+  }
+
+  async getOrCreateSecret(name: string, create: () => string): Promise<string> {
+    const found = this.sql.secretGet.get(name);
+    if (found) return found.value;
+    this.sql.secretInsert.run(name, create());
+    return this.sql.secretGet.get(name)!.value;
   }
 
   describe(): StoreDescription {

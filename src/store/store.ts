@@ -181,6 +181,14 @@ export interface Store {
   /** True only the first time a payment nonce is seen (on every instance); remembered until `expiresAt`. */
   markPaymentNonceSpent(params: { key: string; expiresAt: number; now: number }): Promise<boolean>;
 
+  // ── Service secrets ──────────────────────────────────────────────────────────────────────
+
+  /**
+   * The secret stored under `name`, creating it with `create()` if there is none; of concurrent first calls
+   * (on any instance) one value wins and every caller gets it. For secrets instances must share (JWT signing).
+   */
+  getOrCreateSecret(name: string, create: () => string): Promise<string>;
+
   // ── Subnames and CCIP records ────────────────────────────────────────────────────────────
 
   /** Registers `label.parent`; false if the label is already taken. */

@@ -1,10 +1,14 @@
 import type DataLoader from 'dataloader';
+import { ApiError } from '../../src/errors/api-error.js';
 import type { Sources } from '../../src/sources/sources.js';
+import type { AccountServices, CallerIdentity } from './account-services.js';
 
 /** Facts about the running service that resolvers report; implemented by the server at start. */
 export interface AppServices {
   status(): Promise<{ status: string; version: string; uptimeSeconds: number; store: string; timestamp: string }>;
   x402Config(publicBaseUrl: string): X402ConfigShape;
+  /** Sign-in, sessions, API keys, credits and usage (subgraphs/shared/account-services.ts). */
+  account: AccountServices;
 }
 
 export interface X402ConfigShape {
@@ -40,6 +44,8 @@ export interface GraphContext {
   publicBaseUrl: string;
   /** One DataLoader per kind per request, created on first use. */
   loaders: Map<string, DataLoader<unknown, unknown>>;
+  /** Who is calling: identified by the access gate (once per request), or on first ask on always-free routes. */
+  caller: () => Promise<CallerIdentity>;
 }
 
 /**
@@ -64,6 +70,12 @@ export function newGraphContext(params: {
   sources: Sources;
   app: AppServices;
   publicBaseUrl: string;
+  /** Identifies the request's caller; without it (a subgraph served alone) the caller is unknown: 401. */
+  caller?: () => Promise<CallerIdentity>;
 }): GraphContext {
-  return { ...params, loaders: new Map() };
+  return { ...params, caller: params.caller ?? unknownCaller, loaders: new Map() };
 }
+
+const unknownCaller = async (): Promise<CallerIdentity> => {
+  throw new ApiError(401, 'UNAUTHORIZED', 'this server does not identify callers');
+};

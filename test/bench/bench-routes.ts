@@ -41,4 +41,10 @@ export const BENCH_ROUTES: BenchRoute[] = [
     path: '/graphql',
     body: graphql('{ gasPrices { chain baseFee standard { maxFeePerGas } } supportedChains { key id } }'),
   },
+  // Heavy tier, uncached by design (SPEC: ENS records are real time): 100 names, ONE multicall eth_call per request.
+  {
+    name: 'GET /api/ens/batch (100 names)',
+    method: 'GET',
+    path: `/api/ens/batch?names=${['alice.eth', 'bob.eth', 'carol.eth', ...Array.from({ length: 97 }, (_, i) => `name-${i}.eth`)].join(',')}`,
+  },
 ];

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
+import type { ChainKey } from '../../src/config/chains.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createServer, type RunningServer } from '../../src/server/create-server.js';
 
@@ -16,11 +17,15 @@ export interface TestServer extends RunningServer {
  * The whole service on an ephemeral port with a fresh data dir, the embedded chain and the replay,
  * configured through the same env vars as `npm start`.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  /** storePrefix: Redis key namespace; give two servers the same one to make them instances sharing one store. */
+  options: { storePrefix?: string; onRpcRequest?: (chain: ChainKey, method: string) => void } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   // A shared Redis keeps counters across runs: each test server gets its own key namespace.
-  const server = await createServer({ config, logger: pino({ level: 'silent' }), storePrefix: `test:${randomUUID()}:` });
+  const server = await createServer({ config, logger: pino({ level: 'silent' }), storePrefix: options.storePrefix ?? `test:${randomUUID()}:`, onRpcRequest: options.onRpcRequest });
   const close = server.close.bind(server);
   return Object.assign(server, {
     dataDir,

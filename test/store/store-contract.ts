@@ -418,6 +418,21 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
       });
     });
 
+    describe('service secrets', () => {
+      it('a secret is created once and every later call, on any instance, gets the same value', async () => {
+        const first = await store.getOrCreateSecret('jwt', () => 'secret-one');
+        expect(first).toBe('secret-one');
+        expect(await stores[stores.length - 1].getOrCreateSecret('jwt', () => 'secret-two')).toBe('secret-one');
+        expect(await store.getOrCreateSecret('other', () => 'secret-three')).toBe('secret-three');
+      });
+
+      it('of 20 concurrent first calls one value wins and all of them get it', async () => {
+        const values = await spread(stores, 20, (s, i) => s.getOrCreateSecret('race', () => `candidate-${i}`));
+        expect(new Set(values).size).toBe(1);
+        expect(values[0]).toMatch(/^candidate-\d+$/);
+      });
+    });
+
     describe('lifecycle', () => {
       it('answers a ping and says what it is', async () => {
         await expect(store.ping()).resolves.toBeUndefined();

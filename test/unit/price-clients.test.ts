@@ -172,14 +172,13 @@ describe('each price source is live when its env var is set, else the local repl
     }
   };
 
-  it('all three set: all live, no replay started', async () => {
-    expect(
-      await modes({
-        COINGECKO_API_URL: 'https://api.coingecko.com',
-        DEFILLAMA_COINS_URL: 'https://coins.llama.fi',
-        COINBASE_API_URL: 'https://api.coinbase.com',
-      }),
-    ).toEqual({ replay: false, modes: { coingecko: 'live', 'defillama-coins': 'live', coinbase: 'live' } });
+  it('all three set: all three live (the replay still serves the other domains left unset)', async () => {
+    const found = await modes({
+      COINGECKO_API_URL: 'https://api.coingecko.com',
+      DEFILLAMA_COINS_URL: 'https://coins.llama.fi',
+      COINBASE_API_URL: 'https://api.coinbase.com',
+    });
+    expect(found.modes).toEqual({ coingecko: 'live', 'defillama-coins': 'live', coinbase: 'live' });
   });
 
   it('one set: that one live, the others local through the replay', async () => {

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/config.js';
 import { CHAINS, type ChainKey } from '../../config/chains.js';
 import { serviceUnavailable } from '../../errors/api-error.js';
 import { readJsonRpcMethods } from './read-json-rpc-methods.js';
-import { localViemChain, VIEM_CHAINS } from './viem-chains.js';
+import { type LocalChainContracts, localViemChain, VIEM_CHAINS } from './viem-chains.js';
 
 /** live: a configured RPC URL · local: the embedded anvil chain · absent: nothing configured. */
 export type ChainClientMode = 'live' | 'local' | 'absent';
@@ -23,6 +23,8 @@ export type CreateChainClientsParameters = {
   chains: AppConfig['chains'];
   /** The embedded local chain; serves Ethereum when no Ethereum RPC URL is configured. */
   localRpcUrl?: string | undefined;
+  /** Contracts the local chain seed deployed (its ENS Universal Resolver), for the local chain's viem definition. */
+  localContracts?: LocalChainContracts | undefined;
   /** Per-request timeout toward the RPC endpoint (config `upstreamTimeoutMs`). */
   timeoutMs?: number;
   /** Called once per JSON-RPC method sent upstream (once per entry of a JSON-RPC batch). */
@@ -47,6 +49,7 @@ const LIVE_RETRY_COUNT = 2;
 export function createChainClients({
   chains,
   localRpcUrl,
+  localContracts,
   timeoutMs = 5000,
   onRequest,
   observe,
@@ -59,7 +62,7 @@ export function createChainClients({
     if (!url) return [key, { key, chainId: endpoint.id, mode: 'absent', client: undefined }];
 
     const mode: ChainClientMode = liveUrl ? 'live' : 'local';
-    const chain = mode === 'live' ? VIEM_CHAINS[key] : localViemChain({ chainId: endpoint.id, rpcUrl: url });
+    const chain = mode === 'live' ? VIEM_CHAINS[key] : localViemChain({ chainId: endpoint.id, rpcUrl: url, contracts: localContracts });
     const client = createPublicClient({
       chain,
       transport: http(url, {

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { MAX_BATCH_ADDRESSES } from '../../subgraphs/chain/utility-limits.js';
+import { chainParam } from '../params.js';
+import type { RouteRow } from '../route-row.js';
+import { evmAddress } from './wallet.js';
+
+const UINT256_MAX = 2n ** 256n - 1n;
+
+const tokenId = z
+  .string()
+  .regex(/^\d{1,78}$/, 'must be a decimal integer')
+  // zod runs every check even after one failed: the refine must not assume the regex passed.
+  .refine((v) => !/^\d+$/.test(v) || BigInt(v) <= UINT256_MAX, 'must be at most 2^256 − 1')
+  .describe('token id, decimal')
+  .meta({ example: '1' });
+
+/** Comma-separated entries, blanks dropped, 1 to MAX_BATCH_ADDRESSES of them. */
+const addressList = (entry: z.ZodString, description: string) =>
+  z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== ''),
+    )
+    .pipe(
+      z
+        .array(entry)
+        .min(1, 'must name at least one address')
+        .max(MAX_BATCH_ADDRESSES, `must name at most ${MAX_BATCH_ADDRESSES} addresses`),
+    )
+    .describe(description)
+    .meta({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8,0xcA11bde05977b3631167028862bE2a173976CA11' });
+
+const chain = chainParam.optional();
+
+/** SPEC "Market, wallet, utilities" and the utilities documented in detail: NFT, token, ABI and address tools. */
+export const chainUtilityRoutes: RouteRow[] = [
+  {
+    kind: 'operation',
+    id: 'getNftMetadata',
+    method: 'GET',
+    path: '/api/nft/{contract}/{tokenId}',
+    tag: 'NFT',
+    summary: 'An ERC-721 token: owner, collection and metadata, read on chain',
+    description:
+      'ownerOf, tokenURI, name and symbol in one multicall. A `data:application/json` token URI is decoded into `metadata`; an http(s), ipfs or ar URI is returned as `tokenUri` and never fetched by the service. 404 when the token does not exist (or the contract is not an ERC-721).',
+    tier: 'medium',
+    params: { path: z.object({ contract: evmAddress, tokenId }), query: z.object({ chain }) },
+    field: 'nftToken',
+    notFound: 'no ERC-721 token with this id at this contract',
+    errors: [404],
+    maxAge: 12,
+  },
+  {
+    kind: 'operation',
+    id: 'getTokenInfo',
+    method: 'GET',
+    path: '/api/token/{address}',
+    tag: 'Chain',
+    summary: 'ERC-20 name, symbol, decimals and total supply (one multicall)',
+    tier: 'medium',
+    params: { path: z.object({ address: evmAddress }), query: z.object({ chain }) },
+    field: 'tokenInfo',
+    notFound: 'no ERC-20 token at this address',
+    errors: [404],
+    maxAge: 12,
+  },
+  {
+    kind: 'operation',
+    id: 'getContractAbi',
+    method: 'GET',
+    path: '/api/abi/{address}',
+    tag: 'Utilities',
+    summary: 'Contract ABI from the explorer (verified source), else from Sourcify',
+    description:
+      "`verified` is true for an explorer verification or a Sourcify exact match, false for a Sourcify match whose metadata differs. Sourcify also answers while the explorer is down. 404 when neither has the contract's source.",
+    tier: 'medium',
+    price: '0.02',
+    params: { path: z.object({ address: evmAddress }), query: z.object({ chain }) },
+    field: 'contractAbi',
+    notFound: 'no verified source for this contract',
+    errors: [404],
+    maxAge: 600,
+  },
+  {
+    kind: 'operation',
+    id: 'getAddressAge',
+    method: 'GET',
+    path: '/api/address/age/{address}',
+    tag: 'Utilities',
+    summary: "Time of an address's first normal transaction (explorer)",
+    tier: 'medium',
+    price: '0.01',
+    params: { path: z.object({ address: evmAddress }), query: z.object({ chain }) },
+    field: 'addressAge',
+    notFound: 'no transactions for this address',
+    errors: [404],
+    maxAge: 3600,
+  },
+  {
+    kind: 'operation',
+    id: 'getAddressTypesBatch',
+    method: 'GET',
+    path: '/api/address/batch/type',
+    tag: 'Utilities',
+    summary: `EOA or contract for up to ${MAX_BATCH_ADDRESSES} addresses, in one eth_call`,
+    description:
+      'Every address is read in ONE `eth_call` (code size and code prefix of each); `delegated` is an EOA whose code is an EIP-7702 delegation. A repeated address is answered once.',
+    tier: 'heavy',
+    price: '0.02',
+    params: {
+      query: z.object({
+        addresses: addressList(evmAddress, `comma-separated 0x addresses, 1 to ${MAX_BATCH_ADDRESSES}`),
+        chain,
+      }),
+    },
+    field: 'addressTypes',
+    maxAge: 12,
+  },
+  {
+    kind: 'operation',
+    id: 'validateAddressesBatch',
+    method: 'GET',
+    path: '/api/address/batch/validate',
+    tag: 'Utilities',
+    summary: `Syntax and EIP-55 checksum of up to ${MAX_BATCH_ADDRESSES} addresses (no upstream)`,
+    description: 'Each entry is judged on its own: malformed entries are answered `valid: false` with a reason, not refused.',
+    tier: 'light',
+    price: '0.02',
+    params: {
+      query: z.object({
+        addresses: addressList(z.string().max(200, 'an entry is at most 200 characters'), `comma-separated entries, 1 to ${MAX_BATCH_ADDRESSES}`),
+      }),
+    },
+    field: 'addressValidation',
+    maxAge: 86_400,
+  },
+  {
+    kind: 'operation',
+    id: 'getAddressChecksum',
+    method: 'GET',
+    path: '/api/address/checksum/{address}',
+    tag: 'Utilities',
+    summary: 'EIP-55 checksummed form of an address',
+    tier: 'light',
+    price: '0.005',
+    params: { path: z.object({ address: evmAddress }) },
+    field: 'addressChecksum',
+    maxAge: 86_400,
+  },
+  {
+    kind: 'operation',
+    id: 'getAddressCode',
+    method: 'GET',
+    path: '/api/address/code/{address}',
+    tag: 'Utilities',
+    summary: 'Bytecode deployed at an address (0x for an account without code)',
+    tier: 'medium',
+    price: '0.01',
+    params: { path: z.object({ address: evmAddress }), query: z.object({ chain }) },
+    field: 'addressCode',
+    maxAge: 12,
+  },
+];

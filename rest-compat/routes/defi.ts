@@ -1,0 +1,157 @@
+import { z } from 'zod';
+import {
+  DEFAULT_DEFI_PAGE,
+  DEFAULT_EVENTS_PAGE,
+  EVENT_CHAIN,
+  EVENT_TYPES,
+  MAX_OFFSET,
+  MAX_PAGE_LIMIT,
+  MAX_UPCOMING_DAYS,
+  PROTOCOL_NAME,
+} from '../../subgraphs/defi/limits.js';
+import { chainParam } from '../params.js';
+import type { RouteRow } from '../route-row.js';
+
+/** SPEC "Data freshness": DeFi TVL 5 minutes; a shared cache may keep an answer that long. */
+const DEFI_MAX_AGE_SECONDS = 300;
+
+const pageLimit = (byDefault: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_LIMIT)
+    .default(byDefault)
+    .describe(`items per page, 1 to ${MAX_PAGE_LIMIT} (default ${byDefault})`);
+
+const pageOffset = z.coerce.number().int().min(0).max(MAX_OFFSET).default(0).describe('items to skip (default 0)');
+
+const protocolName = z
+  .string()
+  .trim()
+  .regex(PROTOCOL_NAME, 'must be 1–80 letters, digits, spaces or . & + _ ( ) -')
+  .describe("DefiLlama's slug (aave-v3) or the protocol's name (AAVE V3), any case")
+  .meta({ example: 'aave-v3' });
+
+const walletAddress = z
+  .string()
+  .trim()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
+  .describe('wallet address')
+  .meta({ example: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' });
+
+/** SPEC "Market, wallet, utilities": DeFi protocols, yields and positions; active users; protocol events. */
+export const defiRoutes: RouteRow[] = [
+  {
+    kind: 'operation',
+    id: 'listDefiProtocols',
+    method: 'GET',
+    path: '/api/defi/protocols',
+    tag: 'DeFi',
+    summary: 'DeFi protocols by TVL, largest first, with 1 h / 1 d / 7 d changes (DefiLlama)',
+    description:
+      "Offset pagination over DefiLlama's whole protocol list, which the service fetches at most once per 5 minutes and pages itself.",
+    tier: 'medium',
+    params: { query: z.object({ limit: pageLimit(DEFAULT_DEFI_PAGE), offset: pageOffset }) },
+    field: 'defiProtocols',
+    maxAge: DEFI_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'getDefiProtocol',
+    method: 'GET',
+    path: '/api/defi/protocol/{name}',
+    tag: 'DeFi',
+    summary: 'One protocol: TVL now and per chain, changes, market cap and 30 days of daily TVL (DefiLlama)',
+    tier: 'medium',
+    params: { path: z.object({ name: protocolName }) },
+    field: 'defiProtocol',
+    notFound: 'DefiLlama lists no protocol by this name',
+    maxAge: DEFI_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'listYields',
+    method: 'GET',
+    path: '/api/yields',
+    tag: 'DeFi',
+    summary: 'Yield pools by TVL, largest first, with base and reward APY (DefiLlama yields)',
+    tier: 'medium',
+    params: {
+      query: z.object({
+        limit: pageLimit(DEFAULT_DEFI_PAGE),
+        offset: pageOffset,
+        chain: chainParam.optional(),
+        project: z.string().trim().regex(PROTOCOL_NAME, 'must be a protocol slug').optional().describe('only pools of this protocol slug, e.g. aave-v3'),
+      }),
+    },
+    field: 'defiYields',
+    maxAge: DEFI_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'getDefiPositions',
+    method: 'GET',
+    path: '/api/defi/positions/{address}',
+    tag: 'DeFi',
+    summary: "A wallet's DeFi positions on every chain: supplied, borrowed, rewards, health factor (DeBank)",
+    tier: 'medium',
+    params: { path: z.object({ address: walletAddress }) },
+    field: 'defiPositions',
+    maxAge: DEFI_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'getActiveUsers',
+    method: 'GET',
+    path: '/api/active-users',
+    tag: 'Chain',
+    summary: 'Daily and 7-day active addresses per chain (growthepie)',
+    description:
+      'Distinct addresses that sent a transaction on the latest measured UTC day, and over the 7 days ending that day, as growthepie counts them from each chain. A chain growthepie does not measure is left out.',
+    tier: 'medium',
+    price: '0.01',
+    field: 'activeUsers',
+    maxAge: 900,
+  },
+  {
+    kind: 'operation',
+    id: 'listEvents',
+    method: 'GET',
+    path: '/api/events',
+    tag: 'DeFi',
+    summary: 'Recent protocol events, newest first: exploits (hack) and funding rounds (raise), from DefiLlama',
+    description:
+      '`results` is one page (`limit`, `offset`) of the events matching `type` and `chain`; `total` counts them all. Amounts are USD (DefiLlama gives raises in millions; they are converted).',
+    tier: 'medium',
+    params: {
+      query: z.object({
+        type: z.enum(EVENT_TYPES).optional().describe('hack or raise; both when omitted'),
+        chain: z.string().trim().regex(EVENT_CHAIN, 'must be a chain name').optional().describe('only events on this chain, e.g. Ethereum'),
+        limit: pageLimit(DEFAULT_EVENTS_PAGE),
+        offset: pageOffset,
+      }),
+    },
+    field: 'defiEvents',
+    maxAge: DEFI_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'listUpcomingEvents',
+    method: 'GET',
+    path: '/api/events/upcoming',
+    tag: 'DeFi',
+    summary: 'Upcoming events: the next scheduled token unlocks, soonest first (DefiLlama emissions)',
+    description:
+      "`data.unlocks` lists each token's next unlock after now (within `days` when given): tokens, percent of the circulating supply and an estimated USD value at today's price.",
+    tier: 'medium',
+    params: {
+      query: z.object({
+        days: z.coerce.number().int().min(1).max(MAX_UPCOMING_DAYS).optional().describe(`only unlocks within this many days, 1 to ${MAX_UPCOMING_DAYS}`),
+        limit: pageLimit(DEFAULT_EVENTS_PAGE),
+      }),
+    },
+    field: 'upcomingEvents',
+    maxAge: DEFI_MAX_AGE_SECONDS,
+  },
+];

@@ -1,0 +1,278 @@
+import { z } from 'zod';
+import { isApiError } from '../../src/errors/api-error.js';
+import { normalizeEnsName } from '../../src/sources/ens/ens-names.js';
+import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_LIMIT, MAX_ENS_BATCH } from '../../subgraphs/ens/limits.js';
+import type { RouteRow } from '../route-row.js';
+
+/** SPEC "Indicative prices": ENS resolution $0.01, batch $0.02. */
+const ENS_PRICE = '0.01';
+const ENS_BATCH_PRICE = '0.02';
+/** Offsets beyond this list nothing an address could hold (the ENS subgraph's page of 1000). */
+const MAX_DOMAINS_OFFSET = 100_000;
+
+/** An ENS name, normalised with ENSIP-15; anything viem's `normalize` refuses is INVALID_PARAMETER. */
+const ensName = z
+  .string()
+  .transform((value, ctx) => {
+    try {
+      return normalizeEnsName(value);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: isApiError(err) ? err.message : 'invalid ENS name' });
+      return z.NEVER;
+    }
+  })
+  .describe('ENS name (ENSIP-15 normalised; any case), e.g. alice.eth')
+  .meta({ example: 'alice.eth' });
+
+const ensNameList = z
+  .string()
+  .transform((v) =>
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== ''),
+  )
+  .pipe(z.array(ensName).min(1, 'must name at least one ENS name').max(MAX_ENS_BATCH, `must name at most ${MAX_ENS_BATCH} ENS names`))
+  .describe(`comma-separated ENS names, 1 to ${MAX_ENS_BATCH}`)
+  .meta({ example: 'alice.eth,bob.eth' });
+
+const evmAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits')
+  .describe('0x address, any case')
+  .meta({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+
+const PROFILE_SELECTION = 'name address avatar contentHash records { key value } expiration registrant controller resolver';
+
+/** GraphQL's list of {key, value} records → SPEC's map (`records.twitter`, `records["com.discord"]`). */
+function recordsAsMap(value: unknown): unknown {
+  const profile = value as { records?: { key: string; value: string }[] };
+  return { ...profile, records: Object.fromEntries((profile.records ?? []).map((r) => [r.key, r.value])) };
+}
+
+const nullableString = { type: ['string', 'null'] };
+const profileProperties = {
+  name: { type: 'string' },
+  address: { ...nullableString, description: 'EIP-55 address the name resolves to' },
+  avatar: { ...nullableString, description: 'https URL of the avatar (ENSIP-12), or the data: URI itself' },
+  contentHash: { ...nullableString, description: 'ENSIP-7 content hash as a URI, e.g. ipfs://bafy…' },
+  records: {
+    type: 'object',
+    description: 'set text records among twitter, github, url, description, email, com.discord',
+    additionalProperties: { type: 'string' },
+    example: { twitter: 'alice', github: 'alice-codes', url: 'https://alice.example.org', 'com.discord': 'alice.eth' },
+  },
+  expiration: { ...nullableString, description: 'registration expiry, ISO 8601' },
+  registrant: { ...nullableString, description: 'holder of the .eth registrar token' },
+  controller: { ...nullableString, description: 'owner of the name in the ENS registry' },
+  resolver: { ...nullableString, description: 'resolver contract' },
+};
+const profileSchema = { type: 'object', required: Object.keys(profileProperties), properties: profileProperties };
+
+const batchDescription = `At most ${MAX_ENS_BATCH} names (400 above); a repeated name is answered once. All names are resolved together in ONE Multicall3 \`eth_call\` through the ENS Universal Resolver. \`address\` is null for a name that is unregistered, expired or has no address; \`count\` is how many resolved.`;
+
+/** SPEC "Identity": ENS resolution, profile, avatar, reverse, batch, names by address, and the full profile. */
+export const ensRoutes: RouteRow[] = [
+  {
+    kind: 'operation',
+    id: 'resolveEnsName',
+    method: 'GET',
+    path: '/api/ens/resolve/{name}',
+    tag: 'ENS',
+    summary: 'Address of an ENS name (through the Universal Resolver, CCIP-Read included)',
+    description: 'Names are normalised with ENSIP-15. 404 when the name is unregistered, expired or has no address.',
+    tier: 'light',
+    price: ENS_PRICE,
+    params: { path: z.object({ name: ensName }) },
+    field: 'ensResolve',
+    errors: [404],
+    notFound: 'ENS name does not resolve: unregistered, expired or no address set',
+  },
+  {
+    kind: 'operation',
+    id: 'getEnsBatch',
+    method: 'GET',
+    path: '/api/ens/batch',
+    tag: 'ENS',
+    summary: `Addresses of up to ${MAX_ENS_BATCH} ENS names in one call`,
+    description: batchDescription,
+    tier: 'heavy',
+    price: ENS_BATCH_PRICE,
+    params: { query: z.object({ names: ensNameList }) },
+    field: 'ensBatch',
+  },
+  {
+    kind: 'operation',
+    id: 'postEnsBulk',
+    method: 'POST',
+    path: '/api/ens/bulk',
+    tag: 'ENS',
+    summary: `Addresses of up to ${MAX_ENS_BATCH} ENS names, given as a JSON list`,
+    description: batchDescription,
+    tier: 'heavy',
+    price: ENS_BATCH_PRICE,
+    params: {
+      body: z.object({
+        names: z.array(ensName).min(1).max(MAX_ENS_BATCH).describe(`1 to ${MAX_ENS_BATCH} ENS names`),
+      }),
+    },
+    field: 'ensBatch',
+    shape: (value) => ({ results: (value as { results: unknown }).results }),
+    responseSchema: {
+      type: 'object',
+      required: ['results'],
+      properties: {
+        results: {
+          type: 'array',
+          items: { type: 'object', required: ['name', 'address'], properties: { name: { type: 'string' }, address: nullableString } },
+        },
+      },
+    },
+  },
+  {
+    kind: 'operation',
+    id: 'getEnsAvatar',
+    method: 'GET',
+    path: '/api/ens/avatar/{name}',
+    tag: 'ENS',
+    summary: 'Avatar of an ENS name as a loadable link (ENSIP-12)',
+    description:
+      'https records are returned as https; ipfs://, ipns:// and ar:// through the public gateways ipfs.io and arweave.net; NFT avatars (eip155:…) through ENS’s metadata service; data: images as they are. The service never fetches the avatar. 404 when no avatar is set or the record is not a supported URI.',
+    tier: 'medium',
+    price: ENS_PRICE,
+    params: { path: z.object({ name: ensName }) },
+    field: 'ensAvatar',
+    errors: [404],
+    notFound: 'no avatar for this ENS name',
+  },
+  {
+    kind: 'operation',
+    id: 'getEnsPrimaryName',
+    method: 'GET',
+    path: '/api/ens/reverse/{address}',
+    tag: 'ENS',
+    summary: 'Primary ENS name of an address, forward-checked',
+    description: 'The name set as primary (ENSIP-19 reverse record) only when it resolves back to the same address; 404 otherwise.',
+    tier: 'medium',
+    price: ENS_PRICE,
+    params: { path: z.object({ address: evmAddress }) },
+    field: 'ensReverse',
+    shape: (value) => ({ name: (value as { name: string }).name }),
+    errors: [404],
+    notFound: 'no primary ENS name for this address',
+    responseSchema: { type: 'object', required: ['name'], properties: { name: { type: 'string', example: 'alice.eth' } } },
+  },
+  {
+    kind: 'operation',
+    id: 'getEnsDomains',
+    method: 'GET',
+    path: '/api/ens/domains/{address}',
+    tag: 'ENS',
+    summary: 'ENS names an address holds as registrant or controller',
+    description:
+      'Sorted by name; expired names are left out. From the ENS subgraph when ENS_SUBGRAPH_URL is set (up to 1000 names), else from the embedded chain’s registrar events (second-level .eth names).',
+    tier: 'medium',
+    price: ENS_PRICE,
+    params: {
+      path: z.object({ address: evmAddress }),
+      query: z.object({
+        limit: z.coerce
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_DOMAINS_LIMIT)
+          .default(DEFAULT_DOMAINS_LIMIT)
+          .describe(`names per page, 1 to ${MAX_DOMAINS_LIMIT} (default ${DEFAULT_DOMAINS_LIMIT})`),
+        offset: z.coerce.number().int().min(0).max(MAX_DOMAINS_OFFSET).default(0).describe('names to skip (default 0)'),
+      }),
+    },
+    field: 'ensDomains',
+  },
+  {
+    kind: 'operation',
+    id: 'getEnsProfile',
+    method: 'GET',
+    path: '/api/ens/{name}',
+    tag: 'ENS',
+    summary: 'ENS profile: address, avatar, content hash, text records, registrant, controller, expiry, resolver',
+    description:
+      'Read in one chain call (Universal Resolver multicall plus registry and registrar). registrant is the holder of the .eth registrar token, controller the registry owner. 404 when the name is unregistered or expired.',
+    tier: 'medium',
+    price: ENS_PRICE,
+    params: { path: z.object({ name: ensName }) },
+    field: 'ensProfile',
+    operation: `query getEnsProfile($name: String!) { ensProfile(name: $name) { ${PROFILE_SELECTION} } }`,
+    shape: recordsAsMap,
+    errors: [404],
+    notFound: 'ENS name is unregistered or expired',
+    responseSchema: profileSchema,
+  },
+  {
+    kind: 'operation',
+    id: 'getFullProfile',
+    method: 'GET',
+    path: '/api/profile/full/{name}',
+    tag: 'Identity',
+    summary: 'Aggregated profile: ENS profile and the wallet it resolves to, gathered by one GraphQL operation across subgraphs',
+    description:
+      'One federated operation: the ENS profile, then through the `Wallet` entity (key: address) what the other subgraphs know of the wallet. 404 when the name is unregistered or expired.',
+    tier: 'heavy',
+    price: ENS_BATCH_PRICE,
+    params: { path: z.object({ name: ensName }) },
+    field: 'ensProfile',
+    operation: `query getFullProfile($name: String!) { ensProfile(name: $name) { ${PROFILE_SELECTION} wallet { address primaryName balance { balance balanceUsd tokens { symbol balance balanceUsd } } farcasterUser { fid username displayName pfp followers following recentCasts(limit: 5) { hash text timestamp } } } } }`,
+    shape: recordsAsMap,
+    errors: [404],
+    notFound: 'ENS name is unregistered or expired',
+    responseSchema: {
+      type: 'object',
+      required: [...Object.keys(profileProperties), 'wallet'],
+      properties: {
+        ...profileProperties,
+        wallet: {
+          type: ['object', 'null'],
+          description: 'the wallet the name resolves to, as the federated subgraphs describe it',
+          properties: {
+            address: { type: 'string' },
+            primaryName: nullableString,
+            balance: {
+              type: 'object',
+              description: 'native and ERC-20 balances on Ethereum with USD values (wallet subgraph; null USD without a price)',
+              properties: {
+                balance: { type: 'string' },
+                balanceUsd: { type: ['number', 'null'] },
+                tokens: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: { symbol: { type: 'string' }, balance: { type: 'string' }, balanceUsd: { type: ['number', 'null'] } },
+                  },
+                },
+              },
+            },
+            farcasterUser: {
+              type: ['object', 'null'],
+              description: 'the Farcaster user who verified this address (farcaster subgraph), with recent casts',
+              properties: {
+                fid: { type: 'integer' },
+                username: { type: 'string' },
+                displayName: { type: 'string' },
+                pfp: { type: 'string' },
+                followers: { type: ['integer', 'null'] },
+                following: { type: ['integer', 'null'] },
+                recentCasts: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: { hash: { type: 'string' }, text: { type: 'string' }, timestamp: { type: 'string' } },
+                  },
+                },
+              },
+            },
+          },
+          additionalProperties: true,
+        },
+      },
+    },
+  },
+];

@@ -1,0 +1,281 @@
+import { z } from 'zod';
+import { FEED_CURSOR_PATTERN } from '../../subgraphs/farcaster/feed-cursor.js';
+import { IDENTIFIER_RULE, InvalidFarcasterIdentifierError, parseFarcasterIdentifier, parseFid } from '../../subgraphs/farcaster/identifier.js';
+import {
+  DEFAULT_LIST_LIMIT,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_FID,
+  MAX_LIST_LIMIT,
+  MAX_OFFSET,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_QUERY_LENGTH,
+} from '../../subgraphs/farcaster/limits.js';
+import type { RouteRow } from '../route-row.js';
+
+/** SPEC "Data freshness": social-protocol data 1 to 5 minutes; a shared cache may keep lists a minute, profiles five. */
+const LIST_MAX_AGE_SECONDS = 60;
+const PROFILE_MAX_AGE_SECONDS = 300;
+/** SPEC "indicative prices": social profile $0.01. */
+const SOCIAL_PROFILE_PRICE = '0.01';
+
+const USER_FIELDS = 'fid username displayName bio pfp followers following verifications activeStatus registeredAt';
+const CAST_FIELDS = 'hash text timestamp likes recasts replies embeds { url castId { fid hash } }';
+
+// REST answers select SPEC's fields only, so their OpenAPI bodies are written here rather than taken from the
+// GraphQL types (which also carry recentCasts and author).
+const nullableInt = { type: ['integer', 'null'] };
+const userSchema = {
+  type: 'object',
+  description: 'A Farcaster user (SPEC "Social-protocol user"); counts are null when the hub fallback serves',
+  required: USER_FIELDS.split(' '),
+  properties: {
+    fid: { type: 'integer' },
+    username: { type: 'string' },
+    displayName: { type: 'string' },
+    bio: { type: 'string' },
+    pfp: { type: 'string' },
+    followers: nullableInt,
+    following: nullableInt,
+    verifications: { type: 'array', items: { type: 'string' }, description: 'EIP-55 checksummed Ethereum addresses' },
+    activeStatus: { type: ['string', 'null'] },
+    registeredAt: { type: ['string', 'null'] },
+  },
+};
+const castProperties = {
+  hash: { type: 'string' },
+  text: { type: 'string' },
+  timestamp: { type: 'string', description: 'ISO 8601' },
+  likes: nullableInt,
+  recasts: nullableInt,
+  replies: nullableInt,
+  embeds: {
+    type: 'array',
+    items: {
+      type: 'object',
+      properties: {
+        url: { type: ['string', 'null'] },
+        castId: { type: ['object', 'null'], properties: { fid: { type: 'integer' }, hash: { type: 'string' } } },
+      },
+    },
+  },
+};
+const castSchema = {
+  type: 'object',
+  description: 'A cast (SPEC "Social-protocol cast"); counts are null when the hub fallback serves',
+  required: Object.keys(castProperties),
+  properties: castProperties,
+};
+const feedCastSchema = {
+  ...castSchema,
+  required: [...castSchema.required, 'author'],
+  properties: {
+    ...castProperties,
+    author: {
+      type: 'object',
+      properties: { fid: { type: 'integer' }, username: { type: 'string' }, displayName: { type: 'string' }, pfp: { type: 'string' } },
+    },
+  },
+};
+const paginationSchema = {
+  type: 'object',
+  required: ['limit', 'offset', 'total', 'hasMore'],
+  properties: { limit: { type: 'integer' }, offset: { type: 'integer' }, total: nullableInt, hasMore: { type: 'boolean' } },
+};
+const bodyOf = (properties: Record<string, unknown>) => ({ type: 'object', required: Object.keys(properties), properties });
+
+const identifier = z
+  .string()
+  .superRefine((value, ctx) => {
+    try {
+      parseFarcasterIdentifier(value);
+    } catch (err) {
+      if (!(err instanceof InvalidFarcasterIdentifierError)) throw err;
+      ctx.addIssue({ code: 'custom', message: err.message });
+    }
+  })
+  .describe('username (or @username), FID, or verified 0x address')
+  .meta({ example: 'dwr' });
+
+const fid = z
+  .string()
+  .superRefine((value, ctx) => {
+    try {
+      parseFid(value);
+    } catch (err) {
+      if (!(err instanceof InvalidFarcasterIdentifierError)) throw err;
+      ctx.addIssue({ code: 'custom', message: err.message });
+    }
+  })
+  .transform(Number)
+  .describe(`Farcaster ID, 1 to ${MAX_FID}`)
+  .meta({ example: '3' });
+
+const listLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_LIST_LIMIT)
+  .default(DEFAULT_LIST_LIMIT)
+  .describe(`how many, 1 to ${MAX_LIST_LIMIT} (default ${DEFAULT_LIST_LIMIT})`);
+
+const offset = z.coerce.number().int().min(0).max(MAX_OFFSET).default(0).describe(`how many to skip, 0 to ${MAX_OFFSET} (default 0)`);
+
+const fidPath = z.object({ fid });
+const limitQuery = z.object({ limit: listLimit });
+const pageQuery = z.object({ limit: listLimit, offset });
+
+/** SPEC "Identity": the Farcaster rows and the offset-paginated aliases of the pagination list. */
+export const farcasterRoutes: RouteRow[] = [
+  // Static segments (search, feed, user) win over {identifier} in fastify whatever the order; listed first for readers.
+  {
+    kind: 'operation',
+    id: 'searchFarcasterUsers',
+    method: 'GET',
+    path: '/api/farcaster/search',
+    tag: 'Farcaster',
+    summary: 'Search Farcaster users by username or display name',
+    description: `\`{ type: "users", results: [user] }\`, at most ${MAX_SEARCH_LIMIT} users (Neynar's page). Needs Neynar: 503 when it is down or not configured.`,
+    tier: 'heavy',
+    params: {
+      query: z.object({
+        q: z.string().trim().min(1).max(MAX_SEARCH_QUERY_LENGTH).describe('text to search for').meta({ example: 'vitalik' }),
+        type: z.literal('users').default('users').describe('what to search: users (the only kind)'),
+        limit: z.coerce
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_SEARCH_LIMIT)
+          .default(DEFAULT_SEARCH_LIMIT)
+          .describe(`how many, 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT})`),
+      }),
+    },
+    responseSchema: bodyOf({ type: { type: 'string', enum: ['users'] }, results: { type: 'array', items: userSchema } }),
+    field: 'farcasterSearch',
+    operation: `query searchFarcasterUsers($q: String!, $type: String!, $limit: Int!) {
+      farcasterSearch(q: $q, type: $type, limit: $limit) { type results { ${USER_FIELDS} } }
+    }`,
+    maxAge: LIST_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'getFarcasterFeed',
+    method: 'GET',
+    path: '/api/farcaster/feed',
+    tag: 'Farcaster',
+    summary: 'The global trending feed, cursor pagination: `{ data: [cast with author], cursor }`',
+    description:
+      "Pass the answer's `cursor` to get the next page; it is null on the last one. Each cast carries its `author` (fid, username, displayName, pfp). Needs Neynar: 503 when it is down or not configured.",
+    tier: 'medium',
+    params: {
+      query: z.object({
+        limit: listLimit,
+        cursor: z.string().regex(FEED_CURSOR_PATTERN, 'must be a cursor a previous page gave').optional().describe('the previous page\'s cursor'),
+      }),
+    },
+    responseSchema: bodyOf({ data: { type: 'array', items: feedCastSchema }, cursor: { type: ['string', 'null'] } }),
+    field: 'farcasterFeed',
+    operation: `query getFarcasterFeed($limit: Int!, $cursor: String) {
+      farcasterFeed(limit: $limit, cursor: $cursor) { data { ${CAST_FIELDS} author { fid username displayName pfp } } cursor }
+    }`,
+    maxAge: LIST_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'getFarcasterUserByFid',
+    method: 'GET',
+    path: '/api/farcaster/user/{fid}',
+    tag: 'Farcaster',
+    summary: 'Farcaster user by FID',
+    tier: 'medium',
+    price: SOCIAL_PROFILE_PRICE,
+    params: { path: fidPath },
+    responseSchema: userSchema,
+    field: 'farcasterUserByFid',
+    operation: `query getFarcasterUserByFid($fid: Int!) { farcasterUserByFid(fid: $fid) { ${USER_FIELDS} } }`,
+    notFound: 'no Farcaster user with this FID',
+    maxAge: PROFILE_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'listFarcasterUserCasts',
+    method: 'GET',
+    path: '/api/farcaster/user/{fid}/casts',
+    tag: 'Farcaster',
+    summary: "A user's casts, newest first, offset pagination: `{ data, pagination: { limit, offset, total, hasMore } }`",
+    description: '`total` is null: no upstream counts casts.',
+    tier: 'medium',
+    params: { path: fidPath, query: pageQuery },
+    responseSchema: bodyOf({ data: { type: 'array', items: castSchema }, pagination: paginationSchema }),
+    field: 'farcasterUserCasts',
+    operation: `query listFarcasterUserCasts($fid: Int!, $limit: Int!, $offset: Int!) {
+      farcasterUserCasts(fid: $fid, limit: $limit, offset: $offset) { data { ${CAST_FIELDS} } pagination { limit offset total hasMore } }
+    }`,
+    notFound: 'no Farcaster user with this FID',
+    maxAge: LIST_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'listFarcasterUserFollowers',
+    method: 'GET',
+    path: '/api/farcaster/user/{fid}/followers',
+    tag: 'Farcaster',
+    summary: "A user's followers, most recent first, offset pagination: `{ data, pagination: { limit, offset, total, hasMore } }`",
+    description: "`total` is the user's follower count (null when the hub fallback serves, which keeps no counts).",
+    tier: 'medium',
+    params: { path: fidPath, query: pageQuery },
+    responseSchema: bodyOf({ data: { type: 'array', items: userSchema }, pagination: paginationSchema }),
+    field: 'farcasterUserFollowers',
+    operation: `query listFarcasterUserFollowers($fid: Int!, $limit: Int!, $offset: Int!) {
+      farcasterUserFollowers(fid: $fid, limit: $limit, offset: $offset) { data { ${USER_FIELDS} } pagination { limit offset total hasMore } }
+    }`,
+    notFound: 'no Farcaster user with this FID',
+    maxAge: LIST_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'getFarcasterUser',
+    method: 'GET',
+    path: '/api/farcaster/{identifier}',
+    tag: 'Farcaster',
+    summary: 'Farcaster user by username, FID or verified address',
+    description: IDENTIFIER_RULE,
+    tier: 'medium',
+    price: SOCIAL_PROFILE_PRICE,
+    params: { path: z.object({ identifier }) },
+    responseSchema: userSchema,
+    field: 'farcasterUser',
+    operation: `query getFarcasterUser($identifier: String!) { farcasterUser(identifier: $identifier) { ${USER_FIELDS} } }`,
+    notFound: 'no Farcaster user with this username, FID or verified address',
+    maxAge: PROFILE_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'listFarcasterCasts',
+    method: 'GET',
+    path: '/api/farcaster/{fid}/casts',
+    tag: 'Farcaster',
+    summary: "A user's newest casts: `{ casts }`",
+    tier: 'medium',
+    params: { path: fidPath, query: limitQuery },
+    responseSchema: bodyOf({ casts: { type: 'array', items: castSchema } }),
+    field: 'farcasterCasts',
+    operation: `query listFarcasterCasts($fid: Int!, $limit: Int!) { farcasterCasts(fid: $fid, limit: $limit) { casts { ${CAST_FIELDS} } } }`,
+    notFound: 'no Farcaster user with this FID',
+    maxAge: LIST_MAX_AGE_SECONDS,
+  },
+  {
+    kind: 'operation',
+    id: 'listFarcasterFollowers',
+    method: 'GET',
+    path: '/api/farcaster/{fid}/followers',
+    tag: 'Farcaster',
+    summary: "A user's most recent followers: `{ users }`",
+    tier: 'medium',
+    params: { path: fidPath, query: limitQuery },
+    responseSchema: bodyOf({ users: { type: 'array', items: userSchema } }),
+    field: 'farcasterFollowers',
+    operation: `query listFarcasterFollowers($fid: Int!, $limit: Int!) { farcasterFollowers(fid: $fid, limit: $limit) { users { ${USER_FIELDS} } } }`,
+    notFound: 'no Farcaster user with this FID',
+    maxAge: LIST_MAX_AGE_SECONDS,
+  },
+];

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { DEFAULT_PAGE_LIMIT, MAX_NFT_WINDOW, MAX_PAGE_LIMIT, MAX_TRANSACTION_WINDOW } from '../../subgraphs/wallet/limits.js';
+import { chainParam } from '../params.js';
+import type { OperationRow, RouteRow } from '../route-row.js';
+
+/** A 0x address in any case (checksummed in answers). */
+export const evmAddress = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits')
+  .describe('0x address, any case')
+  .meta({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
+
+const pageLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PAGE_LIMIT)
+  .default(DEFAULT_PAGE_LIMIT)
+  .describe(`items per page, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`);
+
+const pageOffset = (maxWindow: number) =>
+  z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(maxWindow - 1)
+    .default(0)
+    .describe(`items to skip (default 0); offset + limit may reach ${maxWindow}`);
+
+const walletChain = chainParam.optional();
+
+const balanceRow = (id: string, path: string, summary: string): OperationRow => ({
+  kind: 'operation',
+  id,
+  method: 'GET',
+  path,
+  tag: 'Wallet',
+  summary,
+  description:
+    'The native coin and every listed ERC-20 the address holds (non-zero balances), read at one block in one multicall `eth_call`; USD values from CoinGecko (null when no price is known, e.g. while the price source is down). `balance` strings are exact decimals; `balanceUsd` is rounded to cents.',
+  tier: 'medium',
+  params: { path: z.object({ address: evmAddress }), query: z.object({ chain: walletChain }) },
+  field: 'walletBalance',
+  maxAge: 12,
+});
+
+/** SPEC "Market, wallet, utilities": wallet balances, transactions and NFTs. */
+export const walletRoutes: RouteRow[] = [
+  balanceRow('getWalletBalance', '/api/wallet/{address}/balance', 'Native and ERC-20 balances of an address, with USD values'),
+  balanceRow('getWalletBalances', '/api/wallet/{address}/balances', 'Same as /balance (the spelling SPEC also documents)'),
+  {
+    kind: 'operation',
+    id: 'getWalletTransactions',
+    method: 'GET',
+    path: '/api/wallet/{address}/transactions',
+    tag: 'Wallet',
+    summary: 'Normal transactions of an address, newest first (explorer)',
+    description: `Offset pagination over the explorer's list (Etherscan \`account/txlist\`), which holds the ${MAX_TRANSACTION_WINDOW + 1} most recent transactions at most. The explorer reports no count: \`pagination.total\` is exact when \`hasMore\` is false and otherwise counts the transactions known so far (offset + limit + 1).`,
+    tier: 'medium',
+    params: {
+      path: z.object({ address: evmAddress }),
+      query: z.object({ chain: walletChain, limit: pageLimit, offset: pageOffset(MAX_TRANSACTION_WINDOW) }),
+    },
+    field: 'walletTransactions',
+    maxAge: 30,
+  },
+  {
+    kind: 'operation',
+    id: 'getWalletNfts',
+    method: 'GET',
+    path: '/api/wallet/{address}/nfts',
+    tag: 'Wallet',
+    summary: 'NFTs an address holds (NFT API)',
+    description: `Offset pagination over Alchemy's NFT API v3 (pages of 100 behind page keys, walked from the start, so offset + limit may reach ${MAX_NFT_WINDOW}). \`pagination.total\` is the API's count.`,
+    tier: 'medium',
+    params: {
+      path: z.object({ address: evmAddress }),
+      query: z.object({ chain: walletChain, limit: pageLimit, offset: pageOffset(MAX_NFT_WINDOW) }),
+    },
+    field: 'walletNfts',
+    maxAge: 60,
+  },
+];

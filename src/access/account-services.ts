@@ -1,0 +1,281 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type {
+  AccountServices,
+  CallerIdentity,
+  ListedApiKeyShape,
+} from '../../subgraphs/shared/account-services.js';
+import { ApiError, invalidParameter, notFound } from '../errors/api-error.js';
+import type { ApiKeyRecord, Store } from '../store/store.js';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secrets.js';
+import type { AccessLimits } from './caller-limits.js';
+import { CREDIT_PACKAGES, packagePriceUsd } from './credit-packages.js';
+import { creditsUsedCounter, DAY_MS, globalDailyCounter, windowResetsAt } from './quota-plan.js';
+import type { SessionTokens } from './session-tokens.js';
+import { type ContractSignatureCheck, verifySiweSignIn } from './verify-siwe.js';
+
+/** SPEC "Other constants": a nonce lives 5 minutes. */
+export const NONCE_TTL_MS = 5 * 60 * 1000;
+/** The chain SIWE challenges name (Ethereum, where contract wallets are checked). */
+export const SIWE_CHAIN_ID = 1;
+/** A wallet's keys each get their own free daily quota, so their number is bounded. */
+export const MAX_KEYS_PER_WALLET = 10;
+
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** SPEC: sessions enable /api/me, /api/me/usage, /api/auth/session and key management. */
+function requireSession(caller: CallerIdentity): { wallet: `0x${string}`; session: { id: string; expiresAt: number } } {
+  if (caller.mode !== 'siwe' || !caller.wallet || !caller.session) {
+    throw new ApiError(401, 'UNAUTHORIZED', 'a SIWE session token is required: Authorization: Bearer <token>');
+  }
+  return { wallet: caller.wallet, session: caller.session };
+}
+
+export interface AccountServicesParams {
+  store: Store;
+  tokens: SessionTokens;
+  limits: AccessLimits;
+  /** SIWE_DOMAIN / SIWE_URI; else from the base URL the caller reached us at. */
+  siweDomain: string | undefined;
+  siweUri: string | undefined;
+  /** Where credit purchases are paid to (x402 receiver). */
+  paymentReceiver: string;
+  checkContractSignature?: ContractSignatureCheck;
+  now?: () => number;
+}
+
+/**
+ * Sign-in with Ethereum, sessions, API keys, credits and usage, over the store (SPEC "States and transitions").
+ * @example const account = createAccountServices({ store, tokens, limits, siweDomain: undefined, siweUri: undefined, paymentReceiver })
+ */
+export function createAccountServices(p: AccountServicesParams): AccountServices {
+  const { store } = p;
+  const now = p.now ?? Date.now;
+
+  /** Today's calls of each key (its global daily counter) and credits it spent, in one read. */
+  const keyUsage = async (keys: ApiKeyRecord[], at: number) => {
+    const counters = keys.flatMap((k) => [
+      globalDailyCounter(`key:${k.id}`, { daily: k.dailyLimit, perMinute: k.minuteLimit }),
+      creditsUsedCounter(k.id),
+    ]);
+    const { counts } = await store.readQuota({ counters, now: at });
+    return keys.map((k, i) => ({ key: k, usageToday: counts[2 * i] ?? 0, creditsUsedToday: counts[2 * i + 1] ?? 0 }));
+  };
+
+  const ownKey = async (wallet: string, id: string): Promise<ApiKeyRecord> => {
+    const key = await store.getApiKey(id);
+    // Another wallet's key is as absent as a deleted one: ids reveal nothing.
+    if (!key || key.wallet !== wallet.toLowerCase()) throw notFound('no API key with this id belongs to this wallet');
+    return key;
+  };
+
+  return {
+    async siweChallenge({ publicBaseUrl }) {
+      const at = now();
+      const base = new URL(publicBaseUrl);
+      const nonce = randomBytes(16).toString('hex');
+      const domain = p.siweDomain ?? base.host;
+      const expiresAt = at + NONCE_TTL_MS;
+      await store.putNonce({ nonce, domain, issuedAt: at, expiresAt });
+      return {
+        nonce,
+        issuedAt: iso(at),
+        expiresAt: iso(expiresAt),
+        domain,
+        uri: p.siweUri ?? base.origin,
+        version: '1',
+        chainId: SIWE_CHAIN_ID,
+      };
+    },
+
+    async siweVerify({ message, signature }) {
+      const at = now();
+      const { address } = await verifySiweSignIn({
+        message,
+        signature,
+        now: at,
+        consumeNonce: (nonce) => store.consumeNonce({ nonce, now: at }),
+        checkContractSignature: p.checkContractSignature,
+      });
+      await store.touchWallet({ address, now: at });
+      const { token, claims } = await p.tokens.issue({ address, now: at });
+      return { success: true, token, address: claims.address, expiresAt: iso(claims.expiresAt) };
+    },
+
+    async refreshSession(caller) {
+      const { wallet, session } = requireSession(caller);
+      const at = now();
+      const { token, claims } = await p.tokens.issue({ address: wallet, now: at });
+      // One live token per session chain: the refreshed one ends, so logout of the new token ends the session.
+      await store.revokeSession({ jti: session.id, expiresAt: session.expiresAt, now: at });
+      return { success: true, token, expiresAt: iso(claims.expiresAt) };
+    },
+
+    async logout(caller) {
+      const { session } = requireSession(caller);
+      await store.revokeSession({ jti: session.id, expiresAt: session.expiresAt, now: now() });
+      return { success: true, message: 'Session terminated: the token is refused from now on' };
+    },
+
+    async sessionStatus(caller) {
+      const limits = p.limits.modes.siwe;
+      if (caller.mode !== 'siwe' || !caller.session || !caller.wallet) {
+        return { authenticated: false, address: null, expiresAt: null, expiresIn: null, tier: caller.mode, limits: caller.limits };
+      }
+      return {
+        authenticated: true,
+        address: caller.wallet,
+        expiresAt: iso(caller.session.expiresAt),
+        expiresIn: Math.max(0, Math.floor((caller.session.expiresAt - now()) / 1000)),
+        tier: 'siwe',
+        limits,
+      };
+    },
+
+    async me(caller) {
+      const { wallet, session } = requireSession(caller);
+      const [record, keys] = await Promise.all([store.getWallet(wallet), store.listApiKeys(wallet)]);
+      return {
+        address: wallet,
+        firstSeenAt: record ? iso(record.firstSeenAt) : null,
+        lastSeenAt: record ? iso(record.lastSeenAt) : null,
+        sessionExpiresAt: iso(session.expiresAt),
+        apiKeyCount: keys.length,
+        tier: 'siwe',
+        limits: caller.limits,
+      };
+    },
+
+    async myUsage(caller) {
+      const { wallet } = requireSession(caller);
+      const at = now();
+      const [{ counts }, keys] = await Promise.all([
+        store.readQuota({ counters: [globalDailyCounter(caller.key, caller.limits)], now: at }),
+        store.listApiKeys(wallet),
+      ]);
+      const used = counts[0] ?? 0;
+      return {
+        address: wallet,
+        tier: 'siwe',
+        used,
+        limit: caller.limits.daily,
+        remaining: Math.max(0, caller.limits.daily - used),
+        perMinuteLimit: caller.limits.perMinute,
+        resetsAt: iso(windowResetsAt(at, DAY_MS)),
+        apiKeys: (await keyUsage(keys, at)).map(({ key, usageToday, creditsUsedToday }) => ({
+          id: key.id,
+          name: key.name,
+          prefix: key.prefix,
+          usageToday,
+          creditsUsedToday,
+          credits: key.credits,
+        })),
+      };
+    },
+
+    async usage(caller) {
+      const at = now();
+      const counters = [globalDailyCounter(caller.key, caller.limits)];
+      if (caller.apiKeyId) counters.push(creditsUsedCounter(caller.apiKeyId));
+      const [{ counts }, balance] = await Promise.all([
+        store.readQuota({ counters, now: at }),
+        caller.apiKeyId ? store.getCredits(caller.apiKeyId) : Promise.resolve(0),
+      ]);
+      const used = counts[0] ?? 0;
+      return {
+        used,
+        limit: caller.limits.daily,
+        remaining: Math.max(0, caller.limits.daily - used),
+        credits: caller.apiKeyId ? { balance, usedToday: counts[1] ?? 0 } : null,
+        tier: caller.mode,
+        resetsAt: iso(windowResetsAt(at, DAY_MS)),
+      };
+    },
+
+    async createApiKey(caller, name) {
+      const { wallet } = requireSession(caller);
+      const label = name.trim();
+      if (label === '' || label.length > 64) throw invalidParameter('name must be 1 to 64 characters');
+      if ((await store.listApiKeys(wallet)).length >= MAX_KEYS_PER_WALLET) {
+        throw new ApiError(409, 'CONFLICT', `a wallet may hold at most ${MAX_KEYS_PER_WALLET} API keys; delete one first`);
+      }
+      const key = generateApiKey();
+      const record = await store.createApiKey({
+        id: randomUUID(),
+        wallet,
+        name: label,
+        keyHash: hashApiKey(key),
+        prefix: displayPrefix(key),
+        createdAt: now(),
+        dailyLimit: p.limits.modes.api_key.daily,
+        minuteLimit: p.limits.modes.api_key.perMinute,
+      });
+      return {
+        success: true,
+        key: {
+          id: record.id,
+          name: record.name,
+          key,
+          createdAt: iso(record.createdAt),
+          credits: record.credits,
+          dailyLimit: record.dailyLimit,
+          minuteLimit: record.minuteLimit,
+        },
+      };
+    },
+
+    async listApiKeys(caller) {
+      const { wallet } = requireSession(caller);
+      const at = now();
+      const usage = await keyUsage(await store.listApiKeys(wallet), at);
+      const keys: ListedApiKeyShape[] = usage.map(({ key, usageToday }) => ({
+        id: key.id,
+        name: key.name,
+        prefix: key.prefix,
+        createdAt: iso(key.createdAt),
+        lastUsedAt: key.lastUsedAt === null ? null : iso(key.lastUsedAt),
+        credits: key.credits,
+        usageToday,
+        dailyLimit: key.dailyLimit,
+        minuteLimit: key.minuteLimit,
+      }));
+      return { keys };
+    },
+
+    async rotateApiKey(caller, id) {
+      const { wallet } = requireSession(caller);
+      const key = generateApiKey();
+      const rotated = await store.rotateApiKey({ id, wallet, keyHash: hashApiKey(key), prefix: displayPrefix(key), now: now() });
+      if (!rotated) throw notFound('no API key with this id belongs to this wallet');
+      return {
+        success: true,
+        key: { id: rotated.id, key, note: 'The previous key is refused from now on; this one is shown only once.' },
+      };
+    },
+
+    async deleteApiKey(caller, id) {
+      const { wallet } = requireSession(caller);
+      if (!(await store.deleteApiKey({ id, wallet, now: now() }))) {
+        throw notFound('no API key with this id belongs to this wallet');
+      }
+      return { success: true, message: 'API key deleted; its remaining credits are destroyed (not refundable, not transferable)' };
+    },
+
+    creditPackages() {
+      return { packages: [...CREDIT_PACKAGES] };
+    },
+
+    async purchaseCredits(caller, { id, packageId }) {
+      const { wallet } = requireSession(caller);
+      const pkg = CREDIT_PACKAGES.find((c) => c.id === packageId);
+      if (!pkg) throw invalidParameter(`packageId must be one of ${CREDIT_PACKAGES.map((c) => c.id).join(', ')}`);
+      await ownKey(wallet, id);
+      // Credits are granted only against a verified, settled payment (x402, its own issue); none is verified here yet.
+      throw new ApiError(
+        402,
+        'PAYMENT_REQUIRED',
+        `Buying ${pkg.credits} credits costs ${pkg.price} paid with x402; this server cannot verify payments yet, so no credits were added`,
+        { priceUSD: packagePriceUsd(pkg), recipient: p.paymentReceiver, packageId: pkg.id, credits: pkg.credits },
+      );
+    },
+  };
+}

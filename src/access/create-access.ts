@@ -1,0 +1,67 @@
+import type { AccountServices } from '../../subgraphs/shared/account-services.js';
+import type { AppConfig } from '../config/config.js';
+import { serviceUnavailable } from '../errors/api-error.js';
+import type { Sources } from '../sources/sources.js';
+import type { Store } from '../store/store.js';
+import { type AccessGate, createAccessGate, type DailyLimitResponse } from './access-gate.js';
+import { createAccountServices } from './account-services.js';
+import { accessLimitsFromConfig } from './caller-limits.js';
+import { createCallerIdentifier } from './identify-caller.js';
+import { createSessionTokens } from './session-tokens.js';
+import type { ContractSignatureCheck } from './verify-siwe.js';
+
+/** ERC-6492: signatures of wallets not deployed yet end with these 32 bytes. */
+const ERC6492_MAGIC = '6492649264926492649264926492649264926492649264926492649264926492';
+
+export interface Access {
+  /** Identifies and counts every call (REST rows, documents, /graphql). */
+  gate: AccessGate;
+  /** Sign-in, sessions, keys, credits and usage, for the account subgraph. */
+  account: AccountServices;
+}
+
+/**
+ * EIP-1271 / ERC-6492 contract wallets, checked on Ethereum (the chain challenges name) through its RPC client
+ * (the embedded chain by default); absent without one. An RPC failure is a 503, not a refused signature.
+ */
+function contractSignatureCheck(sources: Sources | undefined): ContractSignatureCheck | undefined {
+  const ethereum = sources?.chains.ethereum;
+  const client = ethereum?.client;
+  if (!ethereum || !client) return undefined;
+  return async ({ address, message, signature, chainId }) => {
+    if (chainId !== ethereum.chainId) return false;
+    const counterfactual = signature.toLowerCase().endsWith(ERC6492_MAGIC);
+    let code;
+    try {
+      code = await client.getCode({ address });
+    } catch {
+      throw serviceUnavailable('could not check the contract wallet signature: Ethereum RPC unavailable');
+    }
+    // No code and no ERC-6492 wrapper: an EOA, whose signature already failed the offline check.
+    if (!counterfactual && (code === undefined || code === '0x')) return false;
+    // The RPC answered a moment ago: a failure here is the wallet refusing (a revert), not an outage.
+    return client.verifyMessage({ address, message, signature }).catch(() => false);
+  };
+}
+
+/**
+ * The access layer from config and the store: one session-token signer, one caller identification shared by the
+ * gate and the account fields, the limits of SPEC (or the configured ones).
+ * @example const access = createAccess({ config, store, sources }); buildHttpApp({ access: access.gate, … })
+ */
+export function createAccess(p: { config: AppConfig; store: Store; sources?: Sources; onDailyLimit?: DailyLimitResponse }): Access {
+  const limits = accessLimitsFromConfig(p.config);
+  const tokens = createSessionTokens({ store: p.store, configuredSecret: p.config.auth.jwtSecret });
+  const identify = createCallerIdentifier({ store: p.store, tokens, limits });
+  const gate = createAccessGate({ store: p.store, identify, limits, onDailyLimit: p.onDailyLimit });
+  const account = createAccountServices({
+    store: p.store,
+    tokens,
+    limits,
+    siweDomain: p.config.auth.siweDomain,
+    siweUri: p.config.auth.siweUri,
+    paymentReceiver: p.config.x402.receiver,
+    checkContractSignature: contractSignatureCheck(p.sources),
+  });
+  return { gate, account };
+}

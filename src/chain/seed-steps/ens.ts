@@ -1,0 +1,272 @@
+import {
+  type Abi,
+  type Address,
+  encodeFunctionData,
+  getContractAddress,
+  type Hex,
+  keccak256,
+  labelhash,
+  namehash,
+  parseEther,
+  stringToHex,
+  zeroHash,
+} from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { encodeContentHash } from '../../sources/ens/content-hash.js';
+import { loadContractArtifact } from '../contract-artifacts.js';
+import { loadPublishedContract } from '../published-contracts.js';
+import type { SeedContext, SeedStep } from '../seed-local-chain.js';
+
+/**
+ * ENS is deployed by an account of its own (not dev account 0), so its addresses depend on nothing another seed step
+ * does: the deployer's nonces 0–4 are the registry, resolver, reverse registrar, .eth registrar, Universal Resolver.
+ */
+const ENS_DEPLOYER = privateKeyToAccount(keccak256(stringToHex('chain-identity-api: local ENS deployer')));
+
+/** Names in the map seedLocalChain returns. */
+export const ENS_DEPLOYMENTS = {
+  registry: 'ENSRegistry',
+  publicResolver: 'PublicResolver',
+  reverseRegistrar: 'ReverseRegistrar',
+  ethRegistrar: 'EthNameRegistrar',
+  universalResolver: 'UniversalResolver',
+} as const;
+
+export type EnsContractAddresses = Record<keyof typeof ENS_DEPLOYMENTS, Address>;
+
+/** The gateway list the Universal Resolver uses when called without one: viem's in-client batch gateway. */
+const LOCAL_BATCH_GATEWAYS = ['x-batch-gateway:true'];
+const YEAR_SECONDS = 365n * 24n * 3600n;
+const MIN_TRANSFERABLE_SECONDS = 3600n;
+
+/**
+ * Where the ENS contracts of the local chain are (fixed: they depend only on the ENS deployer's nonces).
+ * @example localEnsAddresses().universalResolver // '0x…'
+ */
+export function localEnsAddresses(): EnsContractAddresses & { deployer: Address } {
+  const from = ENS_DEPLOYER.address;
+  const at = (nonce: number) => getContractAddress({ from, nonce: BigInt(nonce) });
+  return {
+    deployer: from,
+    registry: at(0),
+    publicResolver: at(1),
+    reverseRegistrar: at(2),
+    ethRegistrar: at(3),
+    universalResolver: at(4),
+  };
+}
+
+/** A 48×48 SVG circle: the on-chain `data:` avatar of alice.eth. */
+const ALICE_AVATAR_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48"><circle cx="24" cy="24" r="22" fill="#5298ff"/></svg>';
+
+/** One demo name: who holds it (dev account index) and the records its resolver answers. */
+export interface DemoEnsName {
+  name: string;
+  /** Dev account holding the registrar token (registrant); a name registered for seconds keeps it with the deployer. */
+  registrant: number;
+  /** Dev account owning the name in the registry (controller); the registrant unless stated. */
+  controller?: number;
+  /** Dev account the name resolves to. */
+  address: number;
+  texts: Record<string, string>;
+  /** ENSIP-7 URI, e.g. ipfs://bafy… */
+  contentHash?: string;
+  /** Seconds from registration; a year unless stated. */
+  duration?: bigint;
+  subnames?: { label: string; address: number; texts?: Record<string, string> }[];
+}
+
+/**
+ * The demo names of the embedded chain. Primary names: dev account 1 → alice.eth, 2 → bob.eth; dev account 4 claims
+ * alice.eth as its primary name without owning it, so its reverse lookup fails the forward check.
+ */
+export const DEMO_ENS_NAMES: readonly DemoEnsName[] = [
+  {
+    name: 'alice.eth',
+    registrant: 1,
+    address: 1,
+    texts: {
+      avatar: `data:image/svg+xml;base64,${Buffer.from(ALICE_AVATAR_SVG).toString('base64')}`,
+      'com.twitter': 'alice',
+      'com.github': 'alice-codes',
+      url: 'https://alice.example.org',
+      description: 'Alice of the local chain',
+      email: 'alice@example.org',
+      'com.discord': 'alice.eth',
+    },
+    contentHash: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
+    subnames: [{ label: 'pay', address: 1, texts: { description: 'Where Alice takes payments' } }],
+  },
+  {
+    name: 'bob.eth',
+    registrant: 2,
+    address: 2,
+    texts: {
+      avatar: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/bob.png',
+      'com.twitter': 'bob',
+      'com.github': 'bob-builds',
+    },
+  },
+  {
+    name: 'carol.eth',
+    registrant: 3,
+    controller: 4,
+    address: 3,
+    texts: { avatar: 'https://avatars.example.org/carol.png', url: 'https://carol.example.org' },
+  },
+  { name: 'expired.eth', registrant: 3, address: 3, texts: { description: 'Registered for one second' }, duration: 1n },
+];
+
+/** Dev account → the primary name it sets with the reverse registrar (dev account 4 claims a name it does not own). */
+export const DEMO_PRIMARY_NAMES: readonly { account: number; name: string }[] = [
+  { account: 1, name: 'alice.eth' },
+  { account: 2, name: 'bob.eth' },
+  { account: 4, name: 'alice.eth' },
+];
+
+/**
+ * Deploys ENS's own published contracts (ENSRegistry and ReverseRegistrar of @ensdomains/ens, PublicResolver of
+ * @ensdomains/resolver) with our .eth registrar and Universal Resolver (contracts/), and registers the demo names
+ * with their records and the demo primary names. Run before fee-market activity.
+ * @example await seedLocalChain({ rpcUrl, steps: [deployMulticall3Step(), ensStep(), feeMarketActivityStep()] })
+ */
+export function ensStep(): SeedStep {
+  return {
+    name: 'ens',
+    async run(context) {
+      const addresses = await deployEns(context);
+      await registerDemoNames(context, addresses);
+      for (const [key, name] of Object.entries(ENS_DEPLOYMENTS)) {
+        context.deployments.set(name, addresses[key as keyof typeof ENS_DEPLOYMENTS]);
+      }
+    },
+  };
+}
+
+type Write = { address: Address; abi: Abi; functionName: string; args: readonly unknown[] };
+
+/** Sends as the ENS deployer with explicit nonces and checks every receipt. */
+function deployerWriter({ publicClient, walletClient }: SeedContext, firstNonce: number) {
+  let nonce = firstNonce;
+  const sent: Hex[] = [];
+  return {
+    async deploy(abi: Abi, bytecode: Hex, args: readonly unknown[]) {
+      sent.push(await walletClient.deployContract({ account: ENS_DEPLOYER, abi, bytecode, args, nonce: nonce++ }));
+    },
+    async write(w: Write) {
+      sent.push(await walletClient.writeContract({ account: ENS_DEPLOYER, ...w, nonce: nonce++ } as never));
+    },
+    async settle() {
+      for (const hash of sent.splice(0)) {
+        const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+        if (receipt.status !== 'success') throw new Error(`ENS seed transaction ${hash} reverted`);
+      }
+    },
+  };
+}
+
+async function deployEns(context: SeedContext): Promise<EnsContractAddresses> {
+  const { publicClient, testClient } = context;
+  await testClient.setBalance({ address: ENS_DEPLOYER.address, value: parseEther('100') });
+  const nonce = await publicClient.getTransactionCount({ address: ENS_DEPLOYER.address });
+  if (nonce !== 0) throw new Error(`ENS deployer already used (nonce ${nonce})`);
+  const expected = localEnsAddresses();
+  const registry = loadPublishedContract('ENSRegistry');
+  const resolver = loadPublishedContract('PublicResolver');
+  const reverse = loadPublishedContract('ReverseRegistrar');
+  const registrar = loadContractArtifact('EthNameRegistrar');
+  const universal = loadContractArtifact('UniversalResolver');
+
+  const tx = deployerWriter(context, 0);
+  await tx.deploy(registry.abi, registry.bytecode, []);
+  await tx.deploy(resolver.abi, resolver.bytecode, [expected.registry]);
+  await tx.deploy(reverse.abi, reverse.bytecode, [expected.registry, expected.publicResolver]);
+  await tx.deploy(registrar.abi, registrar.bytecode, [expected.registry, namehash('eth')]);
+  await tx.deploy(universal.abi, universal.bytecode, [expected.registry, LOCAL_BATCH_GATEWAYS]);
+  await tx.settle();
+
+  const setSubnodeOwner = (parent: Hex, label: string, owner: Address): Write => ({
+    address: expected.registry,
+    abi: registry.abi,
+    functionName: 'setSubnodeOwner',
+    args: [parent, labelhash(label), owner],
+  });
+  await tx.write(setSubnodeOwner(zeroHash, 'eth', expected.ethRegistrar));
+  await tx.write(setSubnodeOwner(zeroHash, 'reverse', ENS_DEPLOYER.address));
+  await tx.write(setSubnodeOwner(namehash('reverse'), 'addr', expected.reverseRegistrar));
+  await tx.write({ address: expected.ethRegistrar, abi: registrar.abi, functionName: 'addController', args: [ENS_DEPLOYER.address] });
+  await tx.settle();
+  return expected;
+}
+
+/** The resolver calls setting a name's address, text records and content hash, for one `multicall`. */
+function recordCalls(resolverAbi: Abi, node: Hex, address: Address, texts: Record<string, string>, contentHash?: string): Hex[] {
+  const calls = [encodeFunctionData({ abi: resolverAbi, functionName: 'setAddr', args: [node, address] })];
+  for (const [key, value] of Object.entries(texts)) {
+    calls.push(encodeFunctionData({ abi: resolverAbi, functionName: 'setText', args: [node, key, value] }));
+  }
+  if (contentHash) {
+    calls.push(encodeFunctionData({ abi: resolverAbi, functionName: 'setContenthash', args: [node, encodeContentHash(contentHash)] }));
+  }
+  return calls;
+}
+
+async function registerDemoNames(context: SeedContext, ens: EnsContractAddresses): Promise<void> {
+  const { accounts, publicClient, testClient, walletClient } = context;
+  const registry = loadPublishedContract('ENSRegistry');
+  const resolver = loadPublishedContract('PublicResolver');
+  const reverse = loadPublishedContract('ReverseRegistrar');
+  const registrar = loadContractArtifact('EthNameRegistrar');
+  const deployer = ENS_DEPLOYER.address;
+  const tx = deployerWriter(context, await publicClient.getTransactionCount({ address: deployer }));
+  const registryWrite = (functionName: string, args: readonly unknown[]): Write => ({ address: ens.registry, abi: registry.abi, functionName, args });
+
+  // The deployer registers each name to itself, writes its records as controller, then hands over control
+  // (registry owner) and the registrar token (registrant) to the demo accounts.
+  for (const demo of DEMO_ENS_NAMES) {
+    const label = demo.name.slice(0, -'.eth'.length);
+    const node = namehash(demo.name);
+    await tx.write({ address: ens.ethRegistrar, abi: registrar.abi, functionName: 'register', args: [label, deployer, demo.duration ?? YEAR_SECONDS] });
+    await tx.write(registryWrite('setResolver', [node, ens.publicResolver]));
+    const calls = recordCalls(resolver.abi, node, accounts[demo.address]!.address, demo.texts, demo.contentHash);
+    await tx.write({ address: ens.publicResolver, abi: resolver.abi, functionName: 'multicall', args: [calls] });
+    for (const sub of demo.subnames ?? []) {
+      const subnode = namehash(`${sub.label}.${demo.name}`);
+      await tx.write(registryWrite('setSubnodeRecord', [node, labelhash(sub.label), deployer, ens.publicResolver, 0n]));
+      const subCalls = recordCalls(resolver.abi, subnode, accounts[sub.address]!.address, sub.texts ?? {});
+      await tx.write({ address: ens.publicResolver, abi: resolver.abi, functionName: 'multicall', args: [subCalls] });
+      await tx.write(registryWrite('setOwner', [subnode, accounts[demo.controller ?? demo.registrant]!.address]));
+    }
+    await tx.write(registryWrite('setOwner', [node, accounts[demo.controller ?? demo.registrant]!.address]));
+    // A name registered for seconds may already have expired here; its token stays with the deployer.
+    if (demo.duration !== undefined && demo.duration < MIN_TRANSFERABLE_SECONDS) continue;
+    await tx.write({
+      address: ens.ethRegistrar,
+      abi: registrar.abi,
+      functionName: 'transferFrom',
+      args: [deployer, accounts[demo.registrant]!.address, BigInt(labelhash(label))],
+    });
+  }
+  await tx.settle();
+
+  // A primary name is set by the address itself (the reverse registrar claims the caller's reverse node).
+  for (const { account, name } of DEMO_PRIMARY_NAMES) {
+    const hash = await walletClient.writeContract({
+      account: accounts[account]!,
+      address: ens.reverseRegistrar,
+      abi: reverse.abi,
+      functionName: 'setName',
+      args: [name],
+    });
+    const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (receipt.status !== 'success') throw new Error(`setName(${name}) reverted`);
+  }
+
+  // Let the short registrations run out in chain time, so they read as expired from the next block on.
+  const shortest = DEMO_ENS_NAMES.reduce((min, d) => (d.duration !== undefined && d.duration < min ? d.duration : min), YEAR_SECONDS);
+  if (shortest < YEAR_SECONDS) {
+    await testClient.increaseTime({ seconds: Number(shortest) + 1 });
+    await testClient.mine({ blocks: 1 });
+  }
+}

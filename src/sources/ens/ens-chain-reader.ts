@@ -1,0 +1,289 @@
+import {
+  type Address,
+  BaseError,
+  ContractFunctionRevertedError,
+  ContractFunctionZeroDataError,
+  decodeAbiParameters,
+  decodeFunctionResult,
+  encodeFunctionData,
+  type Hex,
+  labelhash,
+  namehash,
+  toHex,
+  zeroAddress,
+} from 'viem';
+import { normalize, packetToBytes } from 'viem/ens';
+import type { ChainRpcClient } from '../rpc/chain-clients.js';
+import type { SourceClient } from '../source-client.js';
+import { decodeContentHash } from './content-hash.js';
+import { type EnsContracts, ensRegistryAbi, ethRegistrarAbi, resolverProfileAbi, universalResolverAbi } from './ens-contracts.js';
+import { ethSecondLevelLabel } from './ens-names.js';
+
+/** Text records a profile reads, by their ENS keys (ENSIP-5 / ENSIP-18). */
+export const PROFILE_TEXT_KEYS = ['avatar', 'com.twitter', 'com.github', 'url', 'description', 'email', 'com.discord'] as const;
+
+/** Registrant and expiry from the .eth registrar; names outside .eth have neither and never expire here. */
+export interface EnsRegistration {
+  /** False once a .eth name has expired (grace period included): the service then answers 404. */
+  active: boolean;
+  registrant: Address | null;
+  /** Unix seconds. */
+  expiresAt: number | null;
+}
+
+/** Everything a profile shows, read in one Universal Resolver call plus registry and registrar reads. */
+export interface EnsProfileRecord extends EnsRegistration {
+  name: string;
+  address: Address | null;
+  avatarRecord: string | null;
+  /** ENSIP-7 URI (ipfs://…), null when unset or of a kind we do not render. */
+  contentHash: string | null;
+  /** Set text records by ENS key (PROFILE_TEXT_KEYS), empty values left out. */
+  texts: Record<string, string>;
+  resolver: Address | null;
+  /** Registry owner of the name. */
+  controller: Address | null;
+}
+
+/** Universal Resolver errors that mean "no answer" (viem's list), not a failure of the chain. */
+const NO_ANSWER_ERRORS = new Set([
+  'HttpError',
+  'ResolverError',
+  'ResolverNotContract',
+  'ResolverNotFound',
+  'ReverseAddressMismatch',
+  'UnsupportedResolverProfile',
+  'DNSDecodingFailed',
+  'DNSEncodingFailed',
+]);
+const OFFCHAIN_LOOKUP_SELECTOR = '0x556f1830';
+
+function revertOf(err: unknown): ContractFunctionRevertedError | ContractFunctionZeroDataError | undefined {
+  if (!(err instanceof BaseError)) return undefined;
+  const found = err.walk((e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError);
+  return found as ContractFunctionRevertedError | ContractFunctionZeroDataError | undefined;
+}
+
+/** A contract that reverted is an answer (null); anything else (network, timeout) is the chain failing. */
+function revertedAsNull(err: unknown): null {
+  if (revertOf(err)) return null;
+  throw err;
+}
+
+function isOffchainLookup(err: unknown): boolean {
+  const revert = revertOf(err);
+  return revert instanceof ContractFunctionRevertedError && (revert.signature === OFFCHAIN_LOOKUP_SELECTOR || revert.raw?.startsWith(OFFCHAIN_LOOKUP_SELECTOR) === true);
+}
+
+function isNoAnswer(err: unknown): boolean {
+  const revert = revertOf(err);
+  if (revert instanceof ContractFunctionZeroDataError) return true;
+  return revert instanceof ContractFunctionRevertedError && NO_ANSWER_ERRORS.has(revert.data?.errorName ?? '');
+}
+
+const nonZero = (address: Address | null | undefined): Address | null =>
+  address && address !== zeroAddress ? address : null;
+
+type MulticallResult = { status: 'success'; result: unknown } | { status: 'failure'; error: unknown };
+
+/**
+ * ENS reads on one chain through viem: its ENS actions (`getEnsAddress`, `getEnsName`, `getEnsText`) against the
+ * Universal Resolver for resolution, so CCIP-Read names resolve too, and the registry and .eth registrar for
+ * controller, registrant and expiry. Calls made together leave in ONE Multicall3 `eth_call` (the client batches
+ * them), and every read goes through the chain's source client (breaker, health; failures → 503).
+ * @example
+ * const reader = new EnsChainReader({ client, contracts: MAINNET_ENS_CONTRACTS, rpc })
+ * await reader.addresses(['alice.eth', 'bob.eth']) // ['0x…', null]
+ */
+export class EnsChainReader {
+  constructor(private readonly p: { client: ChainRpcClient; contracts: EnsContracts; rpc: SourceClient }) {}
+
+  /** SPEC "ENS records: real time, on-chain": every call reads the chain (single-flight, stale only on failure). */
+  private load<T>(key: string, fetcher: () => Promise<T>): Promise<T> {
+    return this.p.rpc.load(key, fetcher, { freshnessMs: 0 });
+  }
+
+  /** The address each name resolves to (ENSIP-9, coin type 60); null when unresolved, unregistered or expired. */
+  addresses(names: readonly string[]): Promise<(Address | null)[]> {
+    return this.load(`ens:addr:${names.join(',')}`, () =>
+      Promise.all(
+        names.map(async (name) => {
+          const [address, registration] = await Promise.all([
+            this.p.client.getEnsAddress({ name, gatewayUrls: this.p.contracts.gateways }),
+            this.readRegistration(name),
+          ]);
+          return registration.active ? address : null;
+        }),
+      ),
+    );
+  }
+
+  /** Each address's primary name (ENSIP-19), forward-checked by the Universal Resolver; null when none holds. */
+  primaryNames(addresses: readonly Address[]): Promise<(string | null)[]> {
+    return this.load(`ens:name:${addresses.join(',')}`, async () => {
+      const names = await Promise.all(
+        addresses.map((address) => this.p.client.getEnsName({ address, gatewayUrls: this.p.contracts.gateways })),
+      );
+      // A primary name that is not in normalised form, or whose .eth registration ran out, is not shown.
+      const usable = names.map((name) => (name !== null && isNormalized(name) ? name : null));
+      const registrations = await Promise.all(usable.map((name) => (name === null ? null : this.readRegistration(name))));
+      return usable.map((name, i) => (registrations[i]?.active ? name : null));
+    });
+  }
+
+  /** One text record of each name; null when unset, unresolved or expired. */
+  texts(names: readonly string[], key: string): Promise<(string | null)[]> {
+    return this.load(`ens:text:${key}:${names.join(',')}`, () =>
+      Promise.all(
+        names.map(async (name) => {
+          const [value, registration] = await Promise.all([
+            this.p.client.getEnsText({ name, key, gatewayUrls: this.p.contracts.gateways }),
+            this.readRegistration(name),
+          ]);
+          return registration.active ? value : null;
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Full profiles in ONE `eth_call` however many names: per name one Universal Resolver call whose data is
+   * `multicall(addr, contenthash, text…)`, plus registry owner and registrar reads. A name whose resolver goes
+   * offchain is finished by a follow-up call that viem runs through CCIP-Read. Null: not registered, or expired.
+   */
+  profiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]> {
+    return this.load(`ens:profile:${names.join(',')}`, () => this.readProfiles(names));
+  }
+
+  private async readRegistration(name: string): Promise<EnsRegistration> {
+    const label = ethSecondLevelLabel(name);
+    if (label === undefined) return { active: true, registrant: null, expiresAt: null };
+    const { client, contracts } = this.p;
+    const id = BigInt(labelhash(label));
+    const [expires, registrant] = await Promise.all([
+      client.readContract({ address: contracts.ethRegistrar, abi: ethRegistrarAbi, functionName: 'nameExpires', args: [id] }).catch(revertedAsNull),
+      client.readContract({ address: contracts.ethRegistrar, abi: ethRegistrarAbi, functionName: 'ownerOf', args: [id] }).catch(revertedAsNull),
+    ]);
+    // The registrar's ownerOf refuses an expired token: the chain's own clock decides.
+    return { active: registrant !== null, registrant, expiresAt: expires ? Number(expires) : null };
+  }
+
+  private async readProfiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]> {
+    const { client, contracts } = this.p;
+    const plans = names.map((name) => {
+      const node = namehash(name);
+      const calls: Hex[] = [
+        encodeFunctionData({ abi: resolverProfileAbi, functionName: 'addr', args: [node] }),
+        encodeFunctionData({ abi: resolverProfileAbi, functionName: 'contenthash', args: [node] }),
+        ...PROFILE_TEXT_KEYS.map((key) => encodeFunctionData({ abi: resolverProfileAbi, functionName: 'text', args: [node, key] })),
+      ];
+      const resolveArgs = [
+        toHex(packetToBytes(name)),
+        encodeFunctionData({ abi: resolverProfileAbi, functionName: 'multicall', args: [calls] }),
+        contracts.gateways,
+      ] as const;
+      return { name, node, label: ethSecondLevelLabel(name), resolveArgs };
+    });
+    const reads = plans.flatMap((plan) => {
+      const resolve = { address: contracts.universalResolver, abi: universalResolverAbi, functionName: 'resolveWithGateways', args: plan.resolveArgs };
+      const owner = { address: contracts.registry, abi: ensRegistryAbi, functionName: 'owner', args: [plan.node] };
+      if (plan.label === undefined) return [resolve, owner];
+      const id = BigInt(labelhash(plan.label));
+      return [
+        resolve,
+        owner,
+        { address: contracts.ethRegistrar, abi: ethRegistrarAbi, functionName: 'nameExpires', args: [id] },
+        { address: contracts.ethRegistrar, abi: ethRegistrarAbi, functionName: 'ownerOf', args: [id] },
+      ];
+    });
+    // batchSize 0: never split; one aggregate3 call carries every read (≈ 200 k gas per profile).
+    const results = (await client.multicall({ contracts: reads as never, allowFailure: true, batchSize: 0 })) as MulticallResult[];
+    const failure = results.find((r) => r.status === 'failure' && !revertOf(r.error));
+    if (failure && failure.status === 'failure') throw failure.error;
+
+    let next = 0;
+    return Promise.all(
+      plans.map(async (plan) => {
+        const resolved = results[next++]!;
+        const owner = results[next++]!;
+        const registration: EnsRegistration =
+          plan.label === undefined
+            ? { active: true, registrant: null, expiresAt: null }
+            : registrationFrom(results[next++]!, results[next++]!);
+        const controller = owner.status === 'success' ? nonZero(owner.result as Address) : null;
+        const answer = await this.finishResolution(resolved, plan.resolveArgs);
+        if (!registration.active) return null;
+        if (answer === null && controller === null) return null;
+        return { name: plan.name, controller, ...registration, ...decodeProfileAnswers(answer) };
+      }),
+    );
+  }
+
+  /** The Universal Resolver's answer; an offchain resolver's lookup is run through viem (CCIP-Read). */
+  private async finishResolution(
+    resolved: MulticallResult,
+    args: readonly [Hex, Hex, string[]],
+  ): Promise<{ answers: readonly Hex[]; resolver: Address } | null> {
+    let value: readonly [Hex, Address];
+    if (resolved.status === 'success') value = resolved.result as readonly [Hex, Address];
+    else if (isOffchainLookup(resolved.error)) {
+      try {
+        value = await this.p.client.readContract({
+          address: this.p.contracts.universalResolver,
+          abi: universalResolverAbi,
+          functionName: 'resolveWithGateways',
+          args,
+        });
+      } catch (err) {
+        if (isNoAnswer(err)) return null;
+        throw err;
+      }
+    } else return null;
+    const [answers] = decodeAbiParameters([{ type: 'bytes[]' }], value[0]);
+    return { answers, resolver: value[1] };
+  }
+}
+
+function registrationFrom(expires: MulticallResult, ownerOf: MulticallResult): EnsRegistration {
+  const registrant = ownerOf.status === 'success' ? nonZero(ownerOf.result as Address) : null;
+  const expiresAt = expires.status === 'success' && (expires.result as bigint) > 0n ? Number(expires.result as bigint) : null;
+  return { active: registrant !== null, registrant, expiresAt };
+}
+
+function decodeOr<T>(data: Hex | undefined, decode: (d: Hex) => T): T | null {
+  if (data === undefined || data === '0x') return null;
+  try {
+    return decode(data);
+  } catch {
+    return null;
+  }
+}
+
+/** The resolver's answers to addr, contenthash and the texts, in that order (empty = failed or unset). */
+function decodeProfileAnswers(answer: { answers: readonly Hex[]; resolver: Address } | null) {
+  if (answer === null) return { address: null, avatarRecord: null, contentHash: null, texts: {}, resolver: null };
+  const [addr, contenthash, ...texts] = answer.answers;
+  const address = nonZero(decodeOr(addr, (d) => decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'addr', data: d })));
+  const hash = decodeOr(contenthash, (d) => decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'contenthash', data: d }));
+  const values: Record<string, string> = {};
+  PROFILE_TEXT_KEYS.forEach((key, i) => {
+    const value = decodeOr(texts[i], (d) => decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'text', data: d }));
+    if (value) values[key] = value;
+  });
+  const { avatar, ...records } = values;
+  return {
+    address,
+    avatarRecord: avatar ?? null,
+    contentHash: hash ? decodeContentHash(hash) : null,
+    texts: records,
+    resolver: nonZero(answer.resolver),
+  };
+}
+
+function isNormalized(name: string): boolean {
+  try {
+    return normalize(name) === name;
+  } catch {
+    return false;
+  }
+}

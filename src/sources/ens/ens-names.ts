@@ -1,0 +1,52 @@
+import { type Address, getAddress, isAddress } from 'viem';
+import { normalize } from 'viem/ens';
+import { invalidParameter } from '../../errors/api-error.js';
+
+/** Longest name accepted (characters, before normalisation); ENS has no limit, DNS encoding caps each label. */
+export const MAX_ENS_NAME_LENGTH = 512;
+/** A DNS-encoded label carries its length in one byte. */
+const MAX_LABEL_BYTES = 255;
+
+/**
+ * An ENS name normalised with ENSIP-15 (viem `normalize`), or INVALID_PARAMETER (400) naming the problem.
+ * Needs at least two labels (`alice.eth`, not `eth`) and labels of at most 255 bytes.
+ * @example normalizeEnsName('Alice.ETH') // 'alice.eth'
+ */
+export function normalizeEnsName(raw: string): string {
+  const trimmed = raw.trim();
+  if (trimmed === '' || trimmed.length > MAX_ENS_NAME_LENGTH) {
+    throw invalidParameter(`ENS name must be 1 to ${MAX_ENS_NAME_LENGTH} characters`);
+  }
+  let name: string;
+  try {
+    name = normalize(trimmed);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.split('\n')[0] : 'not normalisable';
+    throw invalidParameter(`invalid ENS name (ENSIP-15): ${reason}`);
+  }
+  const labels = name.split('.');
+  if (labels.length < 2) throw invalidParameter('ENS name must have at least two labels, e.g. alice.eth');
+  if (labels.some((l) => l === '' || new TextEncoder().encode(l).length > MAX_LABEL_BYTES)) {
+    throw invalidParameter(`ENS name labels must be 1 to ${MAX_LABEL_BYTES} bytes`);
+  }
+  return name;
+}
+
+/**
+ * A 0x address in any case → its EIP-55 checksummed form, or INVALID_PARAMETER (400).
+ * @example checksumAddress('0xd8da6bf26964af9d7eed9e03e53415d37aa96045') // '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'
+ */
+export function checksumAddress(raw: string): Address {
+  const trimmed = raw.trim();
+  if (!isAddress(trimmed, { strict: false })) throw invalidParameter('address must be a 0x-prefixed 20-byte hex address');
+  return getAddress(trimmed);
+}
+
+/**
+ * The second-level label of a name under .eth (whose registrar holds registrant and expiry), else undefined.
+ * @example ethSecondLevelLabel('pay.alice.eth') // 'alice'
+ */
+export function ethSecondLevelLabel(name: string): string | undefined {
+  const labels = name.split('.');
+  return labels.length >= 2 && labels.at(-1) === 'eth' ? labels.at(-2) : undefined;
+}

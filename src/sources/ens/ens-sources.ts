@@ -1,0 +1,71 @@
+import type { Address } from 'viem';
+import type { ChainClients } from '../rpc/chain-clients.js';
+import type { RpcSourceClients } from '../rpc/rpc-source-clients.js';
+import { SourceClient } from '../source-client.js';
+import type { SourceHealthRegistry } from '../source-health.js';
+import { EnsChainReader } from './ens-chain-reader.js';
+import { type EnsContracts, LOCAL_BATCH_GATEWAY, MAINNET_ENS_CONTRACTS } from './ens-contracts.js';
+import type { EnsDomainsSource } from './ens-domains.js';
+import { EnsEventDomains } from './ens-event-domains.js';
+import { EnsSubgraphClient } from './ens-subgraph-client.js';
+
+/** ENS reads: resolution on Ethereum, and names by address. Undefined parts answer 503. */
+export interface EnsSources {
+  /** Ethereum's ENS (mainnet contracts live, the seeded contracts on the embedded chain). */
+  reader: EnsChainReader | undefined;
+  /** The ENS subgraph when ENS_SUBGRAPH_URL is set, else the embedded chain's events. */
+  domains: EnsDomainsSource | undefined;
+}
+
+/** Deployment names the local chain seed records (src/chain/seed-steps/ens.ts). */
+const LOCAL_DEPLOYMENT_NAMES = { universalResolver: 'UniversalResolver', registry: 'ENSRegistry', ethRegistrar: 'EthNameRegistrar' } as const;
+
+/**
+ * The seeded ENS contracts of the embedded chain, or undefined when the seed did not deploy them.
+ * @example localEnsContracts(deployments)?.universalResolver
+ */
+export function localEnsContracts(deployments: ReadonlyMap<string, Address> | undefined): EnsContracts | undefined {
+  const universalResolver = deployments?.get(LOCAL_DEPLOYMENT_NAMES.universalResolver);
+  const registry = deployments?.get(LOCAL_DEPLOYMENT_NAMES.registry);
+  const ethRegistrar = deployments?.get(LOCAL_DEPLOYMENT_NAMES.ethRegistrar);
+  if (!universalResolver || !registry || !ethRegistrar) return undefined;
+  return { universalResolver, registry, ethRegistrar, gateways: [LOCAL_BATCH_GATEWAY] };
+}
+
+/**
+ * Builds the ENS sources: the chain reader on Ethereum's client, and names by address from the ENS subgraph (live,
+ * `ens-subgraph` in /api/sources/health) or from the embedded chain's registrar events (local, `ens-events`).
+ * @example createEnsSources({ chains, rpc, registry, localDeployments, subgraphUrl: config.upstreams.ensSubgraph.url, timeoutMs })
+ */
+export function createEnsSources(p: {
+  chains: ChainClients;
+  rpc: RpcSourceClients;
+  registry: SourceHealthRegistry;
+  localDeployments?: ReadonlyMap<string, Address> | undefined;
+  subgraphUrl?: string | undefined;
+  timeoutMs: number;
+}): EnsSources {
+  const ethereum = p.chains.ethereum;
+  const rpc = p.rpc.ethereum;
+  const contracts = ethereum.mode === 'live' ? MAINNET_ENS_CONTRACTS : localEnsContracts(p.localDeployments);
+  const reader = ethereum.client && rpc && contracts ? new EnsChainReader({ client: ethereum.client, contracts, rpc }) : undefined;
+
+  let domains: EnsDomainsSource | undefined;
+  if (p.subgraphUrl !== undefined) {
+    domains = new EnsSubgraphClient({ url: p.subgraphUrl, mode: 'live', registry: p.registry, timeoutMs: p.timeoutMs });
+  } else if (ethereum.mode === 'local' && ethereum.client && contracts) {
+    const source = new SourceClient({
+      policy: {
+        name: 'ens-events',
+        kind: 'ens',
+        mode: 'local',
+        description: 'ENS names by address: events of the embedded chain (.eth registrar)',
+        freshnessMs: 0,
+        timeoutMs: p.timeoutMs,
+      },
+      registry: p.registry,
+    });
+    domains = new EnsEventDomains({ client: ethereum.client, contracts, source });
+  }
+  return { reader, domains };
+}

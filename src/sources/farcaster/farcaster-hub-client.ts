@@ -1,0 +1,91 @@
+import { HttpJsonSource } from '../http-json-source.js';
+import { SourceClient } from '../source-client.js';
+import {
+  apiKeyHeader,
+  type FarcasterClientParams,
+  SOCIAL_LIST_FRESHNESS_MS,
+  SOCIAL_PROFILE_FRESHNESS_MS,
+} from './farcaster-client-params.js';
+import type { FarcasterCastRecord, FarcasterPage, FarcasterProfile } from './farcaster-records.js';
+import { mapHubCasts, mapHubFollowerFids, mapHubUserData, mapHubUsernameProof, mapHubVerifications } from './hub-replies.js';
+
+/** Hubs and Snapchain serve at most 100 messages per page here. */
+export const HUB_MAX_PAGE_SIZE = 100;
+
+const pageTokenQuery = (cursor: string | undefined) => (cursor === undefined ? {} : { pageToken: cursor });
+
+/**
+ * A Farcaster hub / Snapchain HTTP API (/v1/…): the protocol's own data, the fallback when Neynar is down or
+ * not configured. It stores messages, not counts: profiles come without follower counts, casts without reactions.
+ * @example
+ * const hub = new FarcasterHubClient({ baseUrl: 'https://snapchain-api.neynar.com', apiKey, mode: 'live', registry, timeoutMs: 5000 })
+ * await hub.userByFid(3) // userDataByFid + verificationsByFid
+ */
+export class FarcasterHubClient {
+  readonly client: SourceClient;
+  readonly http: HttpJsonSource;
+
+  constructor(p: FarcasterClientParams) {
+    const baseUrl = p.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
+    this.client = new SourceClient({
+      policy: {
+        name: 'farcaster-hub',
+        kind: 'social',
+        mode: p.mode,
+        description: p.mode === 'live' ? 'Farcaster hub HTTP API' : 'Farcaster hub HTTP API: replay of recorded replies',
+        freshnessMs: SOCIAL_PROFILE_FRESHNESS_MS,
+        timeoutMs: p.timeoutMs,
+        ...p.policy,
+      },
+      registry: p.registry,
+      ...(p.now === undefined ? {} : { now: p.now }),
+    });
+    this.http = new HttpJsonSource({
+      baseUrl,
+      headers: apiKeyHeader(p.apiKey),
+      client: this.client,
+      ...(p.fetch === undefined ? {} : { fetch: p.fetch }),
+    });
+  }
+
+  /** The FID owning an fname; null when no proof exists. */
+  fidByUsername(username: string): Promise<number | null> {
+    return this.http.getMapped('/v1/userNameProofByName', mapHubUsernameProof, { query: { name: username } });
+  }
+
+  /** A user's profile from its user data and verifications (two requests); null when the hub holds no user data. */
+  async userByFid(fid: number): Promise<FarcasterProfile | null> {
+    const [data, verifications] = await Promise.all([
+      this.http.getMapped('/v1/userDataByFid', mapHubUserData, { query: { fid } }),
+      this.http.getMapped('/v1/verificationsByFid', mapHubVerifications, { query: { fid } }),
+    ]);
+    if (!data) return null;
+    return {
+      fid,
+      ...data,
+      followers: null,
+      following: null,
+      verifications: verifications ?? [],
+      activeStatus: null,
+      registeredAt: null,
+    };
+  }
+
+  /** A user's casts, newest first. */
+  async casts(fid: number, limit: number, cursor?: string): Promise<FarcasterPage<FarcasterCastRecord>> {
+    const page = await this.http.getMapped('/v1/castsByFid', mapHubCasts, {
+      query: { fid, pageSize: Math.min(limit, HUB_MAX_PAGE_SIZE), reverse: 1, ...pageTokenQuery(cursor) },
+      freshnessMs: SOCIAL_LIST_FRESHNESS_MS,
+    });
+    return page ?? { items: [], cursor: null };
+  }
+
+  /** The FIDs following a user, most recent first. */
+  async followerFids(fid: number, limit: number, cursor?: string): Promise<FarcasterPage<number>> {
+    const page = await this.http.getMapped('/v1/linksByTargetFid', mapHubFollowerFids, {
+      query: { target_fid: fid, link_type: 'follow', pageSize: Math.min(limit, HUB_MAX_PAGE_SIZE), reverse: 1, ...pageTokenQuery(cursor) },
+      freshnessMs: SOCIAL_LIST_FRESHNESS_MS,
+    });
+    return page ?? { items: [], cursor: null };
+  }
+}

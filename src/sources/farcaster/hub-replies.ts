@@ -1,0 +1,131 @@
+import {
+  ethereumAddresses,
+  type FarcasterCastRecord,
+  type FarcasterEmbedRecord,
+  type FarcasterPage,
+  farcasterTimeToIso,
+  isJsonObject,
+  requireFid,
+  UnexpectedFarcasterReplyError,
+} from './farcaster-records.js';
+
+/** What a hub's user data says about a user: the profile fields it stores, nothing counted. */
+export interface HubUserData {
+  username: string;
+  displayName: string;
+  bio: string;
+  pfp: string;
+}
+
+interface HubMessage {
+  hash: string;
+  data: Record<string, unknown>;
+}
+
+/** `{ messages: [...], nextPageToken }`: every hub list reply has this shape. */
+function hubMessages(json: unknown, where: string): { messages: HubMessage[]; cursor: string | null } {
+  if (!isJsonObject(json) || !Array.isArray(json.messages)) throw new UnexpectedFarcasterReplyError(`${where}: expected { messages: [...] }`);
+  const messages = json.messages.map((m) => {
+    if (!isJsonObject(m) || !isJsonObject(m.data) || typeof m.hash !== 'string') {
+      throw new UnexpectedFarcasterReplyError(`${where}: a message lacks data or hash`);
+    }
+    return { hash: m.hash, data: m.data };
+  });
+  // The hub answers an empty token (or none) on the last page.
+  const token = typeof json.nextPageToken === 'string' && json.nextPageToken !== '' ? json.nextPageToken : null;
+  return { messages, cursor: token };
+}
+
+const USER_DATA_FIELDS: Record<string, keyof HubUserData> = {
+  USER_DATA_TYPE_USERNAME: 'username',
+  USER_DATA_TYPE_DISPLAY: 'displayName',
+  USER_DATA_TYPE_BIO: 'bio',
+  USER_DATA_TYPE_PFP: 'pfp',
+};
+
+/**
+ * `/v1/userDataByFid` → the profile fields; null when the hub holds no user data for the FID (no such user).
+ * @example mapHubUserData({ messages: [{ hash: '0x…', data: { userDataBody: { type: 'USER_DATA_TYPE_USERNAME', value: 'dwr' } } }] })?.username // 'dwr'
+ */
+export function mapHubUserData(json: unknown): HubUserData | null {
+  const { messages } = hubMessages(json, 'userDataByFid');
+  if (messages.length === 0) return null;
+  const data: HubUserData = { username: '', displayName: '', bio: '', pfp: '' };
+  for (const { data: d } of messages) {
+    const body = isJsonObject(d.userDataBody) ? d.userDataBody : undefined;
+    const field = body && typeof body.type === 'string' ? USER_DATA_FIELDS[body.type] : undefined;
+    if (field && typeof body?.value === 'string') data[field] = body.value;
+  }
+  return data;
+}
+
+/** `/v1/verificationsByFid` → verified Ethereum addresses, checksummed (Solana ones left out). */
+export function mapHubVerifications(json: unknown): string[] {
+  const { messages } = hubMessages(json, 'verificationsByFid');
+  const raw = messages.map(({ data }) => {
+    // Hubs before protocol 2024.x named the body verificationAddEthAddressBody.
+    const body = isJsonObject(data.verificationAddAddressBody)
+      ? data.verificationAddAddressBody
+      : isJsonObject(data.verificationAddEthAddressBody)
+        ? data.verificationAddEthAddressBody
+        : {};
+    return body.protocol === undefined || body.protocol === 'PROTOCOL_ETHEREUM' ? body.address : undefined;
+  });
+  return ethereumAddresses(raw);
+}
+
+function mapHubEmbed(json: unknown): FarcasterEmbedRecord | null {
+  if (!isJsonObject(json)) return null;
+  if (typeof json.url === 'string') return { url: json.url, castId: null };
+  const castId = isJsonObject(json.castId) ? json.castId : undefined;
+  if (castId && typeof castId.fid === 'number' && typeof castId.hash === 'string') {
+    return { url: null, castId: { fid: castId.fid, hash: castId.hash } };
+  }
+  return null;
+}
+
+/**
+ * `/v1/castsByFid` → casts with Farcaster-epoch timestamps as ISO 8601; a hub counts no reactions, so likes,
+ * recasts and replies are null.
+ */
+export function mapHubCasts(json: unknown): FarcasterPage<FarcasterCastRecord> {
+  const { messages, cursor } = hubMessages(json, 'castsByFid');
+  const items = messages.flatMap(({ hash, data }): FarcasterCastRecord[] => {
+    const body = isJsonObject(data.castAddBody) ? data.castAddBody : undefined;
+    if (!body) return [];
+    if (typeof data.timestamp !== 'number' || !Number.isInteger(data.timestamp) || data.timestamp < 0) {
+      throw new UnexpectedFarcasterReplyError('castsByFid: a message lacks its timestamp');
+    }
+    const embeds = Array.isArray(body.embeds) ? body.embeds : [];
+    return [
+      {
+        hash,
+        text: typeof body.text === 'string' ? body.text : '',
+        timestamp: farcasterTimeToIso(data.timestamp),
+        likes: null,
+        recasts: null,
+        replies: null,
+        embeds: embeds.map(mapHubEmbed).filter((e): e is FarcasterEmbedRecord => e !== null),
+        authorFid: requireFid(data.fid, 'castsByFid'),
+        author: null,
+      },
+    ];
+  });
+  return { items, cursor };
+}
+
+/** `/v1/linksByTargetFid?link_type=follow` → the FIDs that follow the target, in the hub's order. */
+export function mapHubFollowerFids(json: unknown): FarcasterPage<number> {
+  const { messages, cursor } = hubMessages(json, 'linksByTargetFid');
+  const items = messages.flatMap(({ data }) => {
+    const link = isJsonObject(data.linkBody) ? data.linkBody : undefined;
+    return link?.type === 'follow' ? [requireFid(data.fid, 'linksByTargetFid')] : [];
+  });
+  return { items, cursor };
+}
+
+/** `/v1/userNameProofByName` → the FID that owns the name. */
+export function mapHubUsernameProof(json: unknown): number {
+  if (!isJsonObject(json)) throw new UnexpectedFarcasterReplyError('userNameProofByName: expected an object');
+  return requireFid(json.fid, 'userNameProofByName');
+}

@@ -1,0 +1,153 @@
+import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { CHAINS } from '../../src/config/chains.js';
+import { invalidParameter } from '../../src/errors/api-error.js';
+import type { HackRecord, RaiseRecord, TokenUnlock } from '../../src/sources/defi/defi-records.js';
+import type { GraphContext } from '../shared/graph-context.js';
+import { DEFAULT_EVENTS_PAGE, EVENT_CHAIN, EVENT_TYPES, type EventType, MAX_PAGE_LIMIT, MAX_UPCOMING_DAYS } from './limits.js';
+import { checkPage } from './paginate.js';
+import { ActiveUsers, DefiEvent, DefiEventList, type TokenUnlockEvent, UpcomingEvents } from './types.js';
+
+/** growthepie's keys of SPEC's chains. Polygon PoS is not an Ethereum layer 2 and growthepie may not list it. */
+const GROWTHEPIE_KEYS: Record<string, string> = {
+  ethereum: 'ethereum',
+  base: 'base',
+  arbitrum: 'arbitrum',
+  optimism: 'optimism',
+  polygon: 'polygon_pos',
+};
+
+const DAY_MS = 86_400_000;
+
+const iso = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString();
+
+function fromHack(h: HackRecord): DefiEvent {
+  return {
+    type: 'hack',
+    date: iso(h.date),
+    name: h.name,
+    amountUsd: h.amountUsd,
+    chains: h.chains,
+    source: h.source,
+    classification: h.classification,
+    technique: h.technique,
+    returnedUsd: h.returnedUsd,
+    bridgeHack: h.bridgeHack,
+    round: null,
+    sector: null,
+    leadInvestors: null,
+    otherInvestors: null,
+    valuationUsd: null,
+  };
+}
+
+function fromRaise(r: RaiseRecord): DefiEvent {
+  return {
+    type: 'raise',
+    date: iso(r.date),
+    name: r.name,
+    amountUsd: r.amountUsd,
+    chains: r.chains,
+    source: r.source,
+    classification: null,
+    technique: null,
+    returnedUsd: null,
+    bridgeHack: null,
+    round: r.round,
+    sector: r.sector,
+    leadInvestors: r.leadInvestors,
+    otherInvestors: r.otherInvestors,
+    valuationUsd: r.valuationUsd,
+  };
+}
+
+function toUnlockEvent(u: TokenUnlock): TokenUnlockEvent {
+  const circulating = u.circulatingSupply !== null && u.circulatingSupply > 0 ? u.circulatingSupply : null;
+  const price = circulating !== null && u.mcapUsd !== null ? u.mcapUsd / circulating : null;
+  return {
+    type: 'unlock',
+    date: iso(u.date),
+    name: u.name,
+    geckoId: u.geckoId,
+    tokens: u.tokens,
+    percentOfCirculating: circulating === null ? null : Math.round((u.tokens / circulating) * 1e6) / 1e4,
+    estimatedValueUsd: price === null ? null : Math.round(u.tokens * price * 100) / 100,
+  };
+}
+
+@Resolver()
+export class DefiEventsResolver {
+  @Query(() => ActiveUsers, { description: 'Daily and 7-day active addresses of SPEC chains (growthepie, counted from each chain)' })
+  async activeUsers(@Ctx() ctx: GraphContext): Promise<ActiveUsers> {
+    const activity = await ctx.sources.defi.growthepie.chainActivity();
+    const chains = CHAINS.flatMap((chain) => {
+      const measured = activity.get(GROWTHEPIE_KEYS[chain.key] ?? chain.key);
+      if (!measured) return [];
+      return [
+        {
+          chain: chain.key,
+          chainId: chain.id,
+          activeUsers24h: measured.dailyActiveAddresses,
+          activeUsers7d: measured.weeklyActiveAddresses,
+          date: measured.date,
+        },
+      ];
+    });
+    return { chains, source: 'growthepie' };
+  }
+
+  @Query(() => DefiEventList, { description: 'Recent protocol events, newest first: exploits (hack) and funding rounds (raise), from DefiLlama' })
+  async defiEvents(
+    @Arg('type', () => String, { nullable: true, description: 'hack or raise; both when omitted' }) type: string | null,
+    @Arg('chain', () => String, { nullable: true, description: 'only events on this chain, as DefiLlama names it (any case)' })
+    chain: string | null,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_EVENTS_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<DefiEventList> {
+    checkPage(limit, offset);
+    // An argument the operation leaves out arrives as undefined, not null.
+    type ??= null;
+    chain ??= null;
+    if (type !== null && !(EVENT_TYPES as readonly string[]).includes(type)) throw invalidParameter(`type must be one of ${EVENT_TYPES.join(', ')}`);
+    const wantedChain = chain === null ? null : chain.trim().toLowerCase();
+    if (wantedChain !== null && !EVENT_CHAIN.test(wantedChain)) throw invalidParameter('chain must be a chain name of 1–40 letters, digits, spaces, dots or dashes');
+    const wants = (t: EventType): boolean => type === null || type === t;
+    const { defillama } = ctx.sources.defi;
+    const [hacks, raises] = await Promise.all([
+      wants('hack') ? defillama.hacks() : Promise.resolve([]),
+      wants('raise') ? defillama.raises() : Promise.resolve([]),
+    ]);
+    const events = [...hacks.map(fromHack), ...raises.map(fromRaise)]
+      .filter((e) => wantedChain === null || e.chains.some((c) => c.toLowerCase() === wantedChain))
+      // ISO 8601 in UTC sorts as time; ties keep hacks before raises.
+      .sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : 0));
+    return { results: events.slice(offset, offset + limit), total: events.length };
+  }
+
+  @Query(() => UpcomingEvents, { description: 'Upcoming events: the next scheduled token unlocks (DefiLlama emissions), soonest first' })
+  async upcomingEvents(
+    @Arg('days', () => Int, { nullable: true, description: `only events within this many days, 1 to ${MAX_UPCOMING_DAYS}` }) days: number | null,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_EVENTS_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<UpcomingEvents> {
+    checkPage(limit, 0);
+    days ??= null;
+    if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_UPCOMING_DAYS)) {
+      throw invalidParameter(`days must be an integer from 1 to ${MAX_UPCOMING_DAYS}`);
+    }
+    const now = Date.now();
+    const until = days === null ? null : now + days * DAY_MS;
+    const unlocks = (await ctx.sources.defi.emissions.nextUnlocks())
+      .filter((u) => u.date * 1000 > now && (until === null || u.date * 1000 <= until))
+      .sort((a, b) => a.date - b.date);
+    return {
+      success: true,
+      data: {
+        from: new Date(now).toISOString(),
+        to: until === null ? null : new Date(until).toISOString(),
+        count: unlocks.length,
+        unlocks: unlocks.slice(0, limit).map(toUnlockEvent),
+      },
+    };
+  }
+}

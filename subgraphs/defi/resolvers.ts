@@ -1,0 +1,155 @@
+import { getAddress } from 'viem';
+import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { findChain } from '../../src/config/chains.js';
+import { invalidParameter } from '../../src/errors/api-error.js';
+import type { DefiPosition, PositionToken, ProtocolSummary } from '../../src/sources/defi/defi-records.js';
+import type { GraphContext } from '../shared/graph-context.js';
+import { DEFAULT_DEFI_PAGE, MAX_PAGE_LIMIT, PROTOCOL_HISTORY_DAYS, PROTOCOL_NAME } from './limits.js';
+import { checkPage, paginate } from './paginate.js';
+import {
+  DefiPositionItem,
+  DefiPositions,
+  DefiProtocol,
+  DefiProtocolPage,
+  DefiProtocolStats,
+  type PositionTokenAmount,
+  YieldPoolPage,
+} from './types.js';
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+
+/** DeBank's chain ids of SPEC's chains; positions on other chains keep DeBank's id. */
+const DEBANK_CHAINS: Record<string, string> = { eth: 'ethereum', base: 'base', arb: 'arbitrum', op: 'optimism', matic: 'polygon' };
+
+const isoSeconds = (unixSeconds: number | null): string | null =>
+  unixSeconds === null ? null : new Date(unixSeconds * 1000).toISOString();
+
+function toProtocol(p: ProtocolSummary): DefiProtocol {
+  return {
+    name: p.name,
+    slug: p.slug,
+    category: p.category,
+    chains: p.chains,
+    tvl: p.tvlUsd,
+    change1h: p.change1hPercent,
+    change1d: p.change1dPercent,
+    change7d: p.change7dPercent,
+    mcap: p.mcapUsd,
+    symbol: p.symbol,
+    url: p.url,
+    logo: p.logo,
+  };
+}
+
+/** A protocol of the list by slug or display name, any case; spaces in a name may be written as dashes. */
+function findProtocol(protocols: readonly ProtocolSummary[], asked: string): ProtocolSummary | undefined {
+  const wanted = asked.trim().toLowerCase();
+  const dashed = wanted.replace(/\s+/g, '-');
+  return (
+    protocols.find((p) => p.slug === wanted || p.slug === dashed) ??
+    protocols.find((p) => p.name.toLowerCase() === wanted || p.name.toLowerCase().replace(/\s+/g, '-') === dashed)
+  );
+}
+
+const toTokens = (tokens: PositionToken[]): PositionTokenAmount[] =>
+  tokens.map((t) => ({ symbol: t.symbol, address: t.address, amount: t.amount, price: t.priceUsd, valueUsd: t.valueUsd }));
+
+function toPosition(p: DefiPosition): DefiPositionItem {
+  return {
+    protocolId: p.protocolId,
+    protocol: p.protocol,
+    chain: DEBANK_CHAINS[p.chain] ?? p.chain,
+    kind: p.kind,
+    assetUsd: p.assetUsd,
+    debtUsd: p.debtUsd,
+    netUsd: p.netUsd,
+    supplied: toTokens(p.supplied),
+    borrowed: toTokens(p.borrowed),
+    rewards: toTokens(p.rewards),
+    healthRate: p.healthRate,
+    updatedAt: isoSeconds(p.updatedAt),
+  };
+}
+
+/** Sums USD values in whole cents, so that the totals do not carry binary rounding noise. */
+const sumUsd = (values: number[]): number => values.reduce((cents, v) => cents + Math.round(v * 100), 0) / 100;
+
+@Resolver()
+export class DefiResolver {
+  @Query(() => DefiProtocolPage, { description: 'DeFi protocols by TVL, largest first (DefiLlama; one upstream call per 5 minutes)' })
+  async defiProtocols(
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_DEFI_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<DefiProtocolPage> {
+    checkPage(limit, offset);
+    const protocols = await ctx.sources.defi.defillama.protocols();
+    const page = paginate(protocols, limit, offset);
+    return { data: page.data.map(toProtocol), pagination: page.pagination };
+  }
+
+  @Query(() => DefiProtocolStats, {
+    nullable: true,
+    description: 'One protocol by DefiLlama slug or name: TVL now, per chain, changes and 30 days of history; null when DefiLlama does not list it',
+  })
+  async defiProtocol(
+    @Arg('name', () => String, { description: 'slug (aave-v3) or name (AAVE V3)' }) name: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<DefiProtocolStats | null> {
+    if (!PROTOCOL_NAME.test(name.trim())) throw invalidParameter('name must be 1–80 letters, digits, spaces or . & + _ ( ) -');
+    const summary = findProtocol(await ctx.sources.defi.defillama.protocols(), name);
+    if (!summary) return null;
+    const detail = await ctx.sources.defi.defillama.protocol(summary.slug);
+    if (!detail) return null;
+    return {
+      ...toProtocol(summary),
+      name: detail.name,
+      category: detail.category ?? summary.category,
+      description: detail.description,
+      url: detail.url ?? summary.url,
+      twitter: detail.twitter,
+      chains: detail.chains.length > 0 ? detail.chains : summary.chains,
+      mcap: detail.mcapUsd ?? summary.mcapUsd,
+      chainTvls: detail.chainTvls.map((c) => ({ chain: c.chain, date: null, tvl: c.tvlUsd })),
+      tvlHistory: detail.tvlHistory
+        .slice(-PROTOCOL_HISTORY_DAYS)
+        .map((point) => ({ chain: null, date: isoSeconds(point.date), tvl: point.tvlUsd })),
+    };
+  }
+
+  @Query(() => YieldPoolPage, { description: 'Yield pools by TVL, largest first (DefiLlama yields; one upstream call per 5 minutes)' })
+  async defiYields(
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_DEFI_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Arg('chain', () => String, { nullable: true, description: 'only pools on this chain (name or ID of SPEC table)' }) chain: string | null,
+    @Arg('project', () => String, { nullable: true, description: 'only pools of this protocol slug, e.g. aave-v3' }) project: string | null,
+    @Ctx() ctx: GraphContext,
+  ): Promise<YieldPoolPage> {
+    checkPage(limit, offset);
+    // An argument the operation leaves out arrives as undefined, not null.
+    chain ??= null;
+    project ??= null;
+    const chainName = chain === null ? null : findChain(chain)?.name;
+    if (chainName === undefined) throw invalidParameter('chain must be one of ethereum, base, arbitrum, optimism, polygon');
+    const projectSlug = project === null ? null : project.trim().toLowerCase();
+    if (projectSlug !== null && !PROTOCOL_NAME.test(projectSlug)) throw invalidParameter('project must be a protocol slug');
+    const pools = (await ctx.sources.defi.yields.pools()).filter(
+      (p) => (chainName === null || p.chain === chainName) && (projectSlug === null || p.project === projectSlug),
+    );
+    return paginate(pools, limit, offset);
+  }
+
+  @Query(() => DefiPositions, { description: "A wallet's positions in DeFi protocols on every chain (DeBank), largest net value first" })
+  async defiPositions(@Arg('address', () => String) address: string, @Ctx() ctx: GraphContext): Promise<DefiPositions> {
+    const trimmed = address.trim();
+    if (!ADDRESS.test(trimmed)) throw invalidParameter('address must be a 0x-prefixed 20-byte hex address');
+    const positions = (await ctx.sources.defi.debank.positions(trimmed.toLowerCase())).map(toPosition);
+    return {
+      address: getAddress(trimmed.toLowerCase()),
+      totalNetUsd: sumUsd(positions.map((p) => p.netUsd)),
+      totalAssetUsd: sumUsd(positions.map((p) => p.assetUsd)),
+      totalDebtUsd: sumUsd(positions.map((p) => p.debtUsd)),
+      positions,
+    };
+  }
+}

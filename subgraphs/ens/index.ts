@@ -1,0 +1,8 @@
+import type { SubgraphModule } from '../shared/build-subgraph.js';
+import { EnsProfileWalletResolver, EnsResolver, EnsWalletResolver, ensReferenceResolvers } from './resolvers.js';
+
+export const ensSubgraph: SubgraphModule = {
+  name: 'ens',
+  resolvers: [EnsResolver, EnsProfileWalletResolver, EnsWalletResolver],
+  referenceResolvers: ensReferenceResolvers,
+};

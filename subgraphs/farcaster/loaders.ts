@@ -1,0 +1,42 @@
+import DataLoader from 'dataloader';
+import type { FarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
+import type { FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
+import { NEYNAR_LIMITS } from '../../src/sources/farcaster/neynar-client.js';
+
+/**
+ * Farcaster users by FID: every FID asked in one request becomes ONE Neynar user/bulk call (up to 100).
+ * Users a list reply already carried are primed into it and cost nothing.
+ * @example await farcasterUserLoader(sources.farcaster).loadMany([3, 2, 194])
+ */
+export function farcasterUserLoader(farcaster: FarcasterSources): DataLoader<number, FarcasterProfile | null> {
+  return new DataLoader(
+    async (fids) => {
+      const users = await farcasterUsersOrError(farcaster, fids);
+      return fids.map((fid) => (users instanceof Error ? users : (users.get(fid) ?? null)));
+    },
+    { maxBatchSize: NEYNAR_LIMITS.bulkFids },
+  );
+}
+
+async function farcasterUsersOrError(farcaster: FarcasterSources, fids: readonly number[]): Promise<Map<number, FarcasterProfile> | Error> {
+  try {
+    return await farcaster.usersByFids(fids);
+  } catch (err) {
+    return err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/**
+ * The Farcaster user who verified each address (lower-case keys): ONE Neynar user/bulk-by-address call per request.
+ * Several users may verify one address; the first Neynar lists is taken.
+ * @example await farcasterUserByAddressLoader(sources.farcaster).load('0xd8da6bf26964af9d7eed9e03e53415d37aa96045')
+ */
+export function farcasterUserByAddressLoader(farcaster: FarcasterSources): DataLoader<string, FarcasterProfile | null> {
+  return new DataLoader(
+    async (addresses) => {
+      const users = await farcaster.usersByAddresses(addresses);
+      return addresses.map((a) => users.get(a.toLowerCase())?.[0] ?? null);
+    },
+    { maxBatchSize: NEYNAR_LIMITS.bulkAddresses },
+  );
+}

@@ -1,0 +1,231 @@
+import { getAddress, isAddress } from 'viem';
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { invalidParameter, notFound } from '../../src/errors/api-error.js';
+import type { FarcasterCastRecord, FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
+import { type GraphContext, requestLoader } from '../shared/graph-context.js';
+import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
+import { InvalidFarcasterIdentifierError, parseFarcasterIdentifier } from './identifier.js';
+import {
+  DEFAULT_LIST_LIMIT,
+  DEFAULT_RECENT_CASTS,
+  DEFAULT_SEARCH_LIMIT,
+  MAX_FID,
+  MAX_LIST_LIMIT,
+  MAX_OFFSET,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_QUERY_LENGTH,
+} from './limits.js';
+import { farcasterUserByAddressLoader, farcasterUserLoader } from './loaders.js';
+import {
+  FarcasterCast,
+  FarcasterCastList,
+  FarcasterCastPage,
+  FarcasterFeedPage,
+  FarcasterFollowerList,
+  FarcasterSearchResult,
+  FarcasterUser,
+  FarcasterUserPage,
+  Wallet,
+} from './types.js';
+
+const usersByFid = (ctx: GraphContext) => requestLoader(ctx, 'farcasterUser', (s) => farcasterUserLoader(s.farcaster));
+const usersByAddress = (ctx: GraphContext) => requestLoader(ctx, 'farcasterUserByAddress', (s) => farcasterUserByAddressLoader(s.farcaster));
+
+function checkInt(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
+  return value;
+}
+
+const checkFid = (fid: number): number => checkInt('fid', fid, 1, MAX_FID);
+
+const toCast = (c: FarcasterCastRecord): FarcasterCast => ({
+  hash: c.hash,
+  text: c.text,
+  timestamp: c.timestamp,
+  likes: c.likes,
+  recasts: c.recasts,
+  replies: c.replies,
+  embeds: c.embeds,
+  authorFid: c.authorFid,
+});
+
+/** Casts that carried their author (Neynar) put it in the request's loader, so `author` costs no call. */
+function castsWithAuthors(ctx: GraphContext, casts: readonly FarcasterCastRecord[]): FarcasterCast[] {
+  const loader = usersByFid(ctx);
+  for (const c of casts) if (c.author) loader.prime(c.authorFid, c.author);
+  return casts.map(toCast);
+}
+
+/** Users of a list: those the reply carried are primed; the others are read in ONE bulk call. */
+async function resolveUsers(ctx: GraphContext, entries: readonly { fid: number; profile: FarcasterProfile | null }[]): Promise<FarcasterUser[]> {
+  const loader = usersByFid(ctx);
+  for (const e of entries) if (e.profile) loader.prime(e.fid, e.profile);
+  const users = await loader.loadMany(entries.map((e) => e.fid));
+  const failure = users.find((u): u is Error => u instanceof Error);
+  if (failure) throw failure;
+  return users.filter((u): u is FarcasterProfile => u !== null);
+}
+
+@Resolver(() => FarcasterUser)
+export class FarcasterUserResolver {
+  @Query(() => FarcasterUser, {
+    nullable: true,
+    description: 'A Farcaster user by username, FID or verified address (detected; `@name` is always a username)',
+  })
+  async farcasterUser(
+    @Arg('identifier', () => String, { description: 'username, @username, FID or 0x address' }) identifier: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<FarcasterUser | null> {
+    let parsed: ReturnType<typeof parseFarcasterIdentifier>;
+    try {
+      parsed = parseFarcasterIdentifier(identifier);
+    } catch (err) {
+      if (err instanceof InvalidFarcasterIdentifierError) throw invalidParameter(`identifier ${err.message}`);
+      throw err;
+    }
+    if (parsed.kind === 'fid') return usersByFid(ctx).load(parsed.fid);
+    if (parsed.kind === 'address') return usersByAddress(ctx).load(parsed.address.toLowerCase());
+    const user = await ctx.sources.farcaster.userByUsername(parsed.username);
+    if (user) usersByFid(ctx).prime(user.fid, user);
+    return user;
+  }
+
+  @Query(() => FarcasterUser, { nullable: true, description: 'A Farcaster user by FID' })
+  farcasterUserByFid(@Arg('fid', () => Int) fid: number, @Ctx() ctx: GraphContext): Promise<FarcasterUser | null> {
+    return usersByFid(ctx).load(checkFid(fid));
+  }
+
+  @Query(() => FarcasterCastList, { nullable: true, description: "A user's newest casts; null for an unknown FID" })
+  async farcasterCasts(
+    @Arg('fid', () => Int) fid: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<FarcasterCastList | null> {
+    checkFid(fid);
+    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
+    const [owner, list] = await Promise.all([usersByFid(ctx).load(fid), ctx.sources.farcaster.casts(fid, limit)]);
+    return owner ? { casts: castsWithAuthors(ctx, list.items) } : null;
+  }
+
+  @Query(() => FarcasterFollowerList, { nullable: true, description: "A user's most recent followers; null for an unknown FID" })
+  async farcasterFollowers(
+    @Arg('fid', () => Int) fid: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<FarcasterFollowerList | null> {
+    checkFid(fid);
+    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
+    const [owner, list] = await Promise.all([usersByFid(ctx).load(fid), ctx.sources.farcaster.followers(fid, limit)]);
+    return owner ? { users: await resolveUsers(ctx, list.items) } : null;
+  }
+
+  @Query(() => FarcasterCastPage, { nullable: true, description: "A user's casts, offset pagination; null for an unknown FID" })
+  async farcasterUserCasts(
+    @Arg('fid', () => Int) fid: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: 0, description: `0 to ${MAX_OFFSET}` }) offset: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<FarcasterCastPage | null> {
+    checkFid(fid);
+    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
+    checkInt('offset', offset, 0, MAX_OFFSET);
+    const [owner, list] = await Promise.all([usersByFid(ctx).load(fid), ctx.sources.farcaster.casts(fid, offset + limit)]);
+    if (!owner) return null;
+    return {
+      data: castsWithAuthors(ctx, list.items.slice(offset)),
+      pagination: { limit, offset, total: null, hasMore: list.more },
+    };
+  }
+
+  @Query(() => FarcasterUserPage, { nullable: true, description: "A user's followers, offset pagination; null for an unknown FID" })
+  async farcasterUserFollowers(
+    @Arg('fid', () => Int) fid: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: 0, description: `0 to ${MAX_OFFSET}` }) offset: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<FarcasterUserPage | null> {
+    checkFid(fid);
+    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
+    checkInt('offset', offset, 0, MAX_OFFSET);
+    const [owner, list] = await Promise.all([usersByFid(ctx).load(fid), ctx.sources.farcaster.followers(fid, offset + limit)]);
+    if (!owner) return null;
+    return {
+      data: await resolveUsers(ctx, list.items.slice(offset)),
+      pagination: { limit, offset, total: owner.followers, hasMore: list.more },
+    };
+  }
+
+  @Query(() => FarcasterSearchResult, { description: 'Users whose username or display name matches `q` (Neynar)' })
+  async farcasterSearch(
+    @Arg('q', () => String) q: string,
+    @Arg('type', () => String, { defaultValue: 'users', description: 'what to search: users (the only kind)' }) type: string,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_SEARCH_LIMIT, description: `1 to ${MAX_SEARCH_LIMIT}` }) limit: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<FarcasterSearchResult> {
+    const query = q.trim();
+    if (query.length === 0 || query.length > MAX_SEARCH_QUERY_LENGTH) {
+      throw invalidParameter(`q must be 1 to ${MAX_SEARCH_QUERY_LENGTH} characters`);
+    }
+    if (type !== 'users') throw invalidParameter('type must be users');
+    checkInt('limit', limit, 1, MAX_SEARCH_LIMIT);
+    const users = await ctx.sources.farcaster.searchUsers(query, limit);
+    return { type, results: await resolveUsers(ctx, users.slice(0, limit).map((u) => ({ fid: u.fid, profile: u }))) };
+  }
+
+  @Query(() => FarcasterFeedPage, { description: 'The global trending feed, one page; pass the answer\'s cursor for the next (Neynar)' })
+  async farcasterFeed(
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
+    @Arg('cursor', () => String, { nullable: true, description: 'the previous page\'s cursor' }) cursor: string | null | undefined,
+    @Ctx() ctx: GraphContext,
+  ): Promise<FarcasterFeedPage> {
+    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
+    const upstreamCursor = cursor === null || cursor === undefined ? undefined : decodeFeedCursor(cursor);
+    if (cursor && upstreamCursor === undefined) throw invalidParameter('cursor is not one this feed gave');
+    const page = await ctx.sources.farcaster.trendingFeed(limit, upstreamCursor);
+    return { data: castsWithAuthors(ctx, page.items), cursor: page.cursor === null ? null : encodeFeedCursor(page.cursor) };
+  }
+
+  @FieldResolver(() => [FarcasterCast], { description: "The user's newest casts" })
+  async recentCasts(
+    @Root() user: FarcasterUser,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_RECENT_CASTS, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<FarcasterCast[]> {
+    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
+    const list = await ctx.sources.farcaster.casts(user.fid, limit);
+    return castsWithAuthors(ctx, list.items);
+  }
+}
+
+@Resolver(() => FarcasterCast)
+export class FarcasterCastResolver {
+  @FieldResolver(() => FarcasterUser, { description: "The cast's author" })
+  async author(@Root() cast: FarcasterCast, @Ctx() ctx: GraphContext): Promise<FarcasterUser> {
+    const user = await usersByFid(ctx).load(cast.authorFid);
+    if (!user) throw notFound(`no Farcaster user with FID ${cast.authorFid}`);
+    return user;
+  }
+}
+
+@Resolver(() => Wallet)
+export class FarcasterWalletResolver {
+  @FieldResolver(() => FarcasterUser, { nullable: true, description: 'The Farcaster user whose verified addresses include this one (Neynar)' })
+  farcasterUser(@Root() wallet: Wallet, @Ctx() ctx: GraphContext): Promise<FarcasterUser | null> {
+    return usersByAddress(ctx).load(wallet.address.toLowerCase());
+  }
+}
+
+/** Entities other subgraphs point at: `FarcasterUser` by FID, `Wallet` by address in any case. */
+export const farcasterReferenceResolvers = {
+  FarcasterUser: {
+    __resolveReference(ref: { fid: number }, ctx: GraphContext): Promise<FarcasterProfile | null> {
+      return usersByFid(ctx).load(checkFid(ref.fid));
+    },
+  },
+  Wallet: {
+    __resolveReference(ref: { address: string }): Wallet {
+      if (typeof ref.address !== 'string' || !isAddress(ref.address, { strict: false })) throw invalidParameter('address must be a 0x address');
+      return { address: getAddress(ref.address) };
+    },
+  },
+};

@@ -1,0 +1,145 @@
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { type Address, formatEther, formatUnits, getAddress, isAddress } from 'viem';
+import { invalidParameter } from '../../src/errors/api-error.js';
+import type { OwnedNft } from '../../src/sources/nft/alchemy-nft-client.js';
+import { NFT_PAGE_SIZE } from '../../src/sources/nft/alchemy-nft-client.js';
+import { findToken } from '../../src/sources/prices/token-symbols.js';
+import type { ExplorerTransaction } from '../../src/sources/explorer/etherscan-client.js';
+import { type GraphContext, requestLoader } from '../shared/graph-context.js';
+import { addressArg, chainArg, intArg } from '../shared/address-args.js';
+import { DEFAULT_PAGE_LIMIT, MAX_NFT_WINDOW, MAX_PAGE_LIMIT, MAX_TRANSACTION_WINDOW } from './limits.js';
+import { walletHoldingsLoader, walletPriceLoader } from './loaders.js';
+import { Wallet, WalletBalance, WalletNftPage, WalletPagination, WalletToken, WalletTransaction, WalletTransactionPage } from './types.js';
+
+/** USD value of an exact decimal amount, rounded to cents. */
+const usd = (amount: string, price: number | null): number | null => (price === null ? null : Math.round(Number(amount) * price * 100) / 100);
+
+async function walletBalance(ctx: GraphContext, address: Address, chainName: string): Promise<WalletBalance> {
+  const chain = chainArg(chainName);
+  const list = ctx.sources.wallet.chainReads.tokenLists[chain.key];
+  const holdings = await requestLoader(ctx, 'walletHoldings', walletHoldingsLoader).load(`${chain.key}:${address}`);
+  const held = holdings.tokens.filter((t) => t.raw !== null && t.raw > 0n);
+  const symbols = [list.native.symbol, ...held.map((t) => t.token.symbol)];
+  const ids = symbols.map((s) => findToken(s)?.coingeckoId ?? null);
+  const prices = requestLoader(ctx, 'walletPrice', walletPriceLoader);
+  const quotes = await Promise.all(ids.map((id) => (id === null ? null : prices.load(id))));
+  const priceOf = (i: number): number | null => quotes[i]?.priceUsd ?? null;
+
+  const balance = formatEther(holdings.nativeWei);
+  const tokens: WalletToken[] = held.map((t, i) => {
+    const amount = formatUnits(t.raw!, t.token.decimals);
+    return {
+      symbol: t.token.symbol,
+      name: t.token.name,
+      address: t.token.address,
+      decimals: t.token.decimals,
+      balance: amount,
+      balanceRaw: t.raw!.toString(),
+      priceUsd: priceOf(i + 1),
+      balanceUsd: usd(amount, priceOf(i + 1)),
+    };
+  });
+  const balanceUsd = usd(balance, priceOf(0));
+  const values = [holdings.nativeWei > 0n ? balanceUsd : 0, ...tokens.map((t) => t.balanceUsd)];
+  const totalUsd = values.some((v) => v === null) ? null : Math.round(values.reduce<number>((sum, v) => sum + v!, 0) * 100) / 100;
+  return {
+    address,
+    chain: chain.key,
+    chainId: chain.id,
+    symbol: list.native.symbol,
+    balance,
+    balanceWei: holdings.nativeWei.toString(),
+    priceUsd: priceOf(0),
+    balanceUsd,
+    tokens,
+    totalUsd,
+    blockNumber: holdings.blockNumber.toString(),
+  };
+}
+
+function direction(tx: ExplorerTransaction, owner: Address): string {
+  const sent = tx.from === owner;
+  const received = tx.to === owner;
+  return sent && received ? 'self' : sent ? 'out' : 'in';
+}
+
+const page = (limit: number, offset: number, total: number): WalletPagination => ({ limit, offset, total, hasMore: offset + limit < total });
+
+@Resolver(() => Wallet)
+export class WalletFieldResolver {
+  @FieldResolver(() => WalletBalance, { description: 'Native and listed ERC-20 balances with USD values (one multicall per chain per request)' })
+  balance(
+    @Root() wallet: Wallet,
+    @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<WalletBalance> {
+    return walletBalance(ctx, addressArg('address', wallet.address), chain);
+  }
+}
+
+@Resolver()
+export class WalletResolver {
+  @Query(() => WalletBalance, { description: 'Native and listed ERC-20 balances of an address, read in one multicall, valued in USD' })
+  walletBalance(
+    @Arg('address', () => String) address: string,
+    @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<WalletBalance> {
+    return walletBalance(ctx, addressArg('address', address), chain);
+  }
+
+  @Query(() => WalletTransactionPage, { description: 'Normal transactions of an address, newest first (explorer txlist)' })
+  async walletTransactions(
+    @Arg('address', () => String) address: string,
+    @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<WalletTransactionPage> {
+    const owner = addressArg('address', address);
+    const { key } = chainArg(chain);
+    intArg('limit', limit, 1, MAX_PAGE_LIMIT);
+    intArg('offset', offset, 0, MAX_TRANSACTION_WINDOW - limit);
+    // One more than the window: whether another page exists. The explorer reports no count, so `total` is exact
+    // once the list ends inside that window, and otherwise the number known so far.
+    const listed = await ctx.sources.wallet.explorer.transactions(key, owner, offset + limit + 1);
+    const data: WalletTransaction[] = listed.slice(offset, offset + limit).map((tx) => ({ ...tx, direction: direction(tx, owner) }));
+    return { data, pagination: page(limit, offset, listed.length) };
+  }
+
+  @Query(() => WalletNftPage, { description: 'NFTs an address holds (NFT API), in the API\'s order' })
+  async walletNfts(
+    @Arg('address', () => String) address: string,
+    @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Ctx() ctx: GraphContext,
+  ): Promise<WalletNftPage> {
+    const owner = addressArg('address', address);
+    const { key } = chainArg(chain);
+    intArg('limit', limit, 1, MAX_PAGE_LIMIT);
+    intArg('offset', offset, 0, MAX_NFT_WINDOW - limit);
+    // Pages of 100 behind opaque keys: walk from the first page to the one holding offset + limit.
+    const nfts: OwnedNft[] = [];
+    let total = 0;
+    let pageKey: string | null = null;
+    for (let fetched = 0; fetched < offset + limit; fetched += NFT_PAGE_SIZE) {
+      const result = await ctx.sources.wallet.nfts.ownedPage(key, owner, pageKey);
+      nfts.push(...result.nfts);
+      total = result.totalCount;
+      pageKey = result.pageKey;
+      if (pageKey === null) break;
+    }
+    return { data: nfts.slice(offset, offset + limit), pagination: page(limit, offset, total) };
+  }
+}
+
+/** `Wallet` by address in any case: the join other subgraphs (ens, farcaster) point at. */
+export const walletReferenceResolvers = {
+  Wallet: {
+    __resolveReference(ref: { address: string }): Wallet {
+      if (typeof ref.address !== 'string' || !isAddress(ref.address, { strict: false })) throw invalidParameter('address must be a 0x address');
+      return { address: getAddress(ref.address) };
+    },
+  },
+};

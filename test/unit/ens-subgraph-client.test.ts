@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors/api-error.js';
+import { EnsSubgraphClient } from '../../src/sources/ens/ens-subgraph-client.js';
+import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
+import { SourceHealthRegistry } from '../../src/sources/source-health.js';
+
+const VITALIK = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+
+describe('ENS subgraph client (names by address) against recorded replies', () => {
+  let replay: ReplayServer;
+  let registry: SourceHealthRegistry;
+  let subgraph: EnsSubgraphClient;
+
+  beforeAll(async () => {
+    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+  });
+  afterAll(async () => {
+    await replay?.close();
+  });
+  beforeEach(() => {
+    replay.setScenario('ens-subgraph', null);
+    registry = new SourceHealthRegistry();
+    subgraph = new EnsSubgraphClient({
+      url: `${replay.baseUrlFor('ens-subgraph')}/subgraphs/name/ensdomains/ens`,
+      mode: 'local',
+      registry,
+      timeoutMs: 1000,
+    });
+  });
+
+  it('asks one GraphQL POST and maps domains: expired and unnamed ones left out, wrapped owner as controller', async () => {
+    const domains = await subgraph.domainsOf(VITALIK);
+    expect(domains).toEqual([
+      { name: 'pay.vitalik.eth', registrant: null, controller: VITALIK, expiresAt: null },
+      { name: 'vitalik.eth', registrant: VITALIK, controller: VITALIK, expiresAt: 2051222400 },
+      { name: 'wrapped-name.eth', registrant: '0xD4416b13d2b3a9aBae7AcD5D6C2BbDBE25686401', controller: VITALIK, expiresAt: 2040000000 },
+    ]);
+    // Cached for a minute: a second ask sends nothing.
+    await subgraph.domainsOf(VITALIK);
+    expect(replay.requestCount('ens-subgraph')).toBe(1);
+    expect(registry.list()).toContainEqual(expect.objectContaining({ name: 'ens-subgraph', state: 'up' }));
+  });
+
+  it('a failing subgraph is 503 SERVICE_UNAVAILABLE', async () => {
+    replay.setScenario('ens-subgraph', 'down');
+    const failure = await subgraph.domainsOf(VITALIK).catch((err: unknown) => err);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect(failure).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it('GraphQL errors in a 200 reply are an upstream failure too, reported to health', async () => {
+    replay.setScenario('ens-subgraph', 'graphql-error');
+    await expect(subgraph.domainsOf(VITALIK)).rejects.toMatchObject({ status: 503 });
+    const status = registry.list().find((s) => s.name === 'ens-subgraph');
+    expect(status?.lastError).toMatch(/unexpected reply shape/);
+  });
+});

@@ -1,0 +1,176 @@
+import 'reflect-metadata';
+import { execute, parse } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { farcasterTimeToIso, UnexpectedFarcasterReplyError } from '../../src/sources/farcaster/farcaster-records.js';
+import { createFarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
+import { mapHubCasts, mapHubFollowerFids, mapHubUserData, mapHubVerifications } from '../../src/sources/farcaster/hub-replies.js';
+import { mapNeynarCast, mapNeynarFollowersPage, mapNeynarUser } from '../../src/sources/farcaster/neynar-replies.js';
+import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
+import { SourceHealthRegistry } from '../../src/sources/source-health.js';
+import type { Sources } from '../../src/sources/sources.js';
+import { decodeFeedCursor, encodeFeedCursor } from '../../subgraphs/farcaster/feed-cursor.js';
+import { parseFarcasterIdentifier } from '../../subgraphs/farcaster/identifier.js';
+import { farcasterSubgraph } from '../../subgraphs/farcaster/index.js';
+import { buildSubgraph } from '../../subgraphs/shared/build-subgraph.js';
+import { newGraphContext } from '../../subgraphs/shared/graph-context.js';
+
+describe('a Farcaster identifier is a username, a FID or an address, detected by its form', () => {
+  it('digits are a FID; @ always makes a username; 0x and 40 hex digits an address; anything else a username in lower case', () => {
+    expect(parseFarcasterIdentifier('3')).toEqual({ kind: 'fid', fid: 3 });
+    expect(parseFarcasterIdentifier('@3')).toEqual({ kind: 'username', username: '3' });
+    expect(parseFarcasterIdentifier('DWR')).toEqual({ kind: 'username', username: 'dwr' });
+    expect(parseFarcasterIdentifier('vitalik.eth')).toEqual({ kind: 'username', username: 'vitalik.eth' });
+    expect(parseFarcasterIdentifier('jesse.base.eth')).toEqual({ kind: 'username', username: 'jesse.base.eth' });
+    expect(parseFarcasterIdentifier('0xd8da6bf26964af9d7eed9e03e53415d37aa96045')).toEqual({
+      kind: 'address',
+      address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045',
+    });
+  });
+
+  it('refuses FID 0 and beyond 2^31 − 1, a bad checksum, and what no username can be', () => {
+    for (const bad of ['0', '2147483648', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046', '-dwr', 'a_b', 'seventeen-chars-x', '', '@']) {
+      expect(() => parseFarcasterIdentifier(bad), bad).toThrow();
+    }
+  });
+});
+
+describe('upstream replies are mapped into our records at the edge', () => {
+  it('Farcaster timestamps count seconds from 2021-01-01 UTC', () => {
+    expect(farcasterTimeToIso(0)).toBe('2021-01-01T00:00:00.000Z');
+    expect(farcasterTimeToIso(139_402_800)).toBe('2025-06-02T11:00:00.000Z');
+  });
+
+  it('a Neynar user keeps Ethereum verifications only, checksummed, and empty strings for unset fields', () => {
+    const user = mapNeynarUser({
+      object: 'user',
+      fid: 194,
+      username: 'rish',
+      follower_count: 10,
+      following_count: 2,
+      verified_addresses: { eth_addresses: ['0xd8da6bf26964af9d7eed9e03e53415d37aa96045'], sol_addresses: ['9t92xZy9q5SyfKBH4rZwEDFXjaZKgzj5PgviPhKtBjyy'] },
+    });
+    expect(user).toEqual({
+      fid: 194,
+      username: 'rish',
+      displayName: '',
+      bio: '',
+      pfp: '',
+      followers: 10,
+      following: 2,
+      verifications: ['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'],
+      activeStatus: null,
+      registeredAt: null,
+    });
+    expect(() => mapNeynarUser({ username: 'no-fid' })).toThrow(UnexpectedFarcasterReplyError);
+  });
+
+  it('a Neynar cast counts likes, recasts and replies; a followers page unwraps each follow', () => {
+    const cast = mapNeynarCast({
+      hash: '0xabc',
+      text: 'gm',
+      timestamp: '2025-06-02T11:00:00Z',
+      author: { fid: 3, username: 'dwr' },
+      reactions: { likes_count: 7, recasts_count: 2 },
+      replies: { count: 1 },
+      embeds: [{ url: 'https://x.y/z.png', metadata: {} }, { cast_id: { fid: 2, hash: '0xdef' } }],
+    });
+    expect(cast).toMatchObject({ likes: 7, recasts: 2, replies: 1, timestamp: '2025-06-02T11:00:00.000Z', authorFid: 3 });
+    expect(cast.embeds).toEqual([
+      { url: 'https://x.y/z.png', castId: null },
+      { url: null, castId: { fid: 2, hash: '0xdef' } },
+    ]);
+    const page = mapNeynarFollowersPage({ users: [{ object: 'follow', user: { fid: 9, username: 'n' } }], next: { cursor: null } });
+    expect(page).toMatchObject({ items: [{ fid: 9 }], cursor: null });
+    expect(() => mapNeynarCast({ hash: '0xabc', timestamp: 'yesterday', author: { fid: 3 } })).toThrow(UnexpectedFarcasterReplyError);
+  });
+
+  it('hub messages become profile fields, verified Ethereum addresses, casts without counts and follower FIDs', () => {
+    const data = (type: string, value: string) => ({ hash: '0x1', data: { fid: 3, userDataBody: { type, value } } });
+    expect(mapHubUserData({ messages: [data('USER_DATA_TYPE_USERNAME', 'dwr'), data('USER_DATA_TYPE_BIO', 'hi')], nextPageToken: '' })).toEqual({
+      username: 'dwr',
+      displayName: '',
+      bio: 'hi',
+      pfp: '',
+    });
+    expect(mapHubUserData({ messages: [] })).toBeNull();
+    expect(
+      mapHubVerifications({
+        messages: [
+          { hash: '0x1', data: { verificationAddAddressBody: { address: '0xd8da6bf26964af9d7eed9e03e53415d37aa96045', protocol: 'PROTOCOL_ETHEREUM' } } },
+          { hash: '0x2', data: { verificationAddAddressBody: { address: '9t92xZy9q5SyfKBH4rZwEDFXjaZKgzj5PgviPhKtBjyy', protocol: 'PROTOCOL_SOLANA' } } },
+        ],
+      }),
+    ).toEqual(['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045']);
+    const casts = mapHubCasts({
+      messages: [{ hash: '0xc', data: { fid: 3, timestamp: 0, castAddBody: { text: 'first', embeds: [{ castId: { fid: 2, hash: '0xd' } }] } } }],
+      nextPageToken: 'AAA=',
+    });
+    expect(casts).toEqual({
+      items: [{ hash: '0xc', text: 'first', timestamp: '2021-01-01T00:00:00.000Z', likes: null, recasts: null, replies: null, embeds: [{ url: null, castId: { fid: 2, hash: '0xd' } }], authorFid: 3, author: null }],
+      cursor: 'AAA=',
+    });
+    expect(mapHubFollowerFids({ messages: [{ hash: '0x1', data: { fid: 77, linkBody: { type: 'follow', targetFid: 3 } } }] }).items).toEqual([77]);
+    expect(() => mapHubCasts({ message: [] })).toThrow(UnexpectedFarcasterReplyError);
+  });
+
+  it('a feed cursor we handed out decodes to the upstream one; anything else is refused', () => {
+    const ours = encodeFeedCursor('eyJ0cmVuZGluZyI6MTB9');
+    expect(decodeFeedCursor(ours)).toBe('eyJ0cmVuZGluZyI6MTB9');
+    expect(decodeFeedCursor('eyJ0cmVuZGluZyI6MTB9')).toBeUndefined();
+    expect(decodeFeedCursor(`${ours.slice(0, -1)}${ours.endsWith('0') ? '1' : '0'}`)).toBeUndefined();
+  });
+});
+
+describe('the farcaster subgraph joins the supergraph through Wallet (address) and FarcasterUser (fid) entities', () => {
+  let replay: ReplayServer;
+  let sources: Sources;
+  beforeAll(async () => {
+    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    const farcaster = createFarcasterSources({
+      neynar: { baseUrl: replay.baseUrlFor('neynar'), mode: 'local' },
+      hub: { baseUrl: replay.baseUrlFor('farcaster-hub'), mode: 'local' },
+      registry: new SourceHealthRegistry(),
+      timeoutMs: 2000,
+    });
+    sources = { farcaster } as unknown as Sources;
+  });
+  afterAll(async () => {
+    await replay?.close();
+  });
+
+  it('declares both keys in its SDL', async () => {
+    const { sdl } = await buildSubgraph(farcasterSubgraph);
+    expect(sdl).toMatch(/type FarcasterUser @key\(fields: "fid"\)/);
+    expect(sdl).toMatch(/type Wallet @key\(fields: "address"\)/);
+  });
+
+  it('resolves Wallet references in any case to the verifying user, and FarcasterUser references by FID, in one bulk call each', async () => {
+    const { schema } = await buildSubgraph(farcasterSubgraph);
+    const contextValue = newGraphContext({ requestId: 't', sources, app: {} as never, publicBaseUrl: 'http://localhost' });
+    replay.resetCounts();
+    const result = await execute({
+      schema,
+      document: parse(`query ($reps: [_Any!]!) {
+        _entities(representations: $reps) {
+          ... on Wallet { address farcasterUser { fid username } }
+          ... on FarcasterUser { fid username followers }
+        }
+      }`),
+      variableValues: {
+        reps: [
+          { __typename: 'Wallet', address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' },
+          { __typename: 'FarcasterUser', fid: 3 },
+          { __typename: 'FarcasterUser', fid: 2 },
+        ],
+      },
+      contextValue,
+    });
+    expect(result.errors).toBeUndefined();
+    expect(result.data?._entities).toEqual([
+      { address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', farcasterUser: { fid: 880001, username: 'alice' } },
+      { fid: 3, username: 'dwr', followers: 476312 },
+      { fid: 2, username: 'v', followers: 356210 },
+    ]);
+    expect(replay.requestCount('neynar')).toBe(2);
+  });
+});
