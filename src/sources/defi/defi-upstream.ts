@@ -1,25 +1,12 @@
-import { HttpJsonSource } from '../http-json-source.js';
-import { SourceClient } from '../source-client.js';
-import type { SourceHealthRegistry, SourceMode } from '../source-health.js';
-import type { SourcePolicy } from '../source-policy.js';
+import type { HttpJsonSource } from '../http-json-source.js';
+import { type HttpUpstreamParams, httpUpstream } from '../http-upstream.js';
+import type { SourceClient } from '../source-client.js';
 
 /** SPEC "Data freshness": DeFi TVL 5 minutes; every DeFi upstream is cached that long. */
 export const DEFI_FRESHNESS_MS = 5 * 60_000;
 
 /** Where one DeFi upstream is and how it is watched. */
-export interface DefiUpstreamParams {
-  /** Origin of the upstream (or of its replay). */
-  baseUrl: string;
-  mode: SourceMode;
-  registry: SourceHealthRegistry;
-  /** Per attempt (UPSTREAM_TIMEOUT_MS). */
-  timeoutMs: number;
-  /** Sent on every request (API keys); never logged. */
-  headers?: Record<string, string>;
-  policy?: Partial<Omit<SourcePolicy, 'name' | 'kind' | 'mode'>>;
-  fetch?: typeof fetch;
-  now?: () => number;
-}
+export type DefiUpstreamParams = HttpUpstreamParams;
 
 /**
  * The source client and HTTP source of one DeFi upstream, registered for /api/sources/health under `name`.
@@ -31,26 +18,7 @@ export function defiUpstream(
   p: DefiUpstreamParams,
   freshnessMs: number = DEFI_FRESHNESS_MS,
 ): { client: SourceClient; http: HttpJsonSource } {
-  const client = new SourceClient({
-    policy: {
-      name,
-      kind: 'defi',
-      mode: p.mode,
-      description: p.mode === 'live' ? description : `${description}: replay of recorded replies`,
-      freshnessMs,
-      timeoutMs: p.timeoutMs,
-      ...p.policy,
-    },
-    registry: p.registry,
-    ...(p.now === undefined ? {} : { now: p.now }),
-  });
-  const http = new HttpJsonSource({
-    baseUrl: p.baseUrl,
-    client,
-    ...(p.headers === undefined ? {} : { headers: p.headers }),
-    ...(p.fetch === undefined ? {} : { fetch: p.fetch }),
-  });
-  return { client, http };
+  return httpUpstream({ ...p, name, kind: 'defi', description, freshnessMs });
 }
 
 /** A string field, or null for anything else (missing, empty, a number). */

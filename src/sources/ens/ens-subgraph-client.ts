@@ -1,7 +1,7 @@
 import { type Address, getAddress, isAddress } from 'viem';
-import { HttpJsonSource } from '../http-json-source.js';
-import { SourceClient } from '../source-client.js';
-import type { SourceHealthRegistry, SourceMode } from '../source-health.js';
+import type { HttpJsonSource } from '../http-json-source.js';
+import { type HttpUpstreamParams, httpUpstream } from '../http-upstream.js';
+import type { SourceClient } from '../source-client.js';
 import type { EnsDomainRecord, EnsDomainsSource } from './ens-domains.js';
 
 /** The most names one address's list holds; the subgraph's own page limit. */
@@ -69,21 +69,17 @@ export class EnsSubgraphClient implements EnsDomainsSource {
   private readonly http: HttpJsonSource;
   private readonly path: string;
 
-  constructor(p: { url: string; mode: SourceMode; registry: SourceHealthRegistry; timeoutMs: number; fetch?: typeof fetch }) {
+  constructor(p: { url: string } & Pick<HttpUpstreamParams, 'mode' | 'registry' | 'timeoutMs' | 'fetch'>) {
     const url = new URL(p.url);
     this.path = url.pathname;
-    this.client = new SourceClient({
-      policy: {
-        name: 'ens-subgraph',
-        kind: 'ens',
-        mode: p.mode,
-        description: p.mode === 'live' ? 'ENS subgraph (The Graph): names by address' : 'ENS subgraph: replay of recorded replies',
-        freshnessMs: DOMAINS_FRESHNESS_MS,
-        timeoutMs: p.timeoutMs,
-      },
-      registry: p.registry,
-    });
-    this.http = new HttpJsonSource({ baseUrl: url.origin, client: this.client, ...(p.fetch ? { fetch: p.fetch } : {}) });
+    ({ client: this.client, http: this.http } = httpUpstream({
+      ...p,
+      name: 'ens-subgraph',
+      kind: 'ens',
+      description: 'ENS subgraph (The Graph): names by address',
+      freshnessMs: DOMAINS_FRESHNESS_MS,
+      baseUrl: url.origin,
+    }));
   }
 
   async domainsOf(address: Address): Promise<EnsDomainRecord[]> {

@@ -2,10 +2,11 @@ import { type Address, formatEther, getAddress, isAddress } from 'viem';
 import type { ChainKey } from '../../config/chains.js';
 import { CHAINS } from '../../config/chains.js';
 import { serviceUnavailable } from '../../errors/api-error.js';
-import { HttpJsonSource } from '../http-json-source.js';
+import type { HttpJsonSource } from '../http-json-source.js';
+import { httpUpstream } from '../http-upstream.js';
 import { isJsonObject, UnexpectedReplyError } from '../prices/price-quotes.js';
 import type { PriceClientParams } from '../prices/price-source-params.js';
-import { SourceClient } from '../source-client.js';
+import type { SourceClient } from '../source-client.js';
 import { UpstreamError } from '../upstream-failure.js';
 import { requireServedChain } from './explorer-chains.js';
 
@@ -163,24 +164,14 @@ export class EtherscanClient {
 
   constructor(p: EtherscanClientParams) {
     this.apiKey = p.apiKey;
-    this.client = new SourceClient({
-      policy: {
-        name: 'etherscan',
-        kind: 'explorer',
-        mode: p.mode,
-        description: p.mode === 'live' ? 'Etherscan API v2 (every chain by chainid)' : 'Etherscan API v2: replay of recorded replies',
-        freshnessMs: TX_FRESHNESS_MS,
-        timeoutMs: p.timeoutMs,
-        ...p.policy,
-      },
-      registry: p.registry,
-      ...(p.now === undefined ? {} : { now: p.now }),
-    });
-    this.http = new HttpJsonSource({
+    ({ client: this.client, http: this.http } = httpUpstream({
+      ...p,
+      name: 'etherscan',
+      kind: 'explorer',
+      description: 'Etherscan API v2 (every chain by chainid)',
+      freshnessMs: TX_FRESHNESS_MS,
       baseUrl: p.baseUrl.replace(/\/+$/, '').replace(/\/v2\/api$/, ''),
-      client: this.client,
-      ...(p.fetch === undefined ? {} : { fetch: p.fetch }),
-    });
+    }));
   }
 
   private async get<T>(chain: ChainKey, query: Record<string, string | number>, map: (json: unknown) => T, freshnessMs: number): Promise<T> {

@@ -1,9 +1,10 @@
 import type { Address } from 'viem';
 import { CHAINS, type ChainKey } from '../../config/chains.js';
-import { HttpJsonSource } from '../http-json-source.js';
+import type { HttpJsonSource } from '../http-json-source.js';
+import { httpUpstream } from '../http-upstream.js';
 import { isJsonObject, UnexpectedReplyError } from '../prices/price-quotes.js';
 import type { PriceClientParams } from '../prices/price-source-params.js';
-import { SourceClient } from '../source-client.js';
+import type { SourceClient } from '../source-client.js';
 import { requireServedChain } from './explorer-chains.js';
 
 /** A contract Sourcify verified: `exact_match` when even the metadata hash matches, `match` otherwise. */
@@ -39,20 +40,7 @@ export class SourcifyClient {
   readonly http: HttpJsonSource;
 
   constructor(p: PriceClientParams) {
-    this.client = new SourceClient({
-      policy: {
-        name: 'sourcify',
-        kind: 'explorer',
-        mode: p.mode,
-        description: p.mode === 'live' ? 'Sourcify API v2' : 'Sourcify API v2: replay of recorded replies',
-        freshnessMs: SOURCE_FRESHNESS_MS,
-        timeoutMs: p.timeoutMs,
-        ...p.policy,
-      },
-      registry: p.registry,
-      ...(p.now === undefined ? {} : { now: p.now }),
-    });
-    this.http = new HttpJsonSource({ baseUrl: p.baseUrl, client: this.client, ...(p.fetch === undefined ? {} : { fetch: p.fetch }) });
+    ({ client: this.client, http: this.http } = httpUpstream({ ...p, name: 'sourcify', kind: 'explorer', description: 'Sourcify API v2', freshnessMs: SOURCE_FRESHNESS_MS }));
   }
 
   /** The verified contract at an address, or null when Sourcify has none (its 404). */

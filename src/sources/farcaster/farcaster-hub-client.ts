@@ -1,5 +1,6 @@
-import { HttpJsonSource } from '../http-json-source.js';
-import { SourceClient } from '../source-client.js';
+import type { HttpJsonSource } from '../http-json-source.js';
+import { httpUpstream } from '../http-upstream.js';
+import type { SourceClient } from '../source-client.js';
 import {
   apiKeyHeader,
   type FarcasterClientParams,
@@ -27,25 +28,15 @@ export class FarcasterHubClient {
 
   constructor(p: FarcasterClientParams) {
     const baseUrl = p.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '');
-    this.client = new SourceClient({
-      policy: {
-        name: 'farcaster-hub',
-        kind: 'social',
-        mode: p.mode,
-        description: p.mode === 'live' ? 'Farcaster hub HTTP API' : 'Farcaster hub HTTP API: replay of recorded replies',
-        freshnessMs: SOCIAL_PROFILE_FRESHNESS_MS,
-        timeoutMs: p.timeoutMs,
-        ...p.policy,
-      },
-      registry: p.registry,
-      ...(p.now === undefined ? {} : { now: p.now }),
-    });
-    this.http = new HttpJsonSource({
+    ({ client: this.client, http: this.http } = httpUpstream({
+      ...p,
+      name: 'farcaster-hub',
+      kind: 'social',
+      description: 'Farcaster hub HTTP API',
+      freshnessMs: SOCIAL_PROFILE_FRESHNESS_MS,
       baseUrl,
       headers: apiKeyHeader(p.apiKey),
-      client: this.client,
-      ...(p.fetch === undefined ? {} : { fetch: p.fetch }),
-    });
+    }));
   }
 
   /** The FID owning an fname; null when no proof exists. */

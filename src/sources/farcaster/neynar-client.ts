@@ -1,5 +1,6 @@
-import { HttpJsonSource } from '../http-json-source.js';
-import { SourceClient } from '../source-client.js';
+import type { HttpJsonSource } from '../http-json-source.js';
+import { httpUpstream } from '../http-upstream.js';
+import type { SourceClient } from '../source-client.js';
 import {
   apiKeyHeader,
   type FarcasterClientParams,
@@ -41,25 +42,15 @@ export class NeynarClient {
 
   constructor(p: FarcasterClientParams) {
     const baseUrl = p.baseUrl.replace(/\/+$/, '').replace(/\/v2(\/farcaster)?$/, '');
-    this.client = new SourceClient({
-      policy: {
-        name: 'neynar',
-        kind: 'social',
-        mode: p.mode,
-        description: p.mode === 'live' ? 'Neynar API v2 (Farcaster)' : 'Neynar API v2 (Farcaster): replay of recorded replies',
-        freshnessMs: SOCIAL_PROFILE_FRESHNESS_MS,
-        timeoutMs: p.timeoutMs,
-        ...p.policy,
-      },
-      registry: p.registry,
-      ...(p.now === undefined ? {} : { now: p.now }),
-    });
-    this.http = new HttpJsonSource({
+    ({ client: this.client, http: this.http } = httpUpstream({
+      ...p,
+      name: 'neynar',
+      kind: 'social',
+      description: 'Neynar API v2 (Farcaster)',
+      freshnessMs: SOCIAL_PROFILE_FRESHNESS_MS,
       baseUrl,
       headers: apiKeyHeader(p.apiKey),
-      client: this.client,
-      ...(p.fetch === undefined ? {} : { fetch: p.fetch }),
-    });
+    }));
   }
 
   /** The user holding this fname or ENS username; null when none does (Neynar answers 404). */

@@ -3,10 +3,9 @@ import type { ChainKey } from '../../config/chains.js';
 import { serviceUnavailable } from '../../errors/api-error.js';
 import { requireServedChain } from '../explorer/explorer-chains.js';
 import { HttpJsonSource } from '../http-json-source.js';
+import { type HttpUpstreamParams, upstreamSourceClient } from '../http-upstream.js';
 import { finiteNumber, isJsonObject, UnexpectedReplyError } from '../prices/price-quotes.js';
-import type { SourceHealthRegistry, SourceMode } from '../source-health.js';
-import type { SourcePolicy } from '../source-policy.js';
-import { SourceClient } from '../source-client.js';
+import type { SourceClient } from '../source-client.js';
 
 /** Alchemy's largest page of getNFTsForOwner. */
 export const NFT_PAGE_SIZE = 100;
@@ -83,14 +82,9 @@ export function mapOwnedNftPage(json: unknown): OwnedNftPage {
   return { nfts: json.ownedNfts.map(mapOwnedNft), totalCount, pageKey: str(json.pageKey) };
 }
 
-export interface AlchemyNftClientParams {
+export interface AlchemyNftClientParams extends Omit<HttpUpstreamParams, 'baseUrl' | 'headers' | 'now'> {
   /** Per chain: `https://<network>.g.alchemy.com/nft/v3/<key>` live, or the replay's `/nft/v3/<key>` prefix. */
   baseUrlFor: (chain: ChainKey) => string;
-  mode: SourceMode;
-  registry: SourceHealthRegistry;
-  timeoutMs: number;
-  policy?: Partial<Omit<SourcePolicy, 'name' | 'kind' | 'mode'>>;
-  fetch?: typeof fetch;
 }
 
 /**
@@ -103,24 +97,13 @@ export class AlchemyNftClient {
   private readonly http = new Map<ChainKey, HttpJsonSource>();
 
   constructor(private readonly p: AlchemyNftClientParams) {
-    this.client = new SourceClient({
-      policy: {
-        name: 'alchemy-nft',
-        kind: 'nft',
-        mode: p.mode,
-        description: p.mode === 'live' ? 'Alchemy NFT API v3' : 'Alchemy NFT API v3: replay of recorded replies',
-        freshnessMs: NFT_FRESHNESS_MS,
-        timeoutMs: p.timeoutMs,
-        ...p.policy,
-      },
-      registry: p.registry,
-    });
+    this.client = upstreamSourceClient({ ...p, name: 'alchemy-nft', kind: 'nft', description: 'Alchemy NFT API v3', freshnessMs: NFT_FRESHNESS_MS });
   }
 
   private httpFor(chain: ChainKey): HttpJsonSource {
     let found = this.http.get(chain);
     if (!found) {
-      found = new HttpJsonSource({ baseUrl: this.p.baseUrlFor(chain), client: this.client, ...(this.p.fetch === undefined ? {} : { fetch: this.p.fetch }) });
+      found = new HttpJsonSource({ baseUrl: this.p.baseUrlFor(chain), client: this.client, fetch: this.p.fetch });
       this.http.set(chain, found);
     }
     return found;

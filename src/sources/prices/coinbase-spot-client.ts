@@ -1,5 +1,6 @@
-import { HttpJsonSource } from '../http-json-source.js';
-import { SourceClient } from '../source-client.js';
+import type { HttpJsonSource } from '../http-json-source.js';
+import { httpUpstream } from '../http-upstream.js';
+import type { SourceClient } from '../source-client.js';
 import { finiteNumber, isJsonObject, type SpotQuote, UnexpectedReplyError } from './price-quotes.js';
 import { PRICE_FRESHNESS_MS, type PriceClientParams } from './price-source-params.js';
 
@@ -34,24 +35,7 @@ export class CoinbaseSpotClient {
   readonly http: HttpJsonSource;
 
   constructor(p: PriceClientParams) {
-    this.client = new SourceClient({
-      policy: {
-        name: 'coinbase',
-        kind: 'prices',
-        mode: p.mode,
-        description: p.mode === 'live' ? 'Coinbase spot prices API v2' : 'Coinbase spot prices API v2: replay of recorded replies',
-        freshnessMs: PRICE_FRESHNESS_MS,
-        timeoutMs: p.timeoutMs,
-        ...p.policy,
-      },
-      registry: p.registry,
-      ...(p.now === undefined ? {} : { now: p.now }),
-    });
-    this.http = new HttpJsonSource({
-      baseUrl: p.baseUrl,
-      client: this.client,
-      ...(p.fetch === undefined ? {} : { fetch: p.fetch }),
-    });
+    ({ client: this.client, http: this.http } = httpUpstream({ ...p, name: 'coinbase', kind: 'prices', description: 'Coinbase spot prices API v2', freshnessMs: PRICE_FRESHNESS_MS }));
   }
 
   /** The spot price of one `BASE-USD` pair; null when Coinbase does not list it (HTTP 404). */

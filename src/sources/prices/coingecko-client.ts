@@ -1,5 +1,6 @@
-import { HttpJsonSource } from '../http-json-source.js';
-import { SourceClient } from '../source-client.js';
+import type { HttpJsonSource } from '../http-json-source.js';
+import { httpUpstream } from '../http-upstream.js';
+import type { SourceClient } from '../source-client.js';
 import {
   finiteNumber,
   isJsonObject,
@@ -119,25 +120,15 @@ export class CoinGeckoClient {
 
   constructor(p: CoinGeckoClientParams) {
     const baseUrl = p.baseUrl.replace(/\/+$/, '').replace(/\/api\/v3$/, '');
-    this.client = new SourceClient({
-      policy: {
-        name: 'coingecko',
-        kind: 'prices',
-        mode: p.mode,
-        description: p.mode === 'live' ? 'CoinGecko API v3' : 'CoinGecko API v3: replay of recorded replies',
-        freshnessMs: PRICE_FRESHNESS_MS,
-        timeoutMs: p.timeoutMs,
-        ...p.policy,
-      },
-      registry: p.registry,
-      ...(p.now === undefined ? {} : { now: p.now }),
-    });
-    this.http = new HttpJsonSource({
+    ({ client: this.client, http: this.http } = httpUpstream({
+      ...p,
+      name: 'coingecko',
+      kind: 'prices',
+      description: 'CoinGecko API v3',
+      freshnessMs: PRICE_FRESHNESS_MS,
       baseUrl,
       headers: coingeckoKeyHeader(baseUrl, p.apiKey),
-      client: this.client,
-      ...(p.fetch === undefined ? {} : { fetch: p.fetch }),
-    });
+    }));
   }
 
   /**

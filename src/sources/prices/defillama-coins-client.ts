@@ -1,5 +1,6 @@
-import { HttpJsonSource } from '../http-json-source.js';
-import { SourceClient } from '../source-client.js';
+import type { HttpJsonSource } from '../http-json-source.js';
+import { httpUpstream } from '../http-upstream.js';
+import type { SourceClient } from '../source-client.js';
 import { finiteNumber, isJsonObject, type SpotQuote, UnexpectedReplyError } from './price-quotes.js';
 import { PRICE_FRESHNESS_MS, type PriceClientParams } from './price-source-params.js';
 
@@ -38,24 +39,7 @@ export class DefiLlamaCoinsClient {
   readonly http: HttpJsonSource;
 
   constructor(p: PriceClientParams) {
-    this.client = new SourceClient({
-      policy: {
-        name: 'defillama-coins',
-        kind: 'prices',
-        mode: p.mode,
-        description: p.mode === 'live' ? 'DefiLlama coins API' : 'DefiLlama coins API: replay of recorded replies',
-        freshnessMs: PRICE_FRESHNESS_MS,
-        timeoutMs: p.timeoutMs,
-        ...p.policy,
-      },
-      registry: p.registry,
-      ...(p.now === undefined ? {} : { now: p.now }),
-    });
-    this.http = new HttpJsonSource({
-      baseUrl: p.baseUrl,
-      client: this.client,
-      ...(p.fetch === undefined ? {} : { fetch: p.fetch }),
-    });
+    ({ client: this.client, http: this.http } = httpUpstream({ ...p, name: 'defillama-coins', kind: 'prices', description: 'DefiLlama coins API', freshnessMs: PRICE_FRESHNESS_MS }));
   }
 
   /** USD prices of every CoinGecko-listed id in one request (ids sorted: one set of ids is one cache entry). */
