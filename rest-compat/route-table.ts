@@ -1,5 +1,6 @@
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batch.js';
+import { ccipRoutes } from './routes/ccip.js';
 import { chainUtilityRoutes } from './routes/chain-utilities.js';
 import { defiRoutes } from './routes/defi.js';
 import { documentRoutes } from './routes/documents.js';
@@ -12,5 +13,5 @@ import type { RouteTable } from './route-row.js';
 
 /** Every documented path the server answers; nothing is served that is not a row here (plus /graphql, /metrics). */
 export const ROUTE_TABLE: RouteTable = {
-  rows: [...statusRoutes, ...priceRoutes, ...farcasterRoutes, ...accountRoutes, ...defiRoutes, ...batchRoutes, ...walletRoutes, ...chainUtilityRoutes, ...ensRoutes, ...documentRoutes],
+  rows: [...statusRoutes, ...priceRoutes, ...farcasterRoutes, ...accountRoutes, ...defiRoutes, ...batchRoutes, ...walletRoutes, ...chainUtilityRoutes, ...ensRoutes, ...ccipRoutes, ...documentRoutes],
 };

@@ -1,4 +1,5 @@
 import { accountSubgraph } from './account/index.js';
+import { ccipSubgraph } from './ccip/index.js';
 import { chainSubgraph } from './chain/index.js';
 import { defiSubgraph } from './defi/index.js';
 import { ensSubgraph } from './ens/index.js';
@@ -8,7 +9,7 @@ import { type BuiltSubgraph, buildSubgraph, type SubgraphModule } from './shared
 import { walletSubgraph } from './wallet/index.js';
 
 /** Every subgraph the supergraph is composed of; a domain joins by adding its module here. */
-export const SUBGRAPH_MODULES: readonly SubgraphModule[] = [chainSubgraph, accountSubgraph, pricesSubgraph, farcasterSubgraph, defiSubgraph, walletSubgraph, ensSubgraph];
+export const SUBGRAPH_MODULES: readonly SubgraphModule[] = [chainSubgraph, accountSubgraph, pricesSubgraph, farcasterSubgraph, defiSubgraph, walletSubgraph, ensSubgraph, ccipSubgraph];
 
 export async function buildAllSubgraphs(): Promise<BuiltSubgraph[]> {
   const built: BuiltSubgraph[] = [];

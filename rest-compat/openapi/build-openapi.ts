@@ -96,9 +96,10 @@ export function buildOpenApi({ table, schema, serverUrl, tagDescriptions = {}, d
   };
 }
 
-/** A free row is never charged; a counted row pays its own price or the configured default. */
+/** A free row is never charged; sign-in and key management are not sold; any other row pays its own price or the default. */
 function priceOf(row: RouteRow, defaultPriceUsd: string | undefined): string | undefined {
   if (row.tier === 'free') return row.price;
+  if (row.tier === 'auth') return undefined;
   return row.price ?? defaultPriceUsd;
 }
 

@@ -198,7 +198,7 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/user/credits/{id}/purchase',
     tag: 'Auth',
     summary: 'Buy a credit package for a key, paid with x402; credits are added only against a verified payment',
-    description: `${SESSION_ERRORS} 404 when the wallet holds no key with this id. 402 \`PAYMENT_REQUIRED\` with the package's \`priceUSD\` and \`recipient\`: this server does not verify x402 payments yet, so every purchase is answered 402 and no credit is added.`,
+    description: `${SESSION_ERRORS} 404 when the wallet holds no key with this id. Paid with x402 for the package's price: without a payment header the answer is 402 \`PAYMENT_REQUIRED\` with the package's \`priceUSD\`, \`recipient\`, x402 v1 \`accepts\` and the v2 \`PAYMENT-REQUIRED\` header; with a valid \`X-PAYMENT\` (v1) or \`PAYMENT-SIGNATURE\` (v2) the payment is settled and the key credited once per payment (a replayed payment is refused with 402).`,
     tier: 'auth',
     params: { path: z.object({ id: keyId }), body: z.object({ packageId: z.enum(CREDIT_PACKAGE_IDS).describe('credit package id') }) },
     field: 'purchaseCredits',

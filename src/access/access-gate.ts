@@ -4,7 +4,10 @@ import type { Store } from '../store/store.js';
 import type { AccessLimits } from './caller-limits.js';
 import type { AccessRequest, Caller, IdentifyCaller } from './identify-caller.js';
 import { creditsUsedCounter, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
+import type { PaymentTerms } from './payment-offer.js';
+import { routePriceUsd } from './payment-catalog.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
+import { presentedPayment, type X402Payments } from './x402-payments.js';
 import type { CountedTier } from './tiers.js';
 
 export interface AccessDecision {
@@ -14,14 +17,22 @@ export interface AccessDecision {
   headers: Record<string, string>;
   /** Gives back the API key's concurrency slot; call once when the response is done (no-op for other callers). */
   release: () => void;
+  /**
+   * Present on a call paid with x402: settles the payment; call it once the answer is ready and before sending it,
+   * and send the headers it resolves to (`X-PAYMENT-RESPONSE` / `PAYMENT-RESPONSE`). If it throws, send no data.
+   */
+  settle?: () => Promise<Record<string, string>>;
 }
 
 /** What the gate needs to know about the route being called. */
 export interface AccessRoute {
   tier: Tier;
-  /** USD price of the route (the row's), for a payment offer past the daily limit. */
-  price?: string;
+  /** USD price of the route (the row's; absent: the configured default), for a payment offer past the daily limit. */
+  price?: string | undefined;
+  /** The documented path: only table rows (which have one) are sold per call; /graphql operations are not. */
   path?: string;
+  /** What the route answers, for the payment offer's description. */
+  summary?: string;
 }
 
 export interface AccessGate {
@@ -32,10 +43,26 @@ export interface AccessGate {
 }
 
 /**
- * Seam for x402 (its own issue): past the daily limit an anonymous or session caller gets this error (a 402 with
- * the route's payment offer) instead of the 429. Return undefined to keep the 429.
+ * Past the daily limit an anonymous or session caller gets this error instead of the 429: createAccess answers the
+ * x402 offer (402) on rows that are for sale. Return undefined to keep the 429.
  */
-export type DailyLimitResponse = (p: { caller: Caller; route: AccessRoute; headers: Record<string, string> }) => ApiError | undefined;
+export type DailyLimitResponse = (p: {
+  caller: Caller;
+  route: AccessRoute;
+  headers: Record<string, string>;
+  req: AccessRequest;
+  /** The daily limit that was reached (the tier's, capped by the mode's global one) and seconds until it resets. */
+  limit: number;
+  retryAfter: number;
+}) => ApiError | undefined;
+
+/** What a paid call is for: the route's price (undefined: not sold) and the absolute URL asked for. */
+export function paymentTermsFor(req: AccessRequest, route: AccessRoute, defaultPriceUsd: string): PaymentTerms | undefined {
+  if (route.path === undefined || req.resource === undefined) return undefined;
+  const priceUsd = routePriceUsd(route, defaultPriceUsd);
+  if (priceUsd === undefined) return undefined;
+  return { priceUsd, resource: req.resource(), description: route.summary ?? route.path, mimeType: 'application/json' };
+}
 
 /** A slot held longer than this (a crashed instance) frees itself. */
 const SLOT_TTL_MS = 60_000;
@@ -53,6 +80,8 @@ export function createAccessGate(params: {
   limits: AccessLimits;
   now?: () => number;
   onDailyLimit?: DailyLimitResponse;
+  /** x402: a call to a priced row that carries a payment header is paid instead of counted (SPEC: "only free requests count"). */
+  payments?: { verifier: X402Payments; defaultPriceUsd: string };
 }): AccessGate {
   const { store } = params;
   const now = params.now ?? Date.now;
@@ -68,7 +97,7 @@ export function createAccessGate(params: {
     return found;
   };
 
-  const admitCounted = async (caller: Caller, route: AccessRoute, tier: CountedTier): Promise<Record<string, string>> => {
+  const admitCounted = async (req: AccessRequest, caller: Caller, route: AccessRoute, tier: CountedTier): Promise<Record<string, string>> => {
     const plan = quotaPlan(caller.key, caller.limits, tier);
     const at = now();
     const result = await store.consumeQuota({ counters: [plan.globalDaily, plan.tierDaily, plan.tierMinute], now: at });
@@ -93,7 +122,9 @@ export function createAccessGate(params: {
       return headers;
     }
     const headers = headersFor(tierMinuteUsed);
-    throw params.onDailyLimit?.({ caller, route, headers }) ?? rateLimited({ plan, tier, perMinute: false, headers, now: at });
+    const limit = Math.min(plan.tierDaily.limit, plan.globalDaily.limit);
+    const retryAfter = secondsUntil(windowResetsAt(at, plan.tierDaily.windowMs), at);
+    throw params.onDailyLimit?.({ caller, route, headers, req, limit, retryAfter }) ?? rateLimited({ plan, tier, perMinute: false, headers, now: at });
   };
 
   return {
@@ -101,8 +132,16 @@ export function createAccessGate(params: {
     async admit(req, route) {
       if (route.tier === 'free') return { caller: null, headers: {}, release: noRelease };
       const tier = route.tier;
+      // A payment header on a row that is for sale: verified and paid for, not counted (no quota, no slot).
+      const payment = params.payments && presentedPayment(req.headers);
+      const terms = payment && paymentTermsFor(req, route, params.payments!.defaultPriceUsd);
+      if (payment && terms) {
+        const caller = await identify(req);
+        const authorized = await params.payments!.verifier.authorize(payment, terms);
+        return { caller, headers: {}, release: noRelease, settle: async () => (await authorized.settle()).headers };
+      }
       const caller = await identify(req);
-      if (!caller.apiKey) return { caller, headers: await admitCounted(caller, route, tier), release: noRelease };
+      if (!caller.apiKey) return { caller, headers: await admitCounted(req, caller, route, tier), release: noRelease };
 
       const keyId = caller.apiKey.id;
       const slotKey = `key:${keyId}`;
@@ -115,7 +154,7 @@ export function createAccessGate(params: {
         store.releaseSlot({ key: slotKey, token }).catch(() => {});
       };
       try {
-        const headers = await admitCounted(caller, route, tier);
+        const headers = await admitCounted(req, caller, route, tier);
         // lastUsedAt is informational: not worth a round trip on the caller's time.
         store.touchApiKey({ id: keyId, now: now() }).catch(() => {});
         return { caller, headers, release };

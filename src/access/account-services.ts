@@ -11,6 +11,7 @@ import type { AccessLimits } from './caller-limits.js';
 import { CREDIT_PACKAGES, packagePriceUsd } from './credit-packages.js';
 import { creditsUsedCounter, DAY_MS, globalDailyCounter, windowResetsAt } from './quota-plan.js';
 import type { SessionTokens } from './session-tokens.js';
+import type { X402Payments } from './x402-payments.js';
 import { type ContractSignatureCheck, verifySiweSignIn } from './verify-siwe.js';
 
 /** SPEC "Other constants": a nonce lives 5 minutes. */
@@ -39,6 +40,8 @@ export interface AccountServicesParams {
   siweUri: string | undefined;
   /** Where credit purchases are paid to (x402 receiver). */
   paymentReceiver: string;
+  /** x402 verification and settlement; without it a purchase is always a 402 and adds nothing. */
+  payments?: X402Payments | undefined;
   checkContractSignature?: ContractSignatureCheck;
   now?: () => number;
 }
@@ -264,16 +267,42 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
       return { packages: [...CREDIT_PACKAGES] };
     },
 
-    async purchaseCredits(caller, { id, packageId }) {
+    async purchaseCredits(caller, { id, packageId, payment, resource }) {
       const { wallet } = requireSession(caller);
       const pkg = CREDIT_PACKAGES.find((c) => c.id === packageId);
       if (!pkg) throw invalidParameter(`packageId must be one of ${CREDIT_PACKAGES.map((c) => c.id).join(', ')}`);
       await ownKey(wallet, id);
-      // Credits are granted only against a verified, settled payment (x402, its own issue); none is verified here yet.
+      if (p.payments) {
+        const terms = {
+          priceUsd: packagePriceUsd(pkg),
+          resource,
+          description: `${pkg.credits} API credits (${pkg.id}) for API key ${id}`,
+          mimeType: 'application/json',
+        };
+        if (!payment) {
+          throw p.payments.offer(terms, {
+            message: `Buying ${pkg.credits} credits costs ${pkg.price}: pay it with x402 (USDC on Base) and send the request again with the payment`,
+            extra: { packageId: pkg.id, credits: pkg.credits },
+          });
+        }
+        const authorized = await p.payments.authorize(payment, terms);
+        const { transaction } = await authorized.settle();
+        // The payment's reference (payer and EIP-3009 nonce) makes the credit once-only, whatever is retried.
+        const credited = await store.addCredits({ keyId: id, amount: pkg.credits, reference: authorized.reference, now: now() });
+        return {
+          success: true,
+          keyId: id,
+          packageId: pkg.id,
+          creditsAdded: credited.applied ? pkg.credits : 0,
+          balance: credited.balance,
+          transaction,
+        };
+      }
+      // No facilitator configured: no payment can be verified, so none is taken and no credit is added.
       throw new ApiError(
         402,
         'PAYMENT_REQUIRED',
-        `Buying ${pkg.credits} credits costs ${pkg.price} paid with x402; this server cannot verify payments yet, so no credits were added`,
+        `Buying ${pkg.credits} credits costs ${pkg.price} paid with x402; this server has no x402 facilitator to verify payments, so no credits were added`,
         { priceUSD: packagePriceUsd(pkg), recipient: p.paymentReceiver, packageId: pkg.id, credits: pkg.credits },
       );
     },

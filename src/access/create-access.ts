@@ -2,13 +2,15 @@ import type { AccountServices } from '../../subgraphs/shared/account-services.js
 import type { AppConfig } from '../config/config.js';
 import { serviceUnavailable } from '../errors/api-error.js';
 import type { Sources } from '../sources/sources.js';
+import type { FacilitatorSource } from '../sources/x402/facilitator-source.js';
 import type { Store } from '../store/store.js';
-import { type AccessGate, createAccessGate, type DailyLimitResponse } from './access-gate.js';
+import { type AccessGate, createAccessGate, type DailyLimitResponse, paymentTermsFor } from './access-gate.js';
 import { createAccountServices } from './account-services.js';
 import { accessLimitsFromConfig } from './caller-limits.js';
 import { createCallerIdentifier } from './identify-caller.js';
 import { createSessionTokens } from './session-tokens.js';
 import type { ContractSignatureCheck } from './verify-siwe.js';
+import { createX402Payments, type X402Payments } from './x402-payments.js';
 
 /** ERC-6492: signatures of wallets not deployed yet end with these 32 bytes. */
 const ERC6492_MAGIC = '6492649264926492649264926492649264926492649264926492649264926492';
@@ -49,11 +51,25 @@ function contractSignatureCheck(sources: Sources | undefined): ContractSignature
  * gate and the account fields, the limits of SPEC (or the configured ones).
  * @example const access = createAccess({ config, store, sources }); buildHttpApp({ access: access.gate, … })
  */
-export function createAccess(p: { config: AppConfig; store: Store; sources?: Sources; onDailyLimit?: DailyLimitResponse }): Access {
+export function createAccess(p: {
+  config: AppConfig;
+  store: Store;
+  sources?: Sources;
+  onDailyLimit?: DailyLimitResponse;
+  /** The x402 facilitator; without one nothing is sold per call and past the daily limit is a 429. */
+  facilitator?: FacilitatorSource;
+}): Access {
   const limits = accessLimitsFromConfig(p.config);
   const tokens = createSessionTokens({ store: p.store, configuredSecret: p.config.auth.jwtSecret });
   const identify = createCallerIdentifier({ store: p.store, tokens, limits });
-  const gate = createAccessGate({ store: p.store, identify, limits, onDailyLimit: p.onDailyLimit });
+  const payments = p.facilitator && createX402Payments({ x402: p.config.x402, store: p.store, facilitator: p.facilitator });
+  const gate = createAccessGate({
+    store: p.store,
+    identify,
+    limits,
+    onDailyLimit: p.onDailyLimit ?? (payments && paymentOffer(payments, p.config.x402.defaultPriceUsd)),
+    ...(payments ? { payments: { verifier: payments, defaultPriceUsd: p.config.x402.defaultPriceUsd } } : {}),
+  });
   const account = createAccountServices({
     store: p.store,
     tokens,
@@ -61,7 +77,24 @@ export function createAccess(p: { config: AppConfig; store: Store; sources?: Sou
     siweDomain: p.config.auth.siweDomain,
     siweUri: p.config.auth.siweUri,
     paymentReceiver: p.config.x402.receiver,
+    payments,
     checkContractSignature: contractSignatureCheck(p.sources),
   });
   return { gate, account };
+}
+
+/**
+ * Past the daily limit, an anonymous or session caller of a row that is for sale gets the x402 offer (402) instead of
+ * the 429; rows not for sale (sign-in, key management) and /graphql keep the 429.
+ */
+function paymentOffer(payments: X402Payments, defaultPriceUsd: string): DailyLimitResponse {
+  return ({ route, headers, req, limit, retryAfter }) => {
+    const terms = paymentTermsFor(req, route, defaultPriceUsd);
+    if (!terms) return undefined;
+    return payments.offer(terms, {
+      message: `Daily limit exceeded: ${limit} requests per day on the ${route.tier} tier; pay ${terms.priceUsd} USD per request with x402 (USDC on Base), or wait until midnight UTC`,
+      extra: { tier: route.tier, limit, retryAfter },
+      headers,
+    });
+  };
 }

@@ -17,6 +17,8 @@ export interface AccessRequest {
   /** Client IP: the socket address, or X-Forwarded-For only when TRUST_PROXY says so (fastify resolves it). */
   ip: string;
   headers: Record<string, string | string[] | undefined>;
+  /** Absolute URL of the request (x402 `resource`), on routes that can be paid for; computed only for an offer. */
+  resource?: () => string;
 }
 
 export const invalidApiKey = (): ApiError =>

@@ -1,5 +1,5 @@
 import { parseUnits } from 'viem';
-import type { RouteRow, RouteTable } from '../../rest-compat/route-row.js';
+import type { RouteRow, RouteTable, Tier } from '../../rest-compat/route-row.js';
 import type { X402ConfigShape } from '../../subgraphs/shared/graph-context.js';
 import type { AppConfig } from '../config/config.js';
 
@@ -8,20 +8,31 @@ export function usdToUsdcUnits(usd: string): string {
   return parseUnits(usd, 6).toString();
 }
 
-/** A route's price: its row's, else the configured default; always-free routes have none. */
-export function routePriceUsd(row: RouteRow, defaultPriceUsd: string): string | undefined {
-  if (row.tier === 'free') return undefined;
+/**
+ * A route's price per call, or undefined when it is not for sale: always-free routes cost nothing, and sign-in and
+ * key management (Auth tier) are not sold per call (a credit purchase names its package's price itself).
+ */
+export function routePriceUsd(row: { tier: Tier; price?: string | undefined }, defaultPriceUsd: string): string | undefined {
+  if (row.tier === 'free' || row.tier === 'auth') return undefined;
   return row.price ?? defaultPriceUsd;
 }
 
 /** How long a signed payment authorization may take to arrive (x402 `maxTimeoutSeconds`). */
 export const PAYMENT_TIMEOUT_SECONDS = 60;
 
+/** The EIP-712 domain name and version of USDC (FiatToken v2) that authorizations are signed under. */
+export const USDC_EIP712_DOMAIN = { name: 'USD Coin', version: '2' } as const;
+
+/** What a payment offer for one route needs besides the price. */
+function mimeTypeOf(row: RouteRow): string {
+  return row.kind === 'document' ? row.contentType : 'application/json';
+}
+
 /**
- * GET /.well-known/x402: the receiver, asset and facilitator from config, and one `exact` requirement per
- * priced route of the table (prices from the table: one source of truth).
+ * GET /.well-known/x402: the receiver, asset and facilitator, and one x402 v1 `exact` requirement per priced route of
+ * the table (prices from the table: one source of truth), plus the route's method, path and priceUSD.
  */
-export function x402Configuration(p: { config: AppConfig; table: RouteTable; baseUrl: string }): X402ConfigShape {
+export function x402Configuration(p: { config: AppConfig; table: RouteTable; baseUrl: string; facilitatorUrl: string }): X402ConfigShape {
   const { x402 } = p.config;
   const accepts = p.table.rows.flatMap((row) => {
     const price = routePriceUsd(row, x402.defaultPriceUsd);
@@ -34,12 +45,13 @@ export function x402Configuration(p: { config: AppConfig; table: RouteTable; bas
         path: row.path,
         resource: `${p.baseUrl}${row.path}`,
         description: row.summary,
-        mimeType: row.kind === 'document' ? row.contentType : 'application/json',
+        mimeType: mimeTypeOf(row),
         priceUSD: price,
         maxAmountRequired: usdToUsdcUnits(price),
         payTo: x402.receiver,
         asset: x402.asset,
         maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
+        extra: { ...USDC_EIP712_DOMAIN },
       },
     ];
   });
@@ -50,7 +62,7 @@ export function x402Configuration(p: { config: AppConfig; table: RouteTable; bas
     asset: x402.asset,
     assetSymbol: 'USDC',
     receiver: x402.receiver,
-    facilitator: x402.facilitatorUrl,
+    facilitator: p.facilitatorUrl,
     accepts,
   };
 }

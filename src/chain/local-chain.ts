@@ -39,8 +39,23 @@ const STOP_GRACE_MS = 2000;
 // One 'exit' listener for all running nodes (not one each, which would trip Node's max-listeners warning).
 const runningNodes = new Set<ChildProcess>();
 const killRunningNodes = (): void => {
-  for (const node of runningNodes) node.kill('SIGKILL');
+  for (const node of runningNodes) node.kill('SIGTERM');
 };
+
+/**
+ * anvil runs under a small shell that holds the read end of a pipe from this process: when the pipe closes — stop(),
+ * or this process dying in any way, SIGKILL included — the shell ends anvil. No orphaned chains.
+ */
+const PARENT_WATCH = [
+  '[ -x "$1" ] || { echo "cannot execute $1" >&2; exit 127; }',
+  'exec 3<&0',
+  '"$@" & node=$!',
+  "trap 'kill $node 2>/dev/null' TERM INT HUP",
+  '( read -r _ <&3; kill $node 2>/dev/null ) & watch=$!',
+  'wait $node; status=$?',
+  'kill $watch 2>/dev/null',
+  'exit $status',
+].join('\n');
 
 /**
  * Starts an anvil node on 127.0.0.1 at an ephemeral port and resolves once it answers JSON-RPC.
@@ -59,7 +74,7 @@ export async function startLocalChain({
   const startedAt = performance.now();
   // stdout is parsed for the port but never logged: anvil prints the dev accounts' private keys there.
   const args = ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId), '--color', 'never'];
-  const child = spawn(anvilPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', PARENT_WATCH, 'anvil-watch', anvilPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
 
   let stderr = '';
   child.stderr.setEncoding('utf8');
@@ -85,8 +100,8 @@ export async function startLocalChain({
     stopping = true;
     forget();
     if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const forceKill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+      child.stdin?.end();
+      const forceKill = setTimeout(() => child.kill('SIGTERM'), STOP_GRACE_MS);
       await exited;
       clearTimeout(forceKill);
     }

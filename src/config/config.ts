@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { normalize } from 'viem/ens';
 import { z } from 'zod';
 import { CHAINS, type ChainKey } from './chains.js';
 
@@ -16,6 +17,24 @@ const optionalUrl = z
   .optional();
 
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+
+/** Comma-separated ENS names in ENSIP-15 normal form, each of two labels or more (`offchain.eth`). */
+function ccipParentNames(value: string, ctx: z.RefinementCtx): string[] {
+  const names = [...new Set(value.split(',').map((n) => n.trim()).filter((n) => n !== ''))];
+  for (const name of names) {
+    let normalised: string | undefined;
+    try {
+      normalised = normalize(name);
+    } catch {
+      normalised = undefined;
+    }
+    if (normalised !== name || name.split('.').length < 2 || name.split('.').includes('')) {
+      ctx.addIssue({ code: 'custom', message: `"${name}" is not an ENS name in normalised form with two labels or more` });
+    }
+  }
+  if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'name at least one parent' });
+  return names;
+}
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -88,7 +107,15 @@ const envSchema = z.object({
   API_KEY_DAILY_LIMIT: z.coerce.number().int().min(1).default(250),
   API_KEY_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(60),
   API_KEY_CONCURRENCY: z.coerce.number().int().min(1).default(10),
+  // CCIP-Read gateway: the key signing answers (unset: generated once and kept in the store), the parent names whose
+  // subnames it serves (comma-separated), and how long a signed answer stays valid.
+  CCIP_SIGNER_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key').optional(),
+  CCIP_PARENT_NAMES: z.string().default('offchain.eth').transform((v, ctx) => ccipParentNames(v, ctx)),
+  CCIP_ANSWER_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
 });
+
+/** Every environment variable the service reads (README and .env.example document each). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 export interface ChainEndpoint {
   key: ChainKey;
@@ -142,8 +169,12 @@ export interface AppConfig {
     asset: `0x${string}`;
     network: 'base';
     chainId: 8453;
-    /** Verifies and settles payments (x402 facilitator API: POST /verify, /settle). */
-    facilitatorUrl: string;
+    /**
+     * Verifies and settles payments (x402 facilitator API: POST /verify, /settle). Undefined: the embedded local
+     * facilitator (settling on an embedded Base chain with test USDC), chosen when neither X402_FACILITATOR_URL nor
+     * ETH_RPC_URL is set; with ETH_RPC_URL alone it is the public x402.org facilitator, never the local one.
+     */
+    facilitatorUrl: string | undefined;
     defaultPriceUsd: string;
   };
   graphql: { maxDepth: number; maxAliases: number; maxTokens: number };
@@ -158,6 +189,15 @@ export interface AppConfig {
     siweDomain: string | undefined;
     /** URI SIWE challenges name; undefined: PUBLIC_BASE_URL, else the request's origin. */
     siweUri: string | undefined;
+  };
+  /** CCIP-Read gateway (SPEC "CCIP gateway (ERC-3668)") and the subnames it serves. */
+  ccip: {
+    /** Signs gateway answers; undefined: one generated once and kept in the store. Never logged. */
+    signerKey: `0x${string}` | undefined;
+    /** Parents whose subnames are registered here and answered by the gateway. */
+    parentNames: string[];
+    /** Seconds a signed answer stays valid (its `validUntil`). */
+    answerTtlSeconds: number;
   };
 }
 
@@ -247,13 +287,14 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       asset: USDC_ON_BASE,
       network: 'base',
       chainId: 8453,
-      facilitatorUrl: e.X402_FACILITATOR_URL ?? PUBLIC_X402_FACILITATOR,
+      facilitatorUrl: e.X402_FACILITATOR_URL ?? (e.ETH_RPC_URL === undefined ? undefined : PUBLIC_X402_FACILITATOR),
       defaultPriceUsd: e.X402_DEFAULT_PRICE_USD,
     },
     anonymousLimits: { daily: e.ANONYMOUS_DAILY_LIMIT, perMinute: e.ANONYMOUS_PER_MINUTE_LIMIT },
     siweLimits: { daily: e.SIWE_DAILY_LIMIT, perMinute: e.SIWE_PER_MINUTE_LIMIT },
     apiKeyLimits: { daily: e.API_KEY_DAILY_LIMIT, perMinute: e.API_KEY_PER_MINUTE_LIMIT, concurrency: e.API_KEY_CONCURRENCY },
     auth: { jwtSecret: e.JWT_SECRET, siweDomain: e.SIWE_DOMAIN, siweUri: e.SIWE_URI },
+    ccip: { signerKey: e.CCIP_SIGNER_KEY as `0x${string}` | undefined, parentNames: e.CCIP_PARENT_NAMES, answerTtlSeconds: e.CCIP_ANSWER_TTL_SECONDS },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS },
   };
 }

@@ -62,6 +62,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     access: deps.access,
     contexts: deps.contexts,
     cache: new ResponseCache(),
+    publicBaseUrl: deps.config.publicBaseUrl,
   });
   for (const { row, body } of deps.documents) {
     app.route({
@@ -74,7 +75,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       },
     });
   }
-  registerBatchRoutes(app, { table: deps.table, access: deps.access });
+  registerBatchRoutes(app, { table: deps.table, access: deps.access, publicBaseUrl: deps.config.publicBaseUrl });
   const apollo = await registerGraphqlRoute(app, {
     gateway: deps.gateway,
     access: deps.access,

@@ -4,7 +4,7 @@ import type { AccessGate } from '../access/access-gate.js';
 import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/error-envelope.js';
 import { batchInnerCallHeader, isBatchable, isBatchInnerCall } from './batch-inner-call.js';
-import { fastifyPath, parseRouteInput } from './rest-routes.js';
+import { fastifyPath, parseRouteInput, requestResource } from './rest-routes.js';
 
 /** One answer of a batch: the inner path's own status and body. */
 export interface BatchResult {
@@ -91,7 +91,10 @@ async function runInner(app: FastifyInstance, outer: FastifyRequest, patterns: r
  * answers in order. The batch holds the caller's concurrency slot until every inner request is done.
  * @example registerBatchRoutes(app, { table, access })
  */
-export function registerBatchRoutes(app: FastifyInstance, deps: { table: RouteTable; access: AccessGate }): void {
+export function registerBatchRoutes(
+  app: FastifyInstance,
+  deps: { table: RouteTable; access: AccessGate; publicBaseUrl?: string | undefined },
+): void {
   const patterns = deps.table.rows.map(rowPattern);
   for (const row of deps.table.rows) {
     if (row.kind !== 'batch') continue;
@@ -106,10 +109,13 @@ export function registerBatchRoutes(app: FastifyInstance, deps: { table: RouteTa
         if (requests.length > batchRow.maxRequests) {
           throw new ApiError(400, 'INVALID_PARAMETER', `a batch holds at most ${batchRow.maxRequests} requests`);
         }
-        const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, batchRow);
+        const resource = () => requestResource(request, deps.publicBaseUrl);
+        const decision = await deps.access.admit({ ip: request.ip, headers: request.headers, resource }, batchRow);
         try {
           reply.headers(decision.headers);
           const results = await Promise.all(requests.map((r, i) => runInner(app, request, patterns, r.path, i)));
+          // A paid batch is settled once, for the batch, before its answers are sent (inner calls carry no payment).
+          if (decision.settle) reply.headers(await decision.settle());
           return reply.header('Cache-Control', 'no-store').send({ results, count: results.length });
         } finally {
           decision.release();

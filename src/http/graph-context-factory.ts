@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import type { AppServices, GraphContext } from '../../subgraphs/shared/graph-context.js';
 import { newGraphContext } from '../../subgraphs/shared/graph-context.js';
+import { presentedPayment } from '../access/x402-payments.js';
 import type { Sources } from '../sources/sources.js';
 
 export interface GraphContextFactory {
@@ -21,7 +22,15 @@ export function graphContextFactory(p: {
       const base = p.publicBaseUrl ?? `${request.protocol}://${request.host}`;
       const identify = p.identify;
       const caller = identify ? () => identify({ ip: request.ip, headers: request.headers }) : undefined;
-      return newGraphContext({ requestId: String(request.id), sources: p.sources, app: p.app, publicBaseUrl: base, caller });
+      return newGraphContext({
+        requestId: String(request.id),
+        sources: p.sources,
+        app: p.app,
+        publicBaseUrl: base,
+        caller,
+        payment: presentedPayment(request.headers),
+        requestUrl: `${base}${request.url}`,
+      });
     },
   };
 }

@@ -6,9 +6,15 @@ import type { AccessGate } from '../access/access-gate.js';
 import { ApiError, invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { admitBatchInnerCall, isBatchInnerCall } from './batch-inner-call.js';
+import { withCcipCodes } from './ccip-route-input.js';
 import { apiErrorFromGraphQL } from './graphql-errors.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import type { ResponseCache } from './response-cache.js';
+
+/** Absolute URL of the request as the caller reached it: x402's `resource`. */
+export function requestResource(request: FastifyRequest, publicBaseUrl: string | undefined): string {
+  return `${publicBaseUrl ?? `${request.protocol}://${request.host}`}${request.url}`;
+}
 
 /** `/api/ens/{name}` (SPEC's style) → `/api/ens/:name` (fastify's). */
 export function fastifyPath(path: string): string {
@@ -55,6 +61,8 @@ export function registerOperationRoutes(
     access: AccessGate;
     contexts: GraphContextFactory;
     cache: ResponseCache;
+    /** PUBLIC_BASE_URL: the origin of x402 `resource` URLs (else the request's). */
+    publicBaseUrl?: string | undefined;
   },
 ): void {
   for (const compiled of deps.rows) {
@@ -66,8 +74,9 @@ export function registerOperationRoutes(
       method: row.method,
       url: fastifyPath(row.path),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const input = parseRouteInput(row.params, request);
-        const caller = { ip: request.ip, headers: request.headers };
+        const parse = () => parseRouteInput(row.params, request);
+        const input = row.envelope === 'ccip' ? withCcipCodes(parse, request) : parse();
+        const caller = { ip: request.ip, headers: request.headers, resource: () => requestResource(request, deps.publicBaseUrl) };
         // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
         const decision = await (isBatchInnerCall(request) ? admitBatchInnerCall(deps.access, caller, row) : deps.access.admit(caller, row));
         // An API key's concurrency slot is held until the response is done (or the connection drops).
@@ -86,7 +95,10 @@ export function registerOperationRoutes(
         const body = cacheable
           ? await deps.cache.get(`${row.id}:${JSON.stringify(variables)}`, row.maxAge! * 1000, render)
           : await render();
-        return reply.header('Cache-Control', cacheControl).type('application/json; charset=utf-8').send(body);
+        reply.header('Cache-Control', cacheControl);
+        // x402 'exact': the answer is ready; settle the payment before sending it (a failed settlement sends no data).
+        if (decision.settle) reply.headers(await decision.settle());
+        return reply.type('application/json; charset=utf-8').send(body);
       },
     });
   }

@@ -12,6 +12,7 @@ const SECRET_PATHS = [
   '*.apiKey',
   '*.privateKey',
   '*.secret',
+  '*.signerKey',
 ];
 
 /** The process logger: JSON lines on stdout, secrets redacted. */

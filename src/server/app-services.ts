@@ -1,5 +1,6 @@
 import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { AccountServices } from '../../subgraphs/shared/account-services.js';
+import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
 import { x402Configuration } from '../access/payment-catalog.js';
 import type { AppConfig } from '../config/config.js';
@@ -16,9 +17,14 @@ export function createAppServices(p: {
   startedAt: number;
   /** Sign-in, keys, credits and usage (src/access/create-access.ts). */
   account: AccountServices;
+  /** CCIP gateway and subnames (src/ccip/ccip-services.ts). */
+  ccip: CcipServices;
+  /** The x402 facilitator in use (the embedded local one, or X402_FACILITATOR_URL); default the configured URL. */
+  facilitatorUrl?: string;
 }): AppServices {
   return {
     account: p.account,
+    ccip: p.ccip,
     async status() {
       const storeOk = await p.store.ping().then(
         () => true,
@@ -32,6 +38,7 @@ export function createAppServices(p: {
         timestamp: new Date().toISOString(),
       };
     },
-    x402Config: (baseUrl) => x402Configuration({ config: p.config, table: p.table, baseUrl }),
+    x402Config: (baseUrl) =>
+      x402Configuration({ config: p.config, table: p.table, baseUrl, facilitatorUrl: p.facilitatorUrl ?? p.config.x402.facilitatorUrl ?? '' }),
   };
 }

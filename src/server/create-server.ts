@@ -6,6 +6,8 @@ import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import { createAccess } from '../access/create-access.js';
+import { createCcipServices } from '../ccip/ccip-services.js';
+import { serveParentsOffchain } from '../chain/offchain-resolver.js';
 import type { LocalChain } from '../chain/local-chain.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
@@ -21,6 +23,8 @@ import type { Store } from '../store/store.js';
 import { createAppServices } from './app-services.js';
 import { localTokenList } from '../chain/seed-steps/demo-assets.js';
 import { createSources } from './create-sources.js';
+import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
+import { type LocalFacilitator, startLocalFacilitator } from '../sources/x402/local-facilitator.js';
 import { startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
 
 export interface RunningServer {
@@ -31,6 +35,8 @@ export interface RunningServer {
   sources: Sources;
   localChain: LocalChain | undefined;
   replay: ReplayServer | undefined;
+  /** The embedded x402 facilitator and its Base chain, when X402_FACILITATOR_URL does not name one. */
+  localFacilitator: LocalFacilitator | undefined;
   /** Stops accepting, finishes in-flight requests, then closes the store and the local chain. */
   close(): Promise<void>;
 }
@@ -62,8 +68,14 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, prefix: opts.storePrefix });
     cleanups.push(() => store.close());
 
+    // The embedded x402 facilitator (its own Base chain) starts alongside the embedded Ethereum chain.
+    const facilitatorStart = config.x402.facilitatorUrl === undefined ? startLocalFacilitator({ logger }) : undefined;
+    facilitatorStart?.catch(() => undefined);
+    if (facilitatorStart) cleanups.push(async () => (await facilitatorStart).close());
+
     const localChain = await startEmbeddedChainIfNeeded(config, logger);
     if (localChain) cleanups.push(() => localChain.stop());
+    const localFacilitator = await facilitatorStart;
 
     const created = await createSources({
       config,
@@ -92,7 +104,15 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
           defaultPriceUsd: config.x402.defaultPriceUsd,
         }),
       }));
-    const access = createAccess({ config, store, sources });
+    const facilitatorUrl = localFacilitator?.url ?? config.x402.facilitatorUrl!;
+    const facilitator = createFacilitatorSource({
+      url: facilitatorUrl,
+      mode: localFacilitator ? 'local' : 'live',
+      registry: sources.health,
+      timeoutMs: config.upstreamTimeoutMs,
+    });
+    const access = createAccess({ config, store, sources, facilitator });
+    const ccip = await createCcipServices({ config, store });
     const app = await buildHttpApp({
       config,
       logger,
@@ -103,7 +123,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       access: access.gate,
       contexts: graphContextFactory({
         sources,
-        app: createAppServices({ config, table, store, startedAt, account: access.account }),
+        app: createAppServices({ config, table, store, startedAt, account: access.account, ccip, facilitatorUrl }),
         publicBaseUrl: config.publicBaseUrl,
         identify: access.gate.identify,
       }),
@@ -112,8 +132,18 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    // The embedded chain's parents get ENS's OffchainResolver, whose URL is fixed at deployment: it points at the
+    // address this server just bound (the local chain is loopback-only, so only this machine resolves through it).
+    if (localChain) {
+      await serveParentsOffchain({
+        rpcUrl: localChain.rpcUrl,
+        gatewayUrl: `http://${host}:${port}/ccip/{sender}/{data}.json`,
+        signers: [ccip.signer],
+        parents: config.ccip.parentNames,
+      });
+    }
     logger.info(
-      { port, store: store.describe().kind, chain: localChain ? 'local' : 'live', ms: Date.now() - startedAt },
+      { port, store: store.describe().kind, chain: localChain ? 'local' : 'live', ccipSigner: ccip.signer, ms: Date.now() - startedAt },
       'listening',
     );
     let closing: Promise<void> | undefined;
@@ -124,6 +154,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       sources,
       localChain,
       replay: created.replay,
+      localFacilitator,
       close() {
         closing ??= (async () => {
           await app.close();

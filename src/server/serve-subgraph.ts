@@ -10,6 +10,7 @@ import { loadConfig } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
 import { openStore } from '../store/open-store.js';
 import { createAccess } from '../access/create-access.js';
+import { createCcipServices } from '../ccip/ccip-services.js';
 import { createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
 import { startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
@@ -35,6 +36,7 @@ const app = createAppServices({
   store,
   startedAt: Date.now(),
   account: createAccess({ config, store, sources }).account,
+  ccip: await createCcipServices({ config, store }),
 });
 const built = await buildSubgraph(mod);
 const apollo = new ApolloServer<GraphContext>({

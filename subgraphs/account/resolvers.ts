@@ -102,6 +102,6 @@ export class AccountResolver {
     @Arg('packageId', () => String) packageId: string,
     @Ctx() ctx: GraphContext,
   ): Promise<CreditPurchase> {
-    return ctx.app.account.purchaseCredits(await ctx.caller(), { id, packageId });
+    return ctx.app.account.purchaseCredits(await ctx.caller(), { id, packageId, payment: ctx.payment, resource: ctx.requestUrl });
   }
 }

@@ -1,5 +1,11 @@
 import { Field, Int, ObjectType } from 'type-graphql';
 
+@ObjectType({ description: "The asset's EIP-712 domain, which EIP-3009 authorizations are signed under" })
+export class X402AssetDomain {
+  @Field(() => String, { description: 'EIP-712 domain name ("USD Coin")' }) name!: string;
+  @Field(() => String, { description: 'EIP-712 domain version ("2")' }) version!: string;
+}
+
 @ObjectType({ description: 'One priced route as an x402 payment requirement' })
 export class X402Accept {
   @Field(() => String) scheme!: string;
@@ -14,6 +20,7 @@ export class X402Accept {
   @Field(() => String) payTo!: string;
   @Field(() => String) asset!: string;
   @Field(() => Int) maxTimeoutSeconds!: number;
+  @Field(() => X402AssetDomain) extra!: X402AssetDomain;
 }
 
 @ObjectType({ description: 'GET /.well-known/x402: how to pay per request' })
@@ -193,4 +200,5 @@ export class CreditPurchase {
   @Field(() => String) packageId!: string;
   @Field(() => Int) creditsAdded!: number;
   @Field(() => Int) balance!: number;
+  @Field(() => String, { description: "the x402 payment's settlement transaction hash" }) transaction!: string;
 }

@@ -40,3 +40,16 @@ export function farcasterUserByAddressLoader(farcaster: FarcasterSources): DataL
     { maxBatchSize: NEYNAR_LIMITS.bulkAddresses },
   );
 }
+
+/**
+ * When each FID was registered, for users whose upstream reply did not carry it (the hub fallback, or a Neynar reply
+ * without `registered_at`): one hub request per FID, made only when a query selects `registeredAt`, each cached a week.
+ * A failed lookup answers null rather than failing the user it belongs to.
+ * @example await farcasterRegistrationLoader(sources.farcaster).load(880001) // '2024-03-18T09:12:07.000Z'
+ */
+export function farcasterRegistrationLoader(farcaster: FarcasterSources): DataLoader<number, string | null> {
+  return new DataLoader(async (fids) => {
+    const times = await farcaster.registrationTimes(fids);
+    return fids.map((fid) => times.get(fid) ?? null);
+  });
+}

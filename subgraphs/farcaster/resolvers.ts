@@ -15,7 +15,7 @@ import {
   MAX_SEARCH_LIMIT,
   MAX_SEARCH_QUERY_LENGTH,
 } from './limits.js';
-import { farcasterUserByAddressLoader, farcasterUserLoader } from './loaders.js';
+import { farcasterRegistrationLoader, farcasterUserByAddressLoader, farcasterUserLoader } from './loaders.js';
 import {
   FarcasterCast,
   FarcasterCastList,
@@ -30,6 +30,7 @@ import {
 
 const usersByFid = (ctx: GraphContext) => requestLoader(ctx, 'farcasterUser', (s) => farcasterUserLoader(s.farcaster));
 const usersByAddress = (ctx: GraphContext) => requestLoader(ctx, 'farcasterUserByAddress', (s) => farcasterUserByAddressLoader(s.farcaster));
+const registrations = (ctx: GraphContext) => requestLoader(ctx, 'farcasterRegistration', (s) => farcasterRegistrationLoader(s.farcaster));
 
 function checkInt(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
@@ -183,6 +184,12 @@ export class FarcasterUserResolver {
     if (cursor && upstreamCursor === undefined) throw invalidParameter('cursor is not one this feed gave');
     const page = await ctx.sources.farcaster.trendingFeed(limit, upstreamCursor);
     return { data: castsWithAuthors(ctx, page.items), cursor: page.cursor === null ? null : encodeFeedCursor(page.cursor) };
+  }
+
+  /** Neynar's `registered_at` when the reply carried it; else the hub's Register event, asked only when selected. */
+  @FieldResolver()
+  async registeredAt(@Root() user: FarcasterUser, @Ctx() ctx: GraphContext): Promise<string | null> {
+    return user.registeredAt ?? registrations(ctx).load(user.fid);
   }
 
   @FieldResolver(() => [FarcasterCast], { description: "The user's newest casts" })

@@ -146,8 +146,20 @@ export interface AccountServices {
   rotateApiKey(caller: CallerIdentity, id: string): Promise<{ success: boolean; key: RotatedApiKeyShape }>;
   deleteApiKey(caller: CallerIdentity, id: string): Promise<ResultMessageShape>;
   creditPackages(): { packages: CreditPackageShape[] };
-  /** Credits a key against a verified payment only; without one, a 402 and no credit. */
-  purchaseCredits(caller: CallerIdentity, p: { id: string; packageId: string }): Promise<PurchaseShape>;
+  /**
+   * Credits a key against a verified, settled x402 payment of the package's price, once per payment; without one, the
+   * 402 offer and no credit. `resource` is the absolute URL asked for (the offer names it).
+   */
+  purchaseCredits(
+    caller: CallerIdentity,
+    p: { id: string; packageId: string; payment?: PresentedPaymentShape | undefined; resource: string },
+  ): Promise<PurchaseShape>;
+}
+
+/** An x402 payment header as sent: `X-PAYMENT` (v1) or `PAYMENT-SIGNATURE` (v2) and its base64 value. */
+export interface PresentedPaymentShape {
+  header: 'X-PAYMENT' | 'PAYMENT-SIGNATURE';
+  value: string;
 }
 
 export interface PurchaseShape {
@@ -156,4 +168,6 @@ export interface PurchaseShape {
   packageId: string;
   creditsAdded: number;
   balance: number;
+  /** The settlement transaction of the payment (x402 facilitator's answer). */
+  transaction: string;
 }

@@ -1,7 +1,8 @@
 import type DataLoader from 'dataloader';
 import { ApiError } from '../../src/errors/api-error.js';
 import type { Sources } from '../../src/sources/sources.js';
-import type { AccountServices, CallerIdentity } from './account-services.js';
+import type { AccountServices, CallerIdentity, PresentedPaymentShape } from './account-services.js';
+import type { CcipServices } from './ccip-services.js';
 
 /** Facts about the running service that resolvers report; implemented by the server at start. */
 export interface AppServices {
@@ -9,6 +10,8 @@ export interface AppServices {
   x402Config(publicBaseUrl: string): X402ConfigShape;
   /** Sign-in, sessions, API keys, credits and usage (subgraphs/shared/account-services.ts). */
   account: AccountServices;
+  /** CCIP-Read gateway answers, its health, and the subnames it serves (subgraphs/shared/ccip-services.ts). */
+  ccip: CcipServices;
 }
 
 export interface X402ConfigShape {
@@ -32,6 +35,8 @@ export interface X402ConfigShape {
     payTo: string;
     asset: string;
     maxTimeoutSeconds: number;
+    /** The asset's EIP-712 domain name and version, which x402 clients sign EIP-3009 authorizations under. */
+    extra: { name: string; version: string };
   }[];
 }
 
@@ -46,6 +51,10 @@ export interface GraphContext {
   loaders: Map<string, DataLoader<unknown, unknown>>;
   /** Who is calling: identified by the access gate (once per request), or on first ask on always-free routes. */
   caller: () => Promise<CallerIdentity>;
+  /** The x402 payment header the request carries, if any (a credit purchase is paid with it). */
+  payment?: PresentedPaymentShape | undefined;
+  /** Absolute URL of the request (x402 `resource` of offers made by resolvers). */
+  requestUrl: string;
 }
 
 /**
@@ -72,8 +81,10 @@ export function newGraphContext(params: {
   publicBaseUrl: string;
   /** Identifies the request's caller; without it (a subgraph served alone) the caller is unknown: 401. */
   caller?: () => Promise<CallerIdentity>;
+  payment?: PresentedPaymentShape | undefined;
+  requestUrl?: string;
 }): GraphContext {
-  return { ...params, caller: params.caller ?? unknownCaller, loaders: new Map() };
+  return { ...params, caller: params.caller ?? unknownCaller, requestUrl: params.requestUrl ?? params.publicBaseUrl, loaders: new Map() };
 }
 
 const unknownCaller = async (): Promise<CallerIdentity> => {

@@ -77,7 +77,8 @@ describe('two instances sharing one Redis (SPEC "API key": the same key from sev
     const ip = { 'x-forwarded-for': '198.51.100.7' };
     const { counts, ms } = await burst([a.url, b.url], 500, COUNTED, ip);
     console.log(`redis, 2 instances: 500 anonymous calls in ${ms} ms →`, counts);
-    expect(counts).toEqual({ 200: 100, 429: 400 });
+    // Past the free tier a priced route answers the x402 offer (402), SPEC "x402 payment" step 1.
+    expect(counts).toEqual({ 200: 100, 402: 400 });
     expect(await (await b.get('/api/usage', ip)).json()).toMatchObject({ used: 100, limit: 100, remaining: 0 });
   });
 
@@ -126,7 +127,8 @@ describe('one instance on SQLite (the embedded default)', () => {
   it('500 concurrent anonymous calls from one IP admit exactly the daily quota', async () => {
     const { counts, ms } = await burst([server.url], 500, COUNTED, { 'x-forwarded-for': '198.51.100.8' });
     console.log(`sqlite: 500 anonymous calls in ${ms} ms →`, counts);
-    expect(counts).toEqual({ 200: 100, 429: 400 });
+    // Past the free tier a priced route answers the x402 offer (402), SPEC "x402 payment" step 1.
+    expect(counts).toEqual({ 200: 100, 402: 400 });
   });
 
   it('1,000 concurrent calls past the daily limit against 300 credits: exactly 300 succeed and the balance ends at 0', async () => {
@@ -142,7 +144,7 @@ describe('one instance on SQLite (the embedded default)', () => {
 /** The server as its own process, from the TypeScript sources (no build), configured by env vars. */
 async function startServerProcess(dataDir: string): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
   const root = join(import.meta.dirname, '..', '..');
-  const loader = join(import.meta.dirname, 'workers', 'register-server-loader.mjs');
+  const loader = join(import.meta.dirname, '..', 'helpers', 'ts-loader', 'register.mjs');
   const child = spawn(process.execPath, ['--import', loader, join(root, 'src', 'server', 'main.ts')], {
     cwd: root,
     env: { ...process.env, ...LOAD_ENV, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error' },

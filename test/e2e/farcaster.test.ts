@@ -6,6 +6,8 @@ const USER_FIELDS = ['activeStatus', 'bio', 'displayName', 'fid', 'followers', '
 const CAST_FIELDS = ['embeds', 'hash', 'likes', 'recasts', 'replies', 'text', 'timestamp'];
 const ALICE_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const VITALIK_ADDRESS = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
+/** Alice's FID was registered at this block time: Neynar's `registered_at` and the hub's Register event agree. */
+const ALICE_REGISTERED_AT = '2024-03-18T09:12:07.000Z';
 const NEWEST_CAST_OF_DWR = {
   hash: '0x423fe84384f67b8deed49a16b02bac9e228fa0c6',
   text: 'gm',
@@ -278,10 +280,10 @@ describe('Farcaster when Neynar fails: rate limits retried, then the hub answers
       following: null,
       verifications: [ALICE_ADDRESS],
       activeStatus: null,
-      registeredAt: null,
+      registeredAt: ALICE_REGISTERED_AT,
     });
-    // userNameProofByName, then userDataByFid and verificationsByFid.
-    expect(hubCalls(server)).toBe(3);
+    // userNameProofByName, then userDataByFid and verificationsByFid, then onChainEventsByFid for registeredAt.
+    expect(hubCalls(server)).toBe(4);
   });
 
   it('Neynar down: followers come from the hub\'s follow links, each resolved through the hub', async () => {
@@ -289,8 +291,10 @@ describe('Farcaster when Neynar fails: rate limits retried, then the hub answers
     const { users } = (await (await server.get('/api/farcaster/3/followers?limit=5')).json()) as { users: User[] };
     expect(users.map((u) => u.fid)).toEqual([10001, 10002, 10003, 10004, 10005]);
     expect(users[0]).toMatchObject({ username: 'ana0', followers: null });
-    // linksByTargetFid once; the hub has no bulk read: userDataByFid + verificationsByFid for FID 3 and each follower.
-    expect(hubCalls(server)).toBe(1 + 2 * 6);
+    // linksByTargetFid once; the hub has no bulk read: userDataByFid + verificationsByFid for FID 3 and each follower,
+    // and onChainEventsByFid for each follower's registeredAt (FID 3's own is not asked for).
+    expect(hubCalls(server)).toBe(1 + 2 * 6 + 5);
+    expect(users[3]).toMatchObject({ fid: 10004, registeredAt: '2023-11-17T22:13:20.000Z' });
   });
 
   it('a malformed Neynar reply falls back to the hub: casts with Farcaster-epoch times as ISO 8601, no reaction counts', async () => {
@@ -319,6 +323,81 @@ describe('Farcaster when Neynar fails: rate limits retried, then the hub answers
   });
 });
 
+describe('Farcaster registeredAt: Neynar\'s registered_at, else the hub\'s ID Registry Register event, asked only when selected', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', UPSTREAM_TIMEOUT_MS: '500' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    server.replay!.setScenario('neynar', null);
+    server.replay!.setScenario('farcaster-hub', null);
+    server.replay!.resetCounts();
+  });
+
+  it("GET /api/farcaster/alice answers registeredAt from Neynar's registered_at, with no call beyond the user lookup", async () => {
+    const user = await (await server.get('/api/farcaster/alice')).json();
+    expect(user).toMatchObject({ fid: 880001, username: 'alice', registeredAt: ALICE_REGISTERED_AT });
+    expect(neynarCalls(server)).toBe(1);
+    expect(hubCalls(server)).toBe(0);
+  });
+
+  it('POST /graphql selecting registeredAt for several users costs ONE Neynar user/bulk call and no hub call', async () => {
+    const query = `{
+      a: farcasterUserByFid(fid: 3) { registeredAt }
+      b: farcasterUserByFid(fid: 2) { registeredAt }
+      c: farcasterUserByFid(fid: 880001) { username registeredAt }
+      d: farcasterUserByFid(fid: 10030) { registeredAt }
+    }`;
+    const { data, errors } = await (await server.post('/graphql', { query })).json();
+    expect(errors).toBeUndefined();
+    expect(data).toEqual({
+      a: { registeredAt: '2023-08-29T17:28:43.000Z' },
+      b: { registeredAt: '2023-08-29T17:28:41.000Z' },
+      c: { username: 'alice', registeredAt: ALICE_REGISTERED_AT },
+      d: { registeredAt: '2023-12-13T22:13:20.000Z' },
+    });
+    expect(neynarCalls(server)).toBe(1);
+    expect(hubCalls(server)).toBe(0);
+  });
+
+  it('Neynar down: GraphQL asks the hub for registrations only when registeredAt is selected, one call per FID, cached', async () => {
+    server.replay!.setScenario('neynar', 'down');
+    const users = (fields: string) => `{ a: farcasterUserByFid(fid: 3) { ${fields} } b: farcasterUserByFid(fid: 5650) { ${fields} } c: farcasterUserByFid(fid: 10003) { ${fields} } }`;
+    const plain = await (await server.post('/graphql', { query: users('username') })).json();
+    expect(plain.errors).toBeUndefined();
+    // userDataByFid + verificationsByFid per user; no registration asked.
+    expect(hubCalls(server)).toBe(2 * 3);
+    server.replay!.resetCounts();
+    const { data, errors } = await (await server.post('/graphql', { query: users('fid registeredAt') })).json();
+    expect(errors).toBeUndefined();
+    expect(data).toEqual({
+      a: { fid: 3, registeredAt: '2023-08-29T17:28:43.000Z' },
+      b: { fid: 5650, registeredAt: '2023-08-29T17:33:37.000Z' },
+      // Registered, then transferred: the Register event's time.
+      c: { fid: 10003, registeredAt: '2023-11-16T22:13:20.000Z' },
+    });
+    expect(hubCalls(server)).toBe(3);
+    server.replay!.resetCounts();
+    await server.post('/graphql', { query: users('registeredAt') });
+    expect(hubCalls(server)).toBe(0);
+  });
+
+  it("the hub's ID Registry failing leaves registeredAt null (the hub reported degraded), never the whole user", async () => {
+    server.replay!.setScenario('neynar', 'down');
+    server.replay!.setScenario('farcaster-hub', 'id-registry-down');
+    const res = await server.get('/api/farcaster/10004');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ fid: 10004, username: 'dee3', followers: null, registeredAt: null });
+    // userDataByFid and verificationsByFid, then onChainEventsByFid tried three times (two retries of the 503).
+    expect(hubCalls(server)).toBe(2 + 3);
+    const { sources } = await (await server.get('/api/sources/health')).json();
+    expect(sources.find((s: { name: string }) => s.name === 'farcaster-hub')).toMatchObject({ state: 'degraded' });
+  });
+});
+
 describe('Farcaster in live mode with only a hub configured', () => {
   let replay: ReplayServer;
   let server: TestServer;
@@ -337,7 +416,11 @@ describe('Farcaster in live mode with only a hub configured', () => {
   });
 
   it('users and casts come from the hub; search and the feed are 503 naming NEYNAR_API_KEY', async () => {
-    expect(await (await server.get('/api/farcaster/alice')).json()).toMatchObject({ fid: 880001, verifications: [ALICE_ADDRESS] });
+    expect(await (await server.get('/api/farcaster/alice')).json()).toMatchObject({
+      fid: 880001,
+      verifications: [ALICE_ADDRESS],
+      registeredAt: ALICE_REGISTERED_AT,
+    });
     expect((await (await server.get('/api/farcaster/3/casts?limit=2')).json()).casts).toHaveLength(2);
     const search = await expectEnvelope(await server.get('/api/farcaster/search?q=vit'), 503, 'SERVICE_UNAVAILABLE');
     expect(search.message).toMatch(/NEYNAR_API_KEY/);

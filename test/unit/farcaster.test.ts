@@ -3,7 +3,7 @@ import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { farcasterTimeToIso, UnexpectedFarcasterReplyError } from '../../src/sources/farcaster/farcaster-records.js';
 import { createFarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
-import { mapHubCasts, mapHubFollowerFids, mapHubUserData, mapHubVerifications } from '../../src/sources/farcaster/hub-replies.js';
+import { mapHubCasts, mapHubFollowerFids, mapHubIdRegistration, mapHubUserData, mapHubVerifications } from '../../src/sources/farcaster/hub-replies.js';
 import { mapNeynarCast, mapNeynarFollowersPage, mapNeynarUser } from '../../src/sources/farcaster/neynar-replies.js';
 import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
@@ -113,6 +113,60 @@ describe('upstream replies are mapped into our records at the edge', () => {
     expect(() => mapHubCasts({ message: [] })).toThrow(UnexpectedFarcasterReplyError);
   });
 
+  it("a Neynar user's registered_at becomes registeredAt in ISO 8601; a user without one, or with no date in it, has null", () => {
+    const user = { object: 'user', fid: 880001, username: 'alice', custody_address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' };
+    expect(mapNeynarUser({ ...user, registered_at: '2024-03-18T09:12:07Z' }).registeredAt).toBe('2024-03-18T09:12:07.000Z');
+    expect(mapNeynarUser(user).registeredAt).toBeNull();
+    expect(mapNeynarUser({ ...user, registered_at: 'not a date' }).registeredAt).toBeNull();
+  });
+
+  it("the hub's ID Registry events give the registration: the Register event's block time, not a later transfer", () => {
+    // As Snapchain's /v1/onChainEventsByFid?event_type=EVENT_TYPE_ID_REGISTER writes them (eventType in its Rust spelling).
+    const reply = {
+      events: [
+        {
+          type: 'EVENT_TYPE_ID_REGISTER',
+          chainId: 10,
+          blockNumber: 112033627,
+          blockHash: '0x5d1c0f0bb6f4a4d6e0c1a7f3b0f0a1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8',
+          blockTimestamp: 1700000000,
+          transactionHash: '0x0e6b1b9f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f',
+          logIndex: 3,
+          fid: 10003,
+          idRegisterEventBody: { to: '0x1111111111111111111111111111111111111111', eventType: 'Register', from: '0x', recoveryAddress: '0x00000000fcb080a4d6c39a9354da9eb9bc104cd7' },
+          txIndex: 0,
+          version: 0,
+        },
+        {
+          type: 'EVENT_TYPE_ID_REGISTER',
+          chainId: 10,
+          blockNumber: 113977627,
+          blockHash: '0x6e2d1f1cc7f5b5e7f1d2b8f4c1f1b2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9',
+          blockTimestamp: 1703888000,
+          transactionHash: '0x1f7c2c0f2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f90',
+          logIndex: 1,
+          fid: 10003,
+          idRegisterEventBody: {
+            to: '0x2222222222222222222222222222222222222222',
+            eventType: 'Transfer',
+            from: '0x1111111111111111111111111111111111111111',
+            recoveryAddress: '0x00000000fcb080a4d6c39a9354da9eb9bc104cd7',
+          },
+          txIndex: 0,
+          version: 0,
+        },
+      ],
+    };
+    expect(mapHubIdRegistration(reply)).toBe('2023-11-14T22:13:20.000Z');
+    // Hubble spells the same event ID_REGISTER_EVENT_TYPE_REGISTER.
+    const hubble = { events: [{ ...reply.events[0], idRegisterEventBody: { ...reply.events[0]!.idRegisterEventBody, eventType: 'ID_REGISTER_EVENT_TYPE_REGISTER' } }] };
+    expect(mapHubIdRegistration(hubble)).toBe('2023-11-14T22:13:20.000Z');
+    expect(mapHubIdRegistration({ events: [reply.events[1]] })).toBeNull();
+    expect(mapHubIdRegistration({ events: [] })).toBeNull();
+    expect(() => mapHubIdRegistration({ messages: [] })).toThrow(UnexpectedFarcasterReplyError);
+    expect(() => mapHubIdRegistration({ events: [{ ...reply.events[0], blockTimestamp: '1700000000' }] })).toThrow(UnexpectedFarcasterReplyError);
+  });
+
   it('a feed cursor we handed out decodes to the upstream one; anything else is refused', () => {
     const ours = encodeFeedCursor('eyJ0cmVuZGluZyI6MTB9');
     expect(decodeFeedCursor(ours)).toBe('eyJ0cmVuZGluZyI6MTB9');
@@ -172,5 +226,44 @@ describe('the farcaster subgraph joins the supergraph through Wallet (address) a
       { fid: 2, username: 'v', followers: 356210 },
     ]);
     expect(replay.requestCount('neynar')).toBe(2);
+  });
+
+  it('registeredAt is asked of the hub only when selected and not already in the reply: one onChainEventsByFid call per FID', async () => {
+    const { schema } = await buildSubgraph(farcasterSubgraph);
+    // Hub only, fresh caches: users come from userDataByFid + verificationsByFid, without a registration.
+    const hubOnly = {
+      farcaster: createFarcasterSources({
+        neynar: undefined,
+        hub: { baseUrl: replay.baseUrlFor('farcaster-hub'), mode: 'local' },
+        registry: new SourceHealthRegistry(),
+        timeoutMs: 2000,
+      }),
+    } as unknown as Sources;
+    const run = async (fields: string) => {
+      const contextValue = newGraphContext({ requestId: 't', sources: hubOnly, app: {} as never, publicBaseUrl: 'http://localhost' });
+      const result = await execute({
+        schema,
+        document: parse(`query ($reps: [_Any!]!) { _entities(representations: $reps) { ... on FarcasterUser { ${fields} } } }`),
+        variableValues: { reps: [3, 880001, 10003].map((fid) => ({ __typename: 'FarcasterUser', fid })) },
+        contextValue,
+      });
+      expect(result.errors).toBeUndefined();
+      return result.data?._entities;
+    };
+    replay.resetCounts();
+    await run('fid username');
+    expect(replay.requestCount('farcaster-hub')).toBe(2 * 3);
+    replay.resetCounts();
+    expect(await run('fid registeredAt')).toEqual([
+      { fid: 3, registeredAt: '2023-08-29T17:28:43.000Z' },
+      { fid: 880001, registeredAt: '2024-03-18T09:12:07.000Z' },
+      // Registered 2023-11-16, transferred 45 days later: the registration is the Register event.
+      { fid: 10003, registeredAt: '2023-11-16T22:13:20.000Z' },
+    ]);
+    // The profiles are cached; only the three registrations are new requests.
+    expect(replay.requestCount('farcaster-hub')).toBe(3);
+    replay.resetCounts();
+    await run('registeredAt');
+    expect(replay.requestCount('farcaster-hub')).toBe(0);
   });
 });

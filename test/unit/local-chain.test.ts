@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { chmod, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,6 +85,26 @@ describe('local chain', () => {
     await chain.stop(); // a second stop is harmless
   });
 
+  it('dies with the process that started it, even one killed with SIGKILL (no orphaned chains)', async () => {
+    const loader = join(import.meta.dirname, '..', 'helpers', 'ts-loader', 'register.mjs');
+    const worker = spawn(process.execPath, ['--import', loader, join(import.meta.dirname, 'workers', 'local-chain-worker.ts')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const rpcUrl = await new Promise<string>((resolve, reject) => {
+      worker.stdout.setEncoding('utf8').on('data', (line: string) => resolve(line.trim()));
+      worker.once('exit', () => reject(new Error('worker exited early')));
+    });
+    expect(await rpc(rpcUrl, 'eth_chainId')).toBe('0x1');
+    worker.kill('SIGKILL');
+    const deadline = Date.now() + 5000;
+    let answering = true;
+    while (answering && Date.now() < deadline) {
+      answering = await rpc(rpcUrl, 'eth_chainId').then(() => true, () => false);
+      if (answering) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(answering).toBe(false);
+  });
+
   it('keeps answering after logging more than a pipe buffer of requests (stdout is drained)', async () => {
     const chain = await start();
     // anvil writes each method name (~15 bytes) to stdout: 10 × 1000 calls ≈ 150 KB, well past a 64 KB pipe.
@@ -109,7 +130,7 @@ describe('local chain', () => {
 
   it('fails clearly when the executable does not exist', async () => {
     await expect(startLocalChain({ anvilPath: '/nonexistent/anvil' })).rejects.toThrow(
-      /anvil could not be started: spawn \/nonexistent\/anvil ENOENT/,
+      /anvil exited before listening[\s\S]*cannot execute \/nonexistent\/anvil/,
     );
   });
 

@@ -21,7 +21,7 @@ import type { SeedContext, SeedStep } from '../seed-local-chain.js';
  * ENS is deployed by an account of its own (not dev account 0), so its addresses depend on nothing another seed step
  * does: the deployer's nonces 0–4 are the registry, resolver, reverse registrar, .eth registrar, Universal Resolver.
  */
-const ENS_DEPLOYER = privateKeyToAccount(keccak256(stringToHex('chain-identity-api: local ENS deployer')));
+export const ENS_DEPLOYER = privateKeyToAccount(keccak256(stringToHex('chain-identity-api: local ENS deployer')));
 
 /** Names in the map seedLocalChain returns. */
 export const ENS_DEPLOYMENTS = {

@@ -3,12 +3,20 @@ import { httpUpstream } from '../http-upstream.js';
 import type { SourceClient } from '../source-client.js';
 import {
   apiKeyHeader,
+  FID_REGISTRATION_FRESHNESS_MS,
   type FarcasterClientParams,
   SOCIAL_LIST_FRESHNESS_MS,
   SOCIAL_PROFILE_FRESHNESS_MS,
 } from './farcaster-client-params.js';
 import type { FarcasterCastRecord, FarcasterPage, FarcasterProfile } from './farcaster-records.js';
-import { mapHubCasts, mapHubFollowerFids, mapHubUserData, mapHubUsernameProof, mapHubVerifications } from './hub-replies.js';
+import {
+  mapHubCasts,
+  mapHubFollowerFids,
+  mapHubIdRegistration,
+  mapHubUserData,
+  mapHubUsernameProof,
+  mapHubVerifications,
+} from './hub-replies.js';
 
 /** Hubs and Snapchain serve at most 100 messages per page here. */
 export const HUB_MAX_PAGE_SIZE = 100;
@@ -44,7 +52,22 @@ export class FarcasterHubClient {
     return this.http.getMapped('/v1/userNameProofByName', mapHubUsernameProof, { query: { name: username } });
   }
 
-  /** A user's profile from its user data and verifications (two requests); null when the hub holds no user data. */
+  /**
+   * When the FID was registered (ISO 8601), from its ID Registry Register event: one request, cached a week.
+   * Not `/v1/onChainIdRegistryEventByFid`, which answers the most recent register OR transfer event.
+   * Null when the hub holds no Register event for the FID.
+   */
+  async registeredAt(fid: number): Promise<string | null> {
+    return this.http.getMapped('/v1/onChainEventsByFid', mapHubIdRegistration, {
+      query: { fid, event_type: 'EVENT_TYPE_ID_REGISTER' },
+      freshnessMs: FID_REGISTRATION_FRESHNESS_MS,
+    });
+  }
+
+  /**
+   * A user's profile from its user data and verifications (two requests); null when the hub holds no user data.
+   * `registeredAt` is left null here: it costs a third request, made only when asked for ({@link registeredAt}).
+   */
   async userByFid(fid: number): Promise<FarcasterProfile | null> {
     const [data, verifications] = await Promise.all([
       this.http.getMapped('/v1/userDataByFid', mapHubUserData, { query: { fid } }),

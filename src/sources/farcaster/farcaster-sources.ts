@@ -112,6 +112,23 @@ export class FarcasterSources {
     );
   }
 
+  /**
+   * When each FID was registered (ISO 8601), from the hub's ID Registry events: one request per FID (the hub has no
+   * bulk read), each cached a week. Neynar has no such lookup; its user objects carry `registered_at` themselves.
+   * An FID whose lookup failed is absent from the map (and the hub's health says so); without a hub the map is empty.
+   */
+  async registrationTimes(fids: readonly number[]): Promise<Map<number, string | null>> {
+    const hub = this.hub;
+    if (!hub) return new Map();
+    const unique = [...new Set(fids)];
+    const settled = await Promise.allSettled(unique.map((fid) => hub.registeredAt(fid)));
+    const found = new Map<number, string | null>();
+    settled.forEach((result, i) => {
+      if (result.status === 'fulfilled') found.set(unique[i]!, result.value);
+    });
+    return found;
+  }
+
   /** Users whose verified addresses include each address (lower-case keys). Neynar only: a hub cannot look up by address. */
   usersByAddresses(addresses: readonly string[]): Promise<Map<string, FarcasterProfile[]>> {
     return this.neynarOnly('lookup by verified address').usersByAddresses(addresses);

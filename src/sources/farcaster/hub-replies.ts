@@ -129,3 +129,28 @@ export function mapHubUsernameProof(json: unknown): number {
   if (!isJsonObject(json)) throw new UnexpectedFarcasterReplyError('userNameProofByName: expected an object');
   return requireFid(json.fid, 'userNameProofByName');
 }
+
+/** `idRegisterEventBody.eventType` of a registration: Snapchain writes the enum's Rust name, Hubble its proto name. */
+const ID_REGISTER_EVENT_TYPES = new Set(['Register', 'ID_REGISTER_EVENT_TYPE_REGISTER']);
+
+/**
+ * `/v1/onChainEventsByFid?event_type=EVENT_TYPE_ID_REGISTER` → when the FID was registered (ISO 8601), from the
+ * Register event's `blockTimestamp` (Unix seconds of its block); null when the hub holds no Register event.
+ * Transfers and recovery changes of the same FID come in the same list and are skipped.
+ * @example mapHubIdRegistration({ events: [{ type: 'EVENT_TYPE_ID_REGISTER', blockTimestamp: 1697059200, fid: 3, idRegisterEventBody: { eventType: 'Register' } }] }) // '2023-10-11T21:20:00.000Z'
+ */
+export function mapHubIdRegistration(json: unknown): string | null {
+  if (!isJsonObject(json) || !Array.isArray(json.events)) throw new UnexpectedFarcasterReplyError('onChainEventsByFid: expected { events: [...] }');
+  let earliest: number | null = null;
+  for (const event of json.events) {
+    if (!isJsonObject(event)) throw new UnexpectedFarcasterReplyError('onChainEventsByFid: an event is not an object');
+    const body = isJsonObject(event.idRegisterEventBody) ? event.idRegisterEventBody : undefined;
+    if (event.type !== 'EVENT_TYPE_ID_REGISTER' || typeof body?.eventType !== 'string' || !ID_REGISTER_EVENT_TYPES.has(body.eventType)) continue;
+    const seconds = event.blockTimestamp;
+    if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds <= 0) {
+      throw new UnexpectedFarcasterReplyError('onChainEventsByFid: a Register event lacks its blockTimestamp');
+    }
+    if (earliest === null || seconds < earliest) earliest = seconds;
+  }
+  return earliest === null ? null : new Date(earliest * 1000).toISOString();
+}

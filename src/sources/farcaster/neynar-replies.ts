@@ -13,7 +13,8 @@ import {
 
 /**
  * A Neynar v2 `User` → our profile. Verified addresses come from `verified_addresses.eth_addresses`
- * (older replies: `verifications`), checksummed.
+ * (older replies: `verifications`), checksummed. `registered_at` (ISO 8601, in Neynar's current User schema; absent
+ * from older replies) gives registeredAt; without it the resolver asks the hub.
  * @example mapNeynarUser({ object: 'user', fid: 3, username: 'dwr', follower_count: 1, following_count: 2 }).username // 'dwr'
  */
 export function mapNeynarUser(json: unknown): FarcasterProfile {

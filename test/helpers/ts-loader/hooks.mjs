@@ -1,5 +1,5 @@
-// Node 20 module hooks that run the whole server from its TypeScript sources in a child process, without a build:
-// like test/store/workers/ts-loader-hooks.mjs, plus the decorator options type-graphql needs (tsconfig.json's).
+// Node 20 module hooks that run the project's TypeScript sources in a child process, without a build: `./x.js`
+// imports fall back to `./x.ts`, and `.ts` files are transpiled with tsconfig.json's decorator options.
 import { readFile } from 'node:fs/promises';
 import ts from 'typescript';
 

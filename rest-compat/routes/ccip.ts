@@ -1,0 +1,239 @@
+import { z } from 'zod';
+import { isApiError } from '../../src/errors/api-error.js';
+import { normalizeEnsName } from '../../src/sources/ens/ens-names.js';
+import type { RouteInput, RouteRow } from '../route-row.js';
+
+/** Longest calldata in a CCIP request (hex characters after 0x): 8 KiB, far above any ENS request. */
+const MAX_DATA_HEX = 16_384;
+
+const sender = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be the 0x address of the resolver contract')
+  .describe('the contract that reverted with OffchainLookup (ENS OffchainResolver)')
+  .meta({ example: '0x8464135c8F25Da09e49BC8782676a84730C318bC' });
+
+const calldata = z
+  .string()
+  .max(MAX_DATA_HEX + 2, 'is longer than 8 KiB')
+  .regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'must be 0x-prefixed hex calldata')
+  .describe('the OffchainLookup callData: resolve(bytes name, bytes data) of ENSIP-10, hex')
+  .meta({
+    example:
+      '0x9061b92300000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000a047465737403657468000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000243b3b57deeb4f647bea6caa36333c816d7b46fdcb05f9466ecacc140ea8c66faf15b3d9f100000000000000000000000000000000000000000000000000000000',
+  });
+
+/** A parent name in ENSIP-15 normal form. */
+const parentName = z
+  .string()
+  .transform((value, ctx) => {
+    try {
+      return normalizeEnsName(value);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: isApiError(err) ? err.message : 'invalid ENS name' });
+      return z.NEVER;
+    }
+  })
+  .describe('a parent name this server serves (GET /ccip/health lists them), e.g. offchain.eth')
+  .meta({ example: 'offchain.eth' });
+
+const label = z
+  .string()
+  .min(1)
+  .max(63)
+  .regex(/^[^.]+$/, 'must be a single label, without "."')
+  .describe('one ENS label in normalised form (lower case), 1 to 63 bytes')
+  .meta({ example: 'dave' });
+
+const EXAMPLE_RECORDS = {
+  addresses: { '60': '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+  texts: { url: 'https://dave.example.org', 'com.github': 'dave' },
+  contenthash: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
+};
+
+const records = z
+  .object({
+    addresses: z
+      .record(z.string().regex(/^\d{1,10}$/, 'coin types are decimal numbers'), z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address'))
+      .optional()
+      .describe('address per coin type: "60" is ETH, 0x80000000 | chainId an EVM chain (ENSIP-11), at most 16; none given: the owner for "60"'),
+    texts: z.record(z.string().min(1).max(256), z.string().max(4096)).optional().describe('text records (ENSIP-5), at most 32'),
+    contenthash: z.string().max(512).optional().describe('ENSIP-7 content hash as an ipfs:// or ipns:// URI with a base32 CIDv1'),
+  })
+  .describe('records the CCIP gateway answers for the name');
+
+type RecordsBody = z.infer<typeof records>;
+
+/** REST maps → the GraphQL input's lists. */
+function recordsInput(body: RecordsBody | undefined): Record<string, unknown> {
+  return {
+    addresses: Object.entries(body?.addresses ?? {}).map(([coinType, address]) => ({ coinType, address })),
+    texts: Object.entries(body?.texts ?? {}).map(([key, value]) => ({ key, value })),
+    contenthash: body?.contenthash ?? null,
+  };
+}
+
+/** GraphQL's record lists → the maps REST callers send and read. */
+function subnameAsMaps(value: unknown): unknown {
+  const subname = value as { records: { addresses: { coinType: string; address: string }[]; texts: { key: string; value: string }[]; contenthash: string | null } };
+  const { addresses, texts, contenthash } = subname.records;
+  return {
+    ...subname,
+    records: {
+      addresses: Object.fromEntries(addresses.map((a) => [a.coinType, a.address])),
+      texts: Object.fromEntries(texts.map((t) => [t.key, t.value])),
+      contenthash,
+    },
+  };
+}
+
+const SUBNAME_SELECTION = 'name parent label node owner records { addresses { coinType address } texts { key value } contenthash } createdAt';
+const nullableString = { type: ['string', 'null'] };
+const subnameSchema = {
+  type: 'object',
+  required: ['name', 'parent', 'label', 'node', 'owner', 'records', 'createdAt'],
+  properties: {
+    name: { type: 'string', example: 'dave.offchain.eth' },
+    parent: { type: 'string' },
+    label: { type: 'string' },
+    node: { type: 'string', description: 'namehash of the name' },
+    owner: { type: 'string', description: 'the wallet that registered it (EIP-55)' },
+    records: {
+      type: 'object',
+      required: ['addresses', 'texts', 'contenthash'],
+      properties: {
+        addresses: { type: 'object', additionalProperties: { type: 'string' }, description: 'address per decimal coin type' },
+        texts: { type: 'object', additionalProperties: { type: 'string' } },
+        contenthash: nullableString,
+      },
+      example: EXAMPLE_RECORDS,
+    },
+    createdAt: { type: 'string', format: 'date-time' },
+  },
+};
+
+const WHO_MAY_REGISTER =
+  'Any wallet signed in with SIWE (`Authorization: Bearer <token>`) may register a free label under a served parent (GET /ccip/health lists them); it becomes the owner. First come, first served: a label taken is 409 `CONFLICT`; records cannot be changed afterwards. Without addresses the name resolves to the owner. 401 without a session (API keys and x402 payments do not identify a wallet owner here), 404 for a parent not served.';
+
+const registerVariables = (parent: string, labelValue: string, input: RouteInput) => ({
+  parent,
+  label: labelValue,
+  records: recordsInput(input.body.records as RecordsBody | undefined),
+});
+
+const CCIP_DESCRIPTION =
+  'Called by ERC-3668 clients (viem, ethers) when ENS’s OffchainResolver reverts with OffchainLookup. Decodes `resolve(bytes name, bytes data)` and answers addr(bytes32), addr(bytes32,uint256), text(bytes32,string) and contenthash(bytes32) for names under the served parents, from the subnames registered here (unset records answer empty). `data` is abi.encode(bytes result, uint64 expires, bytes sig), signed over keccak256(0x1900 ‖ sender ‖ expires ‖ keccak256(request) ‖ keccak256(result)); `signature` and `validUntil` repeat its parts. Free: resolvers call it on behalf of every end user and cannot carry keys or payments. 400 `CCIP_ERROR` for malformed calldata or a node that is not namehash(name), 404 for a name outside the served parents.';
+
+/** SPEC "CCIP gateway (ERC-3668)" and the subname paths of "Identity". */
+export const ccipRoutes: RouteRow[] = [
+  {
+    kind: 'operation',
+    id: 'ccipResolve',
+    method: 'GET',
+    path: '/ccip/{sender}/{data}.json',
+    tag: 'CCIP',
+    summary: 'Signed answer to an ENS OffchainResolver lookup (ERC-3668 GET)',
+    description: CCIP_DESCRIPTION,
+    tier: 'free',
+    envelope: 'ccip',
+    params: { path: z.object({ sender, data: calldata }) },
+    field: 'ccipResolve',
+    errors: [400, 404, 500],
+  },
+  {
+    kind: 'operation',
+    id: 'ccipResolvePost',
+    method: 'POST',
+    path: '/ccip',
+    tag: 'CCIP',
+    summary: 'Signed answer to an ENS OffchainResolver lookup (ERC-3668 POST)',
+    description: `${CCIP_DESCRIPTION} 400 \`INVALID_REQUEST\` when sender or data is missing.`,
+    tier: 'free',
+    envelope: 'ccip',
+    params: { body: z.object({ sender, data: calldata }) },
+    field: 'ccipResolve',
+    errors: [400, 404, 500],
+  },
+  {
+    kind: 'operation',
+    id: 'getCcipHealth',
+    method: 'GET',
+    path: '/ccip/health',
+    tag: 'CCIP',
+    summary: 'CCIP gateway health: record store, subname count, signer address, served parents',
+    description: 'Free. 500 `CCIP_HEALTH_ERROR` when the record store does not answer.',
+    tier: 'free',
+    envelope: 'ccip',
+    field: 'ccipHealth',
+    errors: [500],
+  },
+  {
+    kind: 'operation',
+    id: 'getSubname',
+    method: 'GET',
+    path: '/api/subnames/{parent_name}/{label}',
+    tag: 'Subnames',
+    summary: 'A subname served by the CCIP gateway: owner and records',
+    description: '404 when the label is free or the parent is not served here.',
+    tier: 'medium',
+    params: { path: z.object({ parent_name: parentName, label }) },
+    field: 'subname',
+    operation: `query getSubname($parent: String!, $label: String!) { subname(parent: $parent, label: $label) { ${SUBNAME_SELECTION} } }`,
+    variables: (input) => ({ parent: input.path.parent_name, label: input.path.label }),
+    shape: subnameAsMaps,
+    errors: [404],
+    notFound: 'no such subname',
+    responseSchema: subnameSchema,
+  },
+  {
+    kind: 'operation',
+    id: 'registerSubname',
+    method: 'POST',
+    path: '/api/subnames/{parent_name}',
+    tag: 'Subnames',
+    summary: 'Register label.parent_name to your signed-in wallet; it resolves through ENS at once (CCIP-Read)',
+    description: WHO_MAY_REGISTER,
+    tier: 'write',
+    params: {
+      path: z.object({ parent_name: parentName }),
+      body: z.object({ label, records: records.optional() }).meta({ example: { label: 'dave', records: EXAMPLE_RECORDS } }),
+    },
+    field: 'registerSubname',
+    operation: `mutation registerSubname($parent: String!, $label: String!, $records: SubnameRecordsInput) { registerSubname(parent: $parent, label: $label, records: $records) { ${SUBNAME_SELECTION} } }`,
+    variables: (input) => registerVariables(input.path.parent_name as string, input.body.label as string, input),
+    shape: subnameAsMaps,
+    errors: [401, 404, 409],
+    responseSchema: subnameSchema,
+  },
+  {
+    kind: 'operation',
+    id: 'registerCcipName',
+    method: 'POST',
+    path: '/api/ccip/register',
+    tag: 'CCIP',
+    summary: 'Register a full name (label.parent) for the CCIP gateway to serve; same as POST /api/subnames/{parent_name}',
+    description: WHO_MAY_REGISTER,
+    tier: 'write',
+    params: {
+      body: z
+        .object({
+          name: z
+            .string()
+            .max(300)
+            .regex(/^[^.]+\.[^.]+\..+$/, 'must be label.parent, e.g. dave.offchain.eth')
+            .describe('the full name: one label under a served parent'),
+          records: records.optional(),
+        })
+        .meta({ example: { name: 'erin.offchain.eth', records: EXAMPLE_RECORDS } }),
+    },
+    field: 'registerSubname',
+    operation: `mutation registerCcipName($parent: String!, $label: String!, $records: SubnameRecordsInput) { registerSubname(parent: $parent, label: $label, records: $records) { ${SUBNAME_SELECTION} } }`,
+    variables: (input) => {
+      const name = input.body.name as string;
+      const dot = name.indexOf('.');
+      return registerVariables(name.slice(dot + 1), name.slice(0, dot), input);
+    },
+    shape: subnameAsMaps,
+    errors: [401, 404, 409],
+    responseSchema: subnameSchema,
+  },
+];

@@ -1,0 +1,110 @@
+import type { AppConfig } from '../config/config.js';
+import { ApiError } from '../errors/api-error.js';
+import { PAYMENT_TIMEOUT_SECONDS, USDC_EIP712_DOMAIN, usdToUsdcUnits } from './payment-catalog.js';
+
+/** What one payment is for: its price and the resource it buys. */
+export interface PaymentTerms {
+  /** USD, as the route table writes prices ("0.01"). */
+  priceUsd: string;
+  /** Absolute URL of the resource (x402 `resource`). */
+  resource: string;
+  description: string;
+  mimeType: string;
+}
+
+/** x402 v1 `exact` requirement (the x402 package's PaymentRequirements: network by name, no null outputSchema). */
+export interface RequirementV1 {
+  scheme: 'exact';
+  network: string;
+  maxAmountRequired: string;
+  resource: string;
+  description: string;
+  mimeType: string;
+  payTo: string;
+  maxTimeoutSeconds: number;
+  asset: string;
+  extra: { name: string; version: string };
+}
+
+/** x402 v2 `exact` requirement (CAIP-2 network, `amount`). */
+export interface RequirementV2 {
+  scheme: 'exact';
+  network: `eip155:${number}`;
+  amount: string;
+  asset: string;
+  payTo: string;
+  maxTimeoutSeconds: number;
+  extra: { name: string; version: string };
+}
+
+export type X402Settings = AppConfig['x402'];
+
+export function requirementV1(x402: X402Settings, terms: PaymentTerms): RequirementV1 {
+  return {
+    scheme: 'exact',
+    network: x402.network,
+    maxAmountRequired: usdToUsdcUnits(terms.priceUsd),
+    resource: terms.resource,
+    description: terms.description,
+    mimeType: terms.mimeType,
+    payTo: x402.receiver,
+    maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
+    asset: x402.asset,
+    extra: { ...USDC_EIP712_DOMAIN },
+  };
+}
+
+export function requirementV2(x402: X402Settings, terms: PaymentTerms): RequirementV2 {
+  return {
+    scheme: 'exact',
+    network: `eip155:${x402.chainId}`,
+    amount: usdToUsdcUnits(terms.priceUsd),
+    asset: x402.asset,
+    payTo: x402.receiver,
+    maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
+    extra: { ...USDC_EIP712_DOMAIN },
+  };
+}
+
+/** base64 of the JSON: how x402 carries objects in headers. */
+export function encodeHeaderJson(value: unknown): string {
+  return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
+}
+
+/**
+ * The 402 that offers a payment, in both protocol versions at once, through the one error renderer:
+ * - body: the full envelope (`error: true`, `code: PAYMENT_REQUIRED`, `message`, `timestamp`) merged with x402 v1's
+ *   `x402Version: 1` and `accepts: [requirement]`, SPEC's `priceUSD` and `recipient`, and `reason` (x402's machine
+ *   reason, e.g. `invalid_exact_evm_payload_recipient_mismatch`) when a sent payment was refused. x402's own
+ *   `error` string would clash with the envelope's boolean: v1 clients read only `x402Version` and `accepts`, so the
+ *   envelope keeps `error: true` and the reason travels in `reason` and `message`;
+ * - header `PAYMENT-REQUIRED`: x402 v2's PaymentRequired (base64 JSON: `x402Version: 2`, `error` as a string,
+ *   `resource`, `accepts` with network `eip155:8453` and `amount`).
+ * @example throw paymentRequired(config.x402, terms, { message: 'Daily limit exceeded …' })
+ */
+export function paymentRequired(
+  x402: X402Settings,
+  terms: PaymentTerms,
+  p: { message: string; reason?: string; extra?: Record<string, unknown>; headers?: Record<string, string> },
+): ApiError {
+  const v2 = {
+    x402Version: 2,
+    error: p.reason ?? p.message,
+    resource: { url: terms.resource, description: terms.description, mimeType: terms.mimeType },
+    accepts: [requirementV2(x402, terms)],
+  };
+  return new ApiError(
+    402,
+    'PAYMENT_REQUIRED',
+    p.message,
+    {
+      ...p.extra,
+      ...(p.reason ? { reason: p.reason } : {}),
+      priceUSD: terms.priceUsd,
+      recipient: x402.receiver,
+      x402Version: 1,
+      accepts: [requirementV1(x402, terms)],
+    },
+    { ...p.headers, 'PAYMENT-REQUIRED': encodeHeaderJson(v2), 'Cache-Control': 'no-store' },
+  );
+}

@@ -1,0 +1,128 @@
+import { type Address, type Hex, getAddress, isAddress, isHex } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
+import type { CcipServices, SubnameShape } from '../../subgraphs/shared/ccip-services.js';
+import type { AppConfig } from '../config/config.js';
+import { ApiError, notFound } from '../errors/api-error.js';
+import { normalizeEnsName } from '../sources/ens/ens-names.js';
+import type { Store, SubnameRecords } from '../store/store.js';
+import { recordResult } from './record-result.js';
+import { decodeResolveRequest, ResolveRequestError } from './resolve-request.js';
+import { signOffchainAnswer } from './sign-answer.js';
+import { subnameLabel, subnameRecords, subnameShape } from './subname-records.js';
+
+/** Store secret holding the generated signing key when CCIP_SIGNER_KEY is not set (shared by every instance). */
+export const CCIP_SIGNER_SECRET = 'ccip-signer-key';
+/** Longest `data` accepted: ENS requests are a few hundred bytes; this bounds what one call makes us decode. */
+export const MAX_CCIP_DATA_BYTES = 8192;
+
+export interface CreateCcipServicesParameters {
+  config: Pick<AppConfig, 'ccip'>;
+  store: Pick<Store, 'getOrCreateSecret' | 'getSubname' | 'putSubname' | 'countSubnames' | 'ping' | 'describe'>;
+  /** Clock in ms (tests pin it). */
+  now?: () => number;
+}
+
+const ccipError = (message: string) => new ApiError(400, 'CCIP_ERROR', message);
+
+/** A failure of ours (the store), answered 500 with SPEC's code; the cause stays in the log. */
+function internal(code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR', message: string, cause: unknown): ApiError {
+  return Object.assign(new ApiError(500, code, message), { cause });
+}
+
+/**
+ * The CCIP-Read gateway and the subname registry over the store: answers OffchainResolver requests from the subnames
+ * registered under the configured parents, signed with CCIP_SIGNER_KEY (or a key generated once and kept in the
+ * store, so that every instance sharing the store signs alike).
+ * @example const ccip = await createCcipServices({ config, store }); await ccip.answer({ sender, data })
+ */
+export async function createCcipServices(p: CreateCcipServicesParameters): Promise<CcipServices & { signer: Address }> {
+  const { parentNames, answerTtlSeconds } = p.config.ccip;
+  const now = p.now ?? Date.now;
+  const signerKey = (p.config.ccip.signerKey ?? (await p.store.getOrCreateSecret(CCIP_SIGNER_SECRET, () => generatePrivateKey()))) as Hex;
+  const signer = privateKeyToAccount(signerKey).address;
+
+  /** The served parent `name` falls under (itself or a descendant), or undefined. */
+  const parentOf = (name: string) => parentNames.find((parent) => name === parent || name.endsWith(`.${parent}`));
+
+  function servedParent(raw: string): string {
+    const parent = normalizeEnsName(raw);
+    if (!parentNames.includes(parent)) throw notFound(`${parent} is not served here; subnames are offered under ${parentNames.join(', ')}`);
+    return parent;
+  }
+
+  async function recordsFor(name: string, parent: string): Promise<SubnameRecords | null> {
+    const label = name.slice(0, -(parent.length + 1));
+    // The parent itself, and names below a subname, hold no records: the resolver answers them as unset.
+    if (name === parent || label.includes('.')) return null;
+    try {
+      return (await p.store.getSubname({ parent, label }))?.records ?? null;
+    } catch (err) {
+      throw internal('CCIP_ERROR', 'CCIP gateway internal error: the record store failed', err);
+    }
+  }
+
+  return {
+    signer,
+
+    async answer({ sender, data }) {
+      if (!isAddress(sender, { strict: false })) throw ccipError('sender must be the 0x address of the resolver contract');
+      if (!isHex(data, { strict: true }) || data.length % 2 !== 0) throw ccipError('data must be 0x-prefixed hex calldata');
+      if ((data.length - 2) / 2 > MAX_CCIP_DATA_BYTES) throw ccipError(`data is longer than ${MAX_CCIP_DATA_BYTES} bytes`);
+      let request;
+      try {
+        request = decodeResolveRequest(data);
+      } catch (err) {
+        if (err instanceof ResolveRequestError) throw ccipError(err.message);
+        throw err;
+      }
+      const parent = parentOf(request.name);
+      if (parent === undefined) throw notFound(`${request.name} is not under a name this gateway serves (${parentNames.join(', ')})`);
+      const result = recordResult(request.query, await recordsFor(request.name, parent));
+      const validUntil = Math.floor(now() / 1000) + answerTtlSeconds;
+      const signed = await signOffchainAnswer({ resolver: getAddress(sender), expires: BigInt(validUntil), request: data, result }, signerKey);
+      return { data: signed.data, signature: signed.signature, validUntil };
+    },
+
+    async health() {
+      let recordCount: number;
+      try {
+        await p.store.ping();
+        recordCount = await p.store.countSubnames();
+      } catch (err) {
+        throw internal('CCIP_HEALTH_ERROR', 'CCIP health check failed: the record store does not answer', err);
+      }
+      return {
+        status: 'ok',
+        recordCount,
+        dbPath: p.store.describe().location,
+        timestamp: new Date(now()).toISOString(),
+        signer,
+        parents: [...parentNames],
+        answerTtlSeconds,
+      };
+    },
+
+    async subname({ parent, label }) {
+      const record = await p.store.getSubname({ parent: servedParent(parent), label: subnameLabel(label) });
+      return record ? subnameShape(record) : null;
+    },
+
+    async register(caller: CallerIdentity, { parent, label, records }): Promise<SubnameShape> {
+      if (caller.mode !== 'siwe' || !caller.wallet) {
+        throw new ApiError(401, 'UNAUTHORIZED', 'registering a subname needs a SIWE session: send Authorization: Bearer <token>');
+      }
+      const record = {
+        parent: servedParent(parent),
+        label: subnameLabel(label),
+        owner: caller.wallet.toLowerCase(),
+        records: subnameRecords(records, caller.wallet),
+        createdAt: now(),
+      };
+      if (!(await p.store.putSubname(record))) {
+        throw new ApiError(409, 'CONFLICT', `${record.label}.${record.parent} is already registered`);
+      }
+      return subnameShape(record);
+    },
+  };
+}

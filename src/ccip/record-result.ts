@@ -1,0 +1,32 @@
+import { type Address, encodeAbiParameters, type Hex, zeroAddress } from 'viem';
+import { encodeContentHash } from '../sources/ens/content-hash.js';
+import type { SubnameRecords } from '../store/store.js';
+import type { RecordQuery } from './resolve-request.js';
+
+/** SLIP-44 coin type of ETH: the one `addr(bytes32)` answers. */
+export const ETH_COIN_TYPE = '60';
+
+/** Own entries only: a text key such as `constructor` must not find Object.prototype's. */
+const own = (map: Record<string, string> | undefined, key: string): string | undefined =>
+  map && Object.hasOwn(map, key) ? map[key] : undefined;
+
+/**
+ * The ABI-encoded answer a PublicResolver would give for `query`, from a subname's records; an unset record answers
+ * as a resolver does: the zero address, empty bytes, the empty string.
+ * @example recordResult({ kind: 'addr' }, { addresses: { '60': '0xf39F…' }, texts: {} }) // '0x000…f39fd6e5…'
+ */
+export function recordResult(query: RecordQuery, records: SubnameRecords | null): Hex {
+  switch (query.kind) {
+    case 'addr':
+      return encodeAbiParameters([{ type: 'address' }], [(own(records?.addresses, ETH_COIN_TYPE) as Address | undefined) ?? zeroAddress]);
+    case 'addrByCoin': {
+      // ENSIP-9 / ENSIP-11: an EVM coin type's address is its 20 bytes; the service stores EVM addresses only.
+      const address = own(records?.addresses, query.coinType.toString());
+      return encodeAbiParameters([{ type: 'bytes' }], [address ? (address.toLowerCase() as Hex) : '0x']);
+    }
+    case 'text':
+      return encodeAbiParameters([{ type: 'string' }], [own(records?.texts, query.key) ?? '']);
+    case 'contenthash':
+      return encodeAbiParameters([{ type: 'bytes' }], [records?.contenthash ? encodeContentHash(records.contenthash) : '0x']);
+  }
+}

@@ -1,0 +1,76 @@
+import { type Address, createPublicClient, createWalletClient, http, namehash, zeroAddress } from 'viem';
+import { localViemChain } from '../sources/rpc/viem-chains.js';
+import { loadContractArtifact } from './contract-artifacts.js';
+import { getDevAccounts } from './dev-accounts.js';
+import { loadPublishedContract } from './published-contracts.js';
+import { ENS_DEPLOYER, localEnsAddresses } from './seed-steps/ens.js';
+
+const YEAR_SECONDS = 365n * 24n * 3600n;
+
+export class OffchainParentError extends Error {
+  override name = 'OffchainParentError';
+}
+
+export interface ServeParentsOffchainParameters {
+  /** The embedded chain, seeded with ENS (src/chain/seed-steps/ens.ts). */
+  rpcUrl: string;
+  /** ERC-3668 URL template of our gateway, e.g. `http://127.0.0.1:41234/ccip/{sender}/{data}.json`. */
+  gatewayUrl: string;
+  /** Addresses whose signatures the resolver accepts. */
+  signers: readonly Address[];
+  /** Unregistered second-level .eth names to register and hand to the resolver. */
+  parents: readonly string[];
+}
+
+/**
+ * Deploys ENS's OffchainResolver (bytecode of @ensdomains/offchain-resolver-contracts) pointing at our gateway, and
+ * registers each parent on the embedded chain's .eth registrar (held by the local ENS deployer) with that resolver: a
+ * CCIP-Read client then resolves every name under the parent through the gateway (ENSIP-10 wildcard).
+ * The resolver's URL is fixed at construction, so this runs once the server listens and its port is known.
+ * @example await serveParentsOffchain({ rpcUrl, gatewayUrl: `${url}/ccip/{sender}/{data}.json`, signers: [signer], parents: ['offchain.eth'] })
+ */
+export async function serveParentsOffchain(p: ServeParentsOffchainParameters): Promise<Address> {
+  const ens = localEnsAddresses();
+  const chain = localViemChain({ rpcUrl: p.rpcUrl });
+  const transport = http(p.rpcUrl, { retryCount: 0 });
+  const client = createPublicClient({ chain, transport });
+  const wallet = createWalletClient({ chain, transport });
+  const registry = loadPublishedContract('ENSRegistry');
+  const registrar = loadContractArtifact('EthNameRegistrar');
+  const offchain = loadPublishedContract('OffchainResolver');
+
+  const labels = p.parents.map((parent) => {
+    const [label, tld, ...rest] = parent.split('.');
+    if (tld !== 'eth' || rest.length > 0 || !label) {
+      throw new OffchainParentError(`CCIP_PARENT_NAMES: ${parent} cannot be registered on the embedded chain: use a second-level .eth name`);
+    }
+    return label;
+  });
+  const owners = await Promise.all(
+    p.parents.map((parent) => client.readContract({ address: ens.registry, abi: registry.abi, functionName: 'owner', args: [namehash(parent)] })),
+  );
+  owners.forEach((owner, i) => {
+    if (owner !== zeroAddress) throw new OffchainParentError(`CCIP_PARENT_NAMES: ${p.parents[i]} is already registered on the embedded chain`);
+  });
+
+  const receipt = async (hash: `0x${string}`) => {
+    const r = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
+    if (r.status !== 'success') throw new OffchainParentError(`transaction ${hash} reverted`);
+    return r;
+  };
+  const deployed = await receipt(
+    await wallet.deployContract({ account: getDevAccounts()[0]!, abi: offchain.abi, bytecode: offchain.bytecode, args: [p.gatewayUrl, p.signers] }),
+  );
+  const resolver = deployed.contractAddress!;
+  let nonce = await client.getTransactionCount({ address: ENS_DEPLOYER.address, blockTag: 'pending' });
+  const sent: `0x${string}`[] = [];
+  for (const [i, label] of labels.entries()) {
+    const node = namehash(p.parents[i]!);
+    sent.push(
+      await wallet.writeContract({ account: ENS_DEPLOYER, address: ens.ethRegistrar, abi: registrar.abi, functionName: 'register', args: [label, ENS_DEPLOYER.address, YEAR_SECONDS], nonce: nonce++ }),
+      await wallet.writeContract({ account: ENS_DEPLOYER, address: ens.registry, abi: registry.abi, functionName: 'setResolver', args: [node, resolver], nonce: nonce++ }),
+    );
+  }
+  for (const hash of sent) await receipt(hash);
+  return resolver;
+}

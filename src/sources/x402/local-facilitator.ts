@@ -1,0 +1,140 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { x402Facilitator } from '@x402/core/facilitator';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import { toFacilitatorEvmSigner } from '@x402/evm';
+import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
+import { createWalletClient, defineChain, http, publicActions } from 'viem';
+import { base } from 'viem/chains';
+import { settle as settleV1, verify as verifyV1 } from 'x402/facilitator';
+import type { PaymentPayload as PaymentPayloadV1, PaymentRequirements as PaymentRequirementsV1 } from 'x402/types';
+import { getDevAccounts } from '../../chain/dev-accounts.js';
+import { type LocalChain, type LocalChainLogger, startLocalChain } from '../../chain/local-chain.js';
+import { seedLocalChain } from '../../chain/seed-local-chain.js';
+import { baseUsdcStep } from '../../chain/seed-steps/base-usdc.js';
+import { deployMulticall3Step } from '../../chain/seed-steps/multicall3.js';
+import { MULTICALL3_ADDRESS } from '../rpc/viem-chains.js';
+
+/** Base mainnet's chain id: the embedded Base chain reports it, so payments signed for Base settle there unchanged. */
+export const BASE_CHAIN_ID = 8453;
+/** A facilitator request body is one payload and one requirement: a few KB. */
+const MAX_BODY_BYTES = 64 * 1024;
+
+export interface LocalFacilitator {
+  /** `http://127.0.0.1:<ephemeral port>`: POST /verify, POST /settle, GET /supported. */
+  url: string;
+  /** The embedded Base chain the facilitator settles on (chain id 8453, test USDC at USDC's Base address). */
+  chain: LocalChain;
+  close(): Promise<void>;
+}
+
+class BadFacilitatorRequest extends Error {}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY_BYTES) throw new BadFacilitatorRequest('body too large');
+    chunks.push(chunk as Buffer);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    throw new BadFacilitatorRequest('body is not JSON');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new BadFacilitatorRequest('body must be a JSON object');
+  return value as Record<string, unknown>;
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * The embedded default's x402 facilitator: a second anvil that reports Base's chain id (8453) with our EIP-3009
+ * USDC at USDC's canonical Base address (every development account holds test USDC), and the x402 packages' own
+ * facilitator code (v1: `x402/facilitator`; v2: `@x402/core` + `@x402/evm`) serving the facilitator HTTP API on an
+ * ephemeral loopback port. Settlement is a real `transferWithAuthorization` transaction on that chain, sent by development
+ * account 0; the chain records it (the payer's nonce is used, the receiver's balance grows).
+ * @example const facilitator = await startLocalFacilitator(); config X402 facilitator URL = facilitator.url
+ */
+export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {}): Promise<LocalFacilitator> {
+  const chain = await startLocalChain({ chainId: BASE_CHAIN_ID, ...(p.logger ? { logger: p.logger } : {}) });
+  try {
+    await seedLocalChain({ rpcUrl: chain.rpcUrl, chainId: BASE_CHAIN_ID, steps: [deployMulticall3Step(), baseUsdcStep()] });
+    const viemChain = defineChain({
+      ...base,
+      name: 'Local Base',
+      rpcUrls: { default: { http: [chain.rpcUrl] } },
+      contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
+    });
+    const account = getDevAccounts()[0]!;
+    const wallet = createWalletClient({ account, chain: viemChain, transport: http(chain.rpcUrl, { retryCount: 0 }) }).extend(publicActions);
+    const signer = toFacilitatorEvmSigner(
+      Object.assign(wallet, { address: account.address }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
+      { confirmationTimeoutMs: 10_000 },
+    );
+    // v2: the x402 Foundation's current facilitator. v1: the x402 1.x package's own facilitator, which keeps v1's
+    // "value at least maxAmountRequired" rule (the current v1 port requires the exact amount).
+    const facilitator = new x402Facilitator().register(`eip155:${BASE_CHAIN_ID}`, new ExactEvmScheme(signer));
+    const v1Client = wallet as unknown as Parameters<typeof settleV1>[0];
+
+    // One settling account: its transactions go out one at a time so that their nonces never collide.
+    let settling: Promise<unknown> = Promise.resolve();
+    const settleInTurn = <T>(work: () => Promise<T>): Promise<T> => {
+      const turn = settling.then(work, work);
+      settling = turn.catch(() => undefined);
+      return turn;
+    };
+
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      (async () => {
+        if (req.method === 'GET' && path === '/supported') return send(res, 200, facilitator.getSupported());
+        if (req.method !== 'POST' || (path !== '/verify' && path !== '/settle')) return send(res, 404, { error: 'not found' });
+        const body = await readJson(req);
+        const payload = body.paymentPayload as PaymentPayload | undefined;
+        const requirements = body.paymentRequirements as PaymentRequirements | undefined;
+        if (!payload || typeof payload !== 'object' || !requirements || typeof requirements !== 'object') {
+          throw new BadFacilitatorRequest('paymentPayload and paymentRequirements are required');
+        }
+        if (payload.x402Version === 1) {
+          const v1Payload = payload as unknown as PaymentPayloadV1;
+          const v1Requirements = requirements as unknown as PaymentRequirementsV1;
+          if (path === '/verify') return send(res, 200, await verifyV1(v1Client, v1Payload, v1Requirements));
+          return send(res, 200, await settleInTurn(() => settleV1(v1Client, v1Payload, v1Requirements)));
+        }
+        if (path === '/verify') return send(res, 200, await facilitator.verify(payload, requirements));
+        return send(res, 200, await settleInTurn(() => facilitator.settle(payload, requirements)));
+      })().catch((err: unknown) => {
+        if (err instanceof BadFacilitatorRequest) return send(res, 400, { error: err.message });
+        // The x402 facilitator reports refusals it meets mid-way as errors carrying a reason: still an answer.
+        const reason = (err as { invalidReason?: string; errorReason?: string }).invalidReason ?? (err as { errorReason?: string }).errorReason;
+        if (reason && path === '/verify') return send(res, 200, { isValid: false, invalidReason: reason });
+        if (reason) return send(res, 200, { success: false, errorReason: reason, transaction: '', network: 'base' });
+        p.logger?.warn({ err: (err as Error).message }, 'local x402 facilitator failed');
+        return send(res, 500, { error: 'facilitator error' });
+      });
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    return {
+      url: `http://127.0.0.1:${port}`,
+      chain,
+      async close() {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        await chain.stop();
+      },
+    };
+  } catch (err) {
+    await chain.stop();
+    throw err;
+  }
+}
