@@ -66,7 +66,8 @@ export function paymentTermsFor(req: AccessRequest, route: AccessRoute, defaultP
 
 /** A slot held longer than this (a crashed instance) frees itself. */
 const SLOT_TTL_MS = 60_000;
-const noRelease = (): void => {};
+/** The release of a decision that holds no concurrency slot. */
+export const noRelease = (): void => {};
 
 /**
  * Counts every non-free call against the caller's daily and per-minute quotas in the store, atomically, so that

@@ -2,6 +2,13 @@ import type { Tier } from '../../rest-compat/route-row.js';
 import type { QuotaPlan } from './quota-plan.js';
 import { windowResetsAt } from './quota-plan.js';
 
+/** The ISO form of the last reset time asked for: it changes once a day, and is on every counted response. */
+let lastReset = { at: Number.NaN, iso: '' };
+function resetIso(at: number): string {
+  if (lastReset.at !== at) lastReset = { at, iso: new Date(at).toISOString() };
+  return lastReset.iso;
+}
+
 /** SPEC "Response headers": all eight X-RateLimit-* headers; X-RateLimit-Reset as ISO 8601 (README). */
 export function rateLimitHeaders(p: {
   plan: QuotaPlan;
@@ -16,7 +23,7 @@ export function rateLimitHeaders(p: {
   return {
     'X-RateLimit-Limit': String(plan.tierDaily.limit),
     'X-RateLimit-Remaining': String(Math.max(0, dailyRemaining)),
-    'X-RateLimit-Reset': new Date(windowResetsAt(p.now, plan.tierDaily.windowMs)).toISOString(),
+    'X-RateLimit-Reset': resetIso(windowResetsAt(p.now, plan.tierDaily.windowMs)),
     'X-RateLimit-Tier': p.tier,
     'X-RateLimit-Tier-Limit': String(plan.tierMinute.limit),
     'X-RateLimit-Tier-Remaining': String(Math.max(0, plan.tierMinute.limit - p.tierMinuteUsed)),

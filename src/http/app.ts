@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
-import type { AccessGate } from '../access/access-gate.js';
+import { type AccessGate, noRelease } from '../access/access-gate.js';
 import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
@@ -50,8 +50,10 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: 16_384 },
   });
   installErrorHandling(app);
-  app.addHook('onSend', async (request, reply) => {
+  // Set as the request arrives (a callback hook, not an async onSend: this runs on every request).
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
   registerMetrics(app, createHttpMetrics());
   await app.register(uiAssets, {});
@@ -70,7 +72,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       url: fastifyPath(row.path),
       handler: async (request, reply) => {
         const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
-        reply.raw.once('close', decision.release);
+        if (decision.release !== noRelease) reply.raw.once('close', decision.release);
         return reply.headers(decision.headers).type(row.contentType).send(body);
       },
     });

@@ -31,10 +31,11 @@ export function createHttpMetrics(): HttpMetrics {
 
 /** Counts every response and serves GET /metrics in the Prometheus text format. */
 export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics): void {
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? 'unmatched';
     metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     metrics.duration.observe({ method: request.method, route }, reply.elapsedTime / 1000);
+    done();
   });
   app.get('/metrics', async (_request, reply) => {
     reply.header('Content-Type', metrics.registry.contentType);

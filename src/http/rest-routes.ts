@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { OperationRow, RouteInput, RouteParams } from '../../rest-compat/route-row.js';
-import type { AccessGate } from '../access/access-gate.js';
+import { type AccessGate, noRelease } from '../access/access-gate.js';
 import { ApiError, invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { admitBatchInnerCall, isBatchInnerCall } from './batch-inner-call.js';
@@ -80,7 +80,7 @@ export function registerOperationRoutes(
         // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
         const decision = await (isBatchInnerCall(request) ? admitBatchInnerCall(deps.access, caller, row) : deps.access.admit(caller, row));
         // An API key's concurrency slot is held until the response is done (or the connection drops).
-        reply.raw.once('close', decision.release);
+        if (decision.release !== noRelease) reply.raw.once('close', decision.release);
         reply.headers(decision.headers);
         const variables = variablesFor(compiled, input);
         const render = async () => {
