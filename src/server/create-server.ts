@@ -80,6 +80,8 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     const created = await createSources({
       config,
       localRpcUrl: localChain?.rpcUrl,
+      localBaseRpcUrl: localFacilitator?.chain.rpcUrl,
+      localBaseDeployments: localFacilitator?.deployments,
       fixturesDir: opts.fixturesDir,
       onRpcRequest: opts.onRpcRequest,
       localTokens: localChain ? localTokenList(localChain.deployments) : [],

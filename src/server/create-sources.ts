@@ -28,6 +28,10 @@ export interface CreatedSources {
 export async function createSources(p: {
   config: AppConfig;
   localRpcUrl: string | undefined;
+  /** The embedded Base chain (the local x402 facilitator's), when it runs: the `base` chain when BASE_RPC_URL is unset. */
+  localBaseRpcUrl?: string | undefined;
+  /** What the embedded Base chain's seed deployed (its Base names contracts among them). */
+  localBaseDeployments?: ReadonlyMap<string, Address> | undefined;
   /** Where recorded replies live; default test/fixtures of this checkout. */
   fixturesDir?: string;
   /** Called once per JSON-RPC method sent to a chain (createChainClients' onRequest). */
@@ -42,6 +46,7 @@ export async function createSources(p: {
   const chains = createChainClients({
     chains: config.chains,
     localRpcUrl: p.localRpcUrl,
+    localBaseRpcUrl: p.localBaseRpcUrl,
     localContracts: { ensUniversalResolver: localEnsContracts(p.localDeployments)?.universalResolver },
     timeoutMs: config.upstreamTimeoutMs,
     onRequest: p.onRpcRequest,
@@ -89,6 +94,7 @@ export async function createSources(p: {
     rpc,
     registry: health,
     localDeployments: p.localDeployments,
+    localBaseDeployments: p.localBaseDeployments,
     subgraphUrl: config.upstreams.ensSubgraph.url,
     timeoutMs: config.upstreamTimeoutMs,
   });

@@ -1,12 +1,13 @@
 import DataLoader from 'dataloader';
 import type { Address } from 'viem';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
-import type { EnsChainReader, EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
+import type { EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
+import type { EnsReader } from '../../src/sources/ens/ens-reader.js';
 import type { Sources } from '../../src/sources/sources.js';
 import { type GraphContext, requestLoader } from '../shared/graph-context.js';
 import { MAX_ENS_BATCH } from './limits.js';
 
-function readerOf(sources: Sources): EnsChainReader {
+function readerOf(sources: Sources): EnsReader {
   const reader = sources.ens.reader;
   if (!reader) throw serviceUnavailable('ENS is unavailable: no Ethereum RPC with ENS contracts is configured');
   return reader;

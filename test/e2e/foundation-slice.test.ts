@@ -45,7 +45,7 @@ describe('the vertical slice, REST → gateway → subgraph → source', () => {
   });
 
   it('a chain with no RPC configured is 503 SERVICE_UNAVAILABLE in the full envelope', async () => {
-    const res = await server.get('/api/gas?chain=base');
+    const res = await server.get('/api/gas?chain=arbitrum');
     expect(res.status).toBe(503);
     const body = await res.json();
     expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'timestamp']);

@@ -78,7 +78,7 @@ describe('wallet: balances, transactions and NFTs (embedded chain, recorded expl
     expect((await server.get(`/api/wallet/${wallet1}/balance?chain=1`)).status).toBe(200);
     await expectEnvelope(await server.get(`/api/wallet/${wallet1}/balance?chain=solana`), 400, 'INVALID_PARAMETER');
     await expectEnvelope(await server.get(`/api/wallet/${wallet1}/balance?chain=11155111`), 400, 'INVALID_PARAMETER');
-    await expectEnvelope(await server.get(`/api/wallet/${wallet1}/balance?chain=base`), 503, 'SERVICE_UNAVAILABLE');
+    await expectEnvelope(await server.get(`/api/wallet/${wallet1}/balance?chain=arbitrum`), 503, 'SERVICE_UNAVAILABLE');
     await expectEnvelope(await server.get('/api/wallet/0x123/balance'), 400, 'INVALID_PARAMETER');
   });
 

@@ -11,7 +11,7 @@ import {
   stringToHex,
   zeroHash,
 } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { encodeContentHash } from '../../sources/ens/content-hash.js';
 import { loadContractArtifact } from '../contract-artifacts.js';
 import { loadPublishedContract } from '../published-contracts.js';
@@ -144,18 +144,18 @@ export function ensStep(): SeedStep {
   };
 }
 
-type Write = { address: Address; abi: Abi; functionName: string; args: readonly unknown[] };
+export type Write = { address: Address; abi: Abi; functionName: string; args: readonly unknown[] };
 
-/** Sends as the ENS deployer with explicit nonces and checks every receipt. */
-function deployerWriter({ publicClient, walletClient }: SeedContext, firstNonce: number) {
+/** Sends as a deployer (the ENS deployer unless given) with explicit nonces and checks every receipt. */
+export function deployerWriter({ publicClient, walletClient }: SeedContext, firstNonce: number, account: PrivateKeyAccount = ENS_DEPLOYER) {
   let nonce = firstNonce;
   const sent: Hex[] = [];
   return {
     async deploy(abi: Abi, bytecode: Hex, args: readonly unknown[]) {
-      sent.push(await walletClient.deployContract({ account: ENS_DEPLOYER, abi, bytecode, args, nonce: nonce++ }));
+      sent.push(await walletClient.deployContract({ account, abi, bytecode, args, nonce: nonce++ }));
     },
     async write(w: Write) {
-      sent.push(await walletClient.writeContract({ account: ENS_DEPLOYER, ...w, nonce: nonce++ } as never));
+      sent.push(await walletClient.writeContract({ account, ...w, nonce: nonce++ } as never));
     },
     async settle() {
       for (const hash of sent.splice(0)) {
@@ -201,7 +201,7 @@ async function deployEns(context: SeedContext): Promise<EnsContractAddresses> {
 }
 
 /** The resolver calls setting a name's address, text records and content hash, for one `multicall`. */
-function recordCalls(resolverAbi: Abi, node: Hex, address: Address, texts: Record<string, string>, contentHash?: string): Hex[] {
+export function recordCalls(resolverAbi: Abi, node: Hex, address: Address, texts: Record<string, string>, contentHash?: string): Hex[] {
   const calls = [encodeFunctionData({ abi: resolverAbi, functionName: 'setAddr', args: [node, address] })];
   for (const [key, value] of Object.entries(texts)) {
     calls.push(encodeFunctionData({ abi: resolverAbi, functionName: 'setText', args: [node, key, value] }));

@@ -58,7 +58,8 @@ const NO_ANSWER_ERRORS = new Set([
 ]);
 const OFFCHAIN_LOOKUP_SELECTOR = '0x556f1830';
 
-function revertOf(err: unknown): ContractFunctionRevertedError | ContractFunctionZeroDataError | undefined {
+/** The revert inside a viem error, if the contract reverted (as opposed to the chain failing). */
+export function revertOf(err: unknown): ContractFunctionRevertedError | ContractFunctionZeroDataError | undefined {
   if (!(err instanceof BaseError)) return undefined;
   const found = err.walk((e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError);
   return found as ContractFunctionRevertedError | ContractFunctionZeroDataError | undefined;

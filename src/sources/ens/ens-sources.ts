@@ -3,16 +3,21 @@ import type { ChainClients } from '../rpc/chain-clients.js';
 import type { RpcSourceClients } from '../rpc/rpc-source-clients.js';
 import { SourceClient } from '../source-client.js';
 import type { SourceHealthRegistry } from '../source-health.js';
+import { BASENAMES_CONTRACTS, type BaseNamesContracts, BaseNamesReader } from './base-names-reader.js';
 import { EnsChainReader } from './ens-chain-reader.js';
 import { type EnsContracts, LOCAL_BATCH_GATEWAY, MAINNET_ENS_CONTRACTS } from './ens-contracts.js';
 import type { EnsDomainsSource } from './ens-domains.js';
 import { EnsEventDomains } from './ens-event-domains.js';
+import { ChainRoutedEnsReader, type EnsReader } from './ens-reader.js';
 import { EnsSubgraphClient } from './ens-subgraph-client.js';
 
-/** ENS reads: resolution on Ethereum, and names by address. Undefined parts answer 503. */
+/** ENS reads: resolution on Ethereum (and Base names on Base), and names by address. Undefined parts answer 503. */
 export interface EnsSources {
-  /** Ethereum's ENS (mainnet contracts live, the seeded contracts on the embedded chain). */
-  reader: EnsChainReader | undefined;
+  /**
+   * Ethereum's ENS (mainnet contracts live, the seeded contracts on the embedded chain); names under base.eth go to
+   * Base's registry and L2 resolver when the base chain has them (Basenames live, the seeded ones locally).
+   */
+  reader: EnsReader | undefined;
   /** The ENS subgraph when ENS_SUBGRAPH_URL is set, else the embedded chain's events. */
   domains: EnsDomainsSource | undefined;
 }
@@ -33,6 +38,17 @@ export function localEnsContracts(deployments: ReadonlyMap<string, Address> | un
 }
 
 /**
+ * The Base names contracts the embedded Base chain's seed deployed (src/chain/seed-steps/base-names.ts), or undefined.
+ * @example localBaseNamesContracts(localFacilitator.deployments)?.resolver
+ */
+export function localBaseNamesContracts(deployments: ReadonlyMap<string, Address> | undefined): BaseNamesContracts | undefined {
+  const registry = deployments?.get('ENSRegistry');
+  const resolver = deployments?.get('PublicResolver');
+  if (!registry || !resolver) return undefined;
+  return { registry, resolver, registrar: deployments?.get('BaseRegistrar') };
+}
+
+/**
  * Builds the ENS sources: the chain reader on Ethereum's client, and names by address from the ENS subgraph (live,
  * `ens-subgraph` in /api/sources/health) or from the embedded chain's registrar events (local, `ens-events`).
  * @example createEnsSources({ chains, rpc, registry, localDeployments, subgraphUrl: config.upstreams.ensSubgraph.url, timeoutMs })
@@ -42,13 +58,19 @@ export function createEnsSources(p: {
   rpc: RpcSourceClients;
   registry: SourceHealthRegistry;
   localDeployments?: ReadonlyMap<string, Address> | undefined;
+  /** What the embedded Base chain's seed deployed (its Base names contracts), when it runs. */
+  localBaseDeployments?: ReadonlyMap<string, Address> | undefined;
   subgraphUrl?: string | undefined;
   timeoutMs: number;
 }): EnsSources {
   const ethereum = p.chains.ethereum;
   const rpc = p.rpc.ethereum;
   const contracts = ethereum.mode === 'live' ? MAINNET_ENS_CONTRACTS : localEnsContracts(p.localDeployments);
-  const reader = ethereum.client && rpc && contracts ? new EnsChainReader({ client: ethereum.client, contracts, rpc }) : undefined;
+  const onEthereum = ethereum.client && rpc && contracts ? new EnsChainReader({ client: ethereum.client, contracts, rpc }) : undefined;
+  const base = p.chains.base;
+  const baseContracts = base.mode === 'live' ? BASENAMES_CONTRACTS : localBaseNamesContracts(p.localBaseDeployments);
+  const onBase = base.client && p.rpc.base && baseContracts ? new BaseNamesReader({ client: base.client, contracts: baseContracts, rpc: p.rpc.base }) : undefined;
+  const reader = onEthereum || onBase ? new ChainRoutedEnsReader({ ethereum: onEthereum, base: onBase }) : undefined;
 
   let domains: EnsDomainsSource | undefined;
   if (p.subgraphUrl !== undefined) {

@@ -23,6 +23,8 @@ export type CreateChainClientsParameters = {
   chains: AppConfig['chains'];
   /** The embedded local chain; serves Ethereum when no Ethereum RPC URL is configured. */
   localRpcUrl?: string | undefined;
+  /** The embedded Base chain (the local x402 facilitator's, chain id 8453); serves Base when no Base RPC URL is configured. */
+  localBaseRpcUrl?: string | undefined;
   /** Contracts the local chain seed deployed (its ENS Universal Resolver), for the local chain's viem definition. */
   localContracts?: LocalChainContracts | undefined;
   /** Per-request timeout toward the RPC endpoint (config `upstreamTimeoutMs`). */
@@ -40,8 +42,8 @@ const MULTICALL_BATCH_BYTES = 131_072;
 const LIVE_RETRY_COUNT = 2;
 
 /**
- * One viem public client per supported chain: live where an RPC URL is configured, the local chain for Ethereum
- * when one is running, absent otherwise. Concurrent reads are batched into one Multicall3 `eth_call`.
+ * One viem public client per supported chain: live where an RPC URL is configured, the embedded chains for Ethereum
+ * and Base when they run, absent otherwise. Concurrent reads are batched into one Multicall3 `eth_call`.
  * @example
  * const clients = createChainClients({ chains: config.chains, localRpcUrl: localChain.rpcUrl })
  * const blockNumber = await requireClient(clients, 'ethereum').getBlockNumber()
@@ -49,6 +51,7 @@ const LIVE_RETRY_COUNT = 2;
 export function createChainClients({
   chains,
   localRpcUrl,
+  localBaseRpcUrl,
   localContracts,
   timeoutMs = 5000,
   onRequest,
@@ -57,12 +60,12 @@ export function createChainClients({
   const entries = CHAINS.map(({ key }): [ChainKey, ChainClient] => {
     const endpoint = chains[key];
     const liveUrl = endpoint.rpcUrl;
-    const localUrl = key === 'ethereum' ? localRpcUrl : undefined;
+    const localUrl = key === 'ethereum' ? localRpcUrl : key === 'base' ? localBaseRpcUrl : undefined;
     const url = liveUrl ?? localUrl;
     if (!url) return [key, { key, chainId: endpoint.id, mode: 'absent', client: undefined }];
 
     const mode: ChainClientMode = liveUrl ? 'live' : 'local';
-    const chain = mode === 'live' ? VIEM_CHAINS[key] : localViemChain({ chainId: endpoint.id, rpcUrl: url, contracts: localContracts });
+    const chain = mode === 'live' ? VIEM_CHAINS[key] : localViemChain({ chainId: endpoint.id, rpcUrl: url, contracts: key === 'ethereum' ? localContracts : {} });
     const client = createPublicClient({
       chain,
       transport: http(url, {

@@ -49,8 +49,10 @@ export function createWalletSources(p: {
     if (!p.replay) throw new Error(`source ${name} needs the replay, which is not running`);
     return p.replay.baseUrlFor(name);
   };
+  // The demo tokens are deployed on the embedded Ethereum chain only; the embedded Base chain keeps Base's own list
+  // (its test USDC sits at USDC's Base address).
   const localChains = Object.values(p.chains)
-    .filter((c) => c.mode === 'local')
+    .filter((c) => c.mode === 'local' && c.key === 'ethereum')
     .map((c) => c.key);
   const alchemyKey = alchemyNft.apiKey;
   return {

@@ -4,13 +4,14 @@ import { x402Facilitator } from '@x402/core/facilitator';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
-import { createWalletClient, defineChain, http, publicActions } from 'viem';
+import { type Address, createWalletClient, defineChain, http, publicActions } from 'viem';
 import { base } from 'viem/chains';
 import { settle as settleV1, verify as verifyV1 } from 'x402/facilitator';
 import type { PaymentPayload as PaymentPayloadV1, PaymentRequirements as PaymentRequirementsV1 } from 'x402/types';
 import { getDevAccounts } from '../../chain/dev-accounts.js';
 import { type LocalChain, type LocalChainLogger, startLocalChain } from '../../chain/local-chain.js';
 import { seedLocalChain } from '../../chain/seed-local-chain.js';
+import { baseNamesStep } from '../../chain/seed-steps/base-names.js';
 import { baseUsdcStep } from '../../chain/seed-steps/base-usdc.js';
 import { deployMulticall3Step } from '../../chain/seed-steps/multicall3.js';
 import { MULTICALL3_ADDRESS } from '../rpc/viem-chains.js';
@@ -25,6 +26,8 @@ export interface LocalFacilitator {
   url: string;
   /** The embedded Base chain the facilitator settles on (chain id 8453, test USDC at USDC's Base address). */
   chain: LocalChain;
+  /** What its seed deployed: USDC, Multicall3 and the Base names contracts (src/chain/seed-steps/base-names.ts). */
+  deployments: ReadonlyMap<string, Address>;
   close(): Promise<void>;
 }
 
@@ -59,13 +62,18 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * USDC at USDC's canonical Base address (every development account holds test USDC), and the x402 packages' own
  * facilitator code (v1: `x402/facilitator`; v2: `@x402/core` + `@x402/evm`) serving the facilitator HTTP API on an
  * ephemeral loopback port. Settlement is a real `transferWithAuthorization` transaction on that chain, sent by development
- * account 0; the chain records it (the payer's nonce is used, the receiver's balance grows).
+ * account 0; the chain records it (the payer's nonce is used, the receiver's balance grows). The same chain holds Base
+ * names (demo.base.eth) and is the service's local `base` chain.
  * @example const facilitator = await startLocalFacilitator(); config X402 facilitator URL = facilitator.url
  */
 export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {}): Promise<LocalFacilitator> {
   const chain = await startLocalChain({ chainId: BASE_CHAIN_ID, ...(p.logger ? { logger: p.logger } : {}) });
   try {
-    await seedLocalChain({ rpcUrl: chain.rpcUrl, chainId: BASE_CHAIN_ID, steps: [deployMulticall3Step(), baseUsdcStep()] });
+    const deployments = await seedLocalChain({
+      rpcUrl: chain.rpcUrl,
+      chainId: BASE_CHAIN_ID,
+      steps: [deployMulticall3Step(), baseUsdcStep(), baseNamesStep()],
+    });
     const viemChain = defineChain({
       ...base,
       name: 'Local Base',
@@ -128,6 +136,7 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
     return {
       url: `http://127.0.0.1:${port}`,
       chain,
+      deployments,
       async close() {
         await new Promise<void>((resolve) => server.close(() => resolve()));
         await chain.stop();

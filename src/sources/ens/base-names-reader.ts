@@ -1,0 +1,174 @@
+import { type Address, type Hex, isAddressEqual, labelhash, namehash, zeroAddress } from 'viem';
+import type { ChainRpcClient } from '../rpc/chain-clients.js';
+import type { SourceClient } from '../source-client.js';
+import { decodeContentHash } from './content-hash.js';
+import { type EnsProfileRecord, type EnsRegistration, PROFILE_TEXT_KEYS, revertOf } from './ens-chain-reader.js';
+import { ensRegistryAbi, ethRegistrarAbi, resolverProfileAbi } from './ens-contracts.js';
+
+/** The parent whose subnames live on Base (Basenames); `base.eth` itself stays on Ethereum. */
+export const BASE_NAMES_PARENT = 'base.eth';
+
+/**
+ * Whether a normalised name is a Base name (under base.eth), read on Base directly when a Base RPC is configured.
+ * @example isBaseName('jesse.base.eth') // true
+ */
+export function isBaseName(name: string): boolean {
+  return name.endsWith(`.${BASE_NAMES_PARENT}`);
+}
+
+/** Where Base names live on Base: Basenames' registry, its L2 resolver and its BaseRegistrar (ERC-721). */
+export interface BaseNamesContracts {
+  /** ENS-style registry: resolver(bytes32), owner(bytes32). */
+  registry: Address;
+  /** The resolver most names use, asked in the same call as the registry; a name using another one costs a second call. */
+  resolver: Address;
+  /** ERC-721, tokenId = labelhash of the label under base.eth: ownerOf (reverts once expired), nameExpires. */
+  registrar: Address | undefined;
+}
+
+/** Basenames on Base mainnet (github.com/base-org/basenames, README "Contract addresses"). */
+export const BASENAMES_CONTRACTS: BaseNamesContracts = {
+  registry: '0xB94704422c2a1E396835A571837Aa5AE53285a95',
+  resolver: '0xC6d566A56A1aFf6508b41f6c90ff131615583BCD',
+  registrar: '0x03c4738Ee98aE44591e1A4A4F3CaB6641d95DD9a',
+};
+
+/** What one read asks each name's resolver. */
+interface Wanted {
+  addr: boolean;
+  contenthash: boolean;
+  textKeys: readonly string[];
+}
+
+type MulticallResult = { status: 'success'; result: unknown } | { status: 'failure'; error: unknown };
+type Read = { address: Address; abi: unknown; functionName: string; args: readonly unknown[] };
+
+interface BaseNameRecords extends EnsRegistration {
+  name: string;
+  resolver: Address | null;
+  controller: Address | null;
+  address: Address | null;
+  contentHash: string | null;
+  texts: Record<string, string>;
+}
+
+const nonZero = (address: Address | null | undefined): Address | null => (address && address !== zeroAddress ? address : null);
+const ok = <T>(r: MulticallResult | undefined): T | null => (r?.status === 'success' ? (r.result as T) : null);
+
+/**
+ * Base names read on Base itself, in ONE Multicall3 `eth_call` per batch: per name the registry's resolver and owner,
+ * the registrar's expiry and registrant, and addr / contenthash / text on the usual L2 resolver. A name whose
+ * registry resolver is another contract is finished by one more call to that resolver.
+ * @example
+ * const reader = new BaseNamesReader({ client: chains.base.client, contracts: BASENAMES_CONTRACTS, rpc: rpc.base })
+ * await reader.addresses(['jesse.base.eth']) // ['0x…']
+ */
+export class BaseNamesReader {
+  constructor(private readonly p: { client: ChainRpcClient; contracts: BaseNamesContracts; rpc: SourceClient }) {}
+
+  /** SPEC "ENS records: real time, on-chain": every call reads the chain (single-flight, stale only on failure). */
+  private load<T>(key: string, fetcher: () => Promise<T>): Promise<T> {
+    return this.p.rpc.load(key, fetcher, { freshnessMs: 0 });
+  }
+
+  /** The address each name resolves to; null when unresolved, unregistered or expired. */
+  addresses(names: readonly string[]): Promise<(Address | null)[]> {
+    return this.load(`basenames:addr:${names.join(',')}`, async () =>
+      (await this.read(names, { addr: true, contenthash: false, textKeys: [] })).map((r) => (r?.active ? r.address : null)),
+    );
+  }
+
+  /** One text record of each name; null when unset, unresolved or expired. */
+  texts(names: readonly string[], key: string): Promise<(string | null)[]> {
+    return this.load(`basenames:text:${key}:${names.join(',')}`, async () =>
+      (await this.read(names, { addr: false, contenthash: false, textKeys: [key] })).map((r) => (r?.active ? (r.texts[key] ?? null) : null)),
+    );
+  }
+
+  /** Full profiles; null when not registered (no resolver and no owner) or expired. */
+  profiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]> {
+    return this.load(`basenames:profile:${names.join(',')}`, async () =>
+      (await this.read(names, { addr: true, contenthash: true, textKeys: PROFILE_TEXT_KEYS })).map((r) => {
+        if (!r?.active || (r.resolver === null && r.controller === null)) return null;
+        const { avatar, ...texts } = r.texts;
+        return { ...r, avatarRecord: avatar ?? null, texts };
+      }),
+    );
+  }
+
+  private resolverReads(resolver: Address, node: Hex, want: Wanted): Read[] {
+    const read = (functionName: string, args: readonly unknown[]): Read => ({ address: resolver, abi: resolverProfileAbi, functionName, args });
+    return [
+      ...(want.addr ? [read('addr', [node])] : []),
+      ...(want.contenthash ? [read('contenthash', [node])] : []),
+      ...want.textKeys.map((key) => read('text', [node, key])),
+    ];
+  }
+
+  private async multicall(reads: Read[]): Promise<MulticallResult[]> {
+    if (reads.length === 0) return [];
+    // batchSize 0: never split; one aggregate3 call carries every read.
+    const results = (await this.p.client.multicall({ contracts: reads as never, allowFailure: true, batchSize: 0 })) as MulticallResult[];
+    const failure = results.find((r) => r.status === 'failure' && !revertOf(r.error));
+    if (failure?.status === 'failure') throw failure.error;
+    return results;
+  }
+
+  private async read(names: readonly string[], want: Wanted): Promise<(BaseNameRecords | null)[]> {
+    const { registry, resolver: usualResolver, registrar } = this.p.contracts;
+    const plans = names.map((name) => {
+      const node = namehash(name);
+      const label = name.slice(0, -`.${BASE_NAMES_PARENT}`.length).split('.').at(-1)!;
+      const reads: Read[] = [
+        { address: registry, abi: ensRegistryAbi, functionName: 'resolver', args: [node] },
+        { address: registry, abi: ensRegistryAbi, functionName: 'owner', args: [node] },
+      ];
+      if (registrar) {
+        const id = BigInt(labelhash(label));
+        reads.push({ address: registrar, abi: ethRegistrarAbi, functionName: 'nameExpires', args: [id] });
+        reads.push({ address: registrar, abi: ethRegistrarAbi, functionName: 'ownerOf', args: [id] });
+      }
+      return { name, node, reads, answers: this.resolverReads(usualResolver, node, want) };
+    });
+    const results = await this.multicall(plans.flatMap((plan) => [...plan.reads, ...plan.answers]));
+
+    let next = 0;
+    const firstPass = plans.map((plan) => {
+      const own = results.slice(next, next + plan.reads.length);
+      const answers = results.slice(next + plan.reads.length, next + plan.reads.length + plan.answers.length);
+      next += plan.reads.length + plan.answers.length;
+      const resolver = nonZero(ok<Address>(own[0]));
+      const controller = nonZero(ok<Address>(own[1]));
+      const registrant = registrar ? nonZero(ok<Address>(own[3])) : null;
+      const expires = registrar ? ok<bigint>(own[2]) : null;
+      const registration: EnsRegistration = registrar
+        ? { active: registrant !== null, registrant, expiresAt: expires ? Number(expires) : null }
+        : { active: true, registrant: null, expiresAt: null };
+      return { plan, resolver, controller, registration, answers };
+    });
+
+    // Names whose registry resolver is not the usual one: ask their own resolver, all in one more call.
+    const elsewhere = firstPass.filter((r) => r.registration.active && r.resolver !== null && !isAddressEqual(r.resolver, usualResolver));
+    const followUps = elsewhere.map((r) => this.resolverReads(r.resolver!, r.plan.node, want));
+    const followResults = await this.multicall(followUps.flat());
+    let at = 0;
+    elsewhere.forEach((r, i) => {
+      r.answers = followResults.slice(at, at + followUps[i]!.length);
+      at += followUps[i]!.length;
+    });
+
+    return firstPass.map(({ plan, resolver, controller, registration, answers }) => {
+      const base = { name: plan.name, resolver, controller, ...registration, address: null, contentHash: null, texts: {} };
+      if (resolver === null) return base;
+      let i = 0;
+      const address = want.addr ? nonZero(ok<Address>(answers[i++])) : null;
+      const hash = want.contenthash ? ok<Hex>(answers[i++]) : null;
+      const texts: Record<string, string> = {};
+      for (const key of want.textKeys) {
+        const value = ok<string>(answers[i++]);
+        if (value) texts[key] = value;
+      }
+      return { ...base, address, contentHash: hash && hash !== '0x' ? decodeContentHash(hash) : null, texts };
+    });
+  }
+}
