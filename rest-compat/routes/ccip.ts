@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { isApiError } from '../../src/errors/api-error.js';
-import { normalizeEnsName } from '../../src/sources/ens/ens-names.js';
+import { ensNameParam } from '../params.js';
 import type { RouteInput, RouteRow } from '../route-row.js';
 
 /** Longest calldata in a CCIP request (hex characters after 0x): 8 KiB, far above any ENS request. */
@@ -23,16 +22,7 @@ const calldata = z
   });
 
 /** A parent name in ENSIP-15 normal form. */
-const parentName = z
-  .string()
-  .transform((value, ctx) => {
-    try {
-      return normalizeEnsName(value);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: isApiError(err) ? err.message : 'invalid ENS name' });
-      return z.NEVER;
-    }
-  })
+const parentName = ensNameParam
   .describe('a parent name this server serves (GET /ccip/health lists them), e.g. offchain.eth')
   .meta({ example: 'offchain.eth' });
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { MAX_BATCH_ADDRESSES } from '../../subgraphs/chain/utility-limits.js';
-import { chainParam } from '../params.js';
+import { chainParam, commaSeparated, evmAddress } from '../params.js';
 import type { RouteRow } from '../route-row.js';
-import { evmAddress } from './wallet.js';
 
 const UINT256_MAX = 2n ** 256n - 1n;
 
@@ -16,20 +15,7 @@ const tokenId = z
 
 /** Comma-separated entries, blanks dropped, 1 to MAX_BATCH_ADDRESSES of them. */
 const addressList = (entry: z.ZodString, description: string) =>
-  z
-    .string()
-    .transform((v) =>
-      v
-        .split(',')
-        .map((s) => s.trim())
-        .filter((s) => s !== ''),
-    )
-    .pipe(
-      z
-        .array(entry)
-        .min(1, 'must name at least one address')
-        .max(MAX_BATCH_ADDRESSES, `must name at most ${MAX_BATCH_ADDRESSES} addresses`),
-    )
+  commaSeparated(entry, { max: MAX_BATCH_ADDRESSES, noun: 'addresses' })
     .describe(description)
     .meta({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8,0xcA11bde05977b3631167028862bE2a173976CA11' });
 

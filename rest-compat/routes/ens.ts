@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { isApiError } from '../../src/errors/api-error.js';
-import { normalizeEnsName } from '../../src/sources/ens/ens-names.js';
 import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_LIMIT, MAX_ENS_BATCH } from '../../subgraphs/ens/limits.js';
+import { commaSeparated, ensNameParam, evmAddress } from '../params.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Indicative prices": ENS resolution $0.01, batch $0.02. */
@@ -10,37 +9,12 @@ const ENS_BATCH_PRICE = '0.02';
 /** Offsets beyond this list nothing an address could hold (the ENS subgraph's page of 1000). */
 const MAX_DOMAINS_OFFSET = 100_000;
 
-/** An ENS name, normalised with ENSIP-15; anything viem's `normalize` refuses is INVALID_PARAMETER. */
-const ensName = z
-  .string()
-  .transform((value, ctx) => {
-    try {
-      return normalizeEnsName(value);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: isApiError(err) ? err.message : 'invalid ENS name' });
-      return z.NEVER;
-    }
-  })
-  .describe('ENS name (ENSIP-15 normalised; any case), e.g. alice.eth')
-  .meta({ example: 'alice.eth' });
+/** An ENS name, normalised with ENSIP-15 (any case). */
+const ensName = ensNameParam.describe('ENS name (ENSIP-15 normalised; any case), e.g. alice.eth').meta({ example: 'alice.eth' });
 
-const ensNameList = z
-  .string()
-  .transform((v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
-  )
-  .pipe(z.array(ensName).min(1, 'must name at least one ENS name').max(MAX_ENS_BATCH, `must name at most ${MAX_ENS_BATCH} ENS names`))
+const ensNameList = commaSeparated(ensName, { max: MAX_ENS_BATCH, noun: 'ENS names' })
   .describe(`comma-separated ENS names, 1 to ${MAX_ENS_BATCH}`)
   .meta({ example: 'alice.eth,bob.eth' });
-
-const evmAddress = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits')
-  .describe('0x address, any case')
-  .meta({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
 
 const PROFILE_SELECTION = 'name address avatar contentHash records { key value } expiration registrant controller resolver';
 

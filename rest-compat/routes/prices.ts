@@ -6,6 +6,7 @@ import {
   MAX_HISTORY_DAYS,
   MAX_TRENDING_LIMIT,
 } from '../../subgraphs/prices/limits.js';
+import { commaSeparated } from '../params.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Data freshness": token prices 30 seconds; a shared cache may keep an answer that long. */
@@ -17,20 +18,7 @@ const tokenSymbol = z
   .describe('token symbol (ticker), any case, e.g. ETH')
   .meta({ example: 'ETH' });
 
-const symbolList = z
-  .string()
-  .transform((v) =>
-    v
-      .split(',')
-      .map((s) => s.trim())
-      .filter((s) => s !== ''),
-  )
-  .pipe(
-    z
-      .array(z.string().regex(SYMBOL_PATTERN, 'must be 1–15 letters, digits, dots or dashes'))
-      .min(1, 'must name at least one symbol')
-      .max(MAX_BATCH_SYMBOLS, `must name at most ${MAX_BATCH_SYMBOLS} symbols`),
-  )
+const symbolList = commaSeparated(z.string().regex(SYMBOL_PATTERN, 'must be 1–15 letters, digits, dots or dashes'), { max: MAX_BATCH_SYMBOLS, noun: 'symbols' })
   .describe(`comma-separated token symbols, 1 to ${MAX_BATCH_SYMBOLS}`)
   .meta({ example: 'ETH,BTC,USDC' });
 

@@ -1,14 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_PAGE_LIMIT, MAX_NFT_WINDOW, MAX_PAGE_LIMIT, MAX_TRANSACTION_WINDOW } from '../../subgraphs/wallet/limits.js';
-import { chainParam } from '../params.js';
+import { chainParam, evmAddress } from '../params.js';
 import type { OperationRow, RouteRow } from '../route-row.js';
-
-/** A 0x address in any case (checksummed in answers). */
-export const evmAddress = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits')
-  .describe('0x address, any case')
-  .meta({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
 
 const pageLimit = z.coerce
   .number()
