@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { quotaWindow } from './quota-window.js';
 import type { QuotaCounter, QuotaDecision, QuotaReading } from './store.js';
 
-/** How often counts reach the file; a crash loses at most this much counting (credits are never written behind). */
+/** How often counts below their limit reach the file; a crash forgets at most this much of them (credits are never written behind). */
 export const QUOTA_FLUSH_INTERVAL_MS = 100;
 /** Counters kept in memory; the least recently used are written out and dropped first. */
 const MAX_COUNTERS = 200_000;
@@ -71,9 +71,17 @@ export class SqliteQuotaCounters {
     const states = counters.map((c) => this.state(c, now));
     const admitted = states.every((s, i) => s.count < counters[i]!.limit);
     if (admitted) {
-      for (const s of states) {
+      const exhausted: CounterState[] = [];
+      for (const [i, s] of states.entries()) {
         s.count += 1;
         s.dirty = true;
+        if (s.count >= counters[i]!.limit) exhausted.push(s);
+      }
+      // A quota that just closed is written at once, so a crash can never reopen it; below the limit, counting is
+      // written behind (a crash forgets at most QUOTA_FLUSH_INTERVAL_MS of it).
+      if (exhausted.length > 0) {
+        this.save(exhausted);
+        for (const s of exhausted) s.dirty = false;
       }
     }
     return { admitted, counts: states.map((s) => s.count), resetsAt: states.map((s) => s.expiresAt) };
@@ -93,7 +101,13 @@ export class SqliteQuotaCounters {
         dirty.push(state);
       }
     }
-    if (dirty.length > 0 && this.db.open) this.save(dirty);
+    if (dirty.length === 0 || !this.db.open) return;
+    try {
+      this.save(dirty);
+    } catch {
+      // The file was busy or failing: keep the counts and try again at the next tick.
+      for (const state of dirty) state.dirty = true;
+    }
   }
 
   close(): void {

@@ -136,6 +136,19 @@ describe('sqlite store on disk', () => {
     await store.close();
   });
 
+  it('a quota that reaches its limit is on disk at once: a crash cannot reopen it', async () => {
+    const counter = { key: 'ip:closed', limit: 2, windowMs: 60_000 };
+    const store = openSqliteStore({ file });
+    await store.consumeQuota({ counters: [counter], now: T0 });
+    await store.consumeQuota({ counters: [counter], now: T0 });
+    // Read the file through another connection before any flush could run: the closing count is already there.
+    const db = new Database(file, { readonly: true });
+    const row = db.prepare('SELECT count FROM quota_counters WHERE key = ?').get('ip:closed') as { count: number } | undefined;
+    db.close();
+    expect(row?.count).toBe(2);
+    await store.close();
+  });
+
   it('quota counts survive a restart: written behind while running, flushed on close', async () => {
     const counter = { key: 'ip:restart', limit: 5, windowMs: 60_000 };
     const first = openSqliteStore({ file });
