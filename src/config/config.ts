@@ -117,6 +117,22 @@ const envSchema = z.object({
 /** Every environment variable the service reads (README and .env.example document each). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
+/** Variables whose values are secrets (keys, tokens, URLs that may embed keys): never written to a log. */
+const SECRET_VARIABLES = [
+  'COINGECKO_API_KEY', 'NEYNAR_API_KEY', 'FARCASTER_HUB_API_KEY', 'ETHERSCAN_API_KEY', 'ALCHEMY_API_KEY',
+  'DEFILLAMA_PRO_API_KEY', 'DEBANK_ACCESS_KEY', 'JWT_SECRET', 'CCIP_SIGNER_KEY', 'REDIS_URL',
+  'ETH_RPC_URL', 'BASE_RPC_URL', 'ARBITRUM_RPC_URL', 'OPTIMISM_RPC_URL', 'POLYGON_RPC_URL',
+] as const;
+
+/**
+ * The secret values set in this environment (at least 8 characters, so no common word is scrubbed), for the logger
+ * to scrub from every line.
+ * @example createLogger(config.logLevel, secretValues(process.env))
+ */
+export function secretValues(env: Record<string, string | undefined>): string[] {
+  return SECRET_VARIABLES.map((name) => env[name]?.trim() ?? '').filter((value) => value.length >= 8);
+}
+
 export interface ChainEndpoint {
   key: ChainKey;
   id: number;

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '../config/config.js';
+import { ConfigError, loadConfig, secretValues } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
 import { createServer } from './create-server.js';
 
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, secretValues(process.env));
   const server = await createServer({ config, logger });
   process.stdout.write(`serving on ${server.url}\n`);
   const shutdown = (signal: string) => {

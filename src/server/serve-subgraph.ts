@@ -6,7 +6,7 @@ import { SUBGRAPH_MODULES } from '../../subgraphs/index.js';
 import { buildSubgraph } from '../../subgraphs/shared/build-subgraph.js';
 import { type GraphContext, newGraphContext } from '../../subgraphs/shared/graph-context.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
-import { loadConfig } from '../config/config.js';
+import { loadConfig, secretValues } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
 import { openStore } from '../store/open-store.js';
 import { createAccess } from '../access/create-access.js';
@@ -26,7 +26,7 @@ if (!mod) {
   process.exit(2);
 }
 const config = loadConfig({ PORT: '4001', ...process.env });
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, secretValues(process.env));
 const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl });
 const chain = await startEmbeddedChainIfNeeded(config, logger);
 const { sources, close } = await createSources({ config, localRpcUrl: chain?.rpcUrl });
