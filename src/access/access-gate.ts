@@ -1,6 +1,7 @@
 import type { Tier } from '../../rest-compat/route-row.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
+import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits } from './caller-limits.js';
 import type { AccessRequest, Caller, IdentifyCaller } from './identify-caller.js';
 import { creditsUsedCounter, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
@@ -64,6 +65,8 @@ export function paymentTermsFor(req: AccessRequest, route: AccessRoute, defaultP
   return { priceUsd, resource: req.resource(), description: route.summary ?? route.path, mimeType: 'application/json' };
 }
 
+/** Quota plans remembered per tier (callers seen most recently). */
+const PLANS_KEPT = 10_000;
 /** A slot held longer than this (a crashed instance) frees itself. */
 const SLOT_TTL_MS = 60_000;
 /** The release of a decision that holds no concurrency slot. */
@@ -90,6 +93,8 @@ export function createAccessGate(params: {
   const identified = new WeakMap<object, Promise<Caller>>();
 
   const identify = (req: AccessRequest): Promise<Caller> => {
+    // Without credentials the answer is the client IP's anonymous caller, the same however often it is asked.
+    if (req.headers['x-api-key'] === undefined && req.headers.authorization === undefined) return params.identify(req);
     let found = identified.get(req.headers);
     if (!found) {
       found = params.identify(req);
@@ -98,8 +103,25 @@ export function createAccessGate(params: {
     return found;
   };
 
+  // A caller's plan per tier is the same on every call (its limits only change with a new API key record).
+  const plans = new Map<CountedTier, BoundedMemo<string, { limits: Caller['limits']; plan: QuotaPlan }>>();
+  const planFor = (caller: Caller, tier: CountedTier): QuotaPlan => {
+    let memo = plans.get(tier);
+    if (!memo) {
+      memo = new BoundedMemo(PLANS_KEPT);
+      plans.set(tier, memo);
+    }
+    const made = () => ({ limits: caller.limits, plan: quotaPlan(caller.key, caller.limits, tier) });
+    let entry = memo.get(caller.key, made);
+    if (entry.limits.daily !== caller.limits.daily || entry.limits.perMinute !== caller.limits.perMinute) {
+      entry = made();
+      memo.set(caller.key, entry);
+    }
+    return entry.plan;
+  };
+
   const admitCounted = async (req: AccessRequest, caller: Caller, route: AccessRoute, tier: CountedTier): Promise<Record<string, string>> => {
-    const plan = quotaPlan(caller.key, caller.limits, tier);
+    const plan = planFor(caller, tier);
     const at = now();
     const result = await store.consumeQuota({ counters: [plan.globalDaily, plan.tierDaily, plan.tierMinute], now: at });
     const [globalUsed, tierDailyUsed, tierMinuteUsed] = result.counts as [number, number, number];

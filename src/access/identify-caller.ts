@@ -2,6 +2,7 @@ import type { CallerIdentity } from '../../subgraphs/shared/account-services.js'
 import { ApiError } from '../errors/api-error.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secrets.js';
+import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits, AccessMode } from './caller-limits.js';
 import type { SessionTokens } from './session-tokens.js';
 
@@ -28,6 +29,9 @@ export const invalidApiKey = (): ApiError =>
     'Invalid API Key: no active key matches the X-API-Key header (mistyped, revoked or rotated)',
   );
 
+/** Anonymous callers remembered (the most recently seen client IPs). */
+const ANONYMOUS_CALLERS_KEPT = 10_000;
+
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
 /** A header sent once; repeated headers are ambiguous credentials. */
@@ -52,6 +56,8 @@ export function createCallerIdentifier(p: {
   now?: () => number;
 }): IdentifyCaller {
   const now = p.now ?? Date.now;
+  // One frozen caller per client IP, reused: its counter keys are then the same strings on every call.
+  const anonymous = new BoundedMemo<string, Caller>(ANONYMOUS_CALLERS_KEPT);
   return async (req) => {
     const apiKey = single(req.headers['x-api-key']);
     if (apiKey !== undefined) {
@@ -87,6 +93,6 @@ export function createCallerIdentifier(p: {
         limits: p.limits.modes.siwe,
       };
     }
-    return { mode: 'anonymous', key: `ip:${req.ip}`, limits: p.limits.modes.anonymous };
+    return anonymous.get(req.ip, () => Object.freeze({ mode: 'anonymous', key: `ip:${req.ip}`, limits: p.limits.modes.anonymous }));
   };
 }

@@ -11,6 +11,7 @@ import { registerBatchRoutes } from './batch-route.js';
 import { registerGraphqlRoute } from './graphql-route.js';
 import { createHttpMetrics, registerMetrics } from './metrics.js';
 import { requestIdFor } from './request-id.js';
+import { requestLoggerFactory } from '../logging/request-logger.js';
 import { ResponseCache } from './response-cache.js';
 import { fastifyPath, registerOperationRoutes } from './rest-routes.js';
 import { uiAssets } from './ui-assets.js';
@@ -37,6 +38,8 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
+    // request.log becomes a pino child only when a line is written (most requests write none at LOG_LEVEL=warn).
+    childLoggerFactory: (logger, bindings, options) => requestLoggerFactory(logger as Logger, bindings, options),
     trustProxy: deps.config.trustProxy,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,

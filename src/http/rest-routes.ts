@@ -68,33 +68,38 @@ export function registerOperationRoutes(
   for (const compiled of deps.rows) {
     const row: OperationRow = compiled.row;
     const cacheControl = row.maxAge ? `public, max-age=${row.maxAge}` : 'no-store';
-    // A row with maxAge answers the same to every caller for the same input: its body may be reused briefly.
-    const cacheable = row.method === 'GET' && row.maxAge !== undefined && row.maxAge > 0;
+    // A row with maxAge answers the same to every caller for the same URL: its body may be reused briefly. The URL
+    // alone decides such a GET row's input (no body, no CCIP codes), so a fresh body also vouches that it is valid.
+    const cacheable = row.method === 'GET' && row.maxAge !== undefined && row.maxAge > 0 && row.envelope !== 'ccip';
+    const ttlMs = (row.maxAge ?? 0) * 1000;
     app.route({
       method: row.method,
       url: fastifyPath(row.path),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const parse = () => parseRouteInput(row.params, request);
-        const input = row.envelope === 'ccip' ? withCcipCodes(parse, request) : parse();
+        const cacheKey = cacheable ? `${row.id} ${request.url}` : '';
+        const cached = cacheable ? deps.cache.fresh(cacheKey) : undefined;
+        let input: RouteInput | undefined;
+        if (cached === undefined) {
+          const parse = () => parseRouteInput(row.params, request);
+          input = row.envelope === 'ccip' ? withCcipCodes(parse, request) : parse();
+        }
         const caller = { ip: request.ip, headers: request.headers, resource: () => requestResource(request, deps.publicBaseUrl) };
         // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
         const decision = await (isBatchInnerCall(request) ? admitBatchInnerCall(deps.access, caller, row) : deps.access.admit(caller, row));
         // An API key's concurrency slot is held until the response is done (or the connection drops).
         if (decision.release !== noRelease) reply.raw.once('close', decision.release);
         reply.headers(decision.headers);
-        const variables = variablesFor(compiled, input);
         const render = async () => {
-          const result = await deps.gateway.execute(compiled.prepared, variables, deps.contexts.create(request));
+          const valid = input!;
+          const result = await deps.gateway.execute(compiled.prepared, variablesFor(compiled, valid), deps.contexts.create(request));
           const value = result.data?.[row.field];
           if (value === null || value === undefined) {
             if (result.errors?.length) throw apiErrorFromGraphQL(result.errors);
             throw new ApiError(404, 'NOT_FOUND', row.notFound ?? 'resource not found');
           }
-          return JSON.stringify(row.shape ? row.shape(value, input) : value);
+          return JSON.stringify(row.shape ? row.shape(value, valid) : value);
         };
-        const body = cacheable
-          ? await deps.cache.get(`${row.id}:${JSON.stringify(variables)}`, row.maxAge! * 1000, render)
-          : await render();
+        const body = await (cached ?? (cacheable ? deps.cache.get(cacheKey, ttlMs, render) : render()));
         reply.header('Cache-Control', cacheControl);
         // x402 'exact': the answer is ready; settle the payment before sending it (a failed settlement sends no data).
         if (decision.settle) reply.headers(await decision.settle());

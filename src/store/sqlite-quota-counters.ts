@@ -1,11 +1,10 @@
 import Database from 'better-sqlite3';
-import { LRUCache } from 'lru-cache';
 import { quotaWindow } from './quota-window.js';
 import type { QuotaCounter, QuotaDecision, QuotaReading } from './store.js';
 
 /** How often counts below their limit reach the file; a crash forgets at most this much of them (credits are never written behind). */
 export const QUOTA_FLUSH_INTERVAL_MS = 100;
-/** Counters kept in memory; the least recently used are written out and dropped first. */
+/** Counters kept in memory; past it the oldest loaded are written out and dropped (and reloaded if used again). */
 const MAX_COUNTERS = 200_000;
 
 interface CounterState {
@@ -27,10 +26,15 @@ export class SqliteQuotaCounters {
   private readonly db: Database.Database;
   private readonly load;
   private readonly save;
-  private readonly counters: LRUCache<string, CounterState>;
+  /** By window length, then key: no composite key string to build and hash on every call. */
+  private readonly counters = new Map<number, Map<string, CounterState>>();
+  private size = 0;
   private readonly timer: NodeJS.Timeout;
 
-  constructor(file: string) {
+  constructor(
+    file: string,
+    private readonly maxCounters = MAX_COUNTERS,
+  ) {
     this.db = new Database(file);
     this.db.pragma('busy_timeout = 5000');
     this.load = this.db.prepare<[string, number, number], { count: number }>(
@@ -43,51 +47,77 @@ export class SqliteQuotaCounters {
     this.save = this.db.transaction((states: CounterState[]) => {
       for (const s of states) upsert.run(s.key, s.windowMs, s.window, s.count, s.expiresAt);
     });
-    this.counters = new LRUCache<string, CounterState>({
-      max: MAX_COUNTERS,
-      dispose: (state, _key, reason) => {
-        if (reason === 'evict' && state.dirty) this.save([state]);
-      },
-    });
     this.timer = setInterval(() => this.flush(), QUOTA_FLUSH_INTERVAL_MS);
     this.timer.unref();
   }
 
   private state(counter: QuotaCounter, now: number): CounterState {
     const w = quotaWindow(counter, now);
-    const id = `${counter.windowMs}:${counter.key}`;
-    let state = this.counters.get(id);
+    let byKey = this.counters.get(counter.windowMs);
+    if (!byKey) {
+      byKey = new Map();
+      this.counters.set(counter.windowMs, byKey);
+    }
+    let state = byKey.get(counter.key);
     if (!state || state.window !== w.index) {
       if (state?.dirty) this.save([state]);
       const stored = this.load.get(counter.key, counter.windowMs, w.index)?.count ?? 0;
       state = { key: counter.key, windowMs: counter.windowMs, window: w.index, count: stored, expiresAt: w.resetsAt, dirty: false };
-      this.counters.set(id, state);
+      if (!byKey.has(counter.key)) this.size += 1;
+      byKey.set(counter.key, state);
     }
     return state;
   }
 
+  /**
+   * Before a call loads up to `incoming` counters: at the bound, the oldest tenth (or what the call needs) is
+   * written out and dropped. Done before the call holds any state, so none it counts on can be dropped under it.
+   */
+  private makeRoom(incoming: number): void {
+    if (this.size + incoming <= this.maxCounters) return;
+    const drop = Math.max(Math.ceil(this.maxCounters / 10), this.size + incoming - this.maxCounters);
+    const dropped: CounterState[] = [];
+    for (const byKey of this.counters.values()) {
+      for (const [key, state] of byKey) {
+        if (dropped.length >= drop) break;
+        byKey.delete(key);
+        dropped.push(state);
+      }
+    }
+    this.size -= dropped.length;
+    this.save(dropped.filter((state) => state.dirty));
+  }
+
   /** All counters move by one, or none does (see Store.consumeQuota). */
   consume(counters: QuotaCounter[], now: number): QuotaDecision {
-    const states = counters.map((c) => this.state(c, now));
-    const admitted = states.every((s, i) => s.count < counters[i]!.limit);
+    this.makeRoom(counters.length);
+    const states: CounterState[] = new Array(counters.length);
+    let admitted = true;
+    for (let i = 0; i < counters.length; i++) {
+      const state = this.state(counters[i]!, now);
+      states[i] = state;
+      if (state.count >= counters[i]!.limit) admitted = false;
+    }
     if (admitted) {
-      const exhausted: CounterState[] = [];
-      for (const [i, s] of states.entries()) {
-        s.count += 1;
-        s.dirty = true;
-        if (s.count >= counters[i]!.limit) exhausted.push(s);
+      let exhausted: CounterState[] | undefined;
+      for (let i = 0; i < states.length; i++) {
+        const state = states[i]!;
+        state.count += 1;
+        state.dirty = true;
+        if (state.count >= counters[i]!.limit) (exhausted ??= []).push(state);
       }
       // A quota that just closed is written at once, so a crash can never reopen it; below the limit, counting is
       // written behind (a crash forgets at most QUOTA_FLUSH_INTERVAL_MS of it).
-      if (exhausted.length > 0) {
+      if (exhausted) {
         this.save(exhausted);
-        for (const s of exhausted) s.dirty = false;
+        for (const state of exhausted) state.dirty = false;
       }
     }
-    return { admitted, counts: states.map((s) => s.count), resetsAt: states.map((s) => s.expiresAt) };
+    return { admitted, counts: states.map((state) => state.count), resetsAt: states.map((state) => state.expiresAt) };
   }
 
   read(counters: QuotaCounter[], now: number): QuotaReading {
+    this.makeRoom(counters.length);
     const states = counters.map((c) => this.state(c, now));
     return { counts: states.map((s) => s.count), resetsAt: states.map((s) => s.expiresAt) };
   }
@@ -95,10 +125,12 @@ export class SqliteQuotaCounters {
   /** Writes every changed counter to the file in one transaction. */
   flush(): void {
     const dirty: CounterState[] = [];
-    for (const state of this.counters.values()) {
-      if (state.dirty) {
-        state.dirty = false;
-        dirty.push(state);
+    for (const byKey of this.counters.values()) {
+      for (const state of byKey.values()) {
+        if (state.dirty) {
+          state.dirty = false;
+          dirty.push(state);
+        }
       }
     }
     if (dirty.length === 0 || !this.db.open) return;

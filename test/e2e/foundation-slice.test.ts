@@ -133,8 +133,10 @@ describe('the vertical slice, REST → gateway → subgraph → source', () => {
   it('echoes a caller X-Request-Id and makes one when none is sent', async () => {
     const given = await server.get('/api/health', { 'x-request-id': 'trace-abc.123' });
     expect(given.headers.get('x-request-id')).toBe('trace-abc.123');
-    const made = await server.get('/api/health');
-    expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const [first, second] = [await server.get('/api/health'), await server.get('/api/health')];
+    const made = [first.headers.get('x-request-id'), second.headers.get('x-request-id')];
+    for (const id of made) expect(id).toMatch(/^[A-Za-z0-9_-]{8}-[0-9a-z]+$/);
+    expect(made[0]).not.toBe(made[1]);
   });
 
   it('unknown paths and methods are 404 in the full envelope', async () => {

@@ -1,0 +1,28 @@
+/**
+ * Values made once per key and reused, at most `max` of them (past it the oldest made goes). For small derived
+ * values on the request path (a caller's quota plan, an anonymous caller): reusing the same key strings and objects
+ * spares building and hashing them again on every call.
+ * @example const plans = new BoundedMemo<string, QuotaPlan>(10_000); plans.get(key, () => quotaPlan(...))
+ */
+export class BoundedMemo<K, V extends NonNullable<unknown>> {
+  private readonly values = new Map<K, V>();
+
+  constructor(private readonly max: number) {}
+
+  get(key: K, make: () => V): V {
+    let value = this.values.get(key);
+    if (value === undefined) {
+      value = make();
+      if (this.values.size >= this.max) this.values.delete(this.values.keys().next().value!);
+      this.values.set(key, value);
+    }
+    return value;
+  }
+
+  /** Replaces the value of a key (a stale one). */
+  set(key: K, value: V): void {
+    this.values.delete(key);
+    if (this.values.size >= this.max) this.values.delete(this.values.keys().next().value!);
+    this.values.set(key, value);
+  }
+}
