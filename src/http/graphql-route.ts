@@ -95,7 +95,7 @@ export async function registerGraphqlRoute(
   const server = new ApolloServer<GraphqlContext>({
     gateway: deps.gateway.asApolloGateway(),
     introspection: true,
-    // Shutdown is ours (src/server/main.ts): Apollo's own SIGTERM handler would exit before the chain and store close.
+    // Shutdown is ours (src/server/start-server.ts): Apollo's own SIGTERM handler would exit before the chain and store close.
     stopOnTerminationSignals: false,
     // Callers authenticate with headers (bearer token, X-API-Key, x402), never cookies: no CSRF surface.
     csrfPrevention: false,

@@ -1,40 +1,9 @@
-import 'reflect-metadata';
-import { ConfigError, loadConfig, secretValues } from '../config/config.js';
-import { createLogger } from '../logging/logger.js';
-import { createServer } from './create-server.js';
+import { setFlagsFromString } from 'node:v8';
 
-/** `npm start`: validate config once, serve, and shut down gracefully on SIGTERM / SIGINT. */
-async function main(): Promise<void> {
-  let config;
-  try {
-    config = loadConfig(process.env);
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
-  const logger = createLogger(config.logLevel, secretValues(process.env));
-  const server = await createServer({ config, logger });
-  process.stdout.write(`serving on ${server.url}\n`);
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    server.close().then(
-      () => process.exit(0),
-      (err) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-}
-
-main().catch((err) => {
-  process.stderr.write(`failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+// `npm start`. V8's allocation-site pretenuring learns at start-up, while the schema is composed and the contracts are
+// loaded, that objects from many shared allocation sites live long; it then allocates the per-request objects of
+// those sites straight into the old generation, so under load the old space grows by megabytes per scavenge and
+// mark-compacts follow. Turned off before anything else is loaded: measured on GET /api/price/ETH, 10.5k → 16k
+// req/s, scavenges 8 ms → 1 ms, a flat heap (npm run bench; README "Benchmark").
+setFlagsFromString('--no-allocation-site-pretenuring');
+await import('./start-server.js');

@@ -9,20 +9,24 @@ export interface BareRouteSpec {
   status: number;
   contentType: string;
   bodyBase64: string;
+  /** Further response headers, sent as given on every answer (the service's own, captured once). */
+  headers?: Record<string, string>;
 }
 
 /**
- * The benchmark's baseline: fastify with defaults and no logger answering one route with fixed bytes.
+ * The benchmark's baseline: fastify with defaults and no logger answering one route with fixed bytes (the body,
+ * and optionally the service's headers too).
  * Usage: node dist/test/bench/bare-server.js <spec.json>; prints `serving on http://127.0.0.1:PORT`.
  */
 async function main(): Promise<void> {
   const spec = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as BareRouteSpec;
   const body = Buffer.from(spec.bodyBase64, 'base64');
   const app = Fastify({ logger: false });
+  const headers = spec.headers ?? {};
   app.route({
     method: spec.method,
     url: spec.path,
-    handler: async (_request, reply) => reply.code(spec.status).type(spec.contentType).send(body),
+    handler: async (_request, reply) => reply.code(spec.status).headers(headers).type(spec.contentType).send(body),
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

@@ -32,6 +32,8 @@ interface Captured {
   status: number;
   contentType: string;
   body: Buffer;
+  /** The response headers a handler sets (those Node and fastify add to every answer left out). */
+  headers: Record<string, string>;
   /** X-RateLimit-Tier, or 'free' when the access layer sent no rate-limit headers. */
   tier: string;
   globalUsed: number | undefined;
@@ -55,12 +57,19 @@ interface RouteResult {
   status: number;
   contentType: string;
   bytes: number;
+  /** Response headers besides those fastify adds itself (request id, cache control, rate-limit headers …). */
+  headerCount: number;
   goal: number | null;
+  /** Bare fastify sending the service's whole answer: status, the same headers and the same body. */
   bare: Measured;
+  /** Bare fastify sending only the service's body (with its content type). */
+  bareBodyOnly: Measured;
   server: Measured;
-  /** Median over the rounds of service req/s ÷ bare req/s in the same round. */
+  /** Median over the rounds of service req/s ÷ same-answer bare req/s in the same round: the goal's ratio. */
   ratio: number;
   roundsRatio: number[];
+  /** The same against the body-only bare server: what the service's headers cost is charged to it too. */
+  ratioBodyOnly: number;
   pass: boolean | null;
   /** Counted tiers: how far the store's global daily counter moved during the load, and requests autocannon sent. */
   counted: { counterDelta: number; requestsSent: number } | null;
@@ -85,14 +94,22 @@ function requestInit(route: BenchRoute): { method: string; headers: Record<strin
   return { method: route.method, headers, ...(route.body !== undefined ? { body: route.body } : {}) };
 }
 
+/** Headers every fastify answer carries on its own (or that describe the body): the bare server adds them itself. */
+const FRAMEWORK_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+
 async function capture(baseUrl: string, route: BenchRoute): Promise<Captured> {
   const res = await fetch(`${baseUrl}${route.path}`, requestInit(route));
   const body = Buffer.from(await res.arrayBuffer());
   const used = res.headers.get('x-ratelimit-global-used');
+  const headers: Record<string, string> = {};
+  res.headers.forEach((value, name) => {
+    if (!FRAMEWORK_HEADERS.has(name)) headers[name] = value;
+  });
   return {
     status: res.status,
     contentType: res.headers.get('content-type') ?? 'application/octet-stream',
     body,
+    headers,
     tier: res.headers.get('x-ratelimit-tier') ?? 'free',
     globalUsed: used === null ? undefined : Number(used),
   };
@@ -144,31 +161,43 @@ async function benchRoute(server: ChildServer, route: BenchRoute, scratch: strin
     contentType: captured.contentType,
     bodyBase64: captured.body.toString('base64'),
   };
-  const specFile = join(scratch, 'bare-route.json');
-  writeFileSync(specFile, JSON.stringify(spec));
-  const bare = await startChildServer({ label: 'bare', script: BARE_SCRIPT, args: [specFile], env: process.env });
+  const startBare = async (label: string, headers: Record<string, string> | undefined) => {
+    const specFile = join(scratch, `${label}.json`);
+    writeFileSync(specFile, JSON.stringify({ ...spec, headers }));
+    const bare = await startChildServer({ label, script: BARE_SCRIPT, args: [specFile], env: process.env });
+    const check = await capture(bare.url, route);
+    if (check.status !== captured.status || !check.body.equals(captured.body)) {
+      await bare.stop();
+      throw new Error(`${route.name}: the ${label} server does not return the service's bytes`);
+    }
+    return bare;
+  };
+  const bare = await startBare('bare', captured.headers);
+  const bareBodyOnly = await startBare('bare-body-only', undefined).catch(async (err) => {
+    await bare.stop();
+    throw err;
+  });
   const bareRuns: autocannon.Result[] = [];
+  const bodyOnlyRuns: autocannon.Result[] = [];
   const serverRuns: autocannon.Result[] = [];
   let serverSent = 0;
   try {
-    const check = await capture(bare.url, route);
-    if (check.status !== captured.status || !check.body.equals(captured.body)) {
-      throw new Error(`${route.name}: the bare server does not return the service's bytes`);
-    }
     process.stderr.write(`bench: ${route.name} — warm-up\n`);
     await drive(bare.url, route, 'bare fastify', options.warmupS);
+    await drive(bareBodyOnly.url, route, 'bare fastify (body only)', options.warmupS);
     serverSent += (await drive(server.url, route, 'service', options.warmupS)).requests.sent;
     const roundS = options.durationS / options.rounds;
     for (let round = 1; round <= options.rounds; round++) {
       process.stderr.write(`bench: ${route.name} — round ${round}/${options.rounds}\n`);
       bareRuns.push(await drive(bare.url, route, 'bare fastify', roundS));
+      bodyOnlyRuns.push(await drive(bareBodyOnly.url, route, 'bare fastify (body only)', roundS));
       const run = await drive(server.url, route, 'service', roundS);
       // Includes the requests still in flight when a run stopped: the service counted those too.
       serverSent += run.requests.sent;
       serverRuns.push(run);
     }
   } finally {
-    await bare.stop();
+    await Promise.all([bare.stop(), bareBodyOnly.stop()]);
   }
 
   let counted: RouteResult['counted'] = null;
@@ -177,9 +206,11 @@ async function benchRoute(server: ChildServer, route: BenchRoute, scratch: strin
     counted = { counterDelta: (after.globalUsed ?? 0) - captured.globalUsed - 1, requestsSent: serverSent };
   }
   const bareMeasured = summarize(bareRuns);
+  const bodyOnlyMeasured = summarize(bodyOnlyRuns);
   const serverMeasured = summarize(serverRuns);
   const roundsRatio = serverMeasured.roundsRps.map((rps, i) => rps / bareMeasured.roundsRps[i]!);
   const ratio = median(roundsRatio);
+  const ratioBodyOnly = median(serverMeasured.roundsRps.map((rps, i) => rps / bodyOnlyMeasured.roundsRps[i]!));
   return {
     name: route.name,
     method: route.method,
@@ -188,11 +219,14 @@ async function benchRoute(server: ChildServer, route: BenchRoute, scratch: strin
     status: captured.status,
     contentType: captured.contentType,
     bytes: captured.body.length,
+    headerCount: Object.keys(captured.headers).length,
     goal: route.goal ?? null,
     bare: bareMeasured,
+    bareBodyOnly: bodyOnlyMeasured,
     server: serverMeasured,
     ratio,
     roundsRatio,
+    ratioBodyOnly,
     pass: route.goal === undefined ? null : ratio >= route.goal,
     counted,
   };
@@ -200,14 +234,17 @@ async function benchRoute(server: ChildServer, route: BenchRoute, scratch: strin
 
 function printTable(results: RouteResult[]): void {
   const rows = [
-    ['route', 'tier', 'bytes', 'bare req/s', 'service req/s', 'ratio', 'bare p50/p99 ms', 'service p50/p99 ms', 'goal', 'result'],
+    ['route', 'tier', 'headers', 'bytes', 'bare req/s', 'service req/s', 'ratio', 'body-only bare', 'ratio', 'bare p50/p99 ms', 'service p50/p99 ms', 'goal', 'result'],
     ...results.map((r) => [
       r.name,
       r.tier,
+      String(r.headerCount),
       String(r.bytes),
       r.bare.rps.toFixed(0),
       r.server.rps.toFixed(0),
       r.ratio.toFixed(2),
+      r.bareBodyOnly.rps.toFixed(0),
+      r.ratioBodyOnly.toFixed(2),
       `${r.bare.p50}/${r.bare.p99}`,
       `${r.server.p50}/${r.server.p99}`,
       r.goal === null ? '—' : `≥ ${r.goal}`,
@@ -220,7 +257,9 @@ function printTable(results: RouteResult[]): void {
   for (const row of rows.slice(1)) process.stdout.write(`${line(row)}\n`);
   process.stdout.write(
     `medians over ${options.rounds} alternating rounds of ${(options.durationS / options.rounds).toFixed(1)} s per side, ` +
-      `${options.connections} connections; ratio = service req/s ÷ bare req/s\n`,
+      `${options.connections} connections. bare = fastify answering the service's bytes (status, headers, body); ` +
+      `ratio = service req/s ÷ bare req/s (the goal's). body-only bare = fastify answering the body alone; its ratio ` +
+      `also charges the service for writing its headers.\n`,
   );
   for (const r of results) {
     if (r.counted) {

@@ -1,0 +1,40 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig, secretValues } from '../config/config.js';
+import { createLogger } from '../logging/logger.js';
+import { createServer } from './create-server.js';
+
+/** Validate config once, serve, and shut down gracefully on SIGTERM / SIGINT (run by main.ts). */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = createLogger(config.logLevel, secretValues(process.env));
+  const server = await createServer({ config, logger });
+  process.stdout.write(`serving on ${server.url}\n`);
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    server.close().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
