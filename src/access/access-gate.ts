@@ -28,9 +28,12 @@ export interface AccessDecision {
 /** What the gate needs to know about the route being called. */
 export interface AccessRoute {
   tier: Tier;
-  /** USD price of the route (the row's; absent: the configured default), for a payment offer past the daily limit. */
+  /**
+   * USD price of the route (the row's, or a /graphql operation's dearest root field's; absent: the configured
+   * default), for a payment offer past the daily limit.
+   */
   price?: string | undefined;
-  /** The documented path: only table rows (which have one) are sold per call; /graphql operations are not. */
+  /** What is sold per call: a table row's documented path, or /graphql for an operation for sale; absent: not sold. */
   path?: string;
   /** What the route answers, for the payment offer's description. */
   summary?: string;

@@ -84,8 +84,8 @@ export function createAccess(p: {
 }
 
 /**
- * Past the daily limit, an anonymous or session caller of a row that is for sale gets the x402 offer (402) instead of
- * the 429; rows not for sale (sign-in, key management) and /graphql keep the 429.
+ * Past the daily limit, an anonymous or session caller of a row or /graphql operation that is for sale gets the x402
+ * offer (402) instead of the 429; what is not for sale (sign-in, key management) keeps the 429.
  */
 function paymentOffer(payments: X402Payments, defaultPriceUsd: string): DailyLimitResponse {
   return ({ route, headers, req, limit, retryAfter }) => {

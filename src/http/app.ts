@@ -87,6 +87,8 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     table: deps.table,
     contexts: deps.contexts,
     limits: deps.config.graphql,
+    defaultPriceUsd: deps.config.x402.defaultPriceUsd,
+    publicBaseUrl: deps.config.publicBaseUrl,
   });
   app.addHook('onClose', async () => {
     await apollo.stop();

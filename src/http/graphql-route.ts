@@ -1,49 +1,34 @@
 import { ApolloServer, type ApolloServerPlugin, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
-import type { RouteTable, Tier } from '../../rest-compat/route-row.js';
+import { GraphQLError } from 'graphql';
+import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 import type { AccessGate } from '../access/access-gate.js';
 import type { AccessRequest } from '../access/identify-caller.js';
-import { heavierTier } from '../access/tiers.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { maxAliasesRule, maxDepthRule } from '../gateway/operation-limits.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
+import { type OperationCharges, operationCharges, operationRoute } from './operation-charge.js';
+import { requestResource } from './rest-routes.js';
 
-type GraphqlContext = GraphContext & { access: AccessRequest };
-
-/** Root fields without a REST row are "most operations": medium (SPEC "Endpoint tiers"). */
-const DEFAULT_FIELD_TIER: Tier = 'medium';
-
-/** Each root field's tier, from the route table rows that expose it. */
-export function fieldTiers(table: RouteTable): Map<string, Tier> {
-  const tiers = new Map<string, Tier>();
-  for (const row of table.rows) {
-    if (row.kind !== 'operation') continue;
-    const known = tiers.get(row.field);
-    tiers.set(row.field, known ? heavierTier(known, row.tier) : row.tier);
-  }
-  return tiers;
+/**
+ * What the access plugin learnt about one request, for the handler that sends its response: Apollo answers the
+ * GraphQL; the handler renders an x402 offer and settles a payment.
+ */
+interface Admission {
+  /** An x402 offer or refused payment (402 PAYMENT_REQUIRED): answered in the envelope, which x402 clients read. */
+  offer?: ApiError;
+  /** Present on a paid operation: settles the payment (AccessDecision.settle). */
+  settle?: () => Promise<Record<string, string>>;
+  /** Whether the operation produced its data without errors: only then is a payment settled. */
+  succeeded?: boolean;
 }
 
-/** An operation is charged at the tier of its heaviest root field; introspection and __typename are free. */
-export function operationTier(operation: OperationDefinitionNode, tiers: Map<string, Tier>): Tier {
-  let tier: Tier = 'free';
-  for (const sel of operation.selectionSet.selections) {
-    if (sel.kind !== Kind.FIELD) {
-      tier = heavierTier(tier, DEFAULT_FIELD_TIER);
-      continue;
-    }
-    const name = sel.name.value;
-    if (name.startsWith('__')) continue;
-    tier = heavierTier(tier, tiers.get(name) ?? DEFAULT_FIELD_TIER);
-  }
-  return tier;
-}
+type GraphqlContext = GraphContext & { access: AccessRequest; admission: Admission };
 
 function graphQLErrorFrom(err: ApiError): GraphQLError {
   const headers = new HeaderMap();
@@ -54,24 +39,28 @@ function graphQLErrorFrom(err: ApiError): GraphQLError {
   });
 }
 
-function accessPlugin(access: AccessGate, tiers: Map<string, Tier>): ApolloServerPlugin<GraphqlContext> {
+function accessPlugin(access: AccessGate, charges: OperationCharges): ApolloServerPlugin<GraphqlContext> {
   return {
     async requestDidStart() {
       let release: (() => void) | undefined;
       return {
-        async didResolveOperation({ operation, contextValue, response }) {
+        async didResolveOperation({ operation, document, contextValue, response }) {
           try {
-            const tier = operation ? operationTier(operation, tiers) : DEFAULT_FIELD_TIER;
-            const decision = await access.admit(contextValue.access, { tier });
+            const route = operationRoute(operation, document, charges);
+            const decision = await access.admit(contextValue.access, route);
             release = decision.release;
+            contextValue.admission.settle = decision.settle;
             for (const [k, v] of Object.entries(decision.headers)) response.http.headers.set(k.toLowerCase(), v);
           } catch (err) {
+            if (err instanceof ApiError && err.code === 'PAYMENT_REQUIRED') contextValue.admission.offer = err;
             throw err instanceof ApiError ? graphQLErrorFrom(err) : err;
           }
         },
         // The operation has run: an API key's concurrency slot is free again.
-        async willSendResponse() {
+        async willSendResponse({ response, contextValue }) {
           release?.();
+          const { body } = response;
+          contextValue.admission.succeeded = body.kind === 'single' && !body.singleResult.errors?.length && body.singleResult.data != null;
         },
       };
     },
@@ -90,6 +79,10 @@ export async function registerGraphqlRoute(
     table: RouteTable;
     contexts: GraphContextFactory;
     limits: AppConfig['graphql'];
+    /** X402_DEFAULT_PRICE_USD: the price of a root field that no REST row exposes. */
+    defaultPriceUsd: string;
+    /** PUBLIC_BASE_URL: the origin of the x402 `resource` URL (else the request's). */
+    publicBaseUrl?: string | undefined;
   },
 ): Promise<ApolloServer<GraphqlContext>> {
   const server = new ApolloServer<GraphqlContext>({
@@ -102,7 +95,7 @@ export async function registerGraphqlRoute(
     includeStacktraceInErrorResponses: false,
     parseOptions: { maxTokens: deps.limits.maxTokens },
     validationRules: [maxDepthRule(deps.limits.maxDepth), maxAliasesRule(deps.limits.maxAliases)],
-    plugins: [ApolloServerPluginLandingPageDisabled(), accessPlugin(deps.access, fieldTiers(deps.table))],
+    plugins: [ApolloServerPluginLandingPageDisabled(), accessPlugin(deps.access, operationCharges(deps.table, deps.defaultPriceUsd))],
   });
   await server.start();
   const graphiql = renderGraphiqlPage({ endpoint: '/graphql' });
@@ -116,16 +109,27 @@ export async function registerGraphqlRoute(
     for (const [k, v] of Object.entries(request.headers)) {
       if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     }
+    const admission: Admission = {};
+    const access: AccessRequest = { ip: request.ip, headers: request.headers, resource: () => requestResource(request, deps.publicBaseUrl) };
     const result = await server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: request.method, headers, search, body: request.body },
-      context: async () => ({ ...deps.contexts.create(request), access: { ip: request.ip, headers: request.headers } }),
+      context: async () => ({ ...deps.contexts.create(request), access, admission }),
     });
+    // An x402 offer goes through the one error renderer: x402 clients read its body (`accepts`), not Apollo's `errors`.
+    if (admission.offer) throw admission.offer;
+    let body: string;
+    if (result.body.kind === 'complete') body = result.body.string;
+    else {
+      const chunks: string[] = [];
+      for await (const chunk of result.body.asyncIterator) chunks.push(chunk);
+      body = chunks.join('');
+    }
+    // x402 'exact': a paid operation that produced its data is settled before it is sent (a failed settlement throws
+    // and sends no data); one that failed is not charged.
+    const receipt = admission.settle && admission.succeeded ? await admission.settle() : {};
     reply.code(result.status ?? 200);
     for (const [k, v] of result.headers) reply.header(k, v);
-    if (result.body.kind === 'complete') return reply.send(result.body.string);
-    const chunks: string[] = [];
-    for await (const chunk of result.body.asyncIterator) chunks.push(chunk);
-    return reply.send(chunks.join(''));
+    return reply.headers(receipt).send(body);
   };
   app.route({ method: ['GET', 'POST'], url: '/graphql', handler });
   return server;

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { createPublicClient, erc20Abi, getAddress, http, parseUnits, toHex, type Address, type LocalAccount } from 'viem';
+import { getAddress, parseUnits, type LocalAccount } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
@@ -14,75 +14,26 @@ import { getDevAccounts } from '../../src/chain/dev-accounts.js';
 import { USDC_ON_BASE } from '../../src/config/config.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import {
+  type AuthorizationFields,
+  decodeHeader,
+  encodeHeader,
+  ONE_FREE_CALL,
+  RECEIVER,
+  recordingFetch,
+  usdcBalance,
+  v1PaymentHeader,
+} from '../helpers/x402-payer.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-/** anvil's development account #9: the default X402_RECEIVER. */
-const RECEIVER = getDevAccounts()[9]!.address;
 /** SPEC: checksum costs $0.005 (5000 USDC units); Light tier, computed locally. */
 const CHECKSUM = '/api/address/checksum/0xd8da6bf26964af9d7eed9e10c5a1e8d5d5b5f6a8';
 const CHECKSUMMED = getAddress('0xd8da6bf26964af9d7eed9e10c5a1e8d5d5b5f6a8');
 const CHECKSUM_UNITS = 5000n;
-/** One free call a day: the second one is past the free quota. */
-const ONE_FREE_CALL = { ANONYMOUS_DAILY_LIMIT: '1', ANONYMOUS_PER_MINUTE_LIMIT: '1000' };
 
-const decodeHeader = (value: string | null): Record<string, unknown> => JSON.parse(Buffer.from(value ?? '', 'base64').toString('utf8'));
-const encodeHeader = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
-
-/** A fetch that remembers the headers of every request it sends (to replay a payment). */
-function recordingFetch(): { fetch: typeof fetch; sent: Headers[] } {
-  const sent: Headers[] = [];
-  const recording = (async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = new Request(input, init);
-    sent.push(new Headers(request.headers));
-    return fetch(request);
-  }) as typeof fetch;
-  return { fetch: recording, sent };
-}
-
-/** USDC balance on the embedded Base chain the local facilitator settles on. */
-function usdcBalance(server: TestServer, owner: Address): Promise<bigint> {
-  const client = createPublicClient({ transport: http(server.localFacilitator!.chain.rpcUrl, { retryCount: 0 }) });
-  return client.readContract({ address: USDC_ON_BASE, abi: erc20Abi, functionName: 'balanceOf', args: [owner] });
-}
-
-interface AuthorizationFields {
-  from: Address;
-  to: Address;
-  value: bigint;
-  validAfter: bigint;
-  validBefore: bigint;
-  nonce: `0x${string}`;
-}
-
-/** An x402 v1 X-PAYMENT header signed by hand, to send exactly the flaw a test needs. */
-async function signedV1Payment(payer: LocalAccount, overrides: Partial<AuthorizationFields> = {}, signer: LocalAccount = payer): Promise<string> {
-  const now = BigInt(Math.floor(Date.now() / 1000));
-  const authorization: AuthorizationFields = {
-    from: payer.address,
-    to: RECEIVER,
-    value: CHECKSUM_UNITS,
-    validAfter: now - 60n,
-    validBefore: now + 60n,
-    nonce: toHex(crypto.getRandomValues(new Uint8Array(32))),
-    ...overrides,
-  };
-  const signature = await signer.signTypedData({
-    domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: USDC_ON_BASE },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
-    primaryType: 'TransferWithAuthorization',
-    message: authorization,
-  });
-  const asStrings = Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)]));
-  return encodeHeader({ x402Version: 1, scheme: 'exact', network: 'base', payload: { signature, authorization: asStrings } });
+/** An x402 v1 X-PAYMENT header for the checksum's price, signed by hand, to send exactly the flaw a test needs. */
+function signedV1Payment(payer: LocalAccount, overrides: Partial<AuthorizationFields> = {}, signer: LocalAccount = payer): Promise<string> {
+  return v1PaymentHeader(payer, { value: CHECKSUM_UNITS, ...overrides }, signer);
 }
 
 describe('x402: pay per request (SPEC "x402 payment")', () => {
