@@ -126,7 +126,8 @@ export const ensRoutes: RouteRow[] = [
     path: '/api/ens/reverse/{address}',
     tag: 'ENS',
     summary: 'Primary ENS name of an address, forward-checked',
-    description: 'The name set as primary (ENSIP-19 reverse record) only when it resolves back to the same address; 404 otherwise.',
+    description:
+      'The name set as primary only when it resolves back to the same address: the Ethereum primary name (ENSIP-19, addr.reverse) when there is one, else the Base one (Basenames, 80002105.reverse on Base, a name under base.eth); 404 otherwise.',
     tier: 'medium',
     price: ENS_PRICE,
     params: { path: z.object({ address: evmAddress }) },
@@ -144,7 +145,7 @@ export const ensRoutes: RouteRow[] = [
     tag: 'ENS',
     summary: 'ENS names an address holds as registrant or controller',
     description:
-      'Sorted by name; expired names are left out. From the ENS subgraph when ENS_SUBGRAPH_URL is set (up to 1000 names), else from the embedded chain’s registrar events (second-level .eth names).',
+      'Sorted by name; expired names are left out. Ethereum names from the ENS subgraph when ENS_SUBGRAPH_URL is set (up to 1000 names), else from the embedded chain’s registrar events (second-level .eth names); with the embedded Base chain, its Base names (under base.eth) from its registrar events, merged into the same list and pages.',
     tier: 'medium',
     price: ENS_PRICE,
     params: {

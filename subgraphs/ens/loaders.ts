@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { Address } from 'viem';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
 import type { EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
-import type { EnsReader } from '../../src/sources/ens/ens-reader.js';
+import type { EnsPrimaryNameRecord, EnsReader } from '../../src/sources/ens/ens-reader.js';
 import type { Sources } from '../../src/sources/sources.js';
 import { type GraphContext, requestLoader } from '../shared/graph-context.js';
 import { MAX_ENS_BATCH } from './limits.js';
@@ -20,8 +20,8 @@ function readerOf(sources: Sources): EnsReader {
 export const ensAddressLoader = (ctx: GraphContext): DataLoader<string, Address | null> =>
   requestLoader(ctx, 'ensAddress', (sources) => new DataLoader((names) => readerOf(sources).addresses(names), { maxBatchSize: MAX_ENS_BATCH }));
 
-/** Forward-checked primary names of addresses, one batch per request. */
-export const ensPrimaryNameLoader = (ctx: GraphContext): DataLoader<Address, string | null> =>
+/** Forward-checked primary names of addresses (Ethereum's, else Base's), one batch per chain per request. */
+export const ensPrimaryNameLoader = (ctx: GraphContext): DataLoader<Address, EnsPrimaryNameRecord | null> =>
   requestLoader(ctx, 'ensPrimaryName', (sources) => new DataLoader((addresses) => readerOf(sources).primaryNames(addresses), { maxBatchSize: MAX_ENS_BATCH }));
 
 /** Full profiles: every profile asked in one request is ONE multicall `eth_call`. */

@@ -103,11 +103,14 @@ export class EnsResolver {
     return link && record !== null ? { avatar: link.url, type: link.type, record } : null;
   }
 
-  @Query(() => EnsPrimaryName, { nullable: true, description: 'The primary name of an address, only if it resolves back to the address' })
+  @Query(() => EnsPrimaryName, {
+    nullable: true,
+    description: 'The primary name of an address, only if it resolves back to the address: the Ethereum one (ENSIP-19) when set, else the Base one (Basenames)',
+  })
   async ensReverse(@Arg('address', () => String, { description: '0x address' }) address: string, @Ctx() ctx: GraphContext): Promise<EnsPrimaryName | null> {
     const checksummed = checksumAddress(address);
-    const name = await ensPrimaryNameLoader(ctx).load(checksummed);
-    return name ? { name, address: checksummed } : null;
+    const primary = await ensPrimaryNameLoader(ctx).load(checksummed);
+    return primary ? { name: primary.name, address: checksummed, chain: primary.chain } : null;
   }
 
   @Query(() => EnsBatchResult, { description: `Addresses of up to ${MAX_ENS_BATCH} names in one chain call` })
@@ -118,7 +121,7 @@ export class EnsResolver {
     return { results, count: results.filter((r) => r.address !== null).length };
   }
 
-  @Query(() => EnsDomainsPage, { description: 'Names an address holds as registrant or controller, sorted by name' })
+  @Query(() => EnsDomainsPage, { description: 'Names an address holds as registrant or controller, on Ethereum and Base (under base.eth), sorted by name' })
   async ensDomains(
     @Arg('address', () => String, { description: '0x address' }) address: string,
     @Arg('limit', () => Int, { defaultValue: DEFAULT_DOMAINS_LIMIT, description: `1 to ${MAX_DOMAINS_LIMIT}` }) limit: number,
@@ -146,9 +149,12 @@ export class EnsProfileWalletResolver {
 
 @Resolver(() => Wallet)
 export class EnsWalletResolver {
-  @FieldResolver(() => String, { nullable: true, description: 'Primary ENS name of the wallet (ENSIP-19), only if it resolves back to the address' })
-  primaryName(@Root() wallet: Wallet, @Ctx() ctx: GraphContext): Promise<string | null> {
-    return ensPrimaryNameLoader(ctx).load(getAddress(wallet.address));
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'Primary ENS name of the wallet, only if it resolves back to the address: the Ethereum one (ENSIP-19) when set, else the Base one',
+  })
+  async primaryName(@Root() wallet: Wallet, @Ctx() ctx: GraphContext): Promise<string | null> {
+    return (await ensPrimaryNameLoader(ctx).load(getAddress(wallet.address)))?.name ?? null;
   }
 }
 

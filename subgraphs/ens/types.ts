@@ -47,6 +47,10 @@ export class EnsAvatar {
 export class EnsPrimaryName {
   @Field(() => String) name!: string;
   @Field(() => String, { description: 'EIP-55 checksummed address asked about' }) address!: string;
+  @Field(() => String, {
+    description: 'chain whose reverse record set the name: ethereum (ENSIP-19 addr.reverse) or base (Basenames, 80002105.reverse); not in the REST answer',
+  })
+  chain!: string;
 }
 
 @ObjectType({ description: 'One name of a batch lookup and its address (null when it resolves to none)' })

@@ -1,8 +1,16 @@
+import { createTestClient, createWalletClient, http } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadContractArtifact } from '../../src/chain/contract-artifacts.js';
 import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { localBaseNamesAddresses } from '../../src/chain/seed-steps/base-names.js';
+import { BASE_NAMES_DEPLOYER, localBaseNamesAddresses } from '../../src/chain/seed-steps/base-names.js';
 import type { ChainKey } from '../../src/config/chains.js';
+import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+interface DomainsPage {
+  data: { name: string; registrant: string | null; controller: string | null; expiration: string | null }[];
+  pagination: { limit: number; offset: number; total: number; hasMore: boolean };
+}
 
 const accounts = getDevAccounts().map((a) => a.address);
 const [, alice] = accounts;
@@ -94,5 +102,56 @@ describe('Base names (chain 8453) resolve on Base itself: its registry and L2 re
     expect(await gas.json()).toMatchObject({ chainId: 8453 });
     const health = (await (await server.get('/api/sources/health')).json()) as { sources: { name: string; mode: string }[] };
     expect(health.sources).toContainEqual(expect.objectContaining({ name: 'rpc:base', mode: 'local' }));
+  });
+
+  it('GET /api/ens/domains/{dev account #5} lists demo.base.eth with registrant, controller and expiry, from the Base chain’s registrar events', async () => {
+    const res = await server.get(`/api/ens/domains/${demo}`);
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as DomainsPage;
+    expect(page).toEqual({
+      data: [{ name: 'demo.base.eth', registrant: demo, controller: demo, expiration: expect.any(String) }],
+      pagination: { limit: 50, offset: 0, total: 1, hasMore: false },
+    });
+    expect(Date.parse(page.data[0]!.expiration!) - Date.now()).toBeGreaterThan(360 * 86_400_000);
+    // Each chain: one eth_getLogs for the registrar's events, one eth_call for who holds each name now.
+    expect([calls('base', 'eth_getLogs'), calls('base')]).toEqual([1, 1]);
+    const health = (await (await server.get('/api/sources/health')).json()) as { sources: { name: string; mode: string }[] };
+    expect(health.sources).toContainEqual(expect.objectContaining({ name: 'basenames-events', mode: 'local' }));
+  });
+
+  it('names on both chains make one sorted list, paginated across them (alice.base.eth, then alice.eth)', async () => {
+    const page = async (query: string) => (await (await server.get(`/api/ens/domains/${alice}${query}`)).json()) as DomainsPage;
+    const all = await page('');
+    expect(all.data.map((d) => d.name)).toEqual(['alice.base.eth', 'alice.eth']);
+    expect(all.data[0]).toEqual({ name: 'alice.base.eth', registrant: alice, controller: alice, expiration: expect.any(String) });
+    expect(all.pagination).toEqual({ limit: 50, offset: 0, total: 2, hasMore: false });
+    expect(await page('?limit=1')).toEqual({ data: [all.data[0]], pagination: { limit: 1, offset: 0, total: 2, hasMore: true } });
+    expect(await page('?limit=1&offset=1')).toEqual({ data: [all.data[1]], pagination: { limit: 1, offset: 1, total: 2, hasMore: false } });
+    expect(await page('?offset=2')).toEqual({ data: [], pagination: { limit: 50, offset: 2, total: 2, hasMore: false } });
+  });
+
+  it('a Base name whose registration ran out in the Base chain’s time is left out', async () => {
+    const rpcUrl = server.localFacilitator!.chain.rpcUrl;
+    const chain = localViemChain({ chainId: 8453, rpcUrl });
+    const transport = http(rpcUrl, { retryCount: 0 });
+    const anvil = createTestClient({ chain, transport, mode: 'anvil' });
+    // The Base names deployer is a controller of the base.eth registrar: it registers brief.base.eth for an hour.
+    const registrar = createWalletClient({ account: BASE_NAMES_DEPLOYER, chain, transport });
+    const names = async () => ((await (await server.get(`/api/ens/domains/${demo}`)).json()) as DomainsPage).data.map((d) => d.name);
+    const snapshot = await anvil.snapshot();
+    try {
+      await registrar.writeContract({
+        address: baseNames.registrar,
+        abi: loadContractArtifact('EthNameRegistrar').abi,
+        functionName: 'register',
+        args: ['brief', demo, 3600n],
+      });
+      expect(await names()).toEqual(['brief.base.eth', 'demo.base.eth']);
+      await anvil.increaseTime({ seconds: 2 * 3600 });
+      await anvil.mine({ blocks: 1 });
+      expect(await names()).toEqual(['demo.base.eth']);
+    } finally {
+      await anvil.revert({ id: snapshot });
+    }
   });
 });

@@ -3,7 +3,9 @@ import type { ChainRpcClient } from '../rpc/chain-clients.js';
 import type { SourceClient } from '../source-client.js';
 import { decodeContentHash } from './content-hash.js';
 import { type EnsProfileRecord, type EnsRegistration, PROFILE_TEXT_KEYS, revertOf } from './ens-chain-reader.js';
-import { ensRegistryAbi, ethRegistrarAbi, resolverProfileAbi } from './ens-contracts.js';
+import { ensRegistryAbi, ethRegistrarAbi, nameResolverAbi, resolverProfileAbi } from './ens-contracts.js';
+import { isNormalizedEnsName } from './ens-names.js';
+import { BASE_COIN_TYPE, reverseNameOf } from './reverse-names.js';
 
 /** The parent whose subnames live on Base (Basenames); `base.eth` itself stays on Ethereum. */
 export const BASE_NAMES_PARENT = 'base.eth';
@@ -24,6 +26,13 @@ export interface BaseNamesContracts {
   resolver: Address;
   /** ERC-721, tokenId = labelhash of the label under base.eth: ownerOf (reverts once expired), nameExpires. */
   registrar: Address | undefined;
+  /**
+   * Basenames' ReverseRegistrar: it owns the Base reverse namespace (80002105.reverse) in the registry and, on a
+   * holder's `setName`, points the holder's reverse node at its default resolver and sets the name there. Reads never
+   * call it (primary names are read from the namespace's records); absent where the namespace has no registrar
+   * contract (the embedded Base chain's seed holds it itself).
+   */
+  reverseRegistrar?: Address;
 }
 
 /** Basenames on Base mainnet (github.com/base-org/basenames, README "Contract addresses"). */
@@ -31,6 +40,7 @@ export const BASENAMES_CONTRACTS: BaseNamesContracts = {
   registry: '0xB94704422c2a1E396835A571837Aa5AE53285a95',
   resolver: '0xC6d566A56A1aFf6508b41f6c90ff131615583BCD',
   registrar: '0x03c4738Ee98aE44591e1A4A4F3CaB6641d95DD9a',
+  reverseRegistrar: '0x79EA96012eEa67A83431F1701B3dFf7e37F9E282',
 };
 
 /** What one read asks each name's resolver. */
@@ -58,10 +68,12 @@ const ok = <T>(r: MulticallResult | undefined): T | null => (r?.status === 'succ
 /**
  * Base names read on Base itself, in ONE Multicall3 `eth_call` per batch: per name the registry's resolver and owner,
  * the registrar's expiry and registrant, and addr / contenthash / text on the usual L2 resolver. A name whose
- * registry resolver is another contract is finished by one more call to that resolver.
+ * registry resolver is another contract is finished by one more call to that resolver. Primary names (reverse) are
+ * read the same way from the Base reverse namespace, then forward-checked with the same read.
  * @example
  * const reader = new BaseNamesReader({ client: chains.base.client, contracts: BASENAMES_CONTRACTS, rpc: rpc.base })
  * await reader.addresses(['jesse.base.eth']) // ['0x…']
+ * await reader.primaryNames(['0x…']) // ['jesse.base.eth']
  */
 export class BaseNamesReader {
   constructor(private readonly p: { client: ChainRpcClient; contracts: BaseNamesContracts; rpc: SourceClient }) {}
@@ -94,6 +106,44 @@ export class BaseNamesReader {
         return { ...r, avatarRecord: avatar ?? null, texts };
       }),
     );
+  }
+
+  /**
+   * Each address's Base primary name: the `name` record of `<address>.80002105.reverse` (ENSIP-11/19), where Basenames'
+   * ReverseRegistrar sets it, kept only when it is a normalised Base name that resolves back to the address on Base.
+   * One `eth_call` reads every reverse record, one more forward-checks the names found (none when none is set).
+   */
+  primaryNames(addresses: readonly Address[]): Promise<(string | null)[]> {
+    return this.load(`basenames:name:${addresses.join(',')}`, async () => {
+      const claimed = (await this.reverseRecords(addresses)).map((name) => (name && isBaseName(name) && isNormalizedEnsName(name) ? name : null));
+      const names = [...new Set(claimed.filter((name): name is string => name !== null))];
+      const records = await this.read(names, { addr: true, contenthash: false, textKeys: [] });
+      const resolvesTo = new Map(records.map((r, i) => [names[i]!, r?.active ? r.address : null]));
+      return claimed.map((name, i) => {
+        const address = name === null ? null : resolvesTo.get(name);
+        return address && isAddressEqual(address, addresses[i]!) ? name : null;
+      });
+    });
+  }
+
+  /** The name record of each address's Base reverse node, from the resolver the registry names for that node. */
+  private async reverseRecords(addresses: readonly Address[]): Promise<(string | null)[]> {
+    const { registry, resolver: usualResolver } = this.p.contracts;
+    const nodes = addresses.map((address) => namehash(reverseNameOf(address, BASE_COIN_TYPE)));
+    const results = await this.multicall(
+      nodes.flatMap((node): Read[] => [
+        { address: registry, abi: ensRegistryAbi, functionName: 'resolver', args: [node] },
+        { address: usualResolver, abi: nameResolverAbi, functionName: 'name', args: [node] },
+      ]),
+    );
+    const records = nodes.map((node, i) => ({ node, resolver: nonZero(ok<Address>(results[2 * i])), name: ok<string>(results[2 * i + 1]) || null }));
+    // Reverse nodes whose resolver is not the usual one: ask their own resolver, all in one more call.
+    const elsewhere = records.filter((r) => r.resolver !== null && !isAddressEqual(r.resolver, usualResolver));
+    const answers = await this.multicall(elsewhere.map((r): Read => ({ address: r.resolver!, abi: nameResolverAbi, functionName: 'name', args: [r.node] })));
+    elsewhere.forEach((r, i) => {
+      r.name = ok<string>(answers[i]) || null;
+    });
+    return records.map((r) => (r.resolver === null ? null : r.name));
   }
 
   private resolverReads(resolver: Address, node: Hex, want: Wanted): Read[] {

@@ -12,12 +12,12 @@ import {
   toHex,
   zeroAddress,
 } from 'viem';
-import { normalize, packetToBytes } from 'viem/ens';
+import { packetToBytes } from 'viem/ens';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
 import type { SourceClient } from '../source-client.js';
 import { decodeContentHash } from './content-hash.js';
 import { type EnsContracts, ensRegistryAbi, ethRegistrarAbi, resolverProfileAbi, universalResolverAbi } from './ens-contracts.js';
-import { ethSecondLevelLabel } from './ens-names.js';
+import { ethSecondLevelLabel, isNormalizedEnsName } from './ens-names.js';
 
 /** Text records a profile reads, by their ENS keys (ENSIP-5 / ENSIP-18). */
 export const PROFILE_TEXT_KEYS = ['avatar', 'com.twitter', 'com.github', 'url', 'description', 'email', 'com.discord'] as const;
@@ -126,7 +126,7 @@ export class EnsChainReader {
         addresses.map((address) => this.p.client.getEnsName({ address, gatewayUrls: this.p.contracts.gateways })),
       );
       // A primary name that is not in normalised form, or whose .eth registration ran out, is not shown.
-      const usable = names.map((name) => (name !== null && isNormalized(name) ? name : null));
+      const usable = names.map((name) => (name !== null && isNormalizedEnsName(name) ? name : null));
       const registrations = await Promise.all(usable.map((name) => (name === null ? null : this.readRegistration(name))));
       return usable.map((name, i) => (registrations[i]?.active ? name : null));
     });
@@ -279,12 +279,4 @@ function decodeProfileAnswers(answer: { answers: readonly Hex[]; resolver: Addre
     texts: records,
     resolver: nonZero(answer.resolver),
   };
-}
-
-function isNormalized(name: string): boolean {
-  try {
-    return normalize(name) === name;
-  } catch {
-    return false;
-  }
 }

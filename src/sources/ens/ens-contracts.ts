@@ -46,6 +46,9 @@ export const resolverProfileAbi = parseAbi([
   'function multicall(bytes[] data) returns (bytes[] results)',
 ]);
 
+/** ENSIP-3 reverse resolution: the name record of a reverse node. */
+export const nameResolverAbi = parseAbi(['function name(bytes32 node) view returns (string)']);
+
 /** The Universal Resolver's resolve entry and errors, as ENS's and ours (contracts/UniversalResolver.sol) declare them. */
 export const universalResolverAbi = parseAbi([
   'function resolveWithGateways(bytes name, bytes data, string[] gateways) view returns (bytes, address)',

@@ -9,7 +9,7 @@ export interface EnsDomainRecord {
   expiresAt: number | null;
 }
 
-/** Where the names held by an address come from: the ENS subgraph (live) or the local chain's events. */
+/** Where the names held by an address come from: the ENS subgraph (live) or the embedded chains' events (Ethereum, Base). */
 export interface EnsDomainsSource {
   /** Unexpired names the address is registrant or controller of, sorted by name. */
   domainsOf(address: Address): Promise<EnsDomainRecord[]>;

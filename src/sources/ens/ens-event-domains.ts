@@ -1,28 +1,40 @@
 import { type Address, getAddress, labelhash, namehash, zeroAddress } from 'viem';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
 import type { SourceClient } from '../source-client.js';
-import { type EnsContracts, ensRegistryAbi, ethRegistrarAbi } from './ens-contracts.js';
+import { ensRegistryAbi, ethRegistrarAbi } from './ens-contracts.js';
 import type { EnsDomainRecord, EnsDomainsSource } from './ens-domains.js';
 
 type MulticallResult = { status: 'success'; result: unknown } | { status: 'failure'; error: unknown };
 
+/** A registrar of names under one parent (.eth on Ethereum, base.eth on Base) and the registry it writes. */
+export interface RegistrarOfNames {
+  /** The parent the registrar's labels sit under, e.g. 'eth' or 'base.eth'. */
+  parent: string;
+  registry: Address;
+  /** ERC-721, tokenId = labelhash: ownerOf (reverts once expired), NameRegistered (with the label), NameRenewed. */
+  registrar: Address;
+}
+
 /**
- * Names by address on the embedded chain, from its own events: the .eth registrar's NameRegistered (which carries
- * the label), NameRenewed and ERC-721 Transfer logs, then the registry owner and registrar token owner of each name
- * in one multicall. Lists second-level .eth names (the registry's own events carry only label hashes).
- * @example await new EnsEventDomains({ client, contracts, source }).domainsOf('0x7099…79C8')
+ * Names by address on an embedded chain, from its own events: the registrar's NameRegistered (which carries the
+ * label) and NameRenewed logs, then the registry owner and registrar token owner of each name in one multicall.
+ * ERC-721 Transfer logs are not needed: `ownerOf` names the token's holder now (and refuses an expired one), and a
+ * controller holds no token. Lists the registrar's direct children (the registry's own events carry only label
+ * hashes): .eth names on Ethereum, base.eth names on Base.
+ * @example await new EnsEventDomains({ client, names: { parent: 'eth', registry, registrar }, source }).domainsOf('0x7099…79C8')
  */
 export class EnsEventDomains implements EnsDomainsSource {
-  constructor(private readonly p: { client: ChainRpcClient; contracts: Pick<EnsContracts, 'registry' | 'ethRegistrar'>; source: SourceClient }) {}
+  constructor(private readonly p: { client: ChainRpcClient; names: RegistrarOfNames; source: SourceClient }) {}
 
   domainsOf(address: Address): Promise<EnsDomainRecord[]> {
     const wanted = getAddress(address);
+    const { registry, registrar, parent } = this.p.names;
     return this.p.source.load(`domains:${wanted}`, async () => {
       const labels = await this.registeredLabels();
-      const names = [...labels.entries()].map(([label, expiresAt]) => ({ name: `${label}.eth`, label, expiresAt }));
+      const names = [...labels.entries()].map(([label, expiresAt]) => ({ name: `${label}.${parent}`, label, expiresAt }));
       const reads = names.flatMap(({ name, label }) => [
-        { address: this.p.contracts.registry, abi: ensRegistryAbi, functionName: 'owner', args: [namehash(name)] },
-        { address: this.p.contracts.ethRegistrar, abi: ethRegistrarAbi, functionName: 'ownerOf', args: [BigInt(labelhash(label))] },
+        { address: registry, abi: ensRegistryAbi, functionName: 'owner', args: [namehash(name)] },
+        { address: registrar, abi: ethRegistrarAbi, functionName: 'ownerOf', args: [BigInt(labelhash(label))] },
       ]);
       const results = (await this.p.client.multicall({ contracts: reads as never, allowFailure: true, batchSize: 0 })) as MulticallResult[];
       const held: EnsDomainRecord[] = [];
@@ -43,7 +55,7 @@ export class EnsEventDomains implements EnsDomainsSource {
   /** label → latest expiry, from the registrar's NameRegistered and NameRenewed logs. */
   private async registeredLabels(): Promise<Map<string, number>> {
     const logs = await this.p.client.getLogs({
-      address: this.p.contracts.ethRegistrar,
+      address: this.p.names.registrar,
       events: ethRegistrarAbi.filter((item) => item.type === 'event' && item.name !== 'Transfer'),
       fromBlock: 0n,
       toBlock: 'latest',

@@ -33,6 +33,19 @@ export function normalizeEnsName(raw: string): string {
 }
 
 /**
+ * Whether a name read from the chain (a primary name) is already in ENSIP-15 normalised form; one that is not is
+ * never shown, as ENS's own clients refuse it.
+ * @example isNormalizedEnsName('Alice.eth') // false
+ */
+export function isNormalizedEnsName(name: string): boolean {
+  try {
+    return normalize(name) === name;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * A 0x address in any case → its EIP-55 checksummed form, or INVALID_PARAMETER (400).
  * @example checksumAddress('0xd8da6bf26964af9d7eed9e03e53415d37aa96045') // '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'
  */

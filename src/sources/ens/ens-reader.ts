@@ -1,19 +1,28 @@
 import type { Address } from 'viem';
+import type { ChainKey } from '../../config/chains.js';
 import { serviceUnavailable } from '../../errors/api-error.js';
 import { type BaseNamesReader, isBaseName } from './base-names-reader.js';
 import type { EnsChainReader, EnsProfileRecord } from './ens-chain-reader.js';
 
+/** A forward-checked primary name and the chain whose reverse record set it. */
+export interface EnsPrimaryNameRecord {
+  name: string;
+  /** ethereum: ENSIP-19 `addr.reverse` on Ethereum · base: Basenames' `80002105.reverse` on Base. */
+  chain: Extract<ChainKey, 'ethereum' | 'base'>;
+}
+
 /** ENS reads the subgraphs make, whichever chain answers them. */
 export interface EnsReader {
   addresses(names: readonly string[]): Promise<(Address | null)[]>;
-  primaryNames(addresses: readonly Address[]): Promise<(string | null)[]>;
+  primaryNames(addresses: readonly Address[]): Promise<(EnsPrimaryNameRecord | null)[]>;
   texts(names: readonly string[], key: string): Promise<(string | null)[]>;
   profiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]>;
 }
 
 /**
- * Sends each name to the chain that holds it: names under base.eth to Base (when a Base reader exists), the rest, and
- * every reverse lookup, to Ethereum. A batch mixing both is one read on each chain, run side by side.
+ * Sends each name to the chain that holds it: names under base.eth to Base (when a Base reader exists), the rest to
+ * Ethereum. A batch mixing both is one read on each chain, run side by side. Reverse lookups ask both chains side by
+ * side and prefer Ethereum's primary name.
  * @example
  * const reader = new ChainRoutedEnsReader({ ethereum, base })
  * await reader.addresses(['alice.eth', 'demo.base.eth']) // one eth_call on Ethereum, one on Base
@@ -48,9 +57,25 @@ export class ChainRoutedEnsReader implements EnsReader {
     return this.route(names, (r, n) => r.addresses(n), (r, n) => r.addresses(n));
   }
 
-  /** Primary names are Ethereum's (ENSIP-19, coin type 60); Base's own reverse records are not read. */
-  primaryNames(addresses: readonly Address[]): Promise<(string | null)[]> {
-    return this.ethereum.primaryNames(addresses);
+  /**
+   * The Ethereum primary name (ENSIP-19, coin type 60) where one holds, else the Base one (Basenames, coin type
+   * 0x80002105): an address's mainnet identity is the one ENS clients show everywhere, its Base name the fallback.
+   * Both are forward-checked; both chains are asked at once, each in one batch for all the addresses. Base failing
+   * matters only for addresses without an Ethereum name (they fail, rather than answer a wrong 404).
+   */
+  async primaryNames(addresses: readonly Address[]): Promise<(EnsPrimaryNameRecord | null)[]> {
+    const base = this.p.base;
+    const [onEthereum, onBase] = await Promise.all([
+      this.ethereum.primaryNames(addresses),
+      base ? base.primaryNames(addresses).then((names) => ({ names }), (error: unknown) => ({ error })) : { names: addresses.map(() => null) },
+    ]);
+    if ('error' in onBase && onEthereum.some((name) => name === null)) throw onBase.error;
+    return addresses.map((_, i) => {
+      const ethereumName = onEthereum[i];
+      if (ethereumName) return { name: ethereumName, chain: 'ethereum' };
+      const baseName = 'names' in onBase ? onBase.names[i] : null;
+      return baseName ? { name: baseName, chain: 'base' } : null;
+    });
   }
 
   texts(names: readonly string[], key: string): Promise<(string | null)[]> {

@@ -1,15 +1,16 @@
 import type { Address } from 'viem';
-import type { ChainClients } from '../rpc/chain-clients.js';
+import type { ChainClients, ChainRpcClient } from '../rpc/chain-clients.js';
 import type { RpcSourceClients } from '../rpc/rpc-source-clients.js';
 import { SourceClient } from '../source-client.js';
 import type { SourceHealthRegistry } from '../source-health.js';
-import { BASENAMES_CONTRACTS, type BaseNamesContracts, BaseNamesReader } from './base-names-reader.js';
+import { BASE_NAMES_PARENT, BASENAMES_CONTRACTS, type BaseNamesContracts, BaseNamesReader } from './base-names-reader.js';
 import { EnsChainReader } from './ens-chain-reader.js';
 import { type EnsContracts, LOCAL_BATCH_GATEWAY, MAINNET_ENS_CONTRACTS } from './ens-contracts.js';
 import type { EnsDomainsSource } from './ens-domains.js';
-import { EnsEventDomains } from './ens-event-domains.js';
+import { EnsEventDomains, type RegistrarOfNames } from './ens-event-domains.js';
 import { ChainRoutedEnsReader, type EnsReader } from './ens-reader.js';
 import { EnsSubgraphClient } from './ens-subgraph-client.js';
+import { MergedEnsDomains } from './merged-domains.js';
 
 /** ENS reads: resolution on Ethereum (and Base names on Base), and names by address. Undefined parts answer 503. */
 export interface EnsSources {
@@ -18,7 +19,10 @@ export interface EnsSources {
    * Base's registry and L2 resolver when the base chain has them (Basenames live, the seeded ones locally).
    */
   reader: EnsReader | undefined;
-  /** The ENS subgraph when ENS_SUBGRAPH_URL is set, else the embedded chain's events. */
+  /**
+   * The ENS subgraph when ENS_SUBGRAPH_URL is set, else the embedded chain's events; with the embedded Base chain's
+   * base.eth names from its events merged in.
+   */
   domains: EnsDomainsSource | undefined;
 }
 
@@ -48,9 +52,18 @@ export function localBaseNamesContracts(deployments: ReadonlyMap<string, Address
   return { registry, resolver, registrar: deployments?.get('BaseRegistrar') };
 }
 
+/** Names by address from an embedded chain's registrar events, registered in /api/sources/health as `name`. */
+function eventDomains(p: { client: ChainRpcClient; names: RegistrarOfNames; name: string; description: string; registry: SourceHealthRegistry; timeoutMs: number }) {
+  const policy = { name: p.name, kind: 'ens', mode: 'local', description: p.description, freshnessMs: 0, timeoutMs: p.timeoutMs } as const;
+  return new EnsEventDomains({ client: p.client, names: p.names, source: new SourceClient({ policy, registry: p.registry }) });
+}
+
 /**
- * Builds the ENS sources: the chain reader on Ethereum's client, and names by address from the ENS subgraph (live,
- * `ens-subgraph` in /api/sources/health) or from the embedded chain's registrar events (local, `ens-events`).
+ * Builds the ENS sources: the chain reader on Ethereum's client (and Base's), and names by address from the ENS
+ * subgraph (live, `ens-subgraph` in /api/sources/health) or from the embedded chain's registrar events (local,
+ * `ens-events`), plus the embedded Base chain's base.eth names (`basenames-events`). A live Base chain adds none:
+ * Basenames' BaseRegistrar logs carry no labels, and reading its logs from deployment spans more blocks than public
+ * RPCs serve in one eth_getLogs.
  * @example createEnsSources({ chains, rpc, registry, localDeployments, subgraphUrl: config.upstreams.ensSubgraph.url, timeoutMs })
  */
 export function createEnsSources(p: {
@@ -72,22 +85,31 @@ export function createEnsSources(p: {
   const onBase = base.client && p.rpc.base && baseContracts ? new BaseNamesReader({ client: base.client, contracts: baseContracts, rpc: p.rpc.base }) : undefined;
   const reader = onEthereum || onBase ? new ChainRoutedEnsReader({ ethereum: onEthereum, base: onBase }) : undefined;
 
-  let domains: EnsDomainsSource | undefined;
+  let onEthereumDomains: EnsDomainsSource | undefined;
   if (p.subgraphUrl !== undefined) {
-    domains = new EnsSubgraphClient({ url: p.subgraphUrl, mode: 'live', registry: p.registry, timeoutMs: p.timeoutMs });
+    onEthereumDomains = new EnsSubgraphClient({ url: p.subgraphUrl, mode: 'live', registry: p.registry, timeoutMs: p.timeoutMs });
   } else if (ethereum.mode === 'local' && ethereum.client && contracts) {
-    const source = new SourceClient({
-      policy: {
-        name: 'ens-events',
-        kind: 'ens',
-        mode: 'local',
-        description: 'ENS names by address: events of the embedded chain (.eth registrar)',
-        freshnessMs: 0,
-        timeoutMs: p.timeoutMs,
-      },
+    onEthereumDomains = eventDomains({
+      client: ethereum.client,
+      names: { parent: 'eth', registry: contracts.registry, registrar: contracts.ethRegistrar },
+      name: 'ens-events',
+      description: 'ENS names by address: events of the embedded chain (.eth registrar)',
       registry: p.registry,
+      timeoutMs: p.timeoutMs,
     });
-    domains = new EnsEventDomains({ client: ethereum.client, contracts, source });
   }
+  const onBaseDomains =
+    base.mode === 'local' && base.client && baseContracts?.registrar
+      ? eventDomains({
+          client: base.client,
+          names: { parent: BASE_NAMES_PARENT, registry: baseContracts.registry, registrar: baseContracts.registrar },
+          name: 'basenames-events',
+          description: 'Base names by address: events of the embedded Base chain (base.eth registrar)',
+          registry: p.registry,
+          timeoutMs: p.timeoutMs,
+        })
+      : undefined;
+  // Without Ethereum's names the list would be partial: no source at all (503) rather than Base's alone.
+  const domains = onEthereumDomains && onBaseDomains ? new MergedEnsDomains([onEthereumDomains, onBaseDomains]) : onEthereumDomains;
   return { reader, domains };
 }

@@ -1,0 +1,96 @@
+import { createPublicClient, http, namehash } from 'viem';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadPublishedContract } from '../../src/chain/published-contracts.js';
+import { getDevAccounts } from '../../src/chain/dev-accounts.js';
+import { localBaseNamesAddresses } from '../../src/chain/seed-steps/base-names.js';
+import type { ChainKey } from '../../src/config/chains.js';
+import { BASE_COIN_TYPE, reverseNameOf } from '../../src/sources/ens/reverse-names.js';
+import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+const accounts = getDevAccounts().map((a) => a.address);
+const [, alice, bob, carol, dave] = accounts;
+const demo = accounts[5]!;
+const claimant = accounts[6]!;
+const baseNames = localBaseNamesAddresses();
+
+describe('Base primary names (Basenames: the name record of <address>.80002105.reverse on Base), forward-checked', () => {
+  let server: TestServer;
+  const rpc: { chain: ChainKey; method: string }[] = [];
+  const calls = (chain: ChainKey, method = 'eth_call') => rpc.filter((r) => r.chain === chain && r.method === method).length;
+  const reverse = (addresses: readonly string[]) =>
+    server.post('/graphql', { query: `{ ${addresses.map((a, i) => `r${i}: ensReverse(address: "${a}") { name address chain }`).join(' ')} }` });
+
+  beforeAll(async () => {
+    server = await startTestServer(
+      { ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000' },
+      { onRpcRequest: (chain, method) => rpc.push({ chain, method }) },
+    );
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    rpc.length = 0;
+  });
+
+  it('GET /api/ens/reverse/{dev account #5} answers {name: "demo.base.eth"}: its Base primary name, as it has none on Ethereum', async () => {
+    const res = await server.get(`/api/ens/reverse/${demo.toLowerCase()}`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ name: 'demo.base.eth' });
+    const graph = await reverse([demo]);
+    expect(await graph.json()).toEqual({ data: { r0: { name: 'demo.base.eth', address: demo, chain: 'base' } } });
+  });
+
+  it('an address with an Ethereum primary name keeps it, though its Base primary name also resolves back', async () => {
+    expect(await (await server.get(`/api/ens/resolve/alice.base.eth`)).json()).toEqual({ name: 'alice.base.eth', address: alice });
+    expect(await (await server.get(`/api/ens/reverse/${alice}`)).json()).toEqual({ name: 'alice.eth' });
+    expect(await (await reverse([alice])).json()).toEqual({ data: { r0: { name: 'alice.eth', address: alice, chain: 'ethereum' } } });
+  });
+
+  it('a Base reverse record naming a name that does not resolve back to the address is refused: 404 NOT_FOUND', async () => {
+    // Dev account #6's reverse record on Base says demo.base.eth, which resolves to dev account #5.
+    const rpcUrl = server.localFacilitator!.chain.rpcUrl;
+    const base = createPublicClient({ chain: localViemChain({ chainId: 8453, rpcUrl }), transport: http(rpcUrl, { retryCount: 0 }) });
+    const record = await base.readContract({
+      address: baseNames.resolver,
+      abi: loadPublishedContract('PublicResolver').abi,
+      functionName: 'name',
+      args: [namehash(reverseNameOf(claimant, BASE_COIN_TYPE))],
+    });
+    expect(record).toBe('demo.base.eth');
+    const res = await server.get(`/api/ens/reverse/${claimant}`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: true, code: 'NOT_FOUND' });
+    // Neither chain has a name for carol; dave's Ethereum claim (alice.eth) still fails its own forward check.
+    for (const address of [carol, dave]) expect((await server.get(`/api/ens/reverse/${address}`)).status).toBe(404);
+  });
+
+  it('a batch of reverse lookups costs what one costs: per chain one eth_call for the reverse records and one for the forward check', async () => {
+    // Alice has a primary name on each chain, so each chain makes both of its reads.
+    expect((await reverse([alice])).status).toBe(200);
+    const forOne = { ethereum: calls('ethereum'), base: calls('base') };
+    // Base: the reverse records in one eth_call, the forward check of the names found in one more. Ethereum: the
+    // Universal Resolver's forward-checked reverse, then the .eth registrations of the names found.
+    expect(forOne).toEqual({ ethereum: 2, base: 2 });
+    rpc.length = 0;
+
+    const batch = [alice, bob, carol, dave, demo, claimant, accounts[0]!, accounts[7]!];
+    const res = await reverse(batch);
+    expect(res.status).toBe(200);
+    const { data } = (await res.json()) as { data: Record<string, { name: string; chain: string } | null> };
+    expect(batch.map((_, i) => data[`r${i}`]?.name ?? null)).toEqual(['alice.eth', 'bob.eth', null, null, 'demo.base.eth', null, null, null]);
+    expect({ ethereum: calls('ethereum'), base: calls('base') }).toEqual(forOne);
+  });
+
+  it('addresses without any Base reverse record cost Base one eth_call, with no forward check', async () => {
+    expect(await (await reverse([carol, dave])).json()).toEqual({ data: { r0: null, r1: null } });
+    expect(calls('base')).toBe(1);
+  });
+
+  it('the federated wallet of a Base name shows its Base primary name (GET /api/profile/full/demo.base.eth)', async () => {
+    const res = await server.get('/api/profile/full/demo.base.eth');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ name: 'demo.base.eth', address: demo, wallet: { address: demo, primaryName: 'demo.base.eth' } });
+  });
+});
