@@ -28,16 +28,24 @@ export function sendFrameworkError(err: FastifyError, request: FastifyRequest, r
   return send(request, reply, fromFastifyError(err) ?? new ApiError(400, 'INVALID_PARAMETER', 'malformed request'));
 }
 
+/** The request target at the start of the bytes Node's parser refused (`GET /ccip/… HTTP/1.1`), when they start there. */
+function refusedTarget(err: NodeJS.ErrnoException): string {
+  const raw = (err as { rawPacket?: unknown }).rawPacket;
+  if (!Buffer.isBuffer(raw)) return '';
+  return /^[A-Z]{3,7} (\S{1,16})/.exec(raw.toString('latin1', 0, 32))?.[1] ?? '';
+}
+
 /**
  * Requests Node's HTTP parser refuses before fastify routes them (headers or URL too large, bad framing):
- * answered in the envelope too, written on the raw socket since no reply object exists yet.
+ * answered in the envelope too, written on the raw socket since no reply object exists yet. A CCIP path gets the
+ * ERC-3668 shape when the refused bytes still show it (Node hands over the chunk it was parsing).
  */
 export function clientErrorResponse(err: NodeJS.ErrnoException): string {
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const apiError = tooLarge
     ? new ApiError(431, 'INVALID_PARAMETER', 'request URL or headers are too large')
     : new ApiError(400, 'INVALID_PARAMETER', 'malformed HTTP request');
-  const rendered = renderError(apiError, 'full');
+  const rendered = renderError(apiError, envelopeStyleFor(refusedTarget(err)));
   const body = JSON.stringify(rendered.body);
   const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
   return `HTTP/1.1 ${rendered.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;

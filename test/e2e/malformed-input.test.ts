@@ -84,4 +84,14 @@ describe('bad input never yields a 5xx: every route of the table answers a 4xx w
       );
     });
   }
+
+  it("a URL too large for Node's parser is a 431 in the envelope of its route: ERC-3668's on /ccip, the full one on /api", async () => {
+    const huge = 'a'.repeat(20_000);
+    const ccip = await fetch(`${server.url}/ccip/0x${'1'.repeat(40)}/0x${huge}.json`);
+    expect(ccip.status).toBe(431);
+    expect(await ccip.json()).toEqual({ error: 'request URL or headers are too large', code: 'INVALID_PARAMETER', message: 'request URL or headers are too large' });
+    const api = await fetch(`${server.url}/api/ens/resolve/${huge}.eth`);
+    expect(api.status).toBe(431);
+    expect(await api.json()).toMatchObject({ error: true, code: 'INVALID_PARAMETER', timestamp: expect.any(String) });
+  });
 });
