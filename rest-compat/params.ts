@@ -43,5 +43,5 @@ export function commaSeparated<T extends z.ZodType<unknown, string>>(entry: T, p
         .map((s) => s.trim())
         .filter((s) => s !== ''),
     )
-        .pipe(z.array(entry).min(1, `must name 1 to ${p.max} ${p.noun}`).max(p.max, `must name 1 to ${p.max} ${p.noun}`));
+    .pipe(z.array(entry).min(1, `must name 1 to ${p.max} ${p.noun}`).max(p.max, `must name 1 to ${p.max} ${p.noun}`));
 }

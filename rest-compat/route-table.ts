@@ -1,3 +1,4 @@
+import type { RouteTable } from './route-row.js';
 import { accountRoutes } from './routes/account.js';
 import { batchRoutes } from './routes/batch.js';
 import { ccipRoutes } from './routes/ccip.js';
@@ -9,9 +10,20 @@ import { farcasterRoutes } from './routes/farcaster.js';
 import { priceRoutes } from './routes/prices.js';
 import { statusRoutes } from './routes/status.js';
 import { walletRoutes } from './routes/wallet.js';
-import type { RouteTable } from './route-row.js';
 
 /** Every documented path the server answers; nothing is served that is not a row here (plus /graphql, /metrics). */
 export const ROUTE_TABLE: RouteTable = {
-  rows: [...statusRoutes, ...priceRoutes, ...farcasterRoutes, ...accountRoutes, ...defiRoutes, ...batchRoutes, ...walletRoutes, ...chainUtilityRoutes, ...ensRoutes, ...ccipRoutes, ...documentRoutes],
+  rows: [
+    ...statusRoutes,
+    ...priceRoutes,
+    ...farcasterRoutes,
+    ...accountRoutes,
+    ...defiRoutes,
+    ...batchRoutes,
+    ...walletRoutes,
+    ...chainUtilityRoutes,
+    ...ensRoutes,
+    ...ccipRoutes,
+    ...documentRoutes,
+  ],
 };

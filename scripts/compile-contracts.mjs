@@ -44,7 +44,8 @@ const input = {
 /** Resolves imports: project files by their unit name, anything else (e.g. "@scope/pkg/X.sol") from node_modules. */
 function findImports(path) {
   const inProject = resolve(projectRoot, path);
-  if (inProject.startsWith(projectRoot + sep) && existsSync(inProject)) return { contents: readFileSync(inProject, 'utf8') };
+  if (inProject.startsWith(projectRoot + sep) && existsSync(inProject))
+    return { contents: readFileSync(inProject, 'utf8') };
   try {
     return { contents: readFileSync(requireFromProject.resolve(path), 'utf8') };
   } catch {

@@ -9,7 +9,16 @@ import { type BuiltSubgraph, buildSubgraph, type SubgraphModule } from './shared
 import { walletSubgraph } from './wallet/index.js';
 
 /** Every subgraph the supergraph is composed of; a domain joins by adding its module here. */
-export const SUBGRAPH_MODULES: readonly SubgraphModule[] = [chainSubgraph, accountSubgraph, pricesSubgraph, farcasterSubgraph, defiSubgraph, walletSubgraph, ensSubgraph, ccipSubgraph];
+export const SUBGRAPH_MODULES: readonly SubgraphModule[] = [
+  chainSubgraph,
+  accountSubgraph,
+  pricesSubgraph,
+  farcasterSubgraph,
+  defiSubgraph,
+  walletSubgraph,
+  ensSubgraph,
+  ccipSubgraph,
+];
 
 export async function buildAllSubgraphs(): Promise<BuiltSubgraph[]> {
   const built: BuiltSubgraph[] = [];

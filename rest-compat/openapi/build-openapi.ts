@@ -3,7 +3,14 @@ import type { z } from 'zod';
 import type { RouteRow, RouteTable } from '../route-row.js';
 import { errorResponses } from './error-responses.js';
 import { graphqlJsonSchemas } from './graphql-json-schema.js';
-import type { JsonSchema, OpenApiDocument, OperationObject, PathItemObject, ResponseObject, Reference } from './openapi-types.js';
+import type {
+  JsonSchema,
+  OpenApiDocument,
+  OperationObject,
+  PathItemObject,
+  Reference,
+  ResponseObject,
+} from './openapi-types.js';
 import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from './rate-limit-headers.js';
 import { rowParameters } from './row-parameters.js';
 import { rowResponses } from './row-responses.js';
@@ -38,14 +45,23 @@ const DESCRIPTION = [
  * The OpenAPI 3.1 document of the route table, response schemas taken from the supergraph's types.
  * @example const doc = buildOpenApi({ table, schema: gateway.schema, serverUrl: 'https://api.example.com' })
  */
-export function buildOpenApi({ table, schema, serverUrl, tagDescriptions = {}, defaultPriceUsd }: BuildOpenApiParams): OpenApiDocument {
+export function buildOpenApi({
+  table,
+  schema,
+  serverUrl,
+  tagDescriptions = {},
+  defaultPriceUsd,
+}: BuildOpenApiParams): OpenApiDocument {
   const graphql = graphqlJsonSchemas({ schema });
   const errors = errorResponses();
 
   // Responses first: their component names (GraphQL types, envelopes) win over request-schema ids.
   const responses = new Map<RouteRow, Record<string, ResponseObject | Reference>>();
   for (const row of table.rows) {
-    responses.set(row, rowResponses({ row, schema, graphql, errors, paid: priceOf(row, defaultPriceUsd) !== undefined }));
+    responses.set(
+      row,
+      rowResponses({ row, schema, graphql, errors, paid: priceOf(row, defaultPriceUsd) !== undefined }),
+    );
   }
 
   const inputSchemas: Record<string, JsonSchema> = {};
@@ -62,7 +78,8 @@ export function buildOpenApi({ table, schema, serverUrl, tagDescriptions = {}, d
   for (const row of table.rows) {
     const method = row.method.toLowerCase() as keyof PathItemObject;
     const item = (paths[row.path] ??= {});
-    if (item[method] !== undefined) throw new Error(`route ${row.id}: ${row.method} ${row.path} is already in the table`);
+    if (item[method] !== undefined)
+      throw new Error(`route ${row.id}: ${row.method} ${row.path} is already in the table`);
     if (!tags.includes(row.tag)) tags.push(row.tag);
     const { parameters, requestBody } = rowParameters({ row, convert });
     const price = priceOf(row, defaultPriceUsd);

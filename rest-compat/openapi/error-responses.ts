@@ -1,6 +1,12 @@
 import { STATUS_CODES } from 'node:http';
+import {
+  componentRef,
+  type HeaderObject,
+  type JsonSchema,
+  type Reference,
+  type ResponseObject,
+} from './openapi-types.js';
 import { rateLimitHeaderRefs } from './rate-limit-headers.js';
-import { componentRef, type HeaderObject, type JsonSchema, type Reference, type ResponseObject } from './openapi-types.js';
 
 export type Envelope = 'full' | 'ccip';
 
@@ -10,7 +16,11 @@ const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601'
 const code = { type: 'string', description: 'Machine-readable error code (SPEC "Errors")' };
 const message = { type: 'string', description: 'What went wrong, for people' };
 const rateLimitFields = {
-  retryAfter: { type: 'integer', minimum: 0, description: 'Seconds until a retry can succeed; also the Retry-After header' },
+  retryAfter: {
+    type: 'integer',
+    minimum: 0,
+    description: 'Seconds until a retry can succeed; also the Retry-After header',
+  },
   tier: { type: 'string', description: 'Tier whose limit was hit' },
   limit: { type: 'integer', description: 'The limit that was hit' },
   suggestion: { type: 'string', description: 'How to get more: sign in, use an API key, or pay per request' },
@@ -38,7 +48,13 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     description: 'A per-minute or daily limit was exceeded',
     required: ['error', 'code', 'message', 'retryAfter', 'tier', 'limit', 'suggestion', 'timestamp'],
-    properties: { error: { type: 'boolean', const: true }, code: { type: 'string', const: 'RATE_LIMITED' }, message, ...rateLimitFields, timestamp },
+    properties: {
+      error: { type: 'boolean', const: true },
+      code: { type: 'string', const: 'RATE_LIMITED' },
+      message,
+      ...rateLimitFields,
+      timestamp,
+    },
   },
   PaymentRequiredError: {
     description:
@@ -47,7 +63,13 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
       {
         type: 'object',
         required: ['error', 'code', 'message', 'timestamp', 'priceUSD', 'recipient'],
-        properties: { error: { type: 'boolean', const: true }, code: { type: 'string', const: 'PAYMENT_REQUIRED' }, message, ...paymentFields, timestamp },
+        properties: {
+          error: { type: 'boolean', const: true },
+          code: { type: 'string', const: 'PAYMENT_REQUIRED' },
+          message,
+          ...paymentFields,
+          timestamp,
+        },
       },
       {
         type: 'object',
@@ -67,13 +89,23 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     type: 'object',
     description: 'A per-minute or daily limit was exceeded (CCIP-Read route)',
     required: ['error', 'code', 'message', 'retryAfter', 'tier', 'limit', 'suggestion'],
-    properties: { error: { type: 'string' }, code: { type: 'string', const: 'RATE_LIMITED' }, message, ...rateLimitFields },
+    properties: {
+      error: { type: 'string' },
+      code: { type: 'string', const: 'RATE_LIMITED' },
+      message,
+      ...rateLimitFields,
+    },
   },
   CcipPaymentRequiredError: {
     type: 'object',
     description: 'The free tier is used up; pay for this call with x402 (CCIP-Read route)',
     required: ['error', 'code', 'message', 'priceUSD', 'recipient'],
-    properties: { error: { type: 'string' }, code: { type: 'string', const: 'PAYMENT_REQUIRED' }, message, ...paymentFields },
+    properties: {
+      error: { type: 'string' },
+      code: { type: 'string', const: 'PAYMENT_REQUIRED' },
+      message,
+      ...paymentFields,
+    },
   },
 };
 
@@ -88,22 +120,66 @@ interface StatusInfo {
 }
 
 const STATUS_INFO: Record<number, StatusInfo> = {
-  400: { name: 'BadRequest', description: 'Invalid parameters or malformed request', code: 'INVALID_PARAMETER', message: 'name is not a valid ENS name' },
-  401: { name: 'Unauthorized', description: 'Missing, invalid or expired credentials', code: 'UNAUTHORIZED', message: 'a session token is required' },
+  400: {
+    name: 'BadRequest',
+    description: 'Invalid parameters or malformed request',
+    code: 'INVALID_PARAMETER',
+    message: 'name is not a valid ENS name',
+  },
+  401: {
+    name: 'Unauthorized',
+    description: 'Missing, invalid or expired credentials',
+    code: 'UNAUTHORIZED',
+    message: 'a session token is required',
+  },
   402: { name: 'PaymentRequired', description: 'Payment required: the free tier is used up' },
   403: { name: 'Forbidden', description: 'The caller may not do this', code: 'FORBIDDEN', message: 'forbidden' },
-  404: { name: 'NotFound', description: 'Not found (for example an unregistered or expired ENS name, or an address without a reverse name)', code: 'NOT_FOUND', message: 'not found' },
-  405: { name: 'MethodNotAllowed', description: 'Method not allowed on this path', code: 'METHOD_NOT_ALLOWED', message: 'method not allowed' },
-  409: { name: 'Conflict', description: 'Conflicts with the current state', code: 'CONFLICT', message: 'already exists' },
-  413: { name: 'PayloadTooLarge', description: 'Request body too large', code: 'PAYLOAD_TOO_LARGE', message: 'request body too large' },
-  415: { name: 'UnsupportedMediaType', description: 'Request body is not JSON', code: 'UNSUPPORTED_MEDIA_TYPE', message: 'expected application/json' },
+  404: {
+    name: 'NotFound',
+    description: 'Not found (for example an unregistered or expired ENS name, or an address without a reverse name)',
+    code: 'NOT_FOUND',
+    message: 'not found',
+  },
+  405: {
+    name: 'MethodNotAllowed',
+    description: 'Method not allowed on this path',
+    code: 'METHOD_NOT_ALLOWED',
+    message: 'method not allowed',
+  },
+  409: {
+    name: 'Conflict',
+    description: 'Conflicts with the current state',
+    code: 'CONFLICT',
+    message: 'already exists',
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    description: 'Request body too large',
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'request body too large',
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: 'Request body is not JSON',
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'expected application/json',
+  },
   429: { name: 'RateLimited', description: 'A per-minute or daily limit was exceeded' },
   500: { name: 'InternalError', description: 'Server error', code: 'INTERNAL_ERROR', message: 'internal server error' },
-  503: { name: 'ServiceUnavailable', description: 'Upstream provider unavailable or degraded', code: 'SERVICE_UNAVAILABLE', message: 'upstream provider unavailable' },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'Upstream provider unavailable or degraded',
+    code: 'SERVICE_UNAVAILABLE',
+    message: 'upstream provider unavailable',
+  },
 };
 
 const CCIP_STATUS_INFO: Record<number, Partial<StatusInfo>> = {
-  400: { description: 'Invalid CCIP request or data (CCIP_ERROR; INVALID_REQUEST when sender or data is missing)', code: 'CCIP_ERROR', message: 'invalid calldata' },
+  400: {
+    description: 'Invalid CCIP request or data (CCIP_ERROR; INVALID_REQUEST when sender or data is missing)',
+    code: 'CCIP_ERROR',
+    message: 'invalid calldata',
+  },
   500: { description: 'CCIP gateway internal error', code: 'CCIP_ERROR', message: 'gateway error' },
 };
 
@@ -132,12 +208,17 @@ export function errorResponses(): ErrorResponses {
       const schemaName = schemaNameFor(status, envelope);
       schemas[schemaName] = ERROR_SCHEMAS[schemaName] as JsonSchema;
       const headers: Record<string, HeaderObject | Reference> | undefined =
-        status === 429 ? { 'Retry-After': componentRef('headers', 'Retry-After'), ...rateLimitHeaderRefs() } : undefined;
+        status === 429
+          ? { 'Retry-After': componentRef('headers', 'Retry-After'), ...rateLimitHeaderRefs() }
+          : undefined;
       responses[name] = {
         description: info.code ? `${info.description} (${info.code})` : info.description,
         ...(headers ? { headers } : {}),
         content: {
-          'application/json': { schema: componentRef('schemas', schemaName) as unknown as JsonSchema, example: exampleBody(status, envelope, info) },
+          'application/json': {
+            schema: componentRef('schemas', schemaName) as unknown as JsonSchema,
+            example: exampleBody(status, envelope, info),
+          },
         },
       };
     }
@@ -160,14 +241,29 @@ function schemaNameFor(status: number, envelope: Envelope): string {
 
 function exampleBody(status: number, envelope: Envelope, info: StatusInfo): Record<string, unknown> {
   const time = envelope === 'full' ? { timestamp: EXAMPLE_TIME } : {};
-  const head = (codeValue: string, text: string) => (envelope === 'full' ? { error: true, code: codeValue, message: text } : { error: text, code: codeValue, message: text });
+  const head = (codeValue: string, text: string) =>
+    envelope === 'full'
+      ? { error: true, code: codeValue, message: text }
+      : { error: text, code: codeValue, message: text };
   if (status === 429) {
     const text = 'Rate limit exceeded for tier light: 120 requests per minute';
-    return { ...head('RATE_LIMITED', text), retryAfter: 42, tier: 'light', limit: 120, suggestion: 'Sign in with SIWE, use an API key, or pay per request with x402', ...time };
+    return {
+      ...head('RATE_LIMITED', text),
+      retryAfter: 42,
+      tier: 'light',
+      limit: 120,
+      suggestion: 'Sign in with SIWE, use an API key, or pay per request with x402',
+      ...time,
+    };
   }
   if (status === 402) {
     const text = 'Free tier used up: pay 0.01 USD with x402';
-    return { ...head('PAYMENT_REQUIRED', text), priceUSD: '0.01', recipient: '0x0000000000000000000000000000000000000000', ...time };
+    return {
+      ...head('PAYMENT_REQUIRED', text),
+      priceUSD: '0.01',
+      recipient: '0x0000000000000000000000000000000000000000',
+      ...time,
+    };
   }
   return { ...head(info.code ?? 'ERROR', info.message ?? info.description), ...time };
 }

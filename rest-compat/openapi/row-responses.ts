@@ -19,7 +19,13 @@ export interface RowResponsesParams {
  * The 200 and error responses of a row, ordered by status.
  * @example rowResponses({ row, schema, graphql, errors, paid: true })['402'] // { $ref: '#/components/responses/PaymentRequired' }
  */
-export function rowResponses({ row, schema, graphql, errors, paid }: RowResponsesParams): Record<string, ResponseObject | Reference> {
+export function rowResponses({
+  row,
+  schema,
+  graphql,
+  errors,
+  paid,
+}: RowResponsesParams): Record<string, ResponseObject | Reference> {
   const counted = row.tier !== 'free';
   const headers = counted ? { headers: rateLimitHeaderRefs() } : {};
   const statuses = new Set<number>([500, ...(row.errors ?? [])]);
@@ -31,7 +37,8 @@ export function rowResponses({ row, schema, graphql, errors, paid }: RowResponse
   if (row.kind === 'operation') {
     // A row's root field may be a mutation (compile-routes.ts): sign-in, key management.
     const field = schema.getQueryType()?.getFields()[row.field] ?? schema.getMutationType()?.getFields()[row.field];
-    if (field === undefined) throw new Error(`route ${row.id}: the supergraph has no field Query.${row.field} or Mutation.${row.field}`);
+    if (field === undefined)
+      throw new Error(`route ${row.id}: the supergraph has no field Query.${row.field} or Mutation.${row.field}`);
     const body = row.responseSchema ?? graphql.bodySchema(field.type);
     ok = { description: field.description ?? 'OK', ...headers, content: { 'application/json': { schema: body } } };
     statuses.add(503);

@@ -18,7 +18,8 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     type: 'apiKey',
     in: 'header',
     name: 'X-PAYMENT',
-    description: 'x402 payment: base64 of a signed EIP-3009 USDC transfer on Base (chain 8453) for the price a 402 answer names.',
+    description:
+      'x402 payment: base64 of a signed EIP-3009 USDC transfer on Base (chain 8453) for the price a 402 answer names.',
   },
 };
 

@@ -31,8 +31,12 @@ export function zodJsonSchema({ schema, componentName }: ZodJsonSchemaParams): Z
   const defs: Record<string, JsonSchema> = {};
   for (const [id, def] of Object.entries(rawDefs)) defs[componentName(id)] = rewrite(def) as JsonSchema;
 
-  const rootRef = typeof root.$ref === 'string' && root.$ref.startsWith(DEFS_PREFIX) ? root.$ref.slice(DEFS_PREFIX.length) : undefined;
-  const resolved = rootRef !== undefined ? (rewrite(rawDefs[rootRef] ?? {}) as JsonSchema) : (rewrite(root) as JsonSchema);
+  const rootRef =
+    typeof root.$ref === 'string' && root.$ref.startsWith(DEFS_PREFIX)
+      ? root.$ref.slice(DEFS_PREFIX.length)
+      : undefined;
+  const resolved =
+    rootRef !== undefined ? (rewrite(rawDefs[rootRef] ?? {}) as JsonSchema) : (rewrite(root) as JsonSchema);
   return { schema: rewrite(root) as JsonSchema, resolved, defs };
 }
 

@@ -5,17 +5,30 @@ import type { RouteRow } from '../route-row.js';
 /** Key ids are UUIDs; anything else is a malformed path, not an unknown key. */
 const keyId = z
   .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, 'must be an API key id (UUID)')
+  .regex(
+    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+    'must be an API key id (UUID)',
+  )
   .describe('API key id, stable across rotation')
   .meta({ example: '0f8fad5b-d9cb-469f-a165-70867728950e' });
 
 const siweBody = z.object({
   message: z.string().min(1).max(10_000).describe('the full EIP-4361 message, as signed'),
-  signature: z.string().min(1).max(10_000).describe('0x-prefixed hex signature (EOA, or EIP-1271 / ERC-6492 contract wallet)'),
+  signature: z
+    .string()
+    .min(1)
+    .max(10_000)
+    .describe('0x-prefixed hex signature (EOA, or EIP-1271 / ERC-6492 contract wallet)'),
 });
 
 const keyName = z.object({
-  name: z.string().trim().min(1).max(64).describe('a label for the key, 1 to 64 characters').meta({ example: 'backend' }),
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .describe('a label for the key, 1 to 64 characters')
+    .meta({ example: 'backend' }),
 });
 
 const SIGN_IN_ERRORS =
@@ -124,8 +137,10 @@ export const accountRoutes: RouteRow[] = [
     method: 'GET',
     path: '/api/usage',
     tag: 'Free',
-    summary: "The caller's quota today (anonymous per IP, session per wallet, API key per key, with credits); consumes nothing",
-    description: 'Send `X-API-Key` or `Authorization: Bearer` to see that caller; wrong credentials are a 401 (`INVALID_API_KEY`, `UNAUTHORIZED`, `TOKEN_EXPIRED`).',
+    summary:
+      "The caller's quota today (anonymous per IP, session per wallet, API key per key, with credits); consumes nothing",
+    description:
+      'Send `X-API-Key` or `Authorization: Bearer` to see that caller; wrong credentials are a 401 (`INVALID_API_KEY`, `UNAUTHORIZED`, `TOKEN_EXPIRED`).',
     tier: 'free',
     field: 'usage',
     errors: [401],
@@ -200,7 +215,10 @@ export const accountRoutes: RouteRow[] = [
     summary: 'Buy a credit package for a key, paid with x402; credits are added only against a verified payment',
     description: `${SESSION_ERRORS} 404 when the wallet holds no key with this id. Paid with x402 for the package's price: without a payment header the answer is 402 \`PAYMENT_REQUIRED\` with the package's \`priceUSD\`, \`recipient\`, x402 v1 \`accepts\` and the v2 \`PAYMENT-REQUIRED\` header; with a valid \`X-PAYMENT\` (v1) or \`PAYMENT-SIGNATURE\` (v2) the payment is settled and the key credited once per payment (a replayed payment is refused with 402).`,
     tier: 'auth',
-    params: { path: z.object({ id: keyId }), body: z.object({ packageId: z.enum(CREDIT_PACKAGE_IDS).describe('credit package id') }) },
+    params: {
+      path: z.object({ id: keyId }),
+      body: z.object({ packageId: z.enum(CREDIT_PACKAGE_IDS).describe('credit package id') }),
+    },
     field: 'purchaseCredits',
     errors: [401, 402, 404],
   },
@@ -248,7 +266,11 @@ export const accountRoutes: RouteRow[] = [
     responseSchema: {
       type: 'object',
       required: ['token', 'address', 'expiresAt'],
-      properties: { token: { type: 'string' }, address: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } },
+      properties: {
+        token: { type: 'string' },
+        address: { type: 'string' },
+        expiresAt: { type: 'string', format: 'date-time' },
+      },
     },
   },
   {

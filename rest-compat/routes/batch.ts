@@ -54,7 +54,7 @@ export const batchRoutes: RouteRow[] = [
     summary: `Up to ${MAX_BATCH_REQUESTS} GET requests of this API in one call, answered in order with each one's status and body`,
     description: [
       `The batch counts as ONE Heavy request (and costs one price); the requests inside are not counted again. Each inner path runs`,
-      'through the same route table, validation and access rules as a call of its own, with the caller\'s credentials',
+      "through the same route table, validation and access rules as a call of its own, with the caller's credentials",
       '(`X-API-Key`, `Authorization`) and address: bad input answers its own 400 inside the results, never the whole batch.',
       'Only GET routes of the table may be batched; a POST route (such as `/api/batch` itself), an Auth or Write tier route,',
       'a path that is not a route of the table, or an absolute URL is refused per item. More than',

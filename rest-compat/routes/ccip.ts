@@ -43,11 +43,23 @@ const EXAMPLE_RECORDS = {
 const records = z
   .object({
     addresses: z
-      .record(z.string().regex(/^\d{1,10}$/, 'coin types are decimal numbers'), z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address'))
+      .record(
+        z.string().regex(/^\d{1,10}$/, 'coin types are decimal numbers'),
+        z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address'),
+      )
       .optional()
-      .describe('address per coin type: "60" is ETH, 0x80000000 | chainId an EVM chain (ENSIP-11), at most 16; none given: the owner for "60"'),
-    texts: z.record(z.string().min(1).max(256), z.string().max(4096)).optional().describe('text records (ENSIP-5), at most 32'),
-    contenthash: z.string().max(512).optional().describe('ENSIP-7 content hash as an ipfs:// or ipns:// URI with a base32 CIDv1'),
+      .describe(
+        'address per coin type: "60" is ETH, 0x80000000 | chainId an EVM chain (ENSIP-11), at most 16; none given: the owner for "60"',
+      ),
+    texts: z
+      .record(z.string().min(1).max(256), z.string().max(4096))
+      .optional()
+      .describe('text records (ENSIP-5), at most 32'),
+    contenthash: z
+      .string()
+      .max(512)
+      .optional()
+      .describe('ENSIP-7 content hash as an ipfs:// or ipns:// URI with a base32 CIDv1'),
   })
   .describe('records the CCIP gateway answers for the name');
 
@@ -64,7 +76,13 @@ function recordsInput(body: RecordsBody | undefined): Record<string, unknown> {
 
 /** GraphQL's record lists → the maps REST callers send and read. */
 function subnameAsMaps(value: unknown): unknown {
-  const subname = value as { records: { addresses: { coinType: string; address: string }[]; texts: { key: string; value: string }[]; contenthash: string | null } };
+  const subname = value as {
+    records: {
+      addresses: { coinType: string; address: string }[];
+      texts: { key: string; value: string }[];
+      contenthash: string | null;
+    };
+  };
   const { addresses, texts, contenthash } = subname.records;
   return {
     ...subname,
@@ -76,7 +94,8 @@ function subnameAsMaps(value: unknown): unknown {
   };
 }
 
-const SUBNAME_SELECTION = 'name parent label node owner records { addresses { coinType address } texts { key value } contenthash } createdAt';
+const SUBNAME_SELECTION =
+  'name parent label node owner records { addresses { coinType address } texts { key value } contenthash } createdAt';
 const nullableString = { type: ['string', 'null'] };
 const subnameSchema = {
   type: 'object',
@@ -91,7 +110,11 @@ const subnameSchema = {
       type: 'object',
       required: ['addresses', 'texts', 'contenthash'],
       properties: {
-        addresses: { type: 'object', additionalProperties: { type: 'string' }, description: 'address per decimal coin type' },
+        addresses: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'address per decimal coin type',
+        },
         texts: { type: 'object', additionalProperties: { type: 'string' } },
         contenthash: nullableString,
       },
@@ -185,7 +208,9 @@ export const ccipRoutes: RouteRow[] = [
     tier: 'write',
     params: {
       path: z.object({ parent_name: parentName }),
-      body: z.object({ label, records: records.optional() }).meta({ example: { label: 'dave', records: EXAMPLE_RECORDS } }),
+      body: z
+        .object({ label, records: records.optional() })
+        .meta({ example: { label: 'dave', records: EXAMPLE_RECORDS } }),
     },
     field: 'registerSubname',
     operation: `mutation registerSubname($parent: String!, $label: String!, $records: SubnameRecordsInput) { registerSubname(parent: $parent, label: $label, records: $records) { ${SUBNAME_SELECTION} } }`,
@@ -200,7 +225,8 @@ export const ccipRoutes: RouteRow[] = [
     method: 'POST',
     path: '/api/ccip/register',
     tag: 'CCIP',
-    summary: 'Register a full name (label.parent) for the CCIP gateway to serve; same as POST /api/subnames/{parent_name}',
+    summary:
+      'Register a full name (label.parent) for the CCIP gateway to serve; same as POST /api/subnames/{parent_name}',
     description: WHO_MAY_REGISTER,
     tier: 'write',
     params: {

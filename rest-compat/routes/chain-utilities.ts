@@ -112,12 +112,16 @@ export const chainUtilityRoutes: RouteRow[] = [
     path: '/api/address/batch/validate',
     tag: 'Utilities',
     summary: `Syntax and EIP-55 checksum of up to ${MAX_BATCH_ADDRESSES} addresses (no upstream)`,
-    description: 'Each entry is judged on its own: malformed entries are answered `valid: false` with a reason, not refused.',
+    description:
+      'Each entry is judged on its own: malformed entries are answered `valid: false` with a reason, not refused.',
     tier: 'light',
     price: '0.02',
     params: {
       query: z.object({
-        addresses: addressList(z.string().max(200, 'an entry is at most 200 characters'), `comma-separated entries, 1 to ${MAX_BATCH_ADDRESSES}`),
+        addresses: addressList(
+          z.string().max(200, 'an entry is at most 200 characters'),
+          `comma-separated entries, 1 to ${MAX_BATCH_ADDRESSES}`,
+        ),
       }),
     },
     field: 'addressValidation',

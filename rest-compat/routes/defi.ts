@@ -82,7 +82,12 @@ export const defiRoutes: RouteRow[] = [
         limit: pageLimit(DEFAULT_DEFI_PAGE),
         offset: pageOffset,
         chain: chainParam.optional(),
-        project: z.string().trim().regex(PROTOCOL_NAME, 'must be a protocol slug').optional().describe('only pools of this protocol slug, e.g. aave-v3'),
+        project: z
+          .string()
+          .trim()
+          .regex(PROTOCOL_NAME, 'must be a protocol slug')
+          .optional()
+          .describe('only pools of this protocol slug, e.g. aave-v3'),
       }),
     },
     field: 'defiYields',
@@ -127,7 +132,12 @@ export const defiRoutes: RouteRow[] = [
     params: {
       query: z.object({
         type: z.enum(EVENT_TYPES).optional().describe('hack or raise; both when omitted'),
-        chain: z.string().trim().regex(EVENT_CHAIN, 'must be a chain name').optional().describe('only events on this chain, e.g. Ethereum'),
+        chain: z
+          .string()
+          .trim()
+          .regex(EVENT_CHAIN, 'must be a chain name')
+          .optional()
+          .describe('only events on this chain, e.g. Ethereum'),
         limit: pageLimit(DEFAULT_EVENTS_PAGE),
         offset: pageOffset,
       }),
@@ -147,7 +157,13 @@ export const defiRoutes: RouteRow[] = [
     tier: 'medium',
     params: {
       query: z.object({
-        days: z.coerce.number().int().min(1).max(MAX_UPCOMING_DAYS).optional().describe(`only unlocks within this many days, 1 to ${MAX_UPCOMING_DAYS}`),
+        days: z.coerce
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_UPCOMING_DAYS)
+          .optional()
+          .describe(`only unlocks within this many days, 1 to ${MAX_UPCOMING_DAYS}`),
         limit: pageLimit(DEFAULT_EVENTS_PAGE),
       }),
     },

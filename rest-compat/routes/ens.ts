@@ -10,13 +10,16 @@ const ENS_BATCH_PRICE = '0.02';
 const MAX_DOMAINS_OFFSET = 100_000;
 
 /** An ENS name, normalised with ENSIP-15 (any case). */
-const ensName = ensNameParam.describe('ENS name (ENSIP-15 normalised; any case), e.g. alice.eth').meta({ example: 'alice.eth' });
+const ensName = ensNameParam
+  .describe('ENS name (ENSIP-15 normalised; any case), e.g. alice.eth')
+  .meta({ example: 'alice.eth' });
 
 const ensNameList = commaSeparated(ensName, { max: MAX_ENS_BATCH, noun: 'ENS names' })
   .describe(`comma-separated ENS names, 1 to ${MAX_ENS_BATCH}`)
   .meta({ example: 'alice.eth,bob.eth' });
 
-const PROFILE_SELECTION = 'name address avatar contentHash records { key value } expiration registrant controller resolver';
+const PROFILE_SELECTION =
+  'name address avatar contentHash records { key value } expiration registrant controller resolver';
 
 /** GraphQL's list of {key, value} records → SPEC's map (`records.twitter`, `records["com.discord"]`). */
 function recordsAsMap(value: unknown): unknown {
@@ -98,7 +101,11 @@ export const ensRoutes: RouteRow[] = [
       properties: {
         results: {
           type: 'array',
-          items: { type: 'object', required: ['name', 'address'], properties: { name: { type: 'string' }, address: nullableString } },
+          items: {
+            type: 'object',
+            required: ['name', 'address'],
+            properties: { name: { type: 'string' }, address: nullableString },
+          },
         },
       },
     },
@@ -135,7 +142,11 @@ export const ensRoutes: RouteRow[] = [
     shape: (value) => ({ name: (value as { name: string }).name }),
     errors: [404],
     notFound: 'no primary ENS name for this address',
-    responseSchema: { type: 'object', required: ['name'], properties: { name: { type: 'string', example: 'alice.eth' } } },
+    responseSchema: {
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string', example: 'alice.eth' } },
+    },
   },
   {
     kind: 'operation',
@@ -188,7 +199,8 @@ export const ensRoutes: RouteRow[] = [
     method: 'GET',
     path: '/api/profile/full/{name}',
     tag: 'Identity',
-    summary: 'Aggregated profile: ENS profile and the wallet it resolves to, gathered by one GraphQL operation across subgraphs',
+    summary:
+      'Aggregated profile: ENS profile and the wallet it resolves to, gathered by one GraphQL operation across subgraphs',
     description:
       'One federated operation: the ENS profile, then through the `Wallet` entity (key: address) what the other subgraphs know of the wallet. 404 when the name is unregistered or expired.',
     tier: 'heavy',
@@ -212,7 +224,8 @@ export const ensRoutes: RouteRow[] = [
             primaryName: nullableString,
             balance: {
               type: 'object',
-              description: 'native and ERC-20 balances on Ethereum with USD values (wallet subgraph; null USD without a price)',
+              description:
+                'native and ERC-20 balances on Ethereum with USD values (wallet subgraph; null USD without a price)',
               properties: {
                 balance: { type: 'string' },
                 balanceUsd: { type: ['number', 'null'] },
@@ -220,7 +233,11 @@ export const ensRoutes: RouteRow[] = [
                   type: 'array',
                   items: {
                     type: 'object',
-                    properties: { symbol: { type: 'string' }, balance: { type: 'string' }, balanceUsd: { type: ['number', 'null'] } },
+                    properties: {
+                      symbol: { type: 'string' },
+                      balance: { type: 'string' },
+                      balanceUsd: { type: ['number', 'null'] },
+                    },
                   },
                 },
               },

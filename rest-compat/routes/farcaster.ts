@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { FEED_CURSOR_PATTERN } from '../../subgraphs/farcaster/feed-cursor.js';
-import { IDENTIFIER_RULE, InvalidFarcasterIdentifierError, parseFarcasterIdentifier, parseFid } from '../../subgraphs/farcaster/identifier.js';
+import {
+  IDENTIFIER_RULE,
+  InvalidFarcasterIdentifierError,
+  parseFarcasterIdentifier,
+  parseFid,
+} from '../../subgraphs/farcaster/identifier.js';
 import {
   DEFAULT_LIST_LIMIT,
   DEFAULT_SEARCH_LIMIT,
@@ -72,16 +77,30 @@ const feedCastSchema = {
     ...castProperties,
     author: {
       type: 'object',
-      properties: { fid: { type: 'integer' }, username: { type: 'string' }, displayName: { type: 'string' }, pfp: { type: 'string' } },
+      properties: {
+        fid: { type: 'integer' },
+        username: { type: 'string' },
+        displayName: { type: 'string' },
+        pfp: { type: 'string' },
+      },
     },
   },
 };
 const paginationSchema = {
   type: 'object',
   required: ['limit', 'offset', 'total', 'hasMore'],
-  properties: { limit: { type: 'integer' }, offset: { type: 'integer' }, total: nullableInt, hasMore: { type: 'boolean' } },
+  properties: {
+    limit: { type: 'integer' },
+    offset: { type: 'integer' },
+    total: nullableInt,
+    hasMore: { type: 'boolean' },
+  },
 };
-const bodyOf = (properties: Record<string, unknown>) => ({ type: 'object', required: Object.keys(properties), properties });
+const bodyOf = (properties: Record<string, unknown>) => ({
+  type: 'object',
+  required: Object.keys(properties),
+  properties,
+});
 
 const identifier = z
   .string()
@@ -118,7 +137,13 @@ const listLimit = z.coerce
   .default(DEFAULT_LIST_LIMIT)
   .describe(`how many, 1 to ${MAX_LIST_LIMIT} (default ${DEFAULT_LIST_LIMIT})`);
 
-const offset = z.coerce.number().int().min(0).max(MAX_OFFSET).default(0).describe(`how many to skip, 0 to ${MAX_OFFSET} (default 0)`);
+const offset = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(MAX_OFFSET)
+  .default(0)
+  .describe(`how many to skip, 0 to ${MAX_OFFSET} (default 0)`);
 
 const fidPath = z.object({ fid });
 const limitQuery = z.object({ limit: listLimit });
@@ -138,7 +163,13 @@ export const farcasterRoutes: RouteRow[] = [
     tier: 'heavy',
     params: {
       query: z.object({
-        q: z.string().trim().min(1).max(MAX_SEARCH_QUERY_LENGTH).describe('text to search for').meta({ example: 'vitalik' }),
+        q: z
+          .string()
+          .trim()
+          .min(1)
+          .max(MAX_SEARCH_QUERY_LENGTH)
+          .describe('text to search for')
+          .meta({ example: 'vitalik' }),
         type: z.literal('users').default('users').describe('what to search: users (the only kind)'),
         limit: z.coerce
           .number()
@@ -149,7 +180,10 @@ export const farcasterRoutes: RouteRow[] = [
           .describe(`how many, 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT})`),
       }),
     },
-    responseSchema: bodyOf({ type: { type: 'string', enum: ['users'] }, results: { type: 'array', items: userSchema } }),
+    responseSchema: bodyOf({
+      type: { type: 'string', enum: ['users'] },
+      results: { type: 'array', items: userSchema },
+    }),
     field: 'farcasterSearch',
     operation: `query searchFarcasterUsers($q: String!, $type: String!, $limit: Int!) {
       farcasterSearch(q: $q, type: $type, limit: $limit) { type results { ${USER_FIELDS} } }
@@ -169,7 +203,11 @@ export const farcasterRoutes: RouteRow[] = [
     params: {
       query: z.object({
         limit: listLimit,
-        cursor: z.string().regex(FEED_CURSOR_PATTERN, 'must be a cursor a previous page gave').optional().describe('the previous page\'s cursor'),
+        cursor: z
+          .string()
+          .regex(FEED_CURSOR_PATTERN, 'must be a cursor a previous page gave')
+          .optional()
+          .describe("the previous page's cursor"),
       }),
     },
     responseSchema: bodyOf({ data: { type: 'array', items: feedCastSchema }, cursor: { type: ['string', 'null'] } }),
@@ -201,7 +239,8 @@ export const farcasterRoutes: RouteRow[] = [
     method: 'GET',
     path: '/api/farcaster/user/{fid}/casts',
     tag: 'Farcaster',
-    summary: "A user's casts, newest first, offset pagination: `{ data, pagination: { limit, offset, total, hasMore } }`",
+    summary:
+      "A user's casts, newest first, offset pagination: `{ data, pagination: { limit, offset, total, hasMore } }`",
     description: '`total` is null: no upstream counts casts.',
     tier: 'medium',
     params: { path: fidPath, query: pageQuery },
@@ -219,7 +258,8 @@ export const farcasterRoutes: RouteRow[] = [
     method: 'GET',
     path: '/api/farcaster/user/{fid}/followers',
     tag: 'Farcaster',
-    summary: "A user's followers, most recent first, offset pagination: `{ data, pagination: { limit, offset, total, hasMore } }`",
+    summary:
+      "A user's followers, most recent first, offset pagination: `{ data, pagination: { limit, offset, total, hasMore } }`",
     description: "`total` is the user's follower count (null when the hub fallback serves, which keeps no counts).",
     tier: 'medium',
     params: { path: fidPath, query: pageQuery },

@@ -18,7 +18,10 @@ const tokenSymbol = z
   .describe('token symbol (ticker), any case, e.g. ETH')
   .meta({ example: 'ETH' });
 
-const symbolList = commaSeparated(z.string().regex(SYMBOL_PATTERN, 'must be 1–15 letters, digits, dots or dashes'), { max: MAX_BATCH_SYMBOLS, noun: 'symbols' })
+const symbolList = commaSeparated(z.string().regex(SYMBOL_PATTERN, 'must be 1–15 letters, digits, dots or dashes'), {
+  max: MAX_BATCH_SYMBOLS,
+  noun: 'symbols',
+})
   .describe(`comma-separated token symbols, 1 to ${MAX_BATCH_SYMBOLS}`)
   .meta({ example: 'ETH,BTC,USDC' });
 
@@ -38,7 +41,9 @@ const trendingLimit = z.coerce
   .min(1)
   .max(MAX_TRENDING_LIMIT)
   .default(DEFAULT_TRENDING_LIMIT)
-  .describe(`how many coins, 1 to ${MAX_TRENDING_LIMIT} (default ${DEFAULT_TRENDING_LIMIT}); the upstream list holds up to 15`);
+  .describe(
+    `how many coins, 1 to ${MAX_TRENDING_LIMIT} (default ${DEFAULT_TRENDING_LIMIT}); the upstream list holds up to 15`,
+  );
 
 /** SPEC "Market, wallet, utilities": token prices, the multi-source median, history and trending. */
 export const priceRoutes: RouteRow[] = [

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { DEFAULT_PAGE_LIMIT, MAX_NFT_WINDOW, MAX_PAGE_LIMIT, MAX_TRANSACTION_WINDOW } from '../../subgraphs/wallet/limits.js';
+import {
+  DEFAULT_PAGE_LIMIT,
+  MAX_NFT_WINDOW,
+  MAX_PAGE_LIMIT,
+  MAX_TRANSACTION_WINDOW,
+} from '../../subgraphs/wallet/limits.js';
 import { chainParam, evmAddress } from '../params.js';
 import type { OperationRow, RouteRow } from '../route-row.js';
 
@@ -39,8 +44,16 @@ const balanceRow = (id: string, path: string, summary: string): OperationRow => 
 
 /** SPEC "Market, wallet, utilities": wallet balances, transactions and NFTs. */
 export const walletRoutes: RouteRow[] = [
-  balanceRow('getWalletBalance', '/api/wallet/{address}/balance', 'Native and ERC-20 balances of an address, with USD values'),
-  balanceRow('getWalletBalances', '/api/wallet/{address}/balances', 'Same as /balance (the spelling SPEC also documents)'),
+  balanceRow(
+    'getWalletBalance',
+    '/api/wallet/{address}/balance',
+    'Native and ERC-20 balances of an address, with USD values',
+  ),
+  balanceRow(
+    'getWalletBalances',
+    '/api/wallet/{address}/balances',
+    'Same as /balance (the spelling SPEC also documents)',
+  ),
   {
     kind: 'operation',
     id: 'getWalletTransactions',

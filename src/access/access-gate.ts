@@ -4,12 +4,12 @@ import type { Store } from '../store/store.js';
 import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits } from './caller-limits.js';
 import type { AccessRequest, Caller, IdentifyCaller } from './identify-caller.js';
-import { creditsUsedCounter, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
-import type { PaymentTerms } from './payment-offer.js';
 import { routePriceUsd } from './payment-catalog.js';
+import type { PaymentTerms } from './payment-offer.js';
+import { creditsUsedCounter, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
-import { presentedPayment, type X402Payments } from './x402-payments.js';
 import type { CountedTier } from './tiers.js';
+import { presentedPayment, type X402Payments } from './x402-payments.js';
 
 export interface AccessDecision {
   /** Null on always-free routes, which identify no one. */
@@ -61,7 +61,11 @@ export type DailyLimitResponse = (p: {
 }) => ApiError | undefined;
 
 /** What a paid call is for: the route's price (undefined: not sold) and the absolute URL asked for. */
-export function paymentTermsFor(req: AccessRequest, route: AccessRoute, defaultPriceUsd: string): PaymentTerms | undefined {
+export function paymentTermsFor(
+  req: AccessRequest,
+  route: AccessRoute,
+  defaultPriceUsd: string,
+): PaymentTerms | undefined {
   if (route.path === undefined || req.resource === undefined) return undefined;
   const priceUsd = routePriceUsd(route, defaultPriceUsd);
   if (priceUsd === undefined) return undefined;
@@ -123,7 +127,12 @@ export function createAccessGate(params: {
     return entry.plan;
   };
 
-  const admitCounted = async (req: AccessRequest, caller: Caller, route: AccessRoute, tier: CountedTier): Promise<Record<string, string>> => {
+  const admitCounted = async (
+    req: AccessRequest,
+    caller: Caller,
+    route: AccessRoute,
+    tier: CountedTier,
+  ): Promise<Record<string, string>> => {
     const plan = planFor(caller, tier);
     const at = now();
     const result = await store.consumeQuota({ counters: [plan.globalDaily, plan.tierDaily, plan.tierMinute], now: at });
@@ -150,7 +159,10 @@ export function createAccessGate(params: {
     const headers = headersFor(tierMinuteUsed);
     const limit = Math.min(plan.tierDaily.limit, plan.globalDaily.limit);
     const retryAfter = secondsUntil(windowResetsAt(at, plan.tierDaily.windowMs), at);
-    throw params.onDailyLimit?.({ caller, route, headers, req, limit, retryAfter }) ?? rateLimited({ plan, tier, perMinute: false, headers, now: at });
+    throw (
+      params.onDailyLimit?.({ caller, route, headers, req, limit, retryAfter }) ??
+      rateLimited({ plan, tier, perMinute: false, headers, now: at })
+    );
   };
 
   return {
@@ -171,7 +183,12 @@ export function createAccessGate(params: {
 
       const keyId = caller.apiKey.id;
       const slotKey = `key:${keyId}`;
-      const token = await store.acquireSlot({ key: slotKey, max: params.limits.apiKeyConcurrency, ttlMs: SLOT_TTL_MS, now: now() });
+      const token = await store.acquireSlot({
+        key: slotKey,
+        max: params.limits.apiKeyConcurrency,
+        ttlMs: SLOT_TTL_MS,
+        now: now(),
+      });
       if (token === null) throw tooManyInFlight(tier, params.limits.apiKeyConcurrency);
       let released = false;
       const release = () => {
@@ -226,7 +243,12 @@ function rateLimited(p: {
 }
 
 /** SPEC "Insufficient Credits": the key's daily limit is reached and it has no credits left. */
-function insufficientCredits(p: { plan: QuotaPlan; tier: CountedTier; headers: Record<string, string>; now: number }): ApiError {
+function insufficientCredits(p: {
+  plan: QuotaPlan;
+  tier: CountedTier;
+  headers: Record<string, string>;
+  now: number;
+}): ApiError {
   const retryAfter = secondsUntil(windowResetsAt(p.now, p.plan.tierDaily.windowMs), p.now);
   const limit = Math.min(p.plan.tierDaily.limit, p.plan.globalDaily.limit);
   return new ApiError(
@@ -238,7 +260,8 @@ function insufficientCredits(p: { plan: QuotaPlan; tier: CountedTier; headers: R
       tier: p.tier,
       limit,
       credits: 0,
-      suggestion: 'Buy credits for this key (POST /api/user/credits/{id}/purchase) or wait until the daily limit resets',
+      suggestion:
+        'Buy credits for this key (POST /api/user/credits/{id}/purchase) or wait until the daily limit resets',
     },
     { ...p.headers, 'Retry-After': String(retryAfter) },
   );

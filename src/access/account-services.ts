@@ -1,9 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type {
-  AccountServices,
-  CallerIdentity,
-  ListedApiKeyShape,
-} from '../../subgraphs/shared/account-services.js';
+import type { AccountServices, CallerIdentity, ListedApiKeyShape } from '../../subgraphs/shared/account-services.js';
 import { ApiError, invalidParameter, notFound } from '../errors/api-error.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secrets.js';
@@ -11,8 +7,8 @@ import type { AccessLimits } from './caller-limits.js';
 import { CREDIT_PACKAGES, packagePriceUsd } from './credit-packages.js';
 import { creditsUsedCounter, DAY_MS, globalDailyCounter, windowResetsAt } from './quota-plan.js';
 import type { SessionTokens } from './session-tokens.js';
-import type { X402Payments } from './x402-payments.js';
 import { type ContractSignatureCheck, verifySiweSignIn } from './verify-siwe.js';
+import type { X402Payments } from './x402-payments.js';
 
 /** SPEC "Other constants": a nonce lives 5 minutes. */
 export const NONCE_TTL_MS = 5 * 60 * 1000;
@@ -122,7 +118,14 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
     async sessionStatus(caller) {
       const limits = p.limits.modes.siwe;
       if (caller.mode !== 'siwe' || !caller.session || !caller.wallet) {
-        return { authenticated: false, address: null, expiresAt: null, expiresIn: null, tier: caller.mode, limits: caller.limits };
+        return {
+          authenticated: false,
+          address: null,
+          expiresAt: null,
+          expiresIn: null,
+          tier: caller.mode,
+          limits: caller.limits,
+        };
       }
       return {
         authenticated: true,
@@ -199,7 +202,11 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
       const label = name.trim();
       if (label === '' || label.length > 64) throw invalidParameter('name must be 1 to 64 characters');
       if ((await store.listApiKeys(wallet)).length >= MAX_KEYS_PER_WALLET) {
-        throw new ApiError(409, 'CONFLICT', `a wallet may hold at most ${MAX_KEYS_PER_WALLET} API keys; delete one first`);
+        throw new ApiError(
+          409,
+          'CONFLICT',
+          `a wallet may hold at most ${MAX_KEYS_PER_WALLET} API keys; delete one first`,
+        );
       }
       const key = generateApiKey();
       const record = await store.createApiKey({
@@ -247,7 +254,13 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
     async rotateApiKey(caller, id) {
       const { wallet } = requireSession(caller);
       const key = generateApiKey();
-      const rotated = await store.rotateApiKey({ id, wallet, keyHash: hashApiKey(key), prefix: displayPrefix(key), now: now() });
+      const rotated = await store.rotateApiKey({
+        id,
+        wallet,
+        keyHash: hashApiKey(key),
+        prefix: displayPrefix(key),
+        now: now(),
+      });
       if (!rotated) throw notFound('no API key with this id belongs to this wallet');
       return {
         success: true,
@@ -260,7 +273,10 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
       if (!(await store.deleteApiKey({ id, wallet, now: now() }))) {
         throw notFound('no API key with this id belongs to this wallet');
       }
-      return { success: true, message: 'API key deleted; its remaining credits are destroyed (not refundable, not transferable)' };
+      return {
+        success: true,
+        message: 'API key deleted; its remaining credits are destroyed (not refundable, not transferable)',
+      };
     },
 
     creditPackages() {
@@ -288,7 +304,12 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
         const authorized = await p.payments.authorize(payment, terms);
         const { transaction } = await authorized.settle();
         // The payment's reference (payer and EIP-3009 nonce) makes the credit once-only, whatever is retried.
-        const credited = await store.addCredits({ keyId: id, amount: pkg.credits, reference: authorized.reference, now: now() });
+        const credited = await store.addCredits({
+          keyId: id,
+          amount: pkg.credits,
+          reference: authorized.reference,
+          now: now(),
+        });
         return {
           success: true,
           keyId: id,

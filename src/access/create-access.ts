@@ -62,7 +62,8 @@ export function createAccess(p: {
   const limits = accessLimitsFromConfig(p.config);
   const tokens = createSessionTokens({ store: p.store, configuredSecret: p.config.auth.jwtSecret });
   const identify = createCallerIdentifier({ store: p.store, tokens, limits });
-  const payments = p.facilitator && createX402Payments({ x402: p.config.x402, store: p.store, facilitator: p.facilitator });
+  const payments =
+    p.facilitator && createX402Payments({ x402: p.config.x402, store: p.store, facilitator: p.facilitator });
   const gate = createAccessGate({
     store: p.store,
     identify,

@@ -93,6 +93,8 @@ export function createCallerIdentifier(p: {
         limits: p.limits.modes.siwe,
       };
     }
-    return anonymous.get(req.ip, () => Object.freeze({ mode: 'anonymous', key: `ip:${req.ip}`, limits: p.limits.modes.anonymous }));
+    return anonymous.get(req.ip, () =>
+      Object.freeze({ mode: 'anonymous', key: `ip:${req.ip}`, limits: p.limits.modes.anonymous }),
+    );
   };
 }

@@ -12,7 +12,10 @@ export function usdToUsdcUnits(usd: string): string {
  * A route's price per call, or undefined when it is not for sale: always-free routes cost nothing, and sign-in and
  * key management (Auth tier) are not sold per call (a credit purchase names its package's price itself).
  */
-export function routePriceUsd(row: { tier: Tier; price?: string | undefined }, defaultPriceUsd: string): string | undefined {
+export function routePriceUsd(
+  row: { tier: Tier; price?: string | undefined },
+  defaultPriceUsd: string,
+): string | undefined {
   if (row.tier === 'free' || row.tier === 'auth') return undefined;
   return row.price ?? defaultPriceUsd;
 }
@@ -32,7 +35,12 @@ function mimeTypeOf(row: RouteRow): string {
  * GET /.well-known/x402: the receiver, asset and facilitator, and one x402 v1 `exact` requirement per priced route of
  * the table (prices from the table: one source of truth), plus the route's method, path and priceUSD.
  */
-export function x402Configuration(p: { config: AppConfig; table: RouteTable; baseUrl: string; facilitatorUrl: string }): X402ConfigShape {
+export function x402Configuration(p: {
+  config: AppConfig;
+  table: RouteTable;
+  baseUrl: string;
+  facilitatorUrl: string;
+}): X402ConfigShape {
   const { x402 } = p.config;
   const accepts = p.table.rows.flatMap((row) => {
     const price = routePriceUsd(row, x402.defaultPriceUsd);

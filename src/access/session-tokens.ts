@@ -46,7 +46,8 @@ export function createSessionTokens(p: {
   const signingKey = (): Promise<Uint8Array> => {
     key ??= (async () => {
       const secret =
-        p.configuredSecret ?? (await p.store.getOrCreateSecret(SECRET_NAME, () => randomBytes(32).toString('base64url')));
+        p.configuredSecret ??
+        (await p.store.getOrCreateSecret(SECRET_NAME, () => randomBytes(32).toString('base64url')));
       return new TextEncoder().encode(secret);
     })();
     // A store that failed once must not poison every later request.
@@ -92,7 +93,12 @@ export function createSessionTokens(p: {
         throw err;
       }
       const { sub, jti, exp } = payload;
-      if (typeof sub !== 'string' || !/^0x[0-9a-fA-F]{40}$/.test(sub) || typeof jti !== 'string' || typeof exp !== 'number') {
+      if (
+        typeof sub !== 'string' ||
+        !/^0x[0-9a-fA-F]{40}$/.test(sub) ||
+        typeof jti !== 'string' ||
+        typeof exp !== 'number'
+      ) {
         throw invalidToken();
       }
       return { address: getAddress(sub), sessionId: jti, expiresAt: exp * 1000 };

@@ -25,7 +25,7 @@ export class SiweMessageError extends Error {
 
 // RFC 3986 building blocks.
 const PCT = '%[0-9A-Fa-f]{2}';
-const UNRESERVED = "A-Za-z0-9\\-._~";
+const UNRESERVED = 'A-Za-z0-9\\-._~';
 const SUB_DELIMS = "!$&'()*+,;=";
 const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
 const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})+`;
@@ -69,7 +69,14 @@ function daysIn(year: number, month: number): number {
 export function parseSiweDateTime(value: string, field: string): number {
   const m = DATE_TIME.exec(value);
   if (!m) throw new SiweMessageError(`${field} is not an RFC 3339 date-time`);
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const offsetOk = m[8] === 'Z' || (Number(m[9]) <= 23 && Number(m[10]) <= 59);
   const inRange =
     month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && hour <= 23 && minute <= 59 && second <= 59;
@@ -113,7 +120,9 @@ export function parseSiweMessage(message: string): SiweMessageFields {
     chainId,
     nonce: g.nonce!,
     issuedAt: parseSiweDateTime(g.issuedAt!, 'issuedAt'),
-    ...(g.expirationTime !== undefined ? { expirationTime: parseSiweDateTime(g.expirationTime, 'expirationTime') } : {}),
+    ...(g.expirationTime !== undefined
+      ? { expirationTime: parseSiweDateTime(g.expirationTime, 'expirationTime') }
+      : {}),
     ...(g.notBefore !== undefined ? { notBefore: parseSiweDateTime(g.notBefore, 'notBefore') } : {}),
     ...(g.requestId !== undefined ? { requestId: g.requestId } : {}),
     ...(resources ? { resources } : {}),

@@ -25,11 +25,16 @@ export interface VerifySiweParams {
 /** SPEC "Sign-in error codes", with the statuses README documents: a malformed message is 400, a refused sign-in 401. */
 const refuse = {
   message: (why: string) => new ApiError(400, 'INVALID_MESSAGE', `not a valid SIWE (EIP-4361) message: ${why}`),
-  nonce: () => new ApiError(401, 'INVALID_NONCE', 'the nonce is unknown, expired or already used; request a new challenge'),
+  nonce: () =>
+    new ApiError(401, 'INVALID_NONCE', 'the nonce is unknown, expired or already used; request a new challenge'),
   signature: () => new ApiError(401, 'INVALID_SIGNATURE', 'the signature does not match the message and its address'),
   expired: (why: string) => new ApiError(401, 'EXPIRED_MESSAGE', why),
   domain: (expected: string, got: string) =>
-    new ApiError(401, 'DOMAIN_MISMATCH', `the message is for ${JSON.stringify(got)}, the challenge for ${JSON.stringify(expected)}`),
+    new ApiError(
+      401,
+      'DOMAIN_MISMATCH',
+      `the message is for ${JSON.stringify(got)}, the challenge for ${JSON.stringify(expected)}`,
+    ),
 };
 
 const HEX_SIGNATURE = /^0x(?:[0-9a-fA-F]{2})+$/;
@@ -50,7 +55,9 @@ async function signatureMatches(fields: SiweMessageFields, p: VerifySiweParams):
  * signed by its address. Returns the checksummed address and the parsed message.
  * @example const { address } = await verifySiweSignIn({ message, signature, now: Date.now(), consumeNonce })
  */
-export async function verifySiweSignIn(p: VerifySiweParams): Promise<{ address: `0x${string}`; fields: SiweMessageFields }> {
+export async function verifySiweSignIn(
+  p: VerifySiweParams,
+): Promise<{ address: `0x${string}`; fields: SiweMessageFields }> {
   let fields: SiweMessageFields;
   try {
     fields = parseSiweMessage(p.message);

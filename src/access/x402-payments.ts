@@ -40,7 +40,10 @@ export interface X402Payments {
    */
   authorize(payment: PresentedPayment, terms: PaymentTerms): Promise<AuthorizedPayment>;
   /** The 402 offer for these terms (to throw). */
-  offer(terms: PaymentTerms, p: { message: string; extra?: Record<string, unknown>; headers?: Record<string, string> }): ApiError;
+  offer(
+    terms: PaymentTerms,
+    p: { message: string; extra?: Record<string, unknown>; headers?: Record<string, string> },
+  ): ApiError;
 }
 
 /** Longest header value worth decoding: a payload is well under 2 KB. */
@@ -56,7 +59,10 @@ export function presentedPayment(headers: Record<string, string | string[] | und
   // Two payments, or one header sent twice, are ambiguous: an empty value is refused as a malformed payment.
   if (v1 !== undefined && v2 !== undefined) return { header: 'X-PAYMENT', value: '' };
   const value = v1 ?? v2;
-  return { header: v1 !== undefined ? 'X-PAYMENT' : 'PAYMENT-SIGNATURE', value: typeof value === 'string' ? value : '' };
+  return {
+    header: v1 !== undefined ? 'X-PAYMENT' : 'PAYMENT-SIGNATURE',
+    value: typeof value === 'string' ? value : '',
+  };
 }
 
 const uintString = z.string().regex(/^\d{1,78}$/);
@@ -64,14 +70,30 @@ const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
 const exactEvmPayload = z.object({
   signature: z.string().regex(/^0x(?:[0-9a-fA-F]{2})+$/),
-  authorization: z.object({ from: address, to: address, value: uintString, validAfter: uintString, validBefore: uintString, nonce: hex32 }),
+  authorization: z.object({
+    from: address,
+    to: address,
+    value: uintString,
+    validAfter: uintString,
+    validBefore: uintString,
+    nonce: hex32,
+  }),
 });
-const paymentV1 = z.object({ x402Version: z.literal(1), scheme: z.string(), network: z.string(), payload: exactEvmPayload });
-const paymentV2 = z.object({
-  x402Version: z.literal(2),
-  accepted: z.object({ scheme: z.string(), network: z.string(), amount: z.string(), asset: z.string(), payTo: z.string() }).passthrough(),
+const paymentV1 = z.object({
+  x402Version: z.literal(1),
+  scheme: z.string(),
+  network: z.string(),
   payload: exactEvmPayload,
-}).passthrough();
+});
+const paymentV2 = z
+  .object({
+    x402Version: z.literal(2),
+    accepted: z
+      .object({ scheme: z.string(), network: z.string(), amount: z.string(), asset: z.string(), payTo: z.string() })
+      .passthrough(),
+    payload: exactEvmPayload,
+  })
+  .passthrough();
 const paymentPayload = z.discriminatedUnion('x402Version', [paymentV1, paymentV2]);
 type DecodedPayment = z.infer<typeof paymentPayload>;
 
@@ -88,13 +110,17 @@ const TRANSFER_WITH_AUTHORIZATION_TYPES = {
 
 /** A refused payment: x402's machine reason and a sentence for people. */
 class PaymentRefused extends Error {
-  constructor(readonly reason: string, message: string) {
+  constructor(
+    readonly reason: string,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 function decode(value: string): DecodedPayment {
-  if (value === '' || value.length > MAX_HEADER_CHARS) throw new PaymentRefused('invalid_payload', 'send exactly one payment header, base64 of the x402 payment payload');
+  if (value === '' || value.length > MAX_HEADER_CHARS)
+    throw new PaymentRefused('invalid_payload', 'send exactly one payment header, base64 of the x402 payment payload');
   let json: unknown;
   try {
     json = JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
@@ -104,8 +130,12 @@ function decode(value: string): DecodedPayment {
   const parsed = paymentPayload.safeParse(json);
   if (!parsed.success) {
     const version = (json as { x402Version?: unknown } | null)?.x402Version;
-    if (version !== 1 && version !== 2) throw new PaymentRefused('invalid_x402_version', 'x402Version must be 1 (X-PAYMENT) or 2 (PAYMENT-SIGNATURE)');
-    throw new PaymentRefused('invalid_payload', 'the payment payload is not an exact EVM payment (signature and EIP-3009 authorization)');
+    if (version !== 1 && version !== 2)
+      throw new PaymentRefused('invalid_x402_version', 'x402Version must be 1 (X-PAYMENT) or 2 (PAYMENT-SIGNATURE)');
+    throw new PaymentRefused(
+      'invalid_payload',
+      'the payment payload is not an exact EVM payment (signature and EIP-3009 authorization)',
+    );
   }
   return parsed.data;
 }
@@ -135,20 +165,27 @@ export function createX402Payments(p: {
     const { authorization, signature } = decoded.payload;
     let request: FacilitatorRequest;
     if (decoded.x402Version === 1) {
-      if (decoded.scheme !== 'exact') throw new PaymentRefused('unsupported_scheme', 'only the exact scheme is accepted');
-      if (decoded.network !== x402.network) throw new PaymentRefused('invalid_network', `payments settle on ${x402.network}`);
+      if (decoded.scheme !== 'exact')
+        throw new PaymentRefused('unsupported_scheme', 'only the exact scheme is accepted');
+      if (decoded.network !== x402.network)
+        throw new PaymentRefused('invalid_network', `payments settle on ${x402.network}`);
       request = { x402Version: 1, paymentPayload: decoded, paymentRequirements: { ...requirementV1(x402, terms) } };
     } else {
       const { accepted } = decoded;
-      if (accepted.scheme !== 'exact') throw new PaymentRefused('unsupported_scheme', 'only the exact scheme is accepted');
-      if (accepted.network !== v2Network) throw new PaymentRefused('invalid_network', `payments settle on ${v2Network}`);
+      if (accepted.scheme !== 'exact')
+        throw new PaymentRefused('unsupported_scheme', 'only the exact scheme is accepted');
+      if (accepted.network !== v2Network)
+        throw new PaymentRefused('invalid_network', `payments settle on ${v2Network}`);
       if (!/^0x[0-9a-fA-F]{40}$/.test(accepted.asset) || !isAddressEqual(accepted.asset as `0x${string}`, x402.asset)) {
         throw new PaymentRefused('invalid_payment_requirements', `the asset must be USDC (${x402.asset})`);
       }
       request = { x402Version: 2, paymentPayload: decoded, paymentRequirements: { ...requirementV2(x402, terms) } };
     }
     if (!isAddressEqual(authorization.to as `0x${string}`, x402.receiver)) {
-      throw new PaymentRefused('invalid_exact_evm_payload_recipient_mismatch', `the authorization must pay ${x402.receiver}`);
+      throw new PaymentRefused(
+        'invalid_exact_evm_payload_recipient_mismatch',
+        `the authorization must pay ${x402.receiver}`,
+      );
     }
     const value = BigInt(authorization.value);
     // v1's requirement is a maximum the client may not exceed by less ("at least"); v2's `amount` is exact.
@@ -160,10 +197,16 @@ export function createX402Payments(p: {
     }
     const nowSeconds = BigInt(Math.floor(atMs / 1000));
     if (BigInt(authorization.validAfter) > nowSeconds) {
-      throw new PaymentRefused('invalid_exact_evm_payload_authorization_valid_after', 'the authorization is not valid yet (validAfter is in the future)');
+      throw new PaymentRefused(
+        'invalid_exact_evm_payload_authorization_valid_after',
+        'the authorization is not valid yet (validAfter is in the future)',
+      );
     }
     if (BigInt(authorization.validBefore) < nowSeconds + BigInt(MIN_VALIDITY_LEFT_SECONDS)) {
-      throw new PaymentRefused('invalid_exact_evm_payload_authorization_valid_before', 'the authorization has expired (validBefore has passed or is too close)');
+      throw new PaymentRefused(
+        'invalid_exact_evm_payload_authorization_valid_before',
+        'the authorization has expired (validBefore has passed or is too close)',
+      );
     }
     // 65 bytes is an EOA's signature, checked here; longer ones (EIP-1271 / ERC-6492 smart wallets) need the chain: the facilitator checks them.
     if (signature.length === 132) {
@@ -183,7 +226,10 @@ export function createX402Payments(p: {
         signature: signature as `0x${string}`,
       }).catch(() => false);
       if (!valid) {
-        throw new PaymentRefused('invalid_exact_evm_payload_signature', "the signature is not the payer's EIP-712 TransferWithAuthorization signature for USDC on Base");
+        throw new PaymentRefused(
+          'invalid_exact_evm_payload_signature',
+          "the signature is not the payer's EIP-712 TransferWithAuthorization signature for USDC on Base",
+        );
       }
     } else if (signature.length < 132) {
       throw new PaymentRefused('invalid_exact_evm_payload_signature', 'the signature is shorter than 65 bytes');
@@ -208,14 +254,32 @@ export function createX402Payments(p: {
       const payer = getAddress(authorization.from);
       const reference = `x402:${x402.chainId}:${payer.toLowerCase()}:${authorization.nonce.toLowerCase()}`;
       // Spent before anything runs: of concurrent requests with one authorization, on any instance, one goes on.
-      const first = await p.store.markPaymentNonceSpent({ key: reference, expiresAt: Number(authorization.validBefore) * 1000, now: at });
-      if (!first) return refuse(terms, new PaymentRefused('duplicate_settlement', 'this payment authorization was already used (replays are refused)'));
+      const first = await p.store.markPaymentNonceSpent({
+        key: reference,
+        expiresAt: Number(authorization.validBefore) * 1000,
+        now: at,
+      });
+      if (!first)
+        return refuse(
+          terms,
+          new PaymentRefused(
+            'duplicate_settlement',
+            'this payment authorization was already used (replays are refused)',
+          ),
+        );
 
       const verified = await p.facilitator.verify(request);
       if (!verified.isValid) {
-        return refuse(terms, new PaymentRefused(verified.invalidReason ?? 'invalid_payment', `the facilitator refused the payment (${verified.invalidReason ?? 'no reason given'})`));
+        return refuse(
+          terms,
+          new PaymentRefused(
+            verified.invalidReason ?? 'invalid_payment',
+            `the facilitator refused the payment (${verified.invalidReason ?? 'no reason given'})`,
+          ),
+        );
       }
-      const responseHeader = payment.header === 'X-PAYMENT' || decoded.x402Version === 1 ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
+      const responseHeader =
+        payment.header === 'X-PAYMENT' || decoded.x402Version === 1 ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
       let settled = false;
       return {
         payer,
@@ -225,11 +289,20 @@ export function createX402Payments(p: {
           settled = true;
           const answer = await p.facilitator.settle(request);
           if (!answer.success) {
-            return refuse(terms, new PaymentRefused(answer.errorReason ?? 'unexpected_settle_error', `settlement failed (${answer.errorReason ?? 'no reason given'}); nothing was charged and no data is sent`));
+            return refuse(
+              terms,
+              new PaymentRefused(
+                answer.errorReason ?? 'unexpected_settle_error',
+                `settlement failed (${answer.errorReason ?? 'no reason given'}); nothing was charged and no data is sent`,
+              ),
+            );
           }
           const network = decoded.x402Version === 1 ? x402.network : v2Network;
           const receipt = { success: true, transaction: answer.transaction, network: answer.network || network, payer };
-          return { transaction: answer.transaction, headers: { [responseHeader]: encodeHeaderJson(receipt), 'Cache-Control': 'no-store' } };
+          return {
+            transaction: answer.transaction,
+            headers: { [responseHeader]: encodeHeaderJson(receipt), 'Cache-Control': 'no-store' },
+          };
         },
       };
     },

@@ -1,4 +1,4 @@
-import { type Address, type Hex, getAddress, isAddress, isHex } from 'viem';
+import { type Address, getAddress, type Hex, isAddress, isHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import type { CcipServices, SubnameShape } from '../../subgraphs/shared/ccip-services.js';
@@ -39,7 +39,8 @@ function internal(code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR', message: string, cau
 export async function createCcipServices(p: CreateCcipServicesParameters): Promise<CcipServices & { signer: Address }> {
   const { parentNames, answerTtlSeconds } = p.config.ccip;
   const now = p.now ?? Date.now;
-  const signerKey = (p.config.ccip.signerKey ?? (await p.store.getOrCreateSecret(CCIP_SIGNER_SECRET, () => generatePrivateKey()))) as Hex;
+  const signerKey = (p.config.ccip.signerKey ??
+    (await p.store.getOrCreateSecret(CCIP_SIGNER_SECRET, () => generatePrivateKey()))) as Hex;
   const signer = privateKeyToAccount(signerKey).address;
 
   /** The served parent `name` falls under (itself or a descendant), or undefined. */
@@ -47,7 +48,8 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
 
   function servedParent(raw: string): string {
     const parent = normalizeEnsName(raw);
-    if (!parentNames.includes(parent)) throw notFound(`${parent} is not served here; subnames are offered under ${parentNames.join(', ')}`);
+    if (!parentNames.includes(parent))
+      throw notFound(`${parent} is not served here; subnames are offered under ${parentNames.join(', ')}`);
     return parent;
   }
 
@@ -66,9 +68,12 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
     signer,
 
     async answer({ sender, data }) {
-      if (!isAddress(sender, { strict: false })) throw ccipError('sender must be the 0x address of the resolver contract');
-      if (!isHex(data, { strict: true }) || data.length % 2 !== 0) throw ccipError('data must be 0x-prefixed hex calldata');
-      if ((data.length - 2) / 2 > MAX_CCIP_DATA_BYTES) throw ccipError(`data is longer than ${MAX_CCIP_DATA_BYTES} bytes`);
+      if (!isAddress(sender, { strict: false }))
+        throw ccipError('sender must be the 0x address of the resolver contract');
+      if (!isHex(data, { strict: true }) || data.length % 2 !== 0)
+        throw ccipError('data must be 0x-prefixed hex calldata');
+      if ((data.length - 2) / 2 > MAX_CCIP_DATA_BYTES)
+        throw ccipError(`data is longer than ${MAX_CCIP_DATA_BYTES} bytes`);
       let request;
       try {
         request = decodeResolveRequest(data);
@@ -77,10 +82,14 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
         throw err;
       }
       const parent = parentOf(request.name);
-      if (parent === undefined) throw notFound(`${request.name} is not under a name this gateway serves (${parentNames.join(', ')})`);
+      if (parent === undefined)
+        throw notFound(`${request.name} is not under a name this gateway serves (${parentNames.join(', ')})`);
       const result = recordResult(request.query, await recordsFor(request.name, parent));
       const validUntil = Math.floor(now() / 1000) + answerTtlSeconds;
-      const signed = await signOffchainAnswer({ resolver: getAddress(sender), expires: BigInt(validUntil), request: data, result }, signerKey);
+      const signed = await signOffchainAnswer(
+        { resolver: getAddress(sender), expires: BigInt(validUntil), request: data, result },
+        signerKey,
+      );
       return { data: signed.data, signature: signed.signature, validUntil };
     },
 
@@ -110,7 +119,11 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
 
     async register(caller: CallerIdentity, { parent, label, records }): Promise<SubnameShape> {
       if (caller.mode !== 'siwe' || !caller.wallet) {
-        throw new ApiError(401, 'UNAUTHORIZED', 'registering a subname needs a SIWE session: send Authorization: Bearer <token>');
+        throw new ApiError(
+          401,
+          'UNAUTHORIZED',
+          'registering a subname needs a SIWE session: send Authorization: Bearer <token>',
+        );
       }
       const record = {
         parent: servedParent(parent),

@@ -16,7 +16,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function decodeDnsName(encoded: Hex): string {
   const bytes = hexToBytes(encoded);
-  if (bytes.length === 0 || bytes.length > MAX_NAME_BYTES) throw new DnsNameError(`a DNS-encoded name is 1 to ${MAX_NAME_BYTES} bytes`);
+  if (bytes.length === 0 || bytes.length > MAX_NAME_BYTES)
+    throw new DnsNameError(`a DNS-encoded name is 1 to ${MAX_NAME_BYTES} bytes`);
   const labels: string[] = [];
   let at = 0;
   for (;;) {
@@ -31,7 +32,8 @@ export function decodeDnsName(encoded: Hex): string {
     } catch {
       throw new DnsNameError('DNS-encoded label is not UTF-8');
     }
-    if (label.includes('.') || label.includes('\u0000')) throw new DnsNameError('DNS-encoded label contains "." or NUL');
+    if (label.includes('.') || label.includes('\u0000'))
+      throw new DnsNameError('DNS-encoded label contains "." or NUL');
     labels.push(label);
     at = end;
   }

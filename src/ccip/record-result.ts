@@ -18,7 +18,10 @@ const own = (map: Record<string, string> | undefined, key: string): string | und
 export function recordResult(query: RecordQuery, records: SubnameRecords | null): Hex {
   switch (query.kind) {
     case 'addr':
-      return encodeAbiParameters([{ type: 'address' }], [(own(records?.addresses, ETH_COIN_TYPE) as Address | undefined) ?? zeroAddress]);
+      return encodeAbiParameters(
+        [{ type: 'address' }],
+        [(own(records?.addresses, ETH_COIN_TYPE) as Address | undefined) ?? zeroAddress],
+      );
     case 'addrByCoin': {
       // ENSIP-9 / ENSIP-11: an EVM coin type's address is its 20 bytes; the service stores EVM addresses only.
       const address = own(records?.addresses, query.coinType.toString());
@@ -27,6 +30,9 @@ export function recordResult(query: RecordQuery, records: SubnameRecords | null)
     case 'text':
       return encodeAbiParameters([{ type: 'string' }], [own(records?.texts, query.key) ?? '']);
     case 'contenthash':
-      return encodeAbiParameters([{ type: 'bytes' }], [records?.contenthash ? encodeContentHash(records.contenthash) : '0x']);
+      return encodeAbiParameters(
+        [{ type: 'bytes' }],
+        [records?.contenthash ? encodeContentHash(records.contenthash) : '0x'],
+      );
   }
 }

@@ -1,8 +1,10 @@
 import { decodeFunctionData, type Hex, namehash, parseAbi } from 'viem';
-import { decodeDnsName, DnsNameError } from './dns-name.js';
+import { DnsNameError, decodeDnsName } from './dns-name.js';
 
 /** ENS's IResolverService: the call an OffchainResolver sends its gateway (selector 0x9061b923). */
-export const resolverServiceAbi = parseAbi(['function resolve(bytes name, bytes data) view returns (bytes result, uint64 expires, bytes sig)']);
+export const resolverServiceAbi = parseAbi([
+  'function resolve(bytes name, bytes data) view returns (bytes result, uint64 expires, bytes sig)',
+]);
 
 /** The resolver profiles the gateway answers (ENSIP-1, ENSIP-9, ENSIP-5, ENSIP-7). */
 export const recordProfileAbi = parseAbi([

@@ -27,7 +27,10 @@ export interface SignedOffchainAnswer {
  */
 export function offchainAnswerHash(p: OffchainAnswerParameters): Hex {
   return keccak256(
-    encodePacked(['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'], ['0x1900', p.resolver, p.expires, keccak256(p.request), keccak256(p.result)]),
+    encodePacked(
+      ['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'],
+      ['0x1900', p.resolver, p.expires, keccak256(p.request), keccak256(p.result)],
+    ),
   );
 }
 
@@ -39,6 +42,9 @@ export function offchainAnswerHash(p: OffchainAnswerParameters): Hex {
 export async function signOffchainAnswer(p: OffchainAnswerParameters, privateKey: Hex): Promise<SignedOffchainAnswer> {
   const messageHash = offchainAnswerHash(p);
   const signature = await sign({ hash: messageHash, privateKey, to: 'hex' });
-  const data = encodeAbiParameters([{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }], [p.result, p.expires, signature]);
+  const data = encodeAbiParameters(
+    [{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }],
+    [p.result, p.expires, signature],
+  );
   return { data, signature, messageHash };
 }

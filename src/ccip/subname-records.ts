@@ -1,6 +1,10 @@
 import { getAddress, isAddress, namehash } from 'viem';
 import { normalize } from 'viem/ens';
-import type { SubnameRecordsInputShape, SubnameRecordsShape, SubnameShape } from '../../subgraphs/shared/ccip-services.js';
+import type {
+  SubnameRecordsInputShape,
+  SubnameRecordsShape,
+  SubnameShape,
+} from '../../subgraphs/shared/ccip-services.js';
 import { invalidParameter } from '../errors/api-error.js';
 import { encodeContentHash, InvalidContentHashError } from '../sources/ens/content-hash.js';
 import type { SubnameRecord, SubnameRecords } from '../store/store.js';
@@ -40,7 +44,9 @@ function coinType(raw: string): string {
   if (!/^\d{1,10}$/.test(raw)) throw invalidParameter(`coin type "${raw.slice(0, 20)}" must be a decimal number`);
   const value = BigInt(raw);
   if (value.toString() !== ETH_COIN_TYPE && (value < MIN_EVM_COIN_TYPE || value > MAX_EVM_COIN_TYPE)) {
-    throw invalidParameter(`coin type ${raw} is not served: use 60 (ETH) or an ENSIP-11 EVM coin type (0x80000000 | chainId)`);
+    throw invalidParameter(
+      `coin type ${raw} is not served: use 60 (ETH) or an ENSIP-11 EVM coin type (0x80000000 | chainId)`,
+    );
   }
   return value.toString();
 }
@@ -59,15 +65,18 @@ export function subnameRecords(input: SubnameRecordsInputShape, owner: `0x${stri
   const addresses = new Map<string, string>();
   for (const entry of addressList) {
     const type = coinType(entry.coinType);
-    if (!isAddress(entry.address, { strict: false })) throw invalidParameter(`address for coin type ${type} must be a 0x-prefixed 20-byte hex address`);
+    if (!isAddress(entry.address, { strict: false }))
+      throw invalidParameter(`address for coin type ${type} must be a 0x-prefixed 20-byte hex address`);
     if (addresses.has(type)) throw invalidParameter(`coin type ${type} is given twice`);
     addresses.set(type, getAddress(entry.address));
   }
   if (addressList.length === 0) addresses.set(ETH_COIN_TYPE, getAddress(owner));
   const texts = new Map<string, string>();
   for (const { key, value } of textList) {
-    if (key.length === 0 || key.length > MAX_TEXT_KEY_LENGTH) throw invalidParameter(`text record keys must be 1 to ${MAX_TEXT_KEY_LENGTH} characters`);
-    if (value.length > MAX_TEXT_VALUE_LENGTH) throw invalidParameter(`text record "${key.slice(0, 40)}" is longer than ${MAX_TEXT_VALUE_LENGTH} characters`);
+    if (key.length === 0 || key.length > MAX_TEXT_KEY_LENGTH)
+      throw invalidParameter(`text record keys must be 1 to ${MAX_TEXT_KEY_LENGTH} characters`);
+    if (value.length > MAX_TEXT_VALUE_LENGTH)
+      throw invalidParameter(`text record "${key.slice(0, 40)}" is longer than ${MAX_TEXT_VALUE_LENGTH} characters`);
     if (texts.has(key)) throw invalidParameter(`text record "${key.slice(0, 40)}" is given twice`);
     texts.set(key, value);
   }

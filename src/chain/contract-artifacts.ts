@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isHex, type Abi, type Hex } from 'viem';
+import { type Abi, type Hex, isHex } from 'viem';
 
 /** A compiled contract of ours, as scripts/compile-contracts.mjs writes it. */
 export type ContractArtifact = {
@@ -34,7 +34,10 @@ const loaded = new Map<string, ContractArtifact>();
  * const { abi, deployedBytecode } = loadContractArtifact('Multicall3')
  * await testClient.setCode({ address, bytecode: deployedBytecode })
  */
-export function loadContractArtifact(name: string, { artifactsDir }: LoadContractArtifactOptions = {}): ContractArtifact {
+export function loadContractArtifact(
+  name: string,
+  { artifactsDir }: LoadContractArtifactOptions = {},
+): ContractArtifact {
   if (!CONTRACT_NAME.test(name)) throw new InvalidContractArtifactError(`"${name}" is not a contract name`);
   const file = join(artifactsDir ?? defaultArtifactsDir(), `${name}.json`);
   const cached = loaded.get(file);
@@ -55,7 +58,8 @@ export function loadContractArtifact(name: string, { artifactsDir }: LoadContrac
 }
 
 function parseArtifact(name: string, file: string, text: string): ContractArtifact {
-  const invalid = (why: string) => new InvalidContractArtifactError(`artifact of ${name} at ${file} ${why}; run \`npm run build\``);
+  const invalid = (why: string) =>
+    new InvalidContractArtifactError(`artifact of ${name} at ${file} ${why}; run \`npm run build\``);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -1,5 +1,5 @@
 import { pbkdf2Sync } from 'node:crypto';
-import { HDKey, hdKeyToAccount, type HDAccount } from 'viem/accounts';
+import { type HDAccount, HDKey, hdKeyToAccount } from 'viem/accounts';
 
 /** The public mnemonic anvil derives its default development accounts from. */
 export const ANVIL_DEV_MNEMONIC = 'test test test test test test test test test test test junk';

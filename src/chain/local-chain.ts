@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { resolveAnvilBinary } from './anvil-binary.js';
 
 /** The subset of a pino logger the local chain writes to. */
@@ -74,7 +74,9 @@ export async function startLocalChain({
   const startedAt = performance.now();
   // stdout is parsed for the port but never logged: anvil prints the dev accounts' private keys there.
   const args = ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId), '--color', 'never'];
-  const child = spawn('/bin/sh', ['-c', PARENT_WATCH, 'anvil-watch', anvilPath, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('/bin/sh', ['-c', PARENT_WATCH, 'anvil-watch', anvilPath, ...args], {
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
 
   let stderr = '';
   child.stderr.setEncoding('utf8');

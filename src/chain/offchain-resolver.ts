@@ -42,15 +42,25 @@ export async function serveParentsOffchain(p: ServeParentsOffchainParameters): P
   const labels = p.parents.map((parent) => {
     const [label, tld, ...rest] = parent.split('.');
     if (tld !== 'eth' || rest.length > 0 || !label) {
-      throw new OffchainParentError(`CCIP_PARENT_NAMES: ${parent} cannot be registered on the embedded chain: use a second-level .eth name`);
+      throw new OffchainParentError(
+        `CCIP_PARENT_NAMES: ${parent} cannot be registered on the embedded chain: use a second-level .eth name`,
+      );
     }
     return label;
   });
   const owners = await Promise.all(
-    p.parents.map((parent) => client.readContract({ address: ens.registry, abi: registry.abi, functionName: 'owner', args: [namehash(parent)] })),
+    p.parents.map((parent) =>
+      client.readContract({
+        address: ens.registry,
+        abi: registry.abi,
+        functionName: 'owner',
+        args: [namehash(parent)],
+      }),
+    ),
   );
   owners.forEach((owner, i) => {
-    if (owner !== zeroAddress) throw new OffchainParentError(`CCIP_PARENT_NAMES: ${p.parents[i]} is already registered on the embedded chain`);
+    if (owner !== zeroAddress)
+      throw new OffchainParentError(`CCIP_PARENT_NAMES: ${p.parents[i]} is already registered on the embedded chain`);
   });
 
   const receipt = async (hash: `0x${string}`) => {
@@ -59,7 +69,12 @@ export async function serveParentsOffchain(p: ServeParentsOffchainParameters): P
     return r;
   };
   const deployed = await receipt(
-    await wallet.deployContract({ account: getDevAccounts()[0]!, abi: offchain.abi, bytecode: offchain.bytecode, args: [p.gatewayUrl, p.signers] }),
+    await wallet.deployContract({
+      account: getDevAccounts()[0]!,
+      abi: offchain.abi,
+      bytecode: offchain.bytecode,
+      args: [p.gatewayUrl, p.signers],
+    }),
   );
   const resolver = deployed.contractAddress!;
   let nonce = await client.getTransactionCount({ address: ENS_DEPLOYER.address, blockTag: 'pending' });
@@ -67,8 +82,22 @@ export async function serveParentsOffchain(p: ServeParentsOffchainParameters): P
   for (const [i, label] of labels.entries()) {
     const node = namehash(p.parents[i]!);
     sent.push(
-      await wallet.writeContract({ account: ENS_DEPLOYER, address: ens.ethRegistrar, abi: registrar.abi, functionName: 'register', args: [label, ENS_DEPLOYER.address, YEAR_SECONDS], nonce: nonce++ }),
-      await wallet.writeContract({ account: ENS_DEPLOYER, address: ens.registry, abi: registry.abi, functionName: 'setResolver', args: [node, resolver], nonce: nonce++ }),
+      await wallet.writeContract({
+        account: ENS_DEPLOYER,
+        address: ens.ethRegistrar,
+        abi: registrar.abi,
+        functionName: 'register',
+        args: [label, ENS_DEPLOYER.address, YEAR_SECONDS],
+        nonce: nonce++,
+      }),
+      await wallet.writeContract({
+        account: ENS_DEPLOYER,
+        address: ens.registry,
+        abi: registry.abi,
+        functionName: 'setResolver',
+        args: [node, resolver],
+        nonce: nonce++,
+      }),
     );
   }
   for (const hash of sent) await receipt(hash);

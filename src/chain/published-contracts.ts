@@ -13,7 +13,8 @@ const PUBLISHED_ARTIFACTS = {
   ENSRegistry: '@ensdomains/ens/build/contracts/ENSRegistry.json',
   ReverseRegistrar: '@ensdomains/ens/build/contracts/ReverseRegistrar.json',
   PublicResolver: '@ensdomains/resolver/build/contracts/PublicResolver.json',
-  OffchainResolver: '@ensdomains/offchain-resolver-contracts/artifacts/contracts/OffchainResolver.sol/OffchainResolver.json',
+  OffchainResolver:
+    '@ensdomains/offchain-resolver-contracts/artifacts/contracts/OffchainResolver.sol/OffchainResolver.json',
 } as const;
 
 export type PublishedContractName = keyof typeof PUBLISHED_ARTIFACTS;

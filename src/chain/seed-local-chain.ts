@@ -1,10 +1,10 @@
 import {
+  type Address,
+  type Chain,
   createPublicClient,
   createTestClient,
   createWalletClient,
   http,
-  type Address,
-  type Chain,
   type PublicClient,
   type TestClient,
   type Transport,

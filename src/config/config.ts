@@ -20,7 +20,14 @@ const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 2
 
 /** Comma-separated ENS names in ENSIP-15 normal form, each of two labels or more (`offchain.eth`). */
 function ccipParentNames(value: string, ctx: z.RefinementCtx): string[] {
-  const names = [...new Set(value.split(',').map((n) => n.trim()).filter((n) => n !== ''))];
+  const names = [
+    ...new Set(
+      value
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => n !== ''),
+    ),
+  ];
   for (const name of names) {
     let normalised: string | undefined;
     try {
@@ -29,7 +36,10 @@ function ccipParentNames(value: string, ctx: z.RefinementCtx): string[] {
       normalised = undefined;
     }
     if (normalised !== name || name.split('.').length < 2 || name.split('.').includes('')) {
-      ctx.addIssue({ code: 'custom', message: `"${name}" is not an ENS name in normalised form with two labels or more` });
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${name}" is not an ENS name in normalised form with two labels or more`,
+      });
     }
   }
   if (names.length === 0) ctx.addIssue({ code: 'custom', message: 'name at least one parent' });
@@ -88,7 +98,10 @@ const envSchema = z.object({
   // Default: anvil's development account #9, so the embedded default can be paid locally.
   X402_RECEIVER: address.default('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'),
   X402_FACILITATOR_URL: optionalUrl,
-  X402_DEFAULT_PRICE_USD: z.string().regex(/^\d+(\.\d{1,6})?$/).default('0.01'),
+  X402_DEFAULT_PRICE_USD: z
+    .string()
+    .regex(/^\d+(\.\d{1,6})?$/)
+    .default('0.01'),
   // GraphQL Armor's defaults (escape.tech/graphql-armor): depth 6, aliases 15, tokens 1000.
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(6),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(15),
@@ -99,7 +112,10 @@ const envSchema = z.object({
   // Sign-in: the JWT signing secret (unset: generated once and kept in the store, shared by every instance),
   // and the domain / URI SIWE messages must name (unset: from PUBLIC_BASE_URL, else the request's Host).
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  SIWE_DOMAIN: z.string().regex(/^[^\s/?#]+$/, 'must be a host[:port] authority').optional(),
+  SIWE_DOMAIN: z
+    .string()
+    .regex(/^[^\s/?#]+$/, 'must be a host[:port] authority')
+    .optional(),
   SIWE_URI: optionalUrl,
   // SPEC's session and API key limits; keys keep the limits they were created with.
   SIWE_DAILY_LIMIT: z.coerce.number().int().min(1).default(200),
@@ -109,8 +125,14 @@ const envSchema = z.object({
   API_KEY_CONCURRENCY: z.coerce.number().int().min(1).default(10),
   // CCIP-Read gateway: the key signing answers (unset: generated once and kept in the store), the parent names whose
   // subnames it serves (comma-separated), and how long a signed answer stays valid.
-  CCIP_SIGNER_KEY: z.string().regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key').optional(),
-  CCIP_PARENT_NAMES: z.string().default('offchain.eth').transform((v, ctx) => ccipParentNames(v, ctx)),
+  CCIP_SIGNER_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
+    .optional(),
+  CCIP_PARENT_NAMES: z
+    .string()
+    .default('offchain.eth')
+    .transform((v, ctx) => ccipParentNames(v, ctx)),
   CCIP_ANSWER_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
 });
 
@@ -119,9 +141,21 @@ export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 /** Variables whose values are secrets (keys, tokens, URLs that may embed keys): never written to a log. */
 const SECRET_VARIABLES = [
-  'COINGECKO_API_KEY', 'NEYNAR_API_KEY', 'FARCASTER_HUB_API_KEY', 'ETHERSCAN_API_KEY', 'ALCHEMY_API_KEY',
-  'DEFILLAMA_PRO_API_KEY', 'DEBANK_ACCESS_KEY', 'JWT_SECRET', 'CCIP_SIGNER_KEY', 'REDIS_URL',
-  'ETH_RPC_URL', 'BASE_RPC_URL', 'ARBITRUM_RPC_URL', 'OPTIMISM_RPC_URL', 'POLYGON_RPC_URL',
+  'COINGECKO_API_KEY',
+  'NEYNAR_API_KEY',
+  'FARCASTER_HUB_API_KEY',
+  'ETHERSCAN_API_KEY',
+  'ALCHEMY_API_KEY',
+  'DEFILLAMA_PRO_API_KEY',
+  'DEBANK_ACCESS_KEY',
+  'JWT_SECRET',
+  'CCIP_SIGNER_KEY',
+  'REDIS_URL',
+  'ETH_RPC_URL',
+  'BASE_RPC_URL',
+  'ARBITRUM_RPC_URL',
+  'OPTIMISM_RPC_URL',
+  'POLYGON_RPC_URL',
 ] as const;
 
 /**
@@ -308,9 +342,17 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     },
     anonymousLimits: { daily: e.ANONYMOUS_DAILY_LIMIT, perMinute: e.ANONYMOUS_PER_MINUTE_LIMIT },
     siweLimits: { daily: e.SIWE_DAILY_LIMIT, perMinute: e.SIWE_PER_MINUTE_LIMIT },
-    apiKeyLimits: { daily: e.API_KEY_DAILY_LIMIT, perMinute: e.API_KEY_PER_MINUTE_LIMIT, concurrency: e.API_KEY_CONCURRENCY },
+    apiKeyLimits: {
+      daily: e.API_KEY_DAILY_LIMIT,
+      perMinute: e.API_KEY_PER_MINUTE_LIMIT,
+      concurrency: e.API_KEY_CONCURRENCY,
+    },
     auth: { jwtSecret: e.JWT_SECRET, siweDomain: e.SIWE_DOMAIN, siweUri: e.SIWE_URI },
-    ccip: { signerKey: e.CCIP_SIGNER_KEY as `0x${string}` | undefined, parentNames: e.CCIP_PARENT_NAMES, answerTtlSeconds: e.CCIP_ANSWER_TTL_SECONDS },
+    ccip: {
+      signerKey: e.CCIP_SIGNER_KEY as `0x${string}` | undefined,
+      parentNames: e.CCIP_PARENT_NAMES,
+      answerTtlSeconds: e.CCIP_ANSWER_TTL_SECONDS,
+    },
     graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS },
   };
 }

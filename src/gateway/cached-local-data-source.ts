@@ -1,6 +1,6 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { GatewayGraphQLResponse } from '@apollo/server-gateway-interface';
-import { type DocumentNode, type GraphQLSchema, execute, parse, validate } from 'graphql';
+import { type DocumentNode, execute, type GraphQLSchema, parse, validate } from 'graphql';
 import { LRUCache } from 'lru-cache';
 
 type Prepared = { document: DocumentNode } | { errors: readonly { message: string }[] };

@@ -5,9 +5,9 @@ import {
   type DocumentNode,
   type ExecutionResult,
   type GraphQLSchema,
-  type OperationDefinitionNode,
   getOperationAST,
   Kind,
+  type OperationDefinitionNode,
 } from 'graphql';
 import type { BuiltSubgraph } from '../../subgraphs/shared/build-subgraph.js';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
@@ -37,9 +37,14 @@ const noCachePolicy = { replace() {}, restrict() {}, policyIfCacheable: () => nu
 const noopCache = { get: async () => undefined, set: async () => {}, delete: async () => true };
 
 /** Wraps a parsed document as a PreparedOperation; the caller has validated it against the API schema. */
-export function prepareOperation(source: string, document: DocumentNode, operationName?: string | null): PreparedOperation {
+export function prepareOperation(
+  source: string,
+  document: DocumentNode,
+  operationName?: string | null,
+): PreparedOperation {
   const operation = getOperationAST(document, operationName ?? undefined);
-  if (!operation || operation.kind !== Kind.OPERATION_DEFINITION) throw new Error('document holds no runnable operation');
+  if (!operation || operation.kind !== Kind.OPERATION_DEFINITION)
+    throw new Error('document holds no runnable operation');
   return {
     source,
     document,

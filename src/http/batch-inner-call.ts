@@ -46,7 +46,12 @@ export async function admitBatchInnerCall(
   req: AccessRequest,
   row: { method: string; tier: Tier },
 ): Promise<AccessDecision> {
-  if (!isBatchable(row)) throw new ApiError(403, 'FORBIDDEN', 'this route cannot run inside a batch (only GET routes outside the Auth and Write tiers)');
+  if (!isBatchable(row))
+    throw new ApiError(
+      403,
+      'FORBIDDEN',
+      'this route cannot run inside a batch (only GET routes outside the Auth and Write tiers)',
+    );
   if (row.tier === 'free') return { caller: null, headers: {}, release: () => {} };
   return { caller: await access.identify(req), headers: {}, release: () => {} };
 }

@@ -43,18 +43,28 @@ function rowPattern(row: RouteRow): RowPattern {
  */
 function innerTarget(patterns: readonly RowPattern[], asked: string): { url: string; row: RouteRow } | ApiError {
   if (!RELATIVE_PATH.test(asked)) {
-    return new ApiError(400, 'INVALID_PARAMETER', 'path must be a relative path of this API starting with a single /, e.g. /api/price/ETH');
+    return new ApiError(
+      400,
+      'INVALID_PARAMETER',
+      'path must be a relative path of this API starting with a single /, e.g. /api/price/ETH',
+    );
   }
   const parsed = new URL(asked, INNER_BASE);
-  if (parsed.origin !== INNER_BASE) return new ApiError(400, 'INVALID_PARAMETER', 'path must be a relative path of this API');
+  if (parsed.origin !== INNER_BASE)
+    return new ApiError(400, 'INVALID_PARAMETER', 'path must be a relative path of this API');
   const matching = patterns.filter((p) => p.regex.test(parsed.pathname)).sort((a, b) => b.literal - a.literal);
   const get = matching.find((p) => p.row.method === 'GET');
   if (!get) {
     return matching.length > 0
-      ? new ApiError(400, 'INVALID_PARAMETER', `only GET routes can be batched; ${matching[0]!.row.method} ${matching[0]!.row.path} cannot`)
+      ? new ApiError(
+          400,
+          'INVALID_PARAMETER',
+          `only GET routes can be batched; ${matching[0]!.row.method} ${matching[0]!.row.path} cannot`,
+        )
       : new ApiError(404, 'NOT_FOUND', 'no GET route of this API at this path');
   }
-  if (!isBatchable(get.row)) return new ApiError(403, 'FORBIDDEN', `${get.row.path} (${get.row.tier} tier) cannot run inside a batch`);
+  if (!isBatchable(get.row))
+    return new ApiError(403, 'FORBIDDEN', `${get.row.path} (${get.row.tier} tier) cannot run inside a batch`);
   return { url: `${parsed.pathname}${parsed.search}`, row: get.row };
 }
 
@@ -63,7 +73,13 @@ const errorResult = (path: string, err: ApiError): BatchResult => {
   return { path, status: rendered.status, body: rendered.body };
 };
 
-async function runInner(app: FastifyInstance, outer: FastifyRequest, patterns: readonly RowPattern[], path: string, index: number): Promise<BatchResult> {
+async function runInner(
+  app: FastifyInstance,
+  outer: FastifyRequest,
+  patterns: readonly RowPattern[],
+  path: string,
+  index: number,
+): Promise<BatchResult> {
   const target = innerTarget(patterns, path);
   if (target instanceof ApiError) return errorResult(path, target);
   const headers: Record<string, string> = { ...batchInnerCallHeader(), 'x-request-id': `${outer.id}.${index}` };

@@ -11,7 +11,10 @@ export interface DocsPageParams {
  * The /docs page: Swagger UI from /docs/assets/ rendering the OpenAPI document; no network beyond this origin.
  * @example reply.type('text/html; charset=utf-8').send(renderDocsPage({ specUrl: '/api/openapi.yaml' }))
  */
-export function renderDocsPage({ specUrl = '/api/openapi.yaml', title = 'Blockchain Identity and Market Data API' }: DocsPageParams = {}): string {
+export function renderDocsPage({
+  specUrl = '/api/openapi.yaml',
+  title = 'Blockchain Identity and Market Data API',
+}: DocsPageParams = {}): string {
   // validatorUrl null: Swagger UI would otherwise send the spec to validator.swagger.io for its badge.
   const config = {
     url: specUrl,

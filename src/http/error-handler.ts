@@ -61,6 +61,10 @@ export function installErrorHandling(app: FastifyInstance): void {
     return send(request, reply, apiError ?? err);
   });
   app.setNotFoundHandler((request, reply) =>
-    send(request, reply, new ApiError(404, 'NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}`)),
+    send(
+      request,
+      reply,
+      new ApiError(404, 'NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}`),
+    ),
   );
 }

@@ -11,7 +11,10 @@ export interface GraphiqlPageParams {
  * The GraphiQL 3 page (React 18 UMD from /graphql/assets/) that queries `endpoint`.
  * @example reply.type('text/html; charset=utf-8').send(renderGraphiqlPage({ endpoint: '/graphql' }))
  */
-export function renderGraphiqlPage({ endpoint = '/graphql', title = 'GraphiQL · Blockchain Identity and Market Data API' }: GraphiqlPageParams = {}): string {
+export function renderGraphiqlPage({
+  endpoint = '/graphql',
+  title = 'GraphiQL · Blockchain Identity and Market Data API',
+}: GraphiqlPageParams = {}): string {
   return `<!doctype html>
 <html lang="en">
 <head>

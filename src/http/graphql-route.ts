@@ -60,7 +60,8 @@ function accessPlugin(access: AccessGate, charges: OperationCharges): ApolloServ
         async willSendResponse({ response, contextValue }) {
           release?.();
           const { body } = response;
-          contextValue.admission.succeeded = body.kind === 'single' && !body.singleResult.errors?.length && body.singleResult.data != null;
+          contextValue.admission.succeeded =
+            body.kind === 'single' && !body.singleResult.errors?.length && body.singleResult.data != null;
         },
       };
     },
@@ -95,7 +96,10 @@ export async function registerGraphqlRoute(
     includeStacktraceInErrorResponses: false,
     parseOptions: { maxTokens: deps.limits.maxTokens },
     validationRules: [maxDepthRule(deps.limits.maxDepth), maxAliasesRule(deps.limits.maxAliases)],
-    plugins: [ApolloServerPluginLandingPageDisabled(), accessPlugin(deps.access, operationCharges(deps.table, deps.defaultPriceUsd))],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      accessPlugin(deps.access, operationCharges(deps.table, deps.defaultPriceUsd)),
+    ],
   });
   await server.start();
   const graphiql = renderGraphiqlPage({ endpoint: '/graphql' });
@@ -103,14 +107,20 @@ export async function registerGraphqlRoute(
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
     const wantsPage =
-      request.method === 'GET' && !new URLSearchParams(search).has('query') && (request.headers.accept ?? '').includes('text/html');
+      request.method === 'GET' &&
+      !new URLSearchParams(search).has('query') &&
+      (request.headers.accept ?? '').includes('text/html');
     if (wantsPage) return reply.type('text/html; charset=utf-8').send(graphiql);
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(request.headers)) {
       if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
     }
     const admission: Admission = {};
-    const access: AccessRequest = { ip: request.ip, headers: request.headers, resource: () => requestResource(request, deps.publicBaseUrl) };
+    const access: AccessRequest = {
+      ip: request.ip,
+      headers: request.headers,
+      resource: () => requestResource(request, deps.publicBaseUrl),
+    };
     const result = await server.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: request.method, headers, search, body: request.body },
       context: async () => ({ ...deps.contexts.create(request), access, admission }),

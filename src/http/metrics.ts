@@ -117,7 +117,12 @@ export function createHttpMetrics(): HttpMetrics {
 /** Counts every response and serves GET /metrics in the Prometheus text format. */
 export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics): void {
   app.addHook('onResponse', (request, reply, done) => {
-    metrics.tallies.record(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    metrics.tallies.record(
+      request.method,
+      request.routeOptions.url ?? 'unmatched',
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
     done();
   });
   app.get('/metrics', async (_request, reply) => {

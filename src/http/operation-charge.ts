@@ -1,4 +1,10 @@
-import { type DocumentNode, type FragmentDefinitionNode, Kind, type OperationDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import type { RouteTable, Tier } from '../../rest-compat/route-row.js';
 import type { AccessRoute } from '../access/access-gate.js';
 import { routePriceUsd, usdToUsdcUnits } from '../access/payment-catalog.js';
@@ -44,7 +50,8 @@ function dearer(a: string, b: string): string {
  */
 export function rootFieldNames(operation: OperationDefinitionNode, document?: DocumentNode): Set<string> {
   const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document?.definitions ?? []) if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
+  for (const def of document?.definitions ?? [])
+    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
   const names = new Set<string>();
   const seen = new Set<string>();
   const collect = (set: SelectionSetNode): void => {
@@ -114,11 +121,20 @@ export function operationCharges(table: RouteTable, defaultPriceUsd: string): Op
  * one path /graphql. An operation that cannot be resolved counts as Medium.
  * @example await access.admit(req, operationRoute(operation, document, charges))
  */
-export function operationRoute(operation: OperationDefinitionNode | undefined, document: DocumentNode | undefined, charges: OperationCharges): AccessRoute {
+export function operationRoute(
+  operation: OperationDefinitionNode | undefined,
+  document: DocumentNode | undefined,
+  charges: OperationCharges,
+): AccessRoute {
   if (!operation) return { tier: DEFAULT_FIELD_TIER };
   const fields = rootFieldNames(operation, document);
   const tier = operationTier(fields, charges.tiers);
   const priced = operationPrice(fields, charges.prices, charges.defaultPriceUsd);
   if (!priced) return { tier };
-  return { tier, price: priced.priceUsd, path: '/graphql', summary: `GraphQL operation, priced at its heaviest root field (${priced.field})` };
+  return {
+    tier,
+    price: priced.priceUsd,
+    path: '/graphql',
+    summary: `GraphQL operation, priced at its heaviest root field (${priced.field})`,
+  };
 }

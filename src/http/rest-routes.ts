@@ -7,8 +7,8 @@ import { ApiError, invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { admitBatchInnerCall, isBatchInnerCall } from './batch-inner-call.js';
 import { withCcipCodes } from './ccip-route-input.js';
-import { apiErrorFromGraphQL } from './graphql-errors.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
+import { apiErrorFromGraphQL } from './graphql-errors.js';
 import type { ResponseCache } from './response-cache.js';
 
 /** Absolute URL of the request as the caller reached it: x402's `resource`. */
@@ -83,15 +83,25 @@ export function registerOperationRoutes(
           const parse = () => parseRouteInput(row.params, request);
           input = row.envelope === 'ccip' ? withCcipCodes(parse, request) : parse();
         }
-        const caller = { ip: request.ip, headers: request.headers, resource: () => requestResource(request, deps.publicBaseUrl) };
+        const caller = {
+          ip: request.ip,
+          headers: request.headers,
+          resource: () => requestResource(request, deps.publicBaseUrl),
+        };
         // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
-        const decision = await (isBatchInnerCall(request) ? admitBatchInnerCall(deps.access, caller, row) : deps.access.admit(caller, row));
+        const decision = await (isBatchInnerCall(request)
+          ? admitBatchInnerCall(deps.access, caller, row)
+          : deps.access.admit(caller, row));
         // An API key's concurrency slot is held until the response is done (or the connection drops).
         if (decision.release !== noRelease) reply.raw.once('close', decision.release);
         reply.headers(decision.headers);
         const render = async () => {
           const valid = input!;
-          const result = await deps.gateway.execute(compiled.prepared, variablesFor(compiled, valid), deps.contexts.create(request));
+          const result = await deps.gateway.execute(
+            compiled.prepared,
+            variablesFor(compiled, valid),
+            deps.contexts.create(request),
+          );
           const value = result.data?.[row.field];
           if (value === null || value === undefined) {
             if (result.errors?.length) throw apiErrorFromGraphQL(result.errors);

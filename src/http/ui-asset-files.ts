@@ -18,11 +18,26 @@ const JS = 'text/javascript; charset=utf-8';
 
 export const UI_ASSET_FILES: readonly UiAssetFile[] = [
   { url: '/docs/assets/swagger-ui.css', packageName: 'swagger-ui-dist', file: 'swagger-ui.css', contentType: CSS },
-  { url: '/docs/assets/swagger-ui-bundle.js', packageName: 'swagger-ui-dist', file: 'swagger-ui-bundle.js', contentType: JS },
+  {
+    url: '/docs/assets/swagger-ui-bundle.js',
+    packageName: 'swagger-ui-dist',
+    file: 'swagger-ui-bundle.js',
+    contentType: JS,
+  },
   { url: '/graphql/assets/graphiql.min.js', packageName: 'graphiql', file: 'graphiql.min.js', contentType: JS },
   { url: '/graphql/assets/graphiql.min.css', packageName: 'graphiql', file: 'graphiql.min.css', contentType: CSS },
-  { url: '/graphql/assets/react.production.min.js', packageName: 'react', file: 'umd/react.production.min.js', contentType: JS },
-  { url: '/graphql/assets/react-dom.production.min.js', packageName: 'react-dom', file: 'umd/react-dom.production.min.js', contentType: JS },
+  {
+    url: '/graphql/assets/react.production.min.js',
+    packageName: 'react',
+    file: 'umd/react.production.min.js',
+    contentType: JS,
+  },
+  {
+    url: '/graphql/assets/react-dom.production.min.js',
+    packageName: 'react-dom',
+    file: 'umd/react-dom.production.min.js',
+    contentType: JS,
+  },
 ];
 
 /** The package's own folder; through package.json because the packages' `exports` hide their UMD files. */

@@ -1,4 +1,4 @@
-import { pino, stdSerializers, type Logger } from 'pino';
+import { type Logger, pino, stdSerializers } from 'pino';
 
 /** Header and field names whose values are secrets: never written to a log line. */
 const SECRET_PATHS = [
@@ -46,7 +46,10 @@ export function createLogger(
       },
       hooks: {
         logMethod(args, method) {
-          method.apply(this, args.map((arg) => (typeof arg === 'string' ? scrub(arg) : arg)) as Parameters<typeof method>);
+          method.apply(
+            this,
+            args.map((arg) => (typeof arg === 'string' ? scrub(arg) : arg)) as Parameters<typeof method>,
+          );
         },
       },
     },

@@ -39,6 +39,11 @@ export function createAppServices(p: {
       };
     },
     x402Config: (baseUrl) =>
-      x402Configuration({ config: p.config, table: p.table, baseUrl, facilitatorUrl: p.facilitatorUrl ?? p.config.x402.facilitatorUrl ?? '' }),
+      x402Configuration({
+        config: p.config,
+        table: p.table,
+        baseUrl,
+        facilitatorUrl: p.facilitatorUrl ?? p.config.x402.facilitatorUrl ?? '',
+      }),
   };
 }

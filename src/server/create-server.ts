@@ -7,8 +7,9 @@ import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import { createAccess } from '../access/create-access.js';
 import { createCcipServices } from '../ccip/ccip-services.js';
-import { serveParentsOffchain } from '../chain/offchain-resolver.js';
 import type { LocalChain } from '../chain/local-chain.js';
+import { serveParentsOffchain } from '../chain/offchain-resolver.js';
+import { localTokenList } from '../chain/seed-steps/demo-assets.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import { composeSupergraph } from '../gateway/compose-supergraph.js';
@@ -18,13 +19,12 @@ import { graphContextFactory } from '../http/graph-context-factory.js';
 import { createLogger } from '../logging/logger.js';
 import type { ReplayServer } from '../sources/replay/replay-server.js';
 import type { Sources } from '../sources/sources.js';
+import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
+import { type LocalFacilitator, startLocalFacilitator } from '../sources/x402/local-facilitator.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { createAppServices } from './app-services.js';
-import { localTokenList } from '../chain/seed-steps/demo-assets.js';
 import { createSources } from './create-sources.js';
-import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
-import { type LocalFacilitator, startLocalFacilitator } from '../sources/x402/local-facilitator.js';
 import { startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
 
 export interface RunningServer {
@@ -145,7 +145,13 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       });
     }
     logger.info(
-      { port, store: store.describe().kind, chain: localChain ? 'local' : 'live', ccipSigner: ccip.signer, ms: Date.now() - startedAt },
+      {
+        port,
+        store: store.describe().kind,
+        chain: localChain ? 'local' : 'live',
+        ccipSigner: ccip.signer,
+        ms: Date.now() - startedAt,
+      },
       'listening',
     );
     let closing: Promise<void> | undefined;

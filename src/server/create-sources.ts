@@ -60,7 +60,9 @@ export async function createSources(p: {
     config.upstreams.farcaster.mode === 'local' ||
     walletSourcesNeedReplay(config) ||
     defiSourcesNeedReplay(config);
-  const replay = needsReplay ? await startReplayServer({ fixturesDir: p.fixturesDir ?? defaultFixturesDir() }) : undefined;
+  const replay = needsReplay
+    ? await startReplayServer({ fixturesDir: p.fixturesDir ?? defaultFixturesDir() })
+    : undefined;
   // Live where the env var names the upstream, else the replay's recordings under test/fixtures/<source>/.
   const upstream = (url: string | undefined, replayName: string): PriceUpstream =>
     url !== undefined ? { baseUrl: url, mode: 'live' } : { baseUrl: replay!.baseUrlFor(replayName), mode: 'local' };
@@ -85,7 +87,14 @@ export async function createSources(p: {
     timeoutMs: config.upstreamTimeoutMs,
   });
 
-  const wallet = createWalletSources({ config, replay, chains, rpc, registry: health, localTokens: p.localTokens ?? [] });
+  const wallet = createWalletSources({
+    config,
+    replay,
+    chains,
+    rpc,
+    registry: health,
+    localTokens: p.localTokens ?? [],
+  });
 
   const defi = createDefiSourcesFromConfig({ config, replay, registry: health });
 
@@ -99,7 +108,17 @@ export async function createSources(p: {
     timeoutMs: config.upstreamTimeoutMs,
   });
 
-  const sources: Sources = { health, chains, rpc, gas: createGasPriceSource({ chains, rpc }), prices, farcaster, wallet, defi, ens };
+  const sources: Sources = {
+    health,
+    chains,
+    rpc,
+    gas: createGasPriceSource({ chains, rpc }),
+    prices,
+    farcaster,
+    wallet,
+    defi,
+    ens,
+  };
   return {
     sources,
     replay,

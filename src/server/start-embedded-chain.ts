@@ -12,7 +12,10 @@ export type EmbeddedChain = LocalChain & { deployments: ReadonlyMap<string, Addr
  * The embedded Ethereum (anvil on an ephemeral loopback port, seeded) when no ETH_RPC_URL is configured;
  * undefined when a live RPC serves instead.
  */
-export async function startEmbeddedChainIfNeeded(config: AppConfig, logger: Logger): Promise<EmbeddedChain | undefined> {
+export async function startEmbeddedChainIfNeeded(
+  config: AppConfig,
+  logger: Logger,
+): Promise<EmbeddedChain | undefined> {
   if (config.chains.ethereum.rpcUrl) return undefined;
   const chain = await startLocalChain({ chainId: 1, logger });
   let deployments: ReadonlyMap<string, Address>;

@@ -2,7 +2,7 @@ import type { Address, Hex } from 'viem';
 import type { ChainKey } from '../config/chains.js';
 import { serviceUnavailable } from '../errors/api-error.js';
 import { type AddressKindReading, readAddressKinds } from './rpc/address-kinds.js';
-import { requireClient, type ChainClients } from './rpc/chain-clients.js';
+import { type ChainClients, requireClient } from './rpc/chain-clients.js';
 import {
   type NftTokenReading,
   readCode,
@@ -31,8 +31,16 @@ export interface ChainReads {
  * a chain with no RPC configured a 503 naming it.
  * @example await createChainReads({ chains, rpc, tokenLists }).holdings('ethereum', ['0x7099…'])
  */
-export function createChainReads(p: { chains: ChainClients; rpc: RpcSourceClients; tokenLists: ChainTokenLists }): ChainReads {
-  const on = <T>(chain: ChainKey, key: string, read: (client: ReturnType<typeof requireClient>) => Promise<T>): Promise<T> => {
+export function createChainReads(p: {
+  chains: ChainClients;
+  rpc: RpcSourceClients;
+  tokenLists: ChainTokenLists;
+}): ChainReads {
+  const on = <T>(
+    chain: ChainKey,
+    key: string,
+    read: (client: ReturnType<typeof requireClient>) => Promise<T>,
+  ): Promise<T> => {
     const source: SourceClient | undefined = p.rpc[chain];
     if (!source) throw serviceUnavailable(`no RPC configured for ${chain}`);
     const client = requireClient(p.chains, chain);
@@ -42,10 +50,14 @@ export function createChainReads(p: { chains: ChainClients; rpc: RpcSourceClient
   return {
     tokenLists: p.tokenLists,
     holdings: (chain, wallets) =>
-      on(chain, `holdings:${wallets.map(lower).join(',')}`, (c) => readWalletHoldings(c, wallets, p.tokenLists[chain].tokens)),
+      on(chain, `holdings:${wallets.map(lower).join(',')}`, (c) =>
+        readWalletHoldings(c, wallets, p.tokenLists[chain].tokens),
+      ),
     tokenContract: (chain, address) => on(chain, `erc20:${lower(address)}`, (c) => readTokenContract(c, address)),
-    nftToken: (chain, contract, tokenId) => on(chain, `erc721:${lower(contract)}:${tokenId}`, (c) => readNftToken(c, contract, tokenId)),
-    addressKinds: (chain, addresses) => on(chain, `kinds:${addresses.map(lower).join(',')}`, (c) => readAddressKinds(c, addresses)),
+    nftToken: (chain, contract, tokenId) =>
+      on(chain, `erc721:${lower(contract)}:${tokenId}`, (c) => readNftToken(c, contract, tokenId)),
+    addressKinds: (chain, addresses) =>
+      on(chain, `kinds:${addresses.map(lower).join(',')}`, (c) => readAddressKinds(c, addresses)),
     code: (chain, address) => on(chain, `code:${lower(address)}`, (c) => readCode(c, address)),
   };
 }

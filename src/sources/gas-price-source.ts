@@ -1,6 +1,6 @@
 import type { ChainKey } from '../config/chains.js';
 import { serviceUnavailable } from '../errors/api-error.js';
-import { requireClient, type ChainClients } from './rpc/chain-clients.js';
+import { type ChainClients, requireClient } from './rpc/chain-clients.js';
 import { readGasPrices } from './rpc/gas-oracle.js';
 import type { RpcSourceClients } from './rpc/rpc-source-clients.js';
 

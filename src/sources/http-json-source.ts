@@ -119,14 +119,23 @@ export class HttpJsonSource {
     return this.client.load<T | null>(
       cacheKey,
       async (signal) => {
-        const json = await this.request<unknown>({ method: 'GET', path, query, body: undefined, notFound: opts.notFound, signal });
+        const json = await this.request<unknown>({
+          method: 'GET',
+          path,
+          query,
+          body: undefined,
+          notFound: opts.notFound,
+          signal,
+        });
         if (json === null || map === undefined) return json as T | null;
         try {
           return map(json);
         } catch (err) {
           // A map may recognise an upstream's in-band refusal (e.g. a rate limit inside a 200 reply) and say so.
           if (err instanceof UpstreamError) throw err;
-          throw new UpstreamError(`unexpected reply shape on GET ${path.startsWith('/') ? path : `/${path}`}`, { retryable: false });
+          throw new UpstreamError(`unexpected reply shape on GET ${path.startsWith('/') ? path : `/${path}`}`, {
+            retryable: false,
+          });
         }
       },
       { idempotent: true, ...(opts.freshnessMs === undefined ? {} : { freshnessMs: opts.freshnessMs }) },
@@ -161,7 +170,14 @@ export class HttpJsonSource {
     return this.client.load<T | null>(
       opts.cacheKey ?? where,
       async (signal) => {
-        const json = await this.request<unknown>({ method: 'POST', path, query, body, notFound: opts.notFound, signal });
+        const json = await this.request<unknown>({
+          method: 'POST',
+          path,
+          query,
+          body,
+          notFound: opts.notFound,
+          signal,
+        });
         if (json === null) return null;
         try {
           return map(json);

@@ -35,7 +35,9 @@ export interface UpstreamIdentity {
  * The source client of one upstream, registered for /api/sources/health under `name` (for upstreams with several hosts).
  * @example const client = upstreamSourceClient({ name: 'alchemy-nft', kind: 'nft', description: 'Alchemy NFT API v3', freshnessMs: 60_000, mode, registry, timeoutMs })
  */
-export function upstreamSourceClient(p: UpstreamIdentity & Omit<HttpUpstreamParams, 'baseUrl' | 'headers' | 'fetch'>): SourceClient {
+export function upstreamSourceClient(
+  p: UpstreamIdentity & Omit<HttpUpstreamParams, 'baseUrl' | 'headers' | 'fetch'>,
+): SourceClient {
   return new SourceClient({
     policy: {
       name: p.name,

@@ -1,23 +1,23 @@
 import {
   CircuitState,
   ConsecutiveBreaker,
-  TimeoutStrategy,
   circuitBreaker,
   handleWhen,
+  type IPolicy,
   retry,
+  TimeoutStrategy,
   timeout,
   wrap,
-  type IPolicy,
 } from 'cockatiel';
 import { LRUCache } from 'lru-cache';
 import { serviceUnavailable } from '../errors/api-error.js';
 import { upstreamRetryBackoff } from './retry-backoff.js';
 import type { BreakerState, SourceHealthRegistry, SourceMonitor } from './source-health.js';
-import { resolveSourcePolicy, type ResolvedSourcePolicy, type SourcePolicy } from './source-policy.js';
+import { type ResolvedSourcePolicy, resolveSourcePolicy, type SourcePolicy } from './source-policy.js';
 import { describeUpstreamFailure, isPassThroughError, isRetryableFailure } from './upstream-failure.js';
 
-export { UpstreamError } from './upstream-failure.js';
 export type { SourcePolicy } from './source-policy.js';
+export { UpstreamError } from './upstream-failure.js';
 
 /** Fetches one value from the upstream; must honour `signal` (aborted on timeout). */
 export type UpstreamFetcher<T> = (signal: AbortSignal) => Promise<T>;
@@ -79,7 +79,12 @@ export class SourceClient {
     this.policy = resolveSourcePolicy(params.policy);
     this.now = params.now ?? Date.now;
     const { name, kind, mode, description } = this.policy;
-    this.monitor = params.registry.register({ name, kind, mode, ...(description === undefined ? {} : { description }) });
+    this.monitor = params.registry.register({
+      name,
+      kind,
+      mode,
+      ...(description === undefined ? {} : { description }),
+    });
     this.cache = new LRUCache<string, CachedReply>({ max: this.policy.maxEntries });
 
     const perAttemptTimeout = timeout(this.policy.timeoutMs, TimeoutStrategy.Aggressive);
@@ -97,7 +102,10 @@ export class SourceClient {
       // Unhandled means a pass-through 4xx: the upstream answered, the source made it our caller's error.
       if (!handled) return this.monitor.recordSuccess({ latencyMs: duration });
       const failure = 'error' in reason ? reason.error : reason.value;
-      this.monitor.recordFailure({ latencyMs: duration, message: describeUpstreamFailure(failure, this.policy.timeoutMs) });
+      this.monitor.recordFailure({
+        latencyMs: duration,
+        message: describeUpstreamFailure(failure, this.policy.timeoutMs),
+      });
     });
     const retrying = retry(handleWhen(isRetryableFailure), {
       maxAttempts: this.policy.retries,
@@ -136,7 +144,11 @@ export class SourceClient {
   }
 
   /** Fetches and caches; on an upstream failure serves a stale value if one is young enough, else 503. */
-  private async fetchOrFallBack<T>(key: string | undefined, fetcher: UpstreamFetcher<T>, idempotent: boolean): Promise<T> {
+  private async fetchOrFallBack<T>(
+    key: string | undefined,
+    fetcher: UpstreamFetcher<T>,
+    idempotent: boolean,
+  ): Promise<T> {
     try {
       const value = await this.callUpstream(fetcher, idempotent);
       if (key !== undefined) this.cache.set(key, { value, storedAt: this.now() });

@@ -73,10 +73,13 @@ export function resolveSourcePolicy(policy: SourcePolicy): ResolvedSourcePolicy 
   if (timeoutMs === 0) throw new InvalidSourcePolicyError(`source "${policy.name}": timeoutMs must be positive`);
   const consecutiveFailures = check('breaker.consecutiveFailures', policy.breaker?.consecutiveFailures ?? 5);
   if (!Number.isInteger(consecutiveFailures) || consecutiveFailures < 1) {
-    throw new InvalidSourcePolicyError(`source "${policy.name}": breaker.consecutiveFailures must be a positive integer`);
+    throw new InvalidSourcePolicyError(
+      `source "${policy.name}": breaker.consecutiveFailures must be a positive integer`,
+    );
   }
   const retries = check('retries', policy.retries ?? 2);
-  if (!Number.isInteger(retries)) throw new InvalidSourcePolicyError(`source "${policy.name}": retries must be an integer`);
+  if (!Number.isInteger(retries))
+    throw new InvalidSourcePolicyError(`source "${policy.name}": retries must be an integer`);
   return {
     name: policy.name,
     kind: policy.kind,

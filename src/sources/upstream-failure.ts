@@ -1,4 +1,4 @@
-import { TaskCancelledError, isBrokenCircuitError } from 'cockatiel';
+import { isBrokenCircuitError, TaskCancelledError } from 'cockatiel';
 import { isApiError } from '../errors/api-error.js';
 
 /**

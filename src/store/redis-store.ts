@@ -10,14 +10,12 @@ import {
   deleteApiKeyScript,
   getOrCreateSecretScript,
   putSubnameScript,
+  type RedisScript,
   rotateApiKeyScript,
   runScript,
   touchApiKeyScript,
   touchWalletScript,
-  type RedisScript,
 } from './redis-scripts.js';
-import { assertCount, normalizeAddress } from './store-arguments.js';
-import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
 import type {
   ApiKeyRecord,
   CreditResult,
@@ -32,6 +30,8 @@ import type {
   SubnameRecord,
   WalletRecord,
 } from './store.js';
+import { assertCount, normalizeAddress } from './store-arguments.js';
+import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
 
 /** Counters outlive their window by this much, so instances with slightly skewed clocks still share them. */
 const QUOTA_GRACE_MS = 5_000;
@@ -79,7 +79,8 @@ function toWallet(fields: Record<string, string>): WalletRecord | null {
   return { address: fields.address, firstSeenAt: Number(fields.firstSeenAt), lastSeenAt: Number(fields.lastSeenAt) };
 }
 
-const toSubname = (json: string | null): SubnameRecord | null => (json === null ? null : (JSON.parse(json) as SubnameRecord));
+const toSubname = (json: string | null): SubnameRecord | null =>
+  json === null ? null : (JSON.parse(json) as SubnameRecord);
 
 /**
  * Connects to Redis and returns the store shared by several instances. All keys start with `prefix`.
@@ -171,7 +172,12 @@ export class RedisStore implements Store {
   async putNonce(nonce: NonceRecord): Promise<void> {
     const ttl = nonce.expiresAt - nonce.issuedAt;
     if (ttl <= 0) return;
-    const record: NonceRecord = { nonce: nonce.nonce, domain: nonce.domain, issuedAt: nonce.issuedAt, expiresAt: nonce.expiresAt };
+    const record: NonceRecord = {
+      nonce: nonce.nonce,
+      domain: nonce.domain,
+      issuedAt: nonce.issuedAt,
+      expiresAt: nonce.expiresAt,
+    };
     await this.redis.set(this.keys.nonce(nonce.nonce), JSON.stringify(record), 'PX', ttl);
   }
 
@@ -255,7 +261,11 @@ export class RedisStore implements Store {
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const current = await this.getApiKey(params.id);
       if (!current || current.wallet !== wallet) return null;
-      const keys = [this.keys.apiKey(params.id), this.keys.apiKeyHash(current.keyHash), this.keys.apiKeyHash(params.keyHash)];
+      const keys = [
+        this.keys.apiKey(params.id),
+        this.keys.apiKeyHash(current.keyHash),
+        this.keys.apiKeyHash(params.keyHash),
+      ];
       const args = [wallet, current.keyHash, params.keyHash, params.prefix, params.id];
       const [code, fields] = (await this.run(rotateApiKeyScript, keys, args)) as [number, unknown];
       if (code === 1) return toApiKey(fieldsOf(fields));
@@ -270,7 +280,11 @@ export class RedisStore implements Store {
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const current = await this.getApiKey(params.id);
       if (!current || current.wallet !== wallet) return false;
-      const keys = [this.keys.apiKey(params.id), this.keys.apiKeyHash(current.keyHash), this.keys.walletApiKeys(wallet)];
+      const keys = [
+        this.keys.apiKey(params.id),
+        this.keys.apiKeyHash(current.keyHash),
+        this.keys.walletApiKeys(wallet),
+      ];
       const code = await this.run(deleteApiKeyScript, keys, [wallet, current.keyHash, params.id]);
       if (code !== -1) return code === 1;
     }

@@ -62,7 +62,14 @@ export class SqliteQuotaCounters {
     if (!state || state.window !== w.index) {
       if (state?.dirty) this.save([state]);
       const stored = this.load.get(counter.key, counter.windowMs, w.index)?.count ?? 0;
-      state = { key: counter.key, windowMs: counter.windowMs, window: w.index, count: stored, expiresAt: w.resetsAt, dirty: false };
+      state = {
+        key: counter.key,
+        windowMs: counter.windowMs,
+        window: w.index,
+        count: stored,
+        expiresAt: w.resetsAt,
+        dirty: false,
+      };
       if (!byKey.has(counter.key)) this.size += 1;
       byKey.set(counter.key, state);
     }

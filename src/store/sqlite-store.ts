@@ -5,8 +5,6 @@ import Database from 'better-sqlite3';
 import { quotaWindow } from './quota-window.js';
 import { acquireQuotaCounters, releaseQuotaCounters, type SqliteQuotaCounters } from './sqlite-quota-counters.js';
 import { EXPIRING_TABLES, migrateSqliteSchema } from './sqlite-schema.js';
-import { assertCount, normalizeAddress } from './store-arguments.js';
-import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
 import type {
   ApiKeyRecord,
   CreditResult,
@@ -21,6 +19,8 @@ import type {
   SubnameRecord,
   WalletRecord,
 } from './store.js';
+import { assertCount, normalizeAddress } from './store-arguments.js';
+import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
 
 /** How often (in caller time) expired rows are deleted; reads ignore expired rows, so this only bounds file growth. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -134,7 +134,9 @@ export class SqliteStore implements Store {
         `INSERT INTO revoked_sessions (jti, expires_at) VALUES (?, ?)
          ON CONFLICT (jti) DO UPDATE SET expires_at = excluded.expires_at`,
       ),
-      sessionRevoked: prepare<{ one: number }>('SELECT 1 AS one FROM revoked_sessions WHERE jti = ? AND expires_at > ?'),
+      sessionRevoked: prepare<{ one: number }>(
+        'SELECT 1 AS one FROM revoked_sessions WHERE jti = ? AND expires_at > ?',
+      ),
       walletTouch: prepare<WalletRow>(
         `INSERT INTO wallets (address, first_seen_at, last_seen_at) VALUES (?, ?, ?)
          ON CONFLICT (address) DO UPDATE SET last_seen_at = excluded.last_seen_at RETURNING *`,
@@ -153,7 +155,9 @@ export class SqliteStore implements Store {
       keyDelete: prepare('DELETE FROM api_keys WHERE id = ? AND wallet = ?'),
       keyTouch: prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
       creditsGet: prepare<{ credits: number }>('SELECT credits FROM api_keys WHERE id = ?'),
-      creditsAdd: prepare<{ credits: number }>('UPDATE api_keys SET credits = credits + ? WHERE id = ? RETURNING credits'),
+      creditsAdd: prepare<{ credits: number }>(
+        'UPDATE api_keys SET credits = credits + ? WHERE id = ? RETURNING credits',
+      ),
       creditsDebit: prepare<{ credits: number }>(
         'UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ? RETURNING credits',
       ),

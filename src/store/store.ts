@@ -157,7 +157,13 @@ export interface Store {
   listApiKeys(wallet: string): Promise<ApiKeyRecord[]>;
 
   /** Replaces the key's hash, keeping id and credits; the old hash stops matching at once. Null if not the wallet's key. */
-  rotateApiKey(params: { id: string; wallet: string; keyHash: string; prefix: string; now: number }): Promise<ApiKeyRecord | null>;
+  rotateApiKey(params: {
+    id: string;
+    wallet: string;
+    keyHash: string;
+    prefix: string;
+    now: number;
+  }): Promise<ApiKeyRecord | null>;
 
   /** Revokes the key and destroys its credits; false if it is not the wallet's active key. */
   deleteApiKey(params: { id: string; wallet: string; now: number }): Promise<boolean>;

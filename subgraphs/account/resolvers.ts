@@ -24,7 +24,9 @@ export class AccountResolver {
     return ctx.app.x402Config(ctx.publicBaseUrl);
   }
 
-  @Mutation(() => SiweChallenge, { description: 'A fresh single-use SIWE nonce (valid 5 minutes) with the domain and URI to sign for' })
+  @Mutation(() => SiweChallenge, {
+    description: 'A fresh single-use SIWE nonce (valid 5 minutes) with the domain and URI to sign for',
+  })
   siweChallenge(@Ctx() ctx: GraphContext): Promise<SiweChallenge> {
     return ctx.app.account.siweChallenge({ publicBaseUrl: ctx.publicBaseUrl });
   }
@@ -68,7 +70,9 @@ export class AccountResolver {
     return ctx.app.account.usage(await ctx.caller());
   }
 
-  @Mutation(() => CreateApiKeyResult, { description: 'Creates an API key for the signed-in wallet; the key is shown once' })
+  @Mutation(() => CreateApiKeyResult, {
+    description: 'Creates an API key for the signed-in wallet; the key is shown once',
+  })
   async createApiKey(
     @Arg('name', () => String, { description: 'a label for the key, 1 to 64 characters' }) name: string,
     @Ctx() ctx: GraphContext,
@@ -81,7 +85,9 @@ export class AccountResolver {
     return ctx.app.account.listApiKeys(await ctx.caller());
   }
 
-  @Mutation(() => RotateApiKeyResult, { description: 'New secret for a key, same id and credits; the old secret fails at once' })
+  @Mutation(() => RotateApiKeyResult, {
+    description: 'New secret for a key, same id and credits; the old secret fails at once',
+  })
   async rotateApiKey(@Arg('id', () => String) id: string, @Ctx() ctx: GraphContext): Promise<RotateApiKeyResult> {
     return ctx.app.account.rotateApiKey(await ctx.caller(), id);
   }
@@ -96,12 +102,19 @@ export class AccountResolver {
     return ctx.app.account.creditPackages();
   }
 
-  @Mutation(() => CreditPurchase, { description: 'Buys a credit package for a key, against a verified x402 payment only' })
+  @Mutation(() => CreditPurchase, {
+    description: 'Buys a credit package for a key, against a verified x402 payment only',
+  })
   async purchaseCredits(
     @Arg('id', () => String, { description: 'API key id' }) id: string,
     @Arg('packageId', () => String) packageId: string,
     @Ctx() ctx: GraphContext,
   ): Promise<CreditPurchase> {
-    return ctx.app.account.purchaseCredits(await ctx.caller(), { id, packageId, payment: ctx.payment, resource: ctx.requestUrl });
+    return ctx.app.account.purchaseCredits(await ctx.caller(), {
+      id,
+      packageId,
+      payment: ctx.payment,
+      resource: ctx.requestUrl,
+    });
   }
 }

@@ -6,7 +6,8 @@ import { CcipAnswer, CcipHealth, Subname, SubnameRecordsInput } from './types.js
 export class CcipResolver {
   @Query(() => CcipAnswer, { description: 'Answers an ENS OffchainResolver CCIP-Read request, signed' })
   ccipResolve(
-    @Arg('sender', () => String, { description: 'the OffchainResolver that reverted with OffchainLookup' }) sender: string,
+    @Arg('sender', () => String, { description: 'the OffchainResolver that reverted with OffchainLookup' })
+    sender: string,
     @Arg('data', () => String, { description: 'its callData: resolve(bytes name, bytes data)' }) data: string,
     @Ctx() ctx: GraphContext,
   ): Promise<CcipAnswer> {
@@ -18,12 +19,21 @@ export class CcipResolver {
     return ctx.app.ccip.health();
   }
 
-  @Query(() => Subname, { nullable: true, description: 'A subname registered under a served parent; null when the label is free' })
-  subname(@Arg('parent', () => String) parent: string, @Arg('label', () => String) label: string, @Ctx() ctx: GraphContext): Promise<Subname | null> {
+  @Query(() => Subname, {
+    nullable: true,
+    description: 'A subname registered under a served parent; null when the label is free',
+  })
+  subname(
+    @Arg('parent', () => String) parent: string,
+    @Arg('label', () => String) label: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<Subname | null> {
     return ctx.app.ccip.subname({ parent, label });
   }
 
-  @Mutation(() => Subname, { description: "Registers label.parent to the signed-in wallet (SIWE session); first come, first served" })
+  @Mutation(() => Subname, {
+    description: 'Registers label.parent to the signed-in wallet (SIWE session); first come, first served',
+  })
   async registerSubname(
     @Arg('parent', () => String) parent: string,
     @Arg('label', () => String) label: string,

@@ -2,8 +2,14 @@ import { Field, InputType, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'GET /ccip/{sender}/{data}.json: a signed answer for an ENS OffchainResolver (ERC-3668)' })
 export class CcipAnswer {
-  @Field(() => String, { description: 'abi.encode(bytes result, uint64 expires, bytes sig): pass it to the resolver callback' }) data!: string;
-  @Field(() => String, { description: '65-byte signature over keccak256(0x1900 ‖ resolver ‖ expires ‖ keccak256(request) ‖ keccak256(result))' })
+  @Field(() => String, {
+    description: 'abi.encode(bytes result, uint64 expires, bytes sig): pass it to the resolver callback',
+  })
+  data!: string;
+  @Field(() => String, {
+    description:
+      '65-byte signature over keccak256(0x1900 ‖ resolver ‖ expires ‖ keccak256(request) ‖ keccak256(result))',
+  })
   signature!: string;
   @Field(() => Int, { description: 'Unix seconds after which the resolver refuses the answer' }) validUntil!: number;
 }
@@ -14,14 +20,16 @@ export class CcipHealth {
   @Field(() => Int, { description: 'subnames stored, under every parent' }) recordCount!: number;
   @Field(() => String, { description: 'the SQLite file, or the Redis URL without its password' }) dbPath!: string;
   @Field(() => String, { description: 'ISO 8601' }) timestamp!: string;
-  @Field(() => String, { description: 'address signing the answers: an OffchainResolver must list it' }) signer!: string;
+  @Field(() => String, { description: 'address signing the answers: an OffchainResolver must list it' })
+  signer!: string;
   @Field(() => [String], { description: 'parent names whose subnames are served' }) parents!: string[];
   @Field(() => Int, { description: 'seconds a signed answer stays valid' }) answerTtlSeconds!: number;
 }
 
 @ObjectType({ description: 'An address record of a subname by coin type' })
 export class SubnameAddress {
-  @Field(() => String, { description: 'decimal coin type: 60 is ETH, 0x80000000 | chainId an EVM chain (ENSIP-11)' }) coinType!: string;
+  @Field(() => String, { description: 'decimal coin type: 60 is ETH, 0x80000000 | chainId an EVM chain (ENSIP-11)' })
+  coinType!: string;
   @Field(() => String) address!: string;
 }
 
@@ -51,7 +59,8 @@ export class Subname {
 
 @InputType({ description: 'An address record by coin type' })
 export class SubnameAddressInput {
-  @Field(() => String, { description: 'decimal coin type: 60 (ETH) or 0x80000000 | chainId (ENSIP-11)' }) coinType!: string;
+  @Field(() => String, { description: 'decimal coin type: 60 (ETH) or 0x80000000 | chainId (ENSIP-11)' })
+  coinType!: string;
   @Field(() => String, { description: '0x address' }) address!: string;
 }
 
@@ -65,5 +74,7 @@ export class SubnameTextInput {
 export class SubnameRecordsInput {
   @Field(() => [SubnameAddressInput], { nullable: true }) addresses?: SubnameAddressInput[] | null;
   @Field(() => [SubnameTextInput], { nullable: true }) texts?: SubnameTextInput[] | null;
-  @Field(() => String, { nullable: true, description: 'ipfs:// or ipns:// URI with a base32 CIDv1' }) contenthash?: string | null;
+  @Field(() => String, { nullable: true, description: 'ipfs:// or ipns:// URI with a base32 CIDv1' }) contenthash?:
+    | string
+    | null;
 }

@@ -25,7 +25,13 @@ const MAX_ECHO = 64;
 export function validateAddress(input: string): AddressValidity {
   const echo = input.length > MAX_ECHO ? `${input.slice(0, MAX_ECHO)}…` : input;
   if (!HEX_ADDRESS.test(input)) {
-    return { input: echo, valid: false, hasChecksum: false, checksummed: null, reason: 'not 0x followed by 40 hex digits' };
+    return {
+      input: echo,
+      valid: false,
+      hasChecksum: false,
+      checksummed: null,
+      reason: 'not 0x followed by 40 hex digits',
+    };
   }
   const digits = input.slice(2);
   const hasChecksum = digits !== digits.toLowerCase() && digits !== digits.toUpperCase();

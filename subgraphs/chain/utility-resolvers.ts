@@ -19,7 +19,6 @@ import {
   ChainTokenInfo,
 } from './utility-types.js';
 
-
 const UINT256_MAX = 2n ** 256n - 1n;
 
 function tokenIdArg(value: string): bigint {
@@ -58,7 +57,10 @@ function toMetadata(raw: Record<string, unknown>): ChainNftMetadata {
 
 @Resolver()
 export class ChainUtilityResolver {
-  @Query(() => ChainNftToken, { nullable: true, description: 'An ERC-721 token: owner, collection, tokenURI and its on-chain (data:) metadata' })
+  @Query(() => ChainNftToken, {
+    nullable: true,
+    description: 'An ERC-721 token: owner, collection, tokenURI and its on-chain (data:) metadata',
+  })
   async nftToken(
     @Arg('contract', () => String) contract: string,
     @Arg('tokenId', () => String, { description: 'decimal' }) tokenId: string,
@@ -85,7 +87,10 @@ export class ChainUtilityResolver {
     };
   }
 
-  @Query(() => ChainTokenInfo, { nullable: true, description: 'An ERC-20: name, symbol, decimals, total supply, read in one multicall; null when not a token' })
+  @Query(() => ChainTokenInfo, {
+    nullable: true,
+    description: 'An ERC-20: name, symbol, decimals, total supply, read in one multicall; null when not a token',
+  })
   async tokenInfo(
     @Arg('address', () => String) address: string,
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
@@ -106,7 +111,10 @@ export class ChainUtilityResolver {
     };
   }
 
-  @Query(() => ChainContractAbi, { nullable: true, description: 'A contract ABI: the explorer\'s verified source, else Sourcify; null when neither has one' })
+  @Query(() => ChainContractAbi, {
+    nullable: true,
+    description: "A contract ABI: the explorer's verified source, else Sourcify; null when neither has one",
+  })
   async contractAbi(
     @Arg('address', () => String) address: string,
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
@@ -121,7 +129,16 @@ export class ChainUtilityResolver {
       const verified = await explorer.contractSource(key, contract);
       if (verified) {
         const { abi, contractName, proxy, implementation } = verified;
-        return { address: contract, chain: key, abi, verified: true, contractName, source: 'etherscan', proxy, implementation };
+        return {
+          address: contract,
+          chain: key,
+          abi,
+          verified: true,
+          contractName,
+          source: 'etherscan',
+          proxy,
+          implementation,
+        };
       }
     } catch (err) {
       if (!isApiError(err) || err.status < 500) throw err;
@@ -132,14 +149,26 @@ export class ChainUtilityResolver {
     });
     if (fallback) {
       const { abi, contractName, match } = fallback;
-      return { address: contract, chain: key, abi, verified: match === 'exact_match', contractName, source: 'sourcify', proxy: false, implementation: null };
+      return {
+        address: contract,
+        chain: key,
+        abi,
+        verified: match === 'exact_match',
+        contractName,
+        source: 'sourcify',
+        proxy: false,
+        implementation: null,
+      };
     }
     // Not verified on Sourcify, but the explorer could not say: that is not a "no".
     if (explorerFailure) throw explorerFailure;
     return null;
   }
 
-  @Query(() => ChainAddressAge, { nullable: true, description: 'First normal transaction of an address (explorer txlist, oldest first); null without any' })
+  @Query(() => ChainAddressAge, {
+    nullable: true,
+    description: 'First normal transaction of an address (explorer txlist, oldest first); null without any',
+  })
   async addressAge(
     @Arg('address', () => String) address: string,
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
@@ -161,7 +190,9 @@ export class ChainUtilityResolver {
     };
   }
 
-  @Query(() => ChainAddressTypes, { description: `EOA or contract for up to ${MAX_BATCH_ADDRESSES} addresses in one eth_call` })
+  @Query(() => ChainAddressTypes, {
+    description: `EOA or contract for up to ${MAX_BATCH_ADDRESSES} addresses in one eth_call`,
+  })
   async addressTypes(
     @Arg('addresses', () => [String]) addresses: string[],
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
@@ -170,11 +201,19 @@ export class ChainUtilityResolver {
     const checked = [...new Set(batchArg(addresses).map((a, i) => addressArg(`addresses[${i}]`, a)))];
     const { key } = chainArg(chain);
     const kinds = await ctx.sources.wallet.chainReads.addressKinds(key, checked);
-    const results = kinds.map((k) => ({ address: k.address, type: k.kind, isContract: k.kind === 'contract', codeSize: k.codeSize, delegatedTo: k.delegatedTo }));
+    const results = kinds.map((k) => ({
+      address: k.address,
+      type: k.kind,
+      isContract: k.kind === 'contract',
+      codeSize: k.codeSize,
+      delegatedTo: k.delegatedTo,
+    }));
     return { chain: key, results, count: results.length };
   }
 
-  @Query(() => ChainAddressValidation, { description: `Syntax and EIP-55 checksum of up to ${MAX_BATCH_ADDRESSES} addresses (no upstream)` })
+  @Query(() => ChainAddressValidation, {
+    description: `Syntax and EIP-55 checksum of up to ${MAX_BATCH_ADDRESSES} addresses (no upstream)`,
+  })
   addressValidation(@Arg('addresses', () => [String]) addresses: string[]): ChainAddressValidation {
     const results = batchArg(addresses).map((a) => validateAddress(String(a)));
     return { results, count: results.length, validCount: results.filter((r) => r.valid).length };
@@ -184,7 +223,12 @@ export class ChainUtilityResolver {
   addressChecksum(@Arg('address', () => String) address: string): ChainAddressChecksum {
     const checked = validateAddress(address);
     if (checked.checksummed === null) throw invalidParameter('address must be 0x followed by 40 hex digits');
-    return { input: address, address: checked.checksummed, isChecksummed: checked.checksummed === address, inputChecksumValid: checked.valid };
+    return {
+      input: address,
+      address: checked.checksummed,
+      isChecksummed: checked.checksummed === address,
+      inputChecksumValid: checked.valid,
+    };
   }
 
   @Query(() => ChainAddressCode, { description: 'The code deployed at an address (0x for an account without code)' })
@@ -197,6 +241,13 @@ export class ChainUtilityResolver {
     const { key } = chainArg(chain);
     const code = await ctx.sources.wallet.chainReads.code(key, account);
     const codeSize = size(code);
-    return { address: account, chain: key, code, codeSize, isContract: codeSize > 0, codeHash: codeSize > 0 ? keccak256(code) : null };
+    return {
+      address: account,
+      chain: key,
+      code,
+      codeSize,
+      isContract: codeSize > 0,
+      codeHash: codeSize > 0 ? keccak256(code) : null,
+    };
   }
 }

@@ -3,7 +3,14 @@ import { CHAINS } from '../../src/config/chains.js';
 import { invalidParameter } from '../../src/errors/api-error.js';
 import type { HackRecord, RaiseRecord, TokenUnlock } from '../../src/sources/defi/defi-records.js';
 import type { GraphContext } from '../shared/graph-context.js';
-import { DEFAULT_EVENTS_PAGE, EVENT_CHAIN, EVENT_TYPES, type EventType, MAX_PAGE_LIMIT, MAX_UPCOMING_DAYS } from './limits.js';
+import {
+  DEFAULT_EVENTS_PAGE,
+  EVENT_CHAIN,
+  EVENT_TYPES,
+  type EventType,
+  MAX_PAGE_LIMIT,
+  MAX_UPCOMING_DAYS,
+} from './limits.js';
 import { checkPage } from './paginate.js';
 import { ActiveUsers, DefiEvent, DefiEventList, type TokenUnlockEvent, UpcomingEvents } from './types.js';
 
@@ -76,7 +83,9 @@ function toUnlockEvent(u: TokenUnlock): TokenUnlockEvent {
 
 @Resolver()
 export class DefiEventsResolver {
-  @Query(() => ActiveUsers, { description: 'Daily and 7-day active addresses of SPEC chains (growthepie, counted from each chain)' })
+  @Query(() => ActiveUsers, {
+    description: 'Daily and 7-day active addresses of SPEC chains (growthepie, counted from each chain)',
+  })
   async activeUsers(@Ctx() ctx: GraphContext): Promise<ActiveUsers> {
     const activity = await ctx.sources.defi.growthepie.chainActivity();
     const chains = CHAINS.flatMap((chain) => {
@@ -95,12 +104,18 @@ export class DefiEventsResolver {
     return { chains, source: 'growthepie' };
   }
 
-  @Query(() => DefiEventList, { description: 'Recent protocol events, newest first: exploits (hack) and funding rounds (raise), from DefiLlama' })
+  @Query(() => DefiEventList, {
+    description: 'Recent protocol events, newest first: exploits (hack) and funding rounds (raise), from DefiLlama',
+  })
   async defiEvents(
     @Arg('type', () => String, { nullable: true, description: 'hack or raise; both when omitted' }) type: string | null,
-    @Arg('chain', () => String, { nullable: true, description: 'only events on this chain, as DefiLlama names it (any case)' })
+    @Arg('chain', () => String, {
+      nullable: true,
+      description: 'only events on this chain, as DefiLlama names it (any case)',
+    })
     chain: string | null,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_EVENTS_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_EVENTS_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` })
+    limit: number,
     @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<DefiEventList> {
@@ -108,9 +123,11 @@ export class DefiEventsResolver {
     // An argument the operation leaves out arrives as undefined, not null.
     type ??= null;
     chain ??= null;
-    if (type !== null && !(EVENT_TYPES as readonly string[]).includes(type)) throw invalidParameter(`type must be one of ${EVENT_TYPES.join(', ')}`);
+    if (type !== null && !(EVENT_TYPES as readonly string[]).includes(type))
+      throw invalidParameter(`type must be one of ${EVENT_TYPES.join(', ')}`);
     const wantedChain = chain === null ? null : chain.trim().toLowerCase();
-    if (wantedChain !== null && !EVENT_CHAIN.test(wantedChain)) throw invalidParameter('chain must be a chain name of 1–40 letters, digits, spaces, dots or dashes');
+    if (wantedChain !== null && !EVENT_CHAIN.test(wantedChain))
+      throw invalidParameter('chain must be a chain name of 1–40 letters, digits, spaces, dots or dashes');
     const wants = (t: EventType): boolean => type === null || type === t;
     const { defillama } = ctx.sources.defi;
     const [hacks, raises] = await Promise.all([
@@ -124,10 +141,17 @@ export class DefiEventsResolver {
     return { results: events.slice(offset, offset + limit), total: events.length };
   }
 
-  @Query(() => UpcomingEvents, { description: 'Upcoming events: the next scheduled token unlocks (DefiLlama emissions), soonest first' })
+  @Query(() => UpcomingEvents, {
+    description: 'Upcoming events: the next scheduled token unlocks (DefiLlama emissions), soonest first',
+  })
   async upcomingEvents(
-    @Arg('days', () => Int, { nullable: true, description: `only events within this many days, 1 to ${MAX_UPCOMING_DAYS}` }) days: number | null,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_EVENTS_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
+    @Arg('days', () => Int, {
+      nullable: true,
+      description: `only events within this many days, 1 to ${MAX_UPCOMING_DAYS}`,
+    })
+    days: number | null,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_EVENTS_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` })
+    limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<UpcomingEvents> {
     checkPage(limit, 0);

@@ -1,5 +1,5 @@
-import { getAddress } from 'viem';
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
+import { getAddress } from 'viem';
 import { findChain } from '../../src/config/chains.js';
 import { invalidParameter } from '../../src/errors/api-error.js';
 import type { DefiPosition, PositionToken, ProtocolSummary } from '../../src/sources/defi/defi-records.js';
@@ -19,7 +19,13 @@ import {
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** DeBank's chain ids of SPEC's chains; positions on other chains keep DeBank's id. */
-const DEBANK_CHAINS: Record<string, string> = { eth: 'ethereum', base: 'base', arb: 'arbitrum', op: 'optimism', matic: 'polygon' };
+const DEBANK_CHAINS: Record<string, string> = {
+  eth: 'ethereum',
+  base: 'base',
+  arb: 'arbitrum',
+  op: 'optimism',
+  matic: 'polygon',
+};
 
 const isoSeconds = (unixSeconds: number | null): string | null =>
   unixSeconds === null ? null : new Date(unixSeconds * 1000).toISOString();
@@ -52,7 +58,13 @@ function findProtocol(protocols: readonly ProtocolSummary[], asked: string): Pro
 }
 
 const toTokens = (tokens: PositionToken[]): PositionTokenAmount[] =>
-  tokens.map((t) => ({ symbol: t.symbol, address: t.address, amount: t.amount, price: t.priceUsd, valueUsd: t.valueUsd }));
+  tokens.map((t) => ({
+    symbol: t.symbol,
+    address: t.address,
+    amount: t.amount,
+    price: t.priceUsd,
+    valueUsd: t.valueUsd,
+  }));
 
 function toPosition(p: DefiPosition): DefiPositionItem {
   return {
@@ -76,7 +88,9 @@ const sumUsd = (values: number[]): number => values.reduce((cents, v) => cents +
 
 @Resolver()
 export class DefiResolver {
-  @Query(() => DefiProtocolPage, { description: 'DeFi protocols by TVL, largest first (DefiLlama; one upstream call per 5 minutes)' })
+  @Query(() => DefiProtocolPage, {
+    description: 'DeFi protocols by TVL, largest first (DefiLlama; one upstream call per 5 minutes)',
+  })
   async defiProtocols(
     @Arg('limit', () => Int, { defaultValue: DEFAULT_DEFI_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
     @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
@@ -90,13 +104,15 @@ export class DefiResolver {
 
   @Query(() => DefiProtocolStats, {
     nullable: true,
-    description: 'One protocol by DefiLlama slug or name: TVL now, per chain, changes and 30 days of history; null when DefiLlama does not list it',
+    description:
+      'One protocol by DefiLlama slug or name: TVL now, per chain, changes and 30 days of history; null when DefiLlama does not list it',
   })
   async defiProtocol(
     @Arg('name', () => String, { description: 'slug (aave-v3) or name (AAVE V3)' }) name: string,
     @Ctx() ctx: GraphContext,
   ): Promise<DefiProtocolStats | null> {
-    if (!PROTOCOL_NAME.test(name.trim())) throw invalidParameter('name must be 1–80 letters, digits, spaces or . & + _ ( ) -');
+    if (!PROTOCOL_NAME.test(name.trim()))
+      throw invalidParameter('name must be 1–80 letters, digits, spaces or . & + _ ( ) -');
     const summary = findProtocol(await ctx.sources.defi.defillama.protocols(), name);
     if (!summary) return null;
     const detail = await ctx.sources.defi.defillama.protocol(summary.slug);
@@ -117,12 +133,16 @@ export class DefiResolver {
     };
   }
 
-  @Query(() => YieldPoolPage, { description: 'Yield pools by TVL, largest first (DefiLlama yields; one upstream call per 5 minutes)' })
+  @Query(() => YieldPoolPage, {
+    description: 'Yield pools by TVL, largest first (DefiLlama yields; one upstream call per 5 minutes)',
+  })
   async defiYields(
     @Arg('limit', () => Int, { defaultValue: DEFAULT_DEFI_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
     @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
-    @Arg('chain', () => String, { nullable: true, description: 'only pools on this chain (name or ID of SPEC table)' }) chain: string | null,
-    @Arg('project', () => String, { nullable: true, description: 'only pools of this protocol slug, e.g. aave-v3' }) project: string | null,
+    @Arg('chain', () => String, { nullable: true, description: 'only pools on this chain (name or ID of SPEC table)' })
+    chain: string | null,
+    @Arg('project', () => String, { nullable: true, description: 'only pools of this protocol slug, e.g. aave-v3' })
+    project: string | null,
     @Ctx() ctx: GraphContext,
   ): Promise<YieldPoolPage> {
     checkPage(limit, offset);
@@ -130,16 +150,20 @@ export class DefiResolver {
     chain ??= null;
     project ??= null;
     const chainName = chain === null ? null : findChain(chain)?.name;
-    if (chainName === undefined) throw invalidParameter('chain must be one of ethereum, base, arbitrum, optimism, polygon');
+    if (chainName === undefined)
+      throw invalidParameter('chain must be one of ethereum, base, arbitrum, optimism, polygon');
     const projectSlug = project === null ? null : project.trim().toLowerCase();
-    if (projectSlug !== null && !PROTOCOL_NAME.test(projectSlug)) throw invalidParameter('project must be a protocol slug');
+    if (projectSlug !== null && !PROTOCOL_NAME.test(projectSlug))
+      throw invalidParameter('project must be a protocol slug');
     const pools = (await ctx.sources.defi.yields.pools()).filter(
       (p) => (chainName === null || p.chain === chainName) && (projectSlug === null || p.project === projectSlug),
     );
     return paginate(pools, limit, offset);
   }
 
-  @Query(() => DefiPositions, { description: "A wallet's positions in DeFi protocols on every chain (DeBank), largest net value first" })
+  @Query(() => DefiPositions, {
+    description: "A wallet's positions in DeFi protocols on every chain (DeBank), largest net value first",
+  })
   async defiPositions(@Arg('address', () => String) address: string, @Ctx() ctx: GraphContext): Promise<DefiPositions> {
     const trimmed = address.trim();
     if (!ADDRESS.test(trimmed)) throw invalidParameter('address must be a 0x-prefixed 20-byte hex address');

@@ -30,7 +30,7 @@ export class DefiProtocolPage {
   @Field(() => DefiPagination) pagination!: DefiPagination;
 }
 
-@ObjectType({ description: "USD locked on one chain, or on one day" })
+@ObjectType({ description: 'USD locked on one chain, or on one day' })
 export class TvlPoint {
   @Field(() => String, { nullable: true, description: 'chain name (per-chain list)' }) chain!: string | null;
   @Field(() => String, { nullable: true, description: 'UTC day, ISO 8601 (history)' }) date!: string | null;
@@ -52,9 +52,12 @@ export class DefiProtocolStats {
   @Field(() => Float, { nullable: true }) change1d!: number | null;
   @Field(() => Float, { nullable: true }) change7d!: number | null;
   @Field(() => Float, { nullable: true }) mcap!: number | null;
-  @Field(() => [TvlPoint], { description: 'USD locked per chain now, largest first (borrowed and staking sub-totals left out)' })
+  @Field(() => [TvlPoint], {
+    description: 'USD locked per chain now, largest first (borrowed and staking sub-totals left out)',
+  })
   chainTvls!: TvlPoint[];
-  @Field(() => [TvlPoint], { description: 'daily USD locked over the last 30 days, oldest first' }) tvlHistory!: TvlPoint[];
+  @Field(() => [TvlPoint], { description: 'daily USD locked over the last 30 days, oldest first' })
+  tvlHistory!: TvlPoint[];
 }
 
 @ObjectType({ description: 'A yield pool (DefiLlama yields)' })
@@ -94,7 +97,9 @@ export class PositionTokenAmount {
 export class DefiPositionItem {
   @Field(() => String, { description: "DeBank's protocol id" }) protocolId!: string;
   @Field(() => String) protocol!: string;
-  @Field(() => String, { description: 'ethereum, base, arbitrum, optimism, polygon, or the upstream id of another chain' })
+  @Field(() => String, {
+    description: 'ethereum, base, arbitrum, optimism, polygon, or the upstream id of another chain',
+  })
   chain!: string;
   @Field(() => String, { description: 'Lending, Liquidity Pool, Staked, Locked …' }) kind!: string;
   @Field(() => Float, { description: 'USD supplied' }) assetUsd!: number;
@@ -103,8 +108,12 @@ export class DefiPositionItem {
   @Field(() => [PositionTokenAmount]) supplied!: PositionTokenAmount[];
   @Field(() => [PositionTokenAmount]) borrowed!: PositionTokenAmount[];
   @Field(() => [PositionTokenAmount]) rewards!: PositionTokenAmount[];
-  @Field(() => Float, { nullable: true, description: 'lending health factor; below 1 is liquidatable' }) healthRate!: number | null;
-  @Field(() => String, { nullable: true, description: 'when the upstream computed it, ISO 8601' }) updatedAt!: string | null;
+  @Field(() => Float, { nullable: true, description: 'lending health factor; below 1 is liquidatable' }) healthRate!:
+    | number
+    | null;
+  @Field(() => String, { nullable: true, description: 'when the upstream computed it, ISO 8601' }) updatedAt!:
+    | string
+    | null;
 }
 
 @ObjectType({ description: "GET /api/defi/positions/{address}: a wallet's DeFi positions on every chain" })
@@ -120,14 +129,18 @@ export class DefiPositions {
 export class ChainActiveUsers {
   @Field(() => String) chain!: string;
   @Field(() => Int) chainId!: number;
-  @Field(() => Int, { description: 'distinct addresses that sent a transaction on the latest measured day' }) activeUsers24h!: number;
-  @Field(() => Int, { nullable: true, description: 'distinct addresses over the 7 days ending that day' }) activeUsers7d!: number | null;
+  @Field(() => Int, { description: 'distinct addresses that sent a transaction on the latest measured day' })
+  activeUsers24h!: number;
+  @Field(() => Int, { nullable: true, description: 'distinct addresses over the 7 days ending that day' })
+  activeUsers7d!: number | null;
   @Field(() => String, { description: 'the UTC day measured, YYYY-MM-DD' }) date!: string;
 }
 
 @ObjectType({ description: 'GET /api/active-users' })
 export class ActiveUsers {
-  @Field(() => [ChainActiveUsers], { description: "SPEC's chains the source measures; a chain it does not cover is left out" })
+  @Field(() => [ChainActiveUsers], {
+    description: "SPEC's chains the source measures; a chain it does not cover is left out",
+  })
   chains!: ChainActiveUsers[];
   @Field(() => String, { description: 'where the counts come from' }) source!: string;
 }
@@ -140,7 +153,9 @@ export class DefiEvent {
   @Field(() => Float, { nullable: true, description: 'USD lost (hack) or raised (raise)' }) amountUsd!: number | null;
   @Field(() => [String]) chains!: string[];
   @Field(() => String, { nullable: true, description: 'report or announcement URL' }) source!: string | null;
-  @Field(() => String, { nullable: true, description: 'hack: Protocol Logic, Infrastructure …' }) classification!: string | null;
+  @Field(() => String, { nullable: true, description: 'hack: Protocol Logic, Infrastructure …' }) classification!:
+    | string
+    | null;
   @Field(() => String, { nullable: true, description: 'hack: how it was done' }) technique!: string | null;
   @Field(() => Float, { nullable: true, description: 'hack: USD returned' }) returnedUsd!: number | null;
   @Field(() => Boolean, { nullable: true, description: 'hack: whether a bridge was hit' }) bridgeHack!: boolean | null;
@@ -164,8 +179,13 @@ export class TokenUnlockEvent {
   @Field(() => String) name!: string;
   @Field(() => String, { nullable: true, description: 'CoinGecko coin id' }) geckoId!: string | null;
   @Field(() => Float, { description: 'tokens unlocked' }) tokens!: number;
-  @Field(() => Float, { nullable: true, description: 'percent of the circulating supply' }) percentOfCirculating!: number | null;
-  @Field(() => Float, { nullable: true, description: 'USD at the current price (market cap ÷ circulating supply), to the cent' })
+  @Field(() => Float, { nullable: true, description: 'percent of the circulating supply' }) percentOfCirculating!:
+    | number
+    | null;
+  @Field(() => Float, {
+    nullable: true,
+    description: 'USD at the current price (market cap ÷ circulating supply), to the cent',
+  })
   estimatedValueUsd!: number | null;
 }
 

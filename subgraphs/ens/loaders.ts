@@ -18,16 +18,33 @@ function readerOf(sources: Sources): EnsReader {
  * @example await ensAddressLoader(ctx).loadMany(['alice.eth', 'bob.eth'])
  */
 export const ensAddressLoader = (ctx: GraphContext): DataLoader<string, Address | null> =>
-  requestLoader(ctx, 'ensAddress', (sources) => new DataLoader((names) => readerOf(sources).addresses(names), { maxBatchSize: MAX_ENS_BATCH }));
+  requestLoader(
+    ctx,
+    'ensAddress',
+    (sources) => new DataLoader((names) => readerOf(sources).addresses(names), { maxBatchSize: MAX_ENS_BATCH }),
+  );
 
 /** Forward-checked primary names of addresses (Ethereum's, else Base's), one batch per chain per request. */
 export const ensPrimaryNameLoader = (ctx: GraphContext): DataLoader<Address, EnsPrimaryNameRecord | null> =>
-  requestLoader(ctx, 'ensPrimaryName', (sources) => new DataLoader((addresses) => readerOf(sources).primaryNames(addresses), { maxBatchSize: MAX_ENS_BATCH }));
+  requestLoader(
+    ctx,
+    'ensPrimaryName',
+    (sources) =>
+      new DataLoader((addresses) => readerOf(sources).primaryNames(addresses), { maxBatchSize: MAX_ENS_BATCH }),
+  );
 
 /** Full profiles: every profile asked in one request is ONE multicall `eth_call`. */
 export const ensProfileLoader = (ctx: GraphContext): DataLoader<string, EnsProfileRecord | null> =>
-  requestLoader(ctx, 'ensProfile', (sources) => new DataLoader((names) => readerOf(sources).profiles(names), { maxBatchSize: MAX_ENS_BATCH }));
+  requestLoader(
+    ctx,
+    'ensProfile',
+    (sources) => new DataLoader((names) => readerOf(sources).profiles(names), { maxBatchSize: MAX_ENS_BATCH }),
+  );
 
 /** Avatar text records, one batch per request. */
 export const ensAvatarRecordLoader = (ctx: GraphContext): DataLoader<string, string | null> =>
-  requestLoader(ctx, 'ensAvatarRecord', (sources) => new DataLoader((names) => readerOf(sources).texts(names, 'avatar'), { maxBatchSize: MAX_ENS_BATCH }));
+  requestLoader(
+    ctx,
+    'ensAvatarRecord',
+    (sources) => new DataLoader((names) => readerOf(sources).texts(names, 'avatar'), { maxBatchSize: MAX_ENS_BATCH }),
+  );

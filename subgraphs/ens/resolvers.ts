@@ -1,12 +1,12 @@
-import { type Address, getAddress, isAddress } from 'viem';
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { type Address, getAddress, isAddress } from 'viem';
 import { invalidParameter, serviceUnavailable } from '../../src/errors/api-error.js';
 import { avatarLink } from '../../src/sources/ens/avatar-uri.js';
 import type { EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
 import { checksumAddress, normalizeEnsName } from '../../src/sources/ens/ens-names.js';
 import type { GraphContext } from '../shared/graph-context.js';
-import { ensAddressLoader, ensAvatarRecordLoader, ensPrimaryNameLoader, ensProfileLoader } from './loaders.js';
 import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_LIMIT, MAX_ENS_BATCH } from './limits.js';
+import { ensAddressLoader, ensAvatarRecordLoader, ensPrimaryNameLoader, ensProfileLoader } from './loaders.js';
 import {
   EnsAvatar,
   EnsBatchResult,
@@ -28,14 +28,16 @@ const RECORD_KEYS: readonly (readonly [ensKey: string, specKey: string])[] = [
   ['com.discord', 'com.discord'],
 ];
 
-const isoSeconds = (seconds: number | null): string | null => (seconds === null ? null : new Date(seconds * 1000).toISOString());
+const isoSeconds = (seconds: number | null): string | null =>
+  seconds === null ? null : new Date(seconds * 1000).toISOString();
 
 /**
  * Up to MAX_ENS_BATCH names, each normalised; a repeated name is kept once.
  * @example batchNames(['Alice.eth', 'alice.eth']) // ['alice.eth']
  */
 export function batchNames(names: readonly string[]): string[] {
-  if (names.length === 0 || names.length > MAX_ENS_BATCH) throw invalidParameter(`names must list 1 to ${MAX_ENS_BATCH} ENS names`);
+  if (names.length === 0 || names.length > MAX_ENS_BATCH)
+    throw invalidParameter(`names must list 1 to ${MAX_ENS_BATCH} ENS names`);
   return [...new Set(names.map((name) => normalizeEnsName(name)))];
 }
 
@@ -72,15 +74,28 @@ function settled<T>(values: (T | Error)[]): T[] {
 
 @Resolver()
 export class EnsResolver {
-  @Query(() => EnsResolution, { nullable: true, description: 'The address an ENS name resolves to; null when unregistered, expired or unset' })
-  async ensResolve(@Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string, @Ctx() ctx: GraphContext): Promise<EnsResolution | null> {
+  @Query(() => EnsResolution, {
+    nullable: true,
+    description: 'The address an ENS name resolves to; null when unregistered, expired or unset',
+  })
+  async ensResolve(
+    @Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<EnsResolution | null> {
     const normalized = normalizeEnsName(name);
     const address = await ensAddressLoader(ctx).load(normalized);
     return address ? { name: normalized, address } : null;
   }
 
-  @Query(() => EnsProfile, { nullable: true, description: 'An ENS profile: address, avatar, content hash, text records, registration; null when unregistered or expired' })
-  async ensProfile(@Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string, @Ctx() ctx: GraphContext): Promise<EnsProfile | null> {
+  @Query(() => EnsProfile, {
+    nullable: true,
+    description:
+      'An ENS profile: address, avatar, content hash, text records, registration; null when unregistered or expired',
+  })
+  async ensProfile(
+    @Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<EnsProfile | null> {
     return loadProfile(normalizeEnsName(name), ctx);
   }
 
@@ -88,15 +103,25 @@ export class EnsResolver {
     nullable: 'items',
     description: `Up to ${MAX_ENS_BATCH} profiles read together in one chain call; null for a name unregistered or expired`,
   })
-  async ensProfiles(@Arg('names', () => [String], { description: `1 to ${MAX_ENS_BATCH} ENS names` }) names: string[], @Ctx() ctx: GraphContext): Promise<(EnsProfile | null)[]> {
+  async ensProfiles(
+    @Arg('names', () => [String], { description: `1 to ${MAX_ENS_BATCH} ENS names` }) names: string[],
+    @Ctx() ctx: GraphContext,
+  ): Promise<(EnsProfile | null)[]> {
     const normalized = names.map((n) => normalizeEnsName(n));
     batchNames(normalized);
     const records = settled(await ensProfileLoader(ctx).loadMany(normalized));
     return records.map((r) => (r ? toEnsProfile(r) : null));
   }
 
-  @Query(() => EnsAvatar, { nullable: true, description: 'The avatar of a name as a loadable link (ENSIP-12); null when none is set or it is not a supported URI' })
-  async ensAvatar(@Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string, @Ctx() ctx: GraphContext): Promise<EnsAvatar | null> {
+  @Query(() => EnsAvatar, {
+    nullable: true,
+    description:
+      'The avatar of a name as a loadable link (ENSIP-12); null when none is set or it is not a supported URI',
+  })
+  async ensAvatar(
+    @Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<EnsAvatar | null> {
     const normalized = normalizeEnsName(name);
     const record = await ensAvatarRecordLoader(ctx).load(normalized);
     const link = record === null ? null : avatarLink(record, normalized);
@@ -105,31 +130,43 @@ export class EnsResolver {
 
   @Query(() => EnsPrimaryName, {
     nullable: true,
-    description: 'The primary name of an address, only if it resolves back to the address: the Ethereum one (ENSIP-19) when set, else the Base one (Basenames)',
+    description:
+      'The primary name of an address, only if it resolves back to the address: the Ethereum one (ENSIP-19) when set, else the Base one (Basenames)',
   })
-  async ensReverse(@Arg('address', () => String, { description: '0x address' }) address: string, @Ctx() ctx: GraphContext): Promise<EnsPrimaryName | null> {
+  async ensReverse(
+    @Arg('address', () => String, { description: '0x address' }) address: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<EnsPrimaryName | null> {
     const checksummed = checksumAddress(address);
     const primary = await ensPrimaryNameLoader(ctx).load(checksummed);
     return primary ? { name: primary.name, address: checksummed, chain: primary.chain } : null;
   }
 
   @Query(() => EnsBatchResult, { description: `Addresses of up to ${MAX_ENS_BATCH} names in one chain call` })
-  async ensBatch(@Arg('names', () => [String], { description: `1 to ${MAX_ENS_BATCH} ENS names` }) names: string[], @Ctx() ctx: GraphContext): Promise<EnsBatchResult> {
+  async ensBatch(
+    @Arg('names', () => [String], { description: `1 to ${MAX_ENS_BATCH} ENS names` }) names: string[],
+    @Ctx() ctx: GraphContext,
+  ): Promise<EnsBatchResult> {
     const unique = batchNames(names);
     const addresses = settled(await ensAddressLoader(ctx).loadMany(unique));
     const results = unique.map((name, i) => ({ name, address: addresses[i] ?? null }));
     return { results, count: results.filter((r) => r.address !== null).length };
   }
 
-  @Query(() => EnsDomainsPage, { description: 'Names an address holds as registrant or controller, on Ethereum and Base (under base.eth), sorted by name' })
+  @Query(() => EnsDomainsPage, {
+    description:
+      'Names an address holds as registrant or controller, on Ethereum and Base (under base.eth), sorted by name',
+  })
   async ensDomains(
     @Arg('address', () => String, { description: '0x address' }) address: string,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_DOMAINS_LIMIT, description: `1 to ${MAX_DOMAINS_LIMIT}` }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_DOMAINS_LIMIT, description: `1 to ${MAX_DOMAINS_LIMIT}` })
+    limit: number,
     @Arg('offset', () => Int, { defaultValue: 0, description: 'names to skip' }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<EnsDomainsPage> {
     const checksummed = checksumAddress(address);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DOMAINS_LIMIT) throw invalidParameter(`limit must be an integer from 1 to ${MAX_DOMAINS_LIMIT}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DOMAINS_LIMIT)
+      throw invalidParameter(`limit must be an integer from 1 to ${MAX_DOMAINS_LIMIT}`);
     if (!Number.isInteger(offset) || offset < 0) throw invalidParameter('offset must be a non-negative integer');
     const source = ctx.sources.ens.domains;
     if (!source) throw serviceUnavailable('ENS names by address are unavailable: set ENS_SUBGRAPH_URL');
@@ -141,7 +178,10 @@ export class EnsResolver {
 
 @Resolver(() => EnsProfile)
 export class EnsProfileWalletResolver {
-  @FieldResolver(() => Wallet, { nullable: true, description: 'The wallet the name resolves to: other subgraphs add balances and the Farcaster user' })
+  @FieldResolver(() => Wallet, {
+    nullable: true,
+    description: 'The wallet the name resolves to: other subgraphs add balances and the Farcaster user',
+  })
   wallet(@Root() profile: EnsProfile): Wallet | null {
     return profile.address ? { address: profile.address } : null;
   }
@@ -151,7 +191,8 @@ export class EnsProfileWalletResolver {
 export class EnsWalletResolver {
   @FieldResolver(() => String, {
     nullable: true,
-    description: 'Primary ENS name of the wallet, only if it resolves back to the address: the Ethereum one (ENSIP-19) when set, else the Base one',
+    description:
+      'Primary ENS name of the wallet, only if it resolves back to the address: the Ethereum one (ENSIP-19) when set, else the Base one',
   })
   async primaryName(@Root() wallet: Wallet, @Ctx() ctx: GraphContext): Promise<string | null> {
     return (await ensPrimaryNameLoader(ctx).load(getAddress(wallet.address)))?.name ?? null;
@@ -166,6 +207,8 @@ export const ensReferenceResolvers = {
   },
   Wallet: {
     __resolveReference: (ref: { address?: unknown }): Wallet | null =>
-      typeof ref.address === 'string' && isAddress(ref.address, { strict: false }) ? { address: getAddress(ref.address as Address) } : null,
+      typeof ref.address === 'string' && isAddress(ref.address, { strict: false })
+        ? { address: getAddress(ref.address as Address) }
+        : null,
   },
 };

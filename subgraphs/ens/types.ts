@@ -6,7 +6,10 @@ export class EnsResolution {
   @Field(() => String, { description: 'EIP-55 checksummed address (coin type 60)' }) address!: string;
 }
 
-@ObjectType({ description: 'One text record of a profile, by the key SPEC shows it under (twitter, github, url, description, email, com.discord)' })
+@ObjectType({
+  description:
+    'One text record of a profile, by the key SPEC shows it under (twitter, github, url, description, email, com.discord)',
+})
 export class EnsTextRecord {
   @Field(() => String) key!: string;
   @Field(() => String) value!: string;
@@ -22,22 +25,40 @@ export class Wallet {
 @Directive('@key(fields: "name")')
 export class EnsProfile {
   @Field(() => String, { description: 'the name, ENSIP-15 normalised' }) name!: string;
-  @Field(() => String, { nullable: true, description: 'EIP-55 address the name resolves to (coin type 60)' }) address!: string | null;
-  @Field(() => String, { nullable: true, description: 'https URL of the avatar (ENSIP-12), or the data: URI itself' }) avatar!: string | null;
-  @Field(() => String, { nullable: true, description: 'ENSIP-7 content hash as a URI, e.g. ipfs://bafy…' }) contentHash!: string | null;
-  @Field(() => [EnsTextRecord], { description: 'the set text records among twitter, github, url, description, email, com.discord' })
+  @Field(() => String, { nullable: true, description: 'EIP-55 address the name resolves to (coin type 60)' }) address!:
+    | string
+    | null;
+  @Field(() => String, { nullable: true, description: 'https URL of the avatar (ENSIP-12), or the data: URI itself' })
+  avatar!: string | null;
+  @Field(() => String, { nullable: true, description: 'ENSIP-7 content hash as a URI, e.g. ipfs://bafy…' })
+  contentHash!: string | null;
+  @Field(() => [EnsTextRecord], {
+    description: 'the set text records among twitter, github, url, description, email, com.discord',
+  })
   records!: EnsTextRecord[];
-  @Field(() => String, { nullable: true, description: 'registration expiry (ISO 8601) of the .eth name or its .eth parent' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'registration expiry (ISO 8601) of the .eth name or its .eth parent',
+  })
   expiration!: string | null;
-  @Field(() => String, { nullable: true, description: 'holder of the .eth registrar token (ERC-721, tokenId = labelhash)' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'holder of the .eth registrar token (ERC-721, tokenId = labelhash)',
+  })
   registrant!: string | null;
-  @Field(() => String, { nullable: true, description: 'owner of the name in the ENS registry' }) controller!: string | null;
-  @Field(() => String, { nullable: true, description: 'resolver contract that answers for the name' }) resolver!: string | null;
+  @Field(() => String, { nullable: true, description: 'owner of the name in the ENS registry' }) controller!:
+    | string
+    | null;
+  @Field(() => String, { nullable: true, description: 'resolver contract that answers for the name' }) resolver!:
+    | string
+    | null;
 }
 
 @ObjectType({ description: 'GET /api/ens/avatar/{name}: the avatar as a link a client can load' })
 export class EnsAvatar {
-  @Field(() => String, { description: 'https URL (IPFS and Arweave through public gateways, NFTs through ENS metadata), or a data: URI' })
+  @Field(() => String, {
+    description: 'https URL (IPFS and Arweave through public gateways, NFTs through ENS metadata), or a data: URI',
+  })
   avatar!: string;
   @Field(() => String, { description: 'what the record was: https, ipfs, ipns, arweave, data or nft' }) type!: string;
   @Field(() => String, { description: 'the avatar text record as set on the resolver' }) record!: string;
@@ -48,7 +69,8 @@ export class EnsPrimaryName {
   @Field(() => String) name!: string;
   @Field(() => String, { description: 'EIP-55 checksummed address asked about' }) address!: string;
   @Field(() => String, {
-    description: 'chain whose reverse record set the name: ethereum (ENSIP-19 addr.reverse) or base (Basenames, 80002105.reverse); not in the REST answer',
+    description:
+      'chain whose reverse record set the name: ethereum (ENSIP-19 addr.reverse) or base (Basenames, 80002105.reverse); not in the REST answer',
   })
   chain!: string;
 }
@@ -61,7 +83,8 @@ export class EnsBatchEntry {
 
 @ObjectType({ description: 'GET /api/ens/batch: addresses of many names in one call' })
 export class EnsBatchResult {
-  @Field(() => [EnsBatchEntry], { description: 'one entry per distinct name asked, in order' }) results!: EnsBatchEntry[];
+  @Field(() => [EnsBatchEntry], { description: 'one entry per distinct name asked, in order' })
+  results!: EnsBatchEntry[];
   @Field(() => Int, { description: 'how many names resolved to an address' }) count!: number;
 }
 
@@ -70,7 +93,8 @@ export class EnsDomain {
   @Field(() => String) name!: string;
   @Field(() => String, { nullable: true }) registrant!: string | null;
   @Field(() => String, { nullable: true }) controller!: string | null;
-  @Field(() => String, { nullable: true, description: 'ISO 8601; null for names without a registrar expiry' }) expiration!: string | null;
+  @Field(() => String, { nullable: true, description: 'ISO 8601; null for names without a registrar expiry' })
+  expiration!: string | null;
 }
 
 @ObjectType({ description: 'Offset pagination (SPEC "Pagination")' })

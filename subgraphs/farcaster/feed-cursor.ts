@@ -3,7 +3,8 @@ import { createHash } from 'node:crypto';
 /** `<base64url of the upstream cursor>.<16 hex check digits>`: what GET /api/farcaster/feed hands out. */
 export const FEED_CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,1024}\.[0-9a-f]{16}$/;
 
-const checkDigits = (upstream: string): string => createHash('sha256').update(`farcaster-feed:${upstream}`).digest('hex').slice(0, 16);
+const checkDigits = (upstream: string): string =>
+  createHash('sha256').update(`farcaster-feed:${upstream}`).digest('hex').slice(0, 16);
 
 /**
  * Wraps the upstream's cursor so that a cursor we never gave is refused here (400), not sent upstream, where

@@ -33,7 +33,8 @@ export function parseFarcasterIdentifier(raw: string): FarcasterIdentifier {
   if (HEX_ADDRESS.test(value)) {
     const hex = value.slice(2);
     const mixedCase = hex !== hex.toLowerCase() && hex !== hex.toUpperCase();
-    if (mixedCase && !isAddress(value)) throw new InvalidFarcasterIdentifierError('address has an invalid EIP-55 checksum');
+    if (mixedCase && !isAddress(value))
+      throw new InvalidFarcasterIdentifierError('address has an invalid EIP-55 checksum');
     return { kind: 'address', address: getAddress(value) };
   }
   return { kind: 'username', username: parseUsername(value) };
@@ -42,7 +43,9 @@ export function parseFarcasterIdentifier(raw: string): FarcasterIdentifier {
 function parseUsername(value: string): string {
   const lower = value.toLowerCase();
   if (!USERNAME.test(lower)) {
-    throw new InvalidFarcasterIdentifierError('must be a username (1–16 letters, digits or dashes, or a .eth name), a FID or a 0x address');
+    throw new InvalidFarcasterIdentifierError(
+      'must be a username (1–16 letters, digits or dashes, or a .eth name), a FID or a 0x address',
+    );
   }
   return lower;
 }

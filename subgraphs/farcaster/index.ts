@@ -1,5 +1,10 @@
 import type { SubgraphModule } from '../shared/build-subgraph.js';
-import { FarcasterCastResolver, farcasterReferenceResolvers, FarcasterUserResolver, FarcasterWalletResolver } from './resolvers.js';
+import {
+  FarcasterCastResolver,
+  FarcasterUserResolver,
+  FarcasterWalletResolver,
+  farcasterReferenceResolvers,
+} from './resolvers.js';
 import { Wallet } from './types.js';
 
 export const farcasterSubgraph: SubgraphModule = {

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
-import type { FarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
 import type { FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
+import type { FarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
 import { NEYNAR_LIMITS } from '../../src/sources/farcaster/neynar-client.js';
 
 /**
@@ -18,7 +18,10 @@ export function farcasterUserLoader(farcaster: FarcasterSources): DataLoader<num
   );
 }
 
-async function farcasterUsersOrError(farcaster: FarcasterSources, fids: readonly number[]): Promise<Map<number, FarcasterProfile> | Error> {
+async function farcasterUsersOrError(
+  farcaster: FarcasterSources,
+  fids: readonly number[],
+): Promise<Map<number, FarcasterProfile> | Error> {
   try {
     return await farcaster.usersByFids(fids);
   } catch (err) {

@@ -1,5 +1,5 @@
-import { getAddress, isAddress } from 'viem';
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { getAddress, isAddress } from 'viem';
 import { invalidParameter, notFound } from '../../src/errors/api-error.js';
 import type { FarcasterCastRecord, FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
 import { type GraphContext, requestLoader } from '../shared/graph-context.js';
@@ -29,11 +29,14 @@ import {
 } from './types.js';
 
 const usersByFid = (ctx: GraphContext) => requestLoader(ctx, 'farcasterUser', (s) => farcasterUserLoader(s.farcaster));
-const usersByAddress = (ctx: GraphContext) => requestLoader(ctx, 'farcasterUserByAddress', (s) => farcasterUserByAddressLoader(s.farcaster));
-const registrations = (ctx: GraphContext) => requestLoader(ctx, 'farcasterRegistration', (s) => farcasterRegistrationLoader(s.farcaster));
+const usersByAddress = (ctx: GraphContext) =>
+  requestLoader(ctx, 'farcasterUserByAddress', (s) => farcasterUserByAddressLoader(s.farcaster));
+const registrations = (ctx: GraphContext) =>
+  requestLoader(ctx, 'farcasterRegistration', (s) => farcasterRegistrationLoader(s.farcaster));
 
 function checkInt(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
   return value;
 }
 
@@ -58,7 +61,10 @@ function castsWithAuthors(ctx: GraphContext, casts: readonly FarcasterCastRecord
 }
 
 /** Users of a list: those the reply carried are primed; the others are read in ONE bulk call. */
-async function resolveUsers(ctx: GraphContext, entries: readonly { fid: number; profile: FarcasterProfile | null }[]): Promise<FarcasterUser[]> {
+async function resolveUsers(
+  ctx: GraphContext,
+  entries: readonly { fid: number; profile: FarcasterProfile | null }[],
+): Promise<FarcasterUser[]> {
   const loader = usersByFid(ctx);
   for (const e of entries) if (e.profile) loader.prime(e.fid, e.profile);
   const users = await loader.loadMany(entries.map((e) => e.fid));
@@ -108,7 +114,10 @@ export class FarcasterUserResolver {
     return owner ? { casts: castsWithAuthors(ctx, list.items) } : null;
   }
 
-  @Query(() => FarcasterFollowerList, { nullable: true, description: "A user's most recent followers; null for an unknown FID" })
+  @Query(() => FarcasterFollowerList, {
+    nullable: true,
+    description: "A user's most recent followers; null for an unknown FID",
+  })
   async farcasterFollowers(
     @Arg('fid', () => Int) fid: number,
     @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
@@ -120,7 +129,10 @@ export class FarcasterUserResolver {
     return owner ? { users: await resolveUsers(ctx, list.items) } : null;
   }
 
-  @Query(() => FarcasterCastPage, { nullable: true, description: "A user's casts, offset pagination; null for an unknown FID" })
+  @Query(() => FarcasterCastPage, {
+    nullable: true,
+    description: "A user's casts, offset pagination; null for an unknown FID",
+  })
   async farcasterUserCasts(
     @Arg('fid', () => Int) fid: number,
     @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
@@ -130,7 +142,10 @@ export class FarcasterUserResolver {
     checkFid(fid);
     checkInt('limit', limit, 1, MAX_LIST_LIMIT);
     checkInt('offset', offset, 0, MAX_OFFSET);
-    const [owner, list] = await Promise.all([usersByFid(ctx).load(fid), ctx.sources.farcaster.casts(fid, offset + limit)]);
+    const [owner, list] = await Promise.all([
+      usersByFid(ctx).load(fid),
+      ctx.sources.farcaster.casts(fid, offset + limit),
+    ]);
     if (!owner) return null;
     return {
       data: castsWithAuthors(ctx, list.items.slice(offset)),
@@ -138,7 +153,10 @@ export class FarcasterUserResolver {
     };
   }
 
-  @Query(() => FarcasterUserPage, { nullable: true, description: "A user's followers, offset pagination; null for an unknown FID" })
+  @Query(() => FarcasterUserPage, {
+    nullable: true,
+    description: "A user's followers, offset pagination; null for an unknown FID",
+  })
   async farcasterUserFollowers(
     @Arg('fid', () => Int) fid: number,
     @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
@@ -148,7 +166,10 @@ export class FarcasterUserResolver {
     checkFid(fid);
     checkInt('limit', limit, 1, MAX_LIST_LIMIT);
     checkInt('offset', offset, 0, MAX_OFFSET);
-    const [owner, list] = await Promise.all([usersByFid(ctx).load(fid), ctx.sources.farcaster.followers(fid, offset + limit)]);
+    const [owner, list] = await Promise.all([
+      usersByFid(ctx).load(fid),
+      ctx.sources.farcaster.followers(fid, offset + limit),
+    ]);
     if (!owner) return null;
     return {
       data: await resolveUsers(ctx, list.items.slice(offset)),
@@ -159,8 +180,10 @@ export class FarcasterUserResolver {
   @Query(() => FarcasterSearchResult, { description: 'Users whose username or display name matches `q` (Neynar)' })
   async farcasterSearch(
     @Arg('q', () => String) q: string,
-    @Arg('type', () => String, { defaultValue: 'users', description: 'what to search: users (the only kind)' }) type: string,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_SEARCH_LIMIT, description: `1 to ${MAX_SEARCH_LIMIT}` }) limit: number,
+    @Arg('type', () => String, { defaultValue: 'users', description: 'what to search: users (the only kind)' })
+    type: string,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_SEARCH_LIMIT, description: `1 to ${MAX_SEARCH_LIMIT}` })
+    limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterSearchResult> {
     const query = q.trim();
@@ -170,20 +193,34 @@ export class FarcasterUserResolver {
     if (type !== 'users') throw invalidParameter('type must be users');
     checkInt('limit', limit, 1, MAX_SEARCH_LIMIT);
     const users = await ctx.sources.farcaster.searchUsers(query, limit);
-    return { type, results: await resolveUsers(ctx, users.slice(0, limit).map((u) => ({ fid: u.fid, profile: u }))) };
+    return {
+      type,
+      results: await resolveUsers(
+        ctx,
+        users.slice(0, limit).map((u) => ({ fid: u.fid, profile: u })),
+      ),
+    };
   }
 
-  @Query(() => FarcasterFeedPage, { description: 'The global trending feed, one page; pass the answer\'s cursor for the next (Neynar)' })
+  @Query(() => FarcasterFeedPage, {
+    description: "The global trending feed, one page; pass the answer's cursor for the next (Neynar)",
+  })
   async farcasterFeed(
     @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
-    @Arg('cursor', () => String, { nullable: true, description: 'the previous page\'s cursor' }) cursor: string | null | undefined,
+    @Arg('cursor', () => String, { nullable: true, description: "the previous page's cursor" }) cursor:
+      | string
+      | null
+      | undefined,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterFeedPage> {
     checkInt('limit', limit, 1, MAX_LIST_LIMIT);
     const upstreamCursor = cursor === null || cursor === undefined ? undefined : decodeFeedCursor(cursor);
     if (cursor && upstreamCursor === undefined) throw invalidParameter('cursor is not one this feed gave');
     const page = await ctx.sources.farcaster.trendingFeed(limit, upstreamCursor);
-    return { data: castsWithAuthors(ctx, page.items), cursor: page.cursor === null ? null : encodeFeedCursor(page.cursor) };
+    return {
+      data: castsWithAuthors(ctx, page.items),
+      cursor: page.cursor === null ? null : encodeFeedCursor(page.cursor),
+    };
   }
 
   /** Neynar's `registered_at` when the reply carried it; else the hub's Register event, asked only when selected. */
@@ -195,7 +232,8 @@ export class FarcasterUserResolver {
   @FieldResolver(() => [FarcasterCast], { description: "The user's newest casts" })
   async recentCasts(
     @Root() user: FarcasterUser,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_RECENT_CASTS, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_RECENT_CASTS, description: `1 to ${MAX_LIST_LIMIT}` })
+    limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterCast[]> {
     checkInt('limit', limit, 1, MAX_LIST_LIMIT);
@@ -216,7 +254,10 @@ export class FarcasterCastResolver {
 
 @Resolver(() => Wallet)
 export class FarcasterWalletResolver {
-  @FieldResolver(() => FarcasterUser, { nullable: true, description: 'The Farcaster user whose verified addresses include this one (Neynar)' })
+  @FieldResolver(() => FarcasterUser, {
+    nullable: true,
+    description: 'The Farcaster user whose verified addresses include this one (Neynar)',
+  })
   farcasterUser(@Root() wallet: Wallet, @Ctx() ctx: GraphContext): Promise<FarcasterUser | null> {
     return usersByAddress(ctx).load(wallet.address.toLowerCase());
   }
@@ -231,7 +272,8 @@ export const farcasterReferenceResolvers = {
   },
   Wallet: {
     __resolveReference(ref: { address: string }): Wallet {
-      if (typeof ref.address !== 'string' || !isAddress(ref.address, { strict: false })) throw invalidParameter('address must be a 0x address');
+      if (typeof ref.address !== 'string' || !isAddress(ref.address, { strict: false }))
+        throw invalidParameter('address must be a 0x address');
       return { address: getAddress(ref.address) };
     },
   },

@@ -20,13 +20,19 @@ export class FarcasterUser {
   @Field(() => String, { description: 'empty when none is set' }) displayName!: string;
   @Field(() => String, { description: 'empty when none is set' }) bio!: string;
   @Field(() => String, { description: 'profile picture URL; empty when none is set' }) pfp!: string;
-  @Field(() => Int, { nullable: true, description: 'follower count; null when served by the hub fallback, which keeps no counts' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'follower count; null when served by the hub fallback, which keeps no counts',
+  })
   followers!: number | null;
   @Field(() => Int, { nullable: true, description: 'following count; null when served by the hub fallback' })
   following!: number | null;
   @Field(() => [String], { description: 'verified Ethereum addresses, EIP-55 checksummed, oldest first' })
   verifications!: string[];
-  @Field(() => String, { nullable: true, description: "Neynar's active status (active or inactive) where it reports one" })
+  @Field(() => String, {
+    nullable: true,
+    description: "Neynar's active status (active or inactive) where it reports one",
+  })
   activeStatus!: string | null;
   @Field(() => String, { nullable: true, description: 'registration time, ISO 8601, where the upstream reports it' })
   registeredAt!: string | null;
@@ -79,7 +85,11 @@ export class FarcasterFeedPage {
 export class FarcasterPagination {
   @Field(() => Int) limit!: number;
   @Field(() => Int) offset!: number;
-  @Field(() => Int, { nullable: true, description: "the user's follower count for followers; null where the upstream keeps no count (casts, the hub fallback)" })
+  @Field(() => Int, {
+    nullable: true,
+    description:
+      "the user's follower count for followers; null where the upstream keeps no count (casts, the hub fallback)",
+  })
   total!: number | null;
   @Field(() => Boolean) hasMore!: boolean;
 }

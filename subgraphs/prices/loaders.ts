@@ -39,7 +39,9 @@ export function defillamaQuoteLoader(prices: PriceSources): DataLoader<string, S
 export function coinbaseSpotLoader(prices: PriceSources): DataLoader<string, SpotQuote | null> {
   return new DataLoader((pairs) =>
     Promise.all(
-      pairs.map((pair) => prices.coinbase.spotPrice(pair).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))))),
+      pairs.map((pair) =>
+        prices.coinbase.spotPrice(pair).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err)))),
+      ),
     ),
   );
 }

@@ -30,7 +30,8 @@ function listingFor(symbol: string): TokenListing {
 }
 
 function checkIntRange(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
   return value;
 }
 
@@ -49,13 +50,18 @@ const isoSeconds = (unixSeconds: number | null): string | null =>
 
 @Resolver()
 export class PricesResolver {
-  @Query(() => TokenPrice, { nullable: true, description: 'USD price, 24 h change, volume and market cap of one token (CoinGecko)' })
+  @Query(() => TokenPrice, {
+    nullable: true,
+    description: 'USD price, 24 h change, volume and market cap of one token (CoinGecko)',
+  })
   async tokenPrice(
     @Arg('symbol', () => String, { description: 'ticker, e.g. ETH' }) symbol: string,
     @Ctx() ctx: GraphContext,
   ): Promise<TokenPrice | null> {
     const listing = listingFor(symbol);
-    const quote = await requestLoader(ctx, 'coingeckoMarketQuote', (s) => marketQuoteLoader(s.prices)).load(listing.coingeckoId);
+    const quote = await requestLoader(ctx, 'coingeckoMarketQuote', (s) => marketQuoteLoader(s.prices)).load(
+      listing.coingeckoId,
+    );
     return quote ? toTokenPrice(listing, quote) : null;
   }
 
@@ -71,7 +77,8 @@ export class PricesResolver {
     }
     const checked = symbols.map(checkSymbol);
     const unknown = checked.filter((s) => findToken(s) === undefined).map((s) => s.toUpperCase());
-    if (unknown.length > 0) throw notFound(`unknown token symbol${unknown.length > 1 ? 's' : ''}: ${[...new Set(unknown)].join(', ')}`);
+    if (unknown.length > 0)
+      throw notFound(`unknown token symbol${unknown.length > 1 ? 's' : ''}: ${[...new Set(unknown)].join(', ')}`);
     const listings = [...new Map(checked.map((s) => [findToken(s)!.symbol, findToken(s)!])).values()];
     const loader = requestLoader(ctx, 'coingeckoMarketQuote', (s) => marketQuoteLoader(s.prices));
     const quotes = await loader.loadMany(listings.map((l) => l.coingeckoId));
@@ -85,7 +92,8 @@ export class PricesResolver {
 
   @Query(() => SmartPrice, {
     nullable: true,
-    description: 'Median USD price of CoinGecko, DefiLlama and Coinbase; a source that is down or more than 5 % from the median of all quotes is left out and listed with the reason',
+    description:
+      'Median USD price of CoinGecko, DefiLlama and Coinbase; a source that is down or more than 5 % from the median of all quotes is left out and listed with the reason',
   })
   async smartPrice(
     @Arg('symbol', () => String, { description: 'ticker, e.g. ETH' }) symbol: string,
@@ -119,10 +127,14 @@ export class PricesResolver {
     };
   }
 
-  @Query(() => PriceHistory, { nullable: true, description: 'USD price series of a token over the last `days` days (CoinGecko)' })
+  @Query(() => PriceHistory, {
+    nullable: true,
+    description: 'USD price series of a token over the last `days` days (CoinGecko)',
+  })
   async priceHistory(
     @Arg('symbol', () => String, { description: 'ticker, e.g. ETH' }) symbol: string,
-    @Arg('days', () => Int, { defaultValue: DEFAULT_HISTORY_DAYS, description: `1 to ${MAX_HISTORY_DAYS}` }) days: number,
+    @Arg('days', () => Int, { defaultValue: DEFAULT_HISTORY_DAYS, description: `1 to ${MAX_HISTORY_DAYS}` })
+    days: number,
     @Ctx() ctx: GraphContext,
   ): Promise<PriceHistory | null> {
     const listing = listingFor(symbol);
@@ -133,9 +145,12 @@ export class PricesResolver {
     return { symbol: listing.symbol, days, granularity, prices: series.prices };
   }
 
-  @Query(() => [TrendingToken], { description: "CoinGecko's most searched coins of the last 24 hours (its list holds up to 15)" })
+  @Query(() => [TrendingToken], {
+    description: "CoinGecko's most searched coins of the last 24 hours (its list holds up to 15)",
+  })
   async trendingTokens(
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_TRENDING_LIMIT, description: `1 to ${MAX_TRENDING_LIMIT}` }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_TRENDING_LIMIT, description: `1 to ${MAX_TRENDING_LIMIT}` })
+    limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<TrendingToken[]> {
     checkIntRange('limit', limit, 1, MAX_TRENDING_LIMIT);

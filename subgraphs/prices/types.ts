@@ -4,7 +4,8 @@ import { Field, Float, Int, ObjectType } from 'type-graphql';
 export class TokenPrice {
   @Field(() => String, { description: 'ticker, upper case' }) symbol!: string;
   @Field(() => Float, { description: 'USD' }) price!: number;
-  @Field(() => Float, { description: 'percent change over 24 hours (0 when the upstream reports none)' }) change24h!: number;
+  @Field(() => Float, { description: 'percent change over 24 hours (0 when the upstream reports none)' })
+  change24h!: number;
   @Field(() => Float, { nullable: true, description: 'USD traded over 24 hours' }) volume24h!: number | null;
   @Field(() => Float, { nullable: true, description: 'USD' }) marketCap!: number | null;
 }
@@ -13,7 +14,10 @@ export class TokenPrice {
 export class SourceQuote {
   @Field(() => String, { description: 'coingecko, defillama-coins or coinbase' }) source!: string;
   @Field(() => Float, { nullable: true, description: 'USD; null when the source gave no quote' }) price!: number | null;
-  @Field(() => String, { nullable: true, description: "the quote's own time (ISO 8601); null when the upstream gives none" })
+  @Field(() => String, {
+    nullable: true,
+    description: "the quote's own time (ISO 8601); null when the upstream gives none",
+  })
   quotedAt!: string | null;
   @Field(() => Int, { nullable: true, description: 'seconds since quotedAt' }) ageSeconds!: number | null;
   @Field(() => Boolean) included!: boolean;
@@ -22,7 +26,9 @@ export class SourceQuote {
     description: 'why it was left out: unavailable (down, slow, bad reply), unlisted (no quote there), outlier',
   })
   reason!: string | null;
-  @Field(() => Float, { nullable: true, description: 'percent from the median of all quotes' }) deviationPercent!: number | null;
+  @Field(() => Float, { nullable: true, description: 'percent from the median of all quotes' }) deviationPercent!:
+    | number
+    | null;
 }
 
 @ObjectType({ description: 'GET /api/price/smart/{symbol}: the median of independent sources, outliers left out' })

@@ -5,7 +5,8 @@ import { invalidParameter } from '../../src/errors/api-error.js';
 
 /** A 0x address in any case → EIP-55; anything else is INVALID_PARAMETER. */
 export function addressArg(name: string, value: string): Address {
-  if (typeof value !== 'string' || !isAddress(value, { strict: false })) throw invalidParameter(`${name} must be 0x followed by 40 hex digits`);
+  if (typeof value !== 'string' || !isAddress(value, { strict: false }))
+    throw invalidParameter(`${name} must be 0x followed by 40 hex digits`);
   return getAddress(value);
 }
 
@@ -16,6 +17,7 @@ export function chainArg(value: string): SupportedChain & { key: ChainKey } {
 }
 
 export function intArg(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max) throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
   return value;
 }

@@ -60,5 +60,8 @@ export interface CcipServices {
   /** A registered subname; null when the label is free. */
   subname(p: { parent: string; label: string }): Promise<SubnameShape | null>;
   /** Registers `label.parent` to the caller's signed-in wallet. */
-  register(caller: CallerIdentity, p: { parent: string; label: string; records: SubnameRecordsInputShape }): Promise<SubnameShape>;
+  register(
+    caller: CallerIdentity,
+    p: { parent: string; label: string; records: SubnameRecordsInputShape },
+  ): Promise<SubnameShape>;
 }

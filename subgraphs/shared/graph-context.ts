@@ -84,7 +84,12 @@ export function newGraphContext(params: {
   payment?: PresentedPaymentShape | undefined;
   requestUrl?: string;
 }): GraphContext {
-  return { ...params, caller: params.caller ?? unknownCaller, requestUrl: params.requestUrl ?? params.publicBaseUrl, loaders: new Map() };
+  return {
+    ...params,
+    caller: params.caller ?? unknownCaller,
+    requestUrl: params.requestUrl ?? params.publicBaseUrl,
+    loaders: new Map(),
+  };
 }
 
 const unknownCaller = async (): Promise<CallerIdentity> => {

@@ -1,5 +1,5 @@
 import type { SubgraphModule } from '../shared/build-subgraph.js';
-import { WalletFieldResolver, walletReferenceResolvers, WalletResolver } from './resolvers.js';
+import { WalletFieldResolver, WalletResolver, walletReferenceResolvers } from './resolvers.js';
 import { Wallet } from './types.js';
 
 export const walletSubgraph: SubgraphModule = {

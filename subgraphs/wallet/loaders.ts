@@ -2,8 +2,8 @@ import DataLoader from 'dataloader';
 import type { Address } from 'viem';
 import type { ChainKey } from '../../src/config/chains.js';
 import type { MarketQuote } from '../../src/sources/prices/price-quotes.js';
-import type { Sources } from '../../src/sources/sources.js';
 import type { WalletHoldings } from '../../src/sources/rpc/chain-token-reads.js';
+import type { Sources } from '../../src/sources/sources.js';
 
 /** `ethereum:0x…` → the chain and the address. */
 const splitKey = (key: string): [ChainKey, Address] => {

@@ -1,18 +1,27 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { type Address, formatEther, formatUnits, getAddress, isAddress } from 'viem';
 import { invalidParameter } from '../../src/errors/api-error.js';
+import type { ExplorerTransaction } from '../../src/sources/explorer/etherscan-client.js';
 import type { OwnedNft } from '../../src/sources/nft/alchemy-nft-client.js';
 import { NFT_PAGE_SIZE } from '../../src/sources/nft/alchemy-nft-client.js';
 import { findToken } from '../../src/sources/prices/token-symbols.js';
-import type { ExplorerTransaction } from '../../src/sources/explorer/etherscan-client.js';
-import { type GraphContext, requestLoader } from '../shared/graph-context.js';
 import { addressArg, chainArg, intArg } from '../shared/address-args.js';
+import { type GraphContext, requestLoader } from '../shared/graph-context.js';
 import { DEFAULT_PAGE_LIMIT, MAX_NFT_WINDOW, MAX_PAGE_LIMIT, MAX_TRANSACTION_WINDOW } from './limits.js';
 import { walletHoldingsLoader, walletPriceLoader } from './loaders.js';
-import { Wallet, WalletBalance, WalletNftPage, WalletPagination, WalletToken, WalletTransaction, WalletTransactionPage } from './types.js';
+import {
+  Wallet,
+  WalletBalance,
+  WalletNftPage,
+  WalletPagination,
+  WalletToken,
+  WalletTransaction,
+  WalletTransactionPage,
+} from './types.js';
 
 /** USD value of an exact decimal amount, rounded to cents. */
-const usd = (amount: string, price: number | null): number | null => (price === null ? null : Math.round(Number(amount) * price * 100) / 100);
+const usd = (amount: string, price: number | null): number | null =>
+  price === null ? null : Math.round(Number(amount) * price * 100) / 100;
 
 async function walletBalance(ctx: GraphContext, address: Address, chainName: string): Promise<WalletBalance> {
   const chain = chainArg(chainName);
@@ -41,7 +50,9 @@ async function walletBalance(ctx: GraphContext, address: Address, chainName: str
   });
   const balanceUsd = usd(balance, priceOf(0));
   const values = [holdings.nativeWei > 0n ? balanceUsd : 0, ...tokens.map((t) => t.balanceUsd)];
-  const totalUsd = values.some((v) => v === null) ? null : Math.round(values.reduce<number>((sum, v) => sum + v!, 0) * 100) / 100;
+  const totalUsd = values.some((v) => v === null)
+    ? null
+    : Math.round(values.reduce<number>((sum, v) => sum + v!, 0) * 100) / 100;
   return {
     address,
     chain: chain.key,
@@ -63,11 +74,18 @@ function direction(tx: ExplorerTransaction, owner: Address): string {
   return sent && received ? 'self' : sent ? 'out' : 'in';
 }
 
-const page = (limit: number, offset: number, total: number): WalletPagination => ({ limit, offset, total, hasMore: offset + limit < total });
+const page = (limit: number, offset: number, total: number): WalletPagination => ({
+  limit,
+  offset,
+  total,
+  hasMore: offset + limit < total,
+});
 
 @Resolver(() => Wallet)
 export class WalletFieldResolver {
-  @FieldResolver(() => WalletBalance, { description: 'Native and listed ERC-20 balances with USD values (one multicall per chain per request)' })
+  @FieldResolver(() => WalletBalance, {
+    description: 'Native and listed ERC-20 balances with USD values (one multicall per chain per request)',
+  })
   balance(
     @Root() wallet: Wallet,
     @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
@@ -79,7 +97,9 @@ export class WalletFieldResolver {
 
 @Resolver()
 export class WalletResolver {
-  @Query(() => WalletBalance, { description: 'Native and listed ERC-20 balances of an address, read in one multicall, valued in USD' })
+  @Query(() => WalletBalance, {
+    description: 'Native and listed ERC-20 balances of an address, read in one multicall, valued in USD',
+  })
   walletBalance(
     @Arg('address', () => String) address: string,
     @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
@@ -88,7 +108,9 @@ export class WalletResolver {
     return walletBalance(ctx, addressArg('address', address), chain);
   }
 
-  @Query(() => WalletTransactionPage, { description: 'Normal transactions of an address, newest first (explorer txlist)' })
+  @Query(() => WalletTransactionPage, {
+    description: 'Normal transactions of an address, newest first (explorer txlist)',
+  })
   async walletTransactions(
     @Arg('address', () => String) address: string,
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
@@ -103,11 +125,13 @@ export class WalletResolver {
     // One more than the window: whether another page exists. The explorer reports no count, so `total` is exact
     // once the list ends inside that window, and otherwise the number known so far.
     const listed = await ctx.sources.wallet.explorer.transactions(key, owner, offset + limit + 1);
-    const data: WalletTransaction[] = listed.slice(offset, offset + limit).map((tx) => ({ ...tx, direction: direction(tx, owner) }));
+    const data: WalletTransaction[] = listed
+      .slice(offset, offset + limit)
+      .map((tx) => ({ ...tx, direction: direction(tx, owner) }));
     return { data, pagination: page(limit, offset, listed.length) };
   }
 
-  @Query(() => WalletNftPage, { description: 'NFTs an address holds (NFT API), in the API\'s order' })
+  @Query(() => WalletNftPage, { description: "NFTs an address holds (NFT API), in the API's order" })
   async walletNfts(
     @Arg('address', () => String) address: string,
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
@@ -138,7 +162,8 @@ export class WalletResolver {
 export const walletReferenceResolvers = {
   Wallet: {
     __resolveReference(ref: { address: string }): Wallet {
-      if (typeof ref.address !== 'string' || !isAddress(ref.address, { strict: false })) throw invalidParameter('address must be a 0x address');
+      if (typeof ref.address !== 'string' || !isAddress(ref.address, { strict: false }))
+        throw invalidParameter('address must be a 0x address');
       return { address: getAddress(ref.address) };
     },
   },

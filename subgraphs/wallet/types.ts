@@ -14,12 +14,16 @@ export class WalletToken {
   @Field(() => Int) decimals!: number;
   @Field(() => String, { description: 'amount in whole tokens (exact decimal string)' }) balance!: string;
   @Field(() => String, { description: 'amount in the smallest unit (integer string)' }) balanceRaw!: string;
-  @Field(() => Float, { nullable: true, description: 'USD per token; null when no price is known' }) priceUsd!: number | null;
+  @Field(() => Float, { nullable: true, description: 'USD per token; null when no price is known' }) priceUsd!:
+    | number
+    | null;
   @Field(() => Float, { nullable: true, description: 'balance × price in USD, rounded to cents; null without a price' })
   balanceUsd!: number | null;
 }
 
-@ObjectType({ description: 'GET /api/wallet/{address}/balance: the native coin and listed ERC-20 balances, read at one block' })
+@ObjectType({
+  description: 'GET /api/wallet/{address}/balance: the native coin and listed ERC-20 balances, read at one block',
+})
 export class WalletBalance {
   @Field(() => String, { description: 'EIP-55 checksummed address' }) address!: string;
   @Field(() => String) chain!: string;
@@ -27,11 +31,17 @@ export class WalletBalance {
   @Field(() => String, { description: 'native coin ticker (ETH, POL)' }) symbol!: string;
   @Field(() => String, { description: 'native balance in whole coins (exact decimal string)' }) balance!: string;
   @Field(() => String, { description: 'native balance in wei (integer string)' }) balanceWei!: string;
-  @Field(() => Float, { nullable: true, description: 'USD per native coin; null when no price is known' }) priceUsd!: number | null;
+  @Field(() => Float, { nullable: true, description: 'USD per native coin; null when no price is known' }) priceUsd!:
+    | number
+    | null;
   @Field(() => Float, { nullable: true, description: 'native balance in USD, rounded to cents; null without a price' })
   balanceUsd!: number | null;
-  @Field(() => [WalletToken], { description: 'listed tokens with a non-zero balance, in list order' }) tokens!: WalletToken[];
-  @Field(() => Float, { nullable: true, description: 'native plus tokens in USD; null when any held asset has no price' })
+  @Field(() => [WalletToken], { description: 'listed tokens with a non-zero balance, in list order' })
+  tokens!: WalletToken[];
+  @Field(() => Float, {
+    nullable: true,
+    description: 'native plus tokens in USD; null when any held asset has no price',
+  })
   totalUsd!: number | null;
   @Field(() => String, { description: 'block the balances were read at (decimal string)' }) blockNumber!: string;
 }
@@ -57,7 +67,10 @@ export class WalletTransaction {
   @Field(() => String, { description: 'native amount in wei' }) valueWei!: string;
   @Field(() => String, { description: 'gas used × gas price, whole coins' }) fee!: string;
   @Field(() => String, { description: 'success or failed' }) status!: string;
-  @Field(() => String, { nullable: true, description: 'called function signature or 4-byte selector; null for a plain transfer' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'called function signature or 4-byte selector; null for a plain transfer',
+  })
   method!: string | null;
   @Field(() => Int) nonce!: number;
 }
@@ -75,7 +88,9 @@ export class WalletNft {
   @Field(() => String, { description: 'ERC721 or ERC1155' }) tokenType!: string;
   @Field(() => String, { nullable: true }) name!: string | null;
   @Field(() => String, { nullable: true }) description!: string | null;
-  @Field(() => String, { nullable: true, description: 'image URL (not fetched by this service)' }) image!: string | null;
+  @Field(() => String, { nullable: true, description: 'image URL (not fetched by this service)' }) image!:
+    | string
+    | null;
   @Field(() => String, { nullable: true }) tokenUri!: string | null;
   @Field(() => String, { nullable: true }) collectionName!: string | null;
   @Field(() => String, { nullable: true }) collectionSymbol!: string | null;

@@ -95,7 +95,14 @@ function requestInit(route: BenchRoute): { method: string; headers: Record<strin
 }
 
 /** Headers every fastify answer carries on its own (or that describe the body): the bare server adds them itself. */
-const FRAMEWORK_HEADERS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive', 'transfer-encoding']);
+const FRAMEWORK_HEADERS = new Set([
+  'content-type',
+  'content-length',
+  'date',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+]);
 
 async function capture(baseUrl: string, route: BenchRoute): Promise<Captured> {
   const res = await fetch(`${baseUrl}${route.path}`, requestInit(route));
@@ -128,7 +135,9 @@ async function drive(url: string, route: BenchRoute, label: string, durationS: n
     duration: durationS,
   });
   if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
-    const codes = Object.entries(result.statusCodeStats).map(([code, s]) => `${code}×${s.count}`).join(' ');
+    const codes = Object.entries(result.statusCodeStats)
+      .map(([code, s]) => `${code}×${s.count}`)
+      .join(' ');
     throw new Error(
       `${label}, ${route.name}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts ` +
         `[${codes}] — a benchmark that counts refused or failed requests measures nothing`,
@@ -152,7 +161,9 @@ function summarize(runs: autocannon.Result[]): Measured {
 async function benchRoute(server: ChildServer, route: BenchRoute, scratch: string): Promise<RouteResult> {
   const captured = await capture(server.url, route);
   if (captured.status < 200 || captured.status >= 300) {
-    throw new Error(`${route.name}: the service answered ${captured.status}: ${captured.body.toString('utf8', 0, 500)}`);
+    throw new Error(
+      `${route.name}: the service answered ${captured.status}: ${captured.body.toString('utf8', 0, 500)}`,
+    );
   }
   const spec: BareRouteSpec = {
     method: route.method,
@@ -234,7 +245,21 @@ async function benchRoute(server: ChildServer, route: BenchRoute, scratch: strin
 
 function printTable(results: RouteResult[]): void {
   const rows = [
-    ['route', 'tier', 'headers', 'bytes', 'bare req/s', 'service req/s', 'ratio', 'body-only bare', 'ratio', 'bare p50/p99 ms', 'service p50/p99 ms', 'goal', 'result'],
+    [
+      'route',
+      'tier',
+      'headers',
+      'bytes',
+      'bare req/s',
+      'service req/s',
+      'ratio',
+      'body-only bare',
+      'ratio',
+      'bare p50/p99 ms',
+      'service p50/p99 ms',
+      'goal',
+      'result',
+    ],
     ...results.map((r) => [
       r.name,
       r.tier,
@@ -252,7 +277,8 @@ function printTable(results: RouteResult[]): void {
     ]),
   ];
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  const line = (row: string[]) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  const line = (row: string[]) =>
+    row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   process.stdout.write(`\n${line(rows[0]!)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   for (const row of rows.slice(1)) process.stdout.write(`${line(row)}\n`);
   process.stdout.write(
@@ -315,7 +341,14 @@ async function main(): Promise<void> {
   writeFileSync(
     RESULTS_FILE,
     `${JSON.stringify(
-      { date: new Date().toISOString(), node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model, options, results },
+      {
+        date: new Date().toISOString(),
+        node: process.version,
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model,
+        options,
+        results,
+      },
       null,
       2,
     )}\n`,

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
-import { bearer, signIn, type SiweServer } from '../helpers/siwe-wallet.js';
+import { bearer, type SiweServer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -89,7 +89,10 @@ describe('two instances sharing one Redis (SPEC "API key": the same key from sev
     console.log(`redis, 2 instances: 1000 paid calls in ${ms} ms →`, counts);
     expect(counts).toEqual({ 200: 300, 402: 700 });
     expect(await b.store.getCredits(id)).toBe(0);
-    expect((await (await a.get('/api/usage', { 'x-api-key': key })).json()).credits).toEqual({ balance: 0, usedToday: 300 });
+    expect((await (await a.get('/api/usage', { 'x-api-key': key })).json()).credits).toEqual({
+      balance: 0,
+      usedToday: 300,
+    });
   });
 
   it('a key rotated on one instance is refused on the other at once', async () => {
@@ -142,7 +145,9 @@ describe('one instance on SQLite (the embedded default)', () => {
 });
 
 /** The server as its own process, from the TypeScript sources (no build), configured by env vars. */
-async function startServerProcess(dataDir: string): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
+async function startServerProcess(
+  dataDir: string,
+): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
   const root = join(import.meta.dirname, '..', '..');
   const loader = join(import.meta.dirname, '..', 'helpers', 'ts-loader', 'register.mjs');
   const child = spawn(process.execPath, ['--import', loader, join(root, 'src', 'server', 'main.ts')], {
@@ -171,7 +176,11 @@ async function startServerProcess(dataDir: string): Promise<{ child: ChildProces
 const client = (url: string): SiweServer => ({
   get: (path, headers = {}) => fetch(`${url}${path}`, { headers }),
   post: (path, body, headers = {}) =>
-    fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) }),
+    fetch(`${url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    }),
 });
 
 describe('SQLite: a server killed with SIGKILL mid-load loses no credit', () => {
@@ -221,7 +230,9 @@ describe('SQLite: a server killed with SIGKILL mid-load loses no credit', () => 
     const left = await store.getCredits(id);
     await store.close();
     const unacknowledged = CREDITS - acknowledged - left;
-    console.log(`sqlite SIGKILL: ${acknowledged} calls answered before the kill, ${left} credits left, ${unacknowledged} debited by calls cut off in flight`);
+    console.log(
+      `sqlite SIGKILL: ${acknowledged} calls answered before the kill, ${left} credits left, ${unacknowledged} debited by calls cut off in flight`,
+    );
     // Answered calls were paid for durably; only calls in flight at the kill (at most one per worker) may have been paid without an answer.
     expect(unacknowledged).toBeGreaterThanOrEqual(0);
     expect(unacknowledged).toBeLessThanOrEqual(WORKERS);

@@ -8,12 +8,24 @@ const DAY = 86_400_000;
 
 /** Test fixture: credits added straight to the store (purchase needs a verified x402 payment, which no API fakes). */
 const fundKey = (server: TestServer, keyId: string, amount: number) =>
-  server.store.addCredits({ keyId, amount, reference: `test-fixture:${keyId}:${amount}:${Math.random()}`, now: Date.now() });
+  server.store.addCredits({
+    keyId,
+    amount,
+    reference: `test-fixture:${keyId}:${amount}:${Math.random()}`,
+    now: Date.now(),
+  });
 
 async function createKey(server: TestServer, token: string, name = 'backend') {
   const res = await server.post('/api/user/keys', { name }, bearer(token));
   expect(res.status).toBe(200);
-  return (await res.json()).key as { id: string; key: string; name: string; credits: number; dailyLimit: number; minuteLimit: number };
+  return (await res.json()).key as {
+    id: string;
+    key: string;
+    name: string;
+    credits: number;
+    dailyLimit: number;
+    minuteLimit: number;
+  };
 }
 
 const del = (server: TestServer, path: string, headers: Record<string, string>) =>
@@ -66,7 +78,11 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
     for (const key of ['sk_live_' + 'A'.repeat(43), 'not-a-key', '']) {
       const res = await server.get(COUNTED, { 'x-api-key': key });
       expect(res.status).toBe(401);
-      expect(await res.json()).toMatchObject({ error: true, code: 'INVALID_API_KEY', message: expect.stringContaining('Invalid API Key') });
+      expect(await res.json()).toMatchObject({
+        error: true,
+        code: 'INVALID_API_KEY',
+        message: expect.stringContaining('Invalid API Key'),
+      });
     }
   });
 
@@ -140,13 +156,27 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
   it('a purchase without a verified payment is 402 with the price, and adds no credit', async () => {
     const session = await signIn(server);
     const { id } = await createKey(server, session.token);
-    const res = await server.post(`/api/user/credits/${id}/purchase`, { packageId: 'credits_100' }, bearer(session.token));
+    const res = await server.post(
+      `/api/user/credits/${id}/purchase`,
+      { packageId: 'credits_100' },
+      bearer(session.token),
+    );
     expect(res.status).toBe(402);
-    expect(await res.json()).toMatchObject({ error: true, code: 'PAYMENT_REQUIRED', priceUSD: '0.90', recipient: expect.stringMatching(/^0x/) });
+    expect(await res.json()).toMatchObject({
+      error: true,
+      code: 'PAYMENT_REQUIRED',
+      priceUSD: '0.90',
+      recipient: expect.stringMatching(/^0x/),
+    });
     expect(await server.store.getCredits(id)).toBe(0);
-    expect((await server.post(`/api/user/credits/${id}/purchase`, { packageId: 'credits_7' }, bearer(session.token))).status).toBe(400);
+    expect(
+      (await server.post(`/api/user/credits/${id}/purchase`, { packageId: 'credits_7' }, bearer(session.token))).status,
+    ).toBe(400);
     const stranger = await signIn(server);
-    expect((await server.post(`/api/user/credits/${id}/purchase`, { packageId: 'credits_100' }, bearer(stranger.token))).status).toBe(404);
+    expect(
+      (await server.post(`/api/user/credits/${id}/purchase`, { packageId: 'credits_100' }, bearer(stranger.token)))
+        .status,
+    ).toBe(404);
   });
 
   it('/api/usage consumes nothing and reports used, limit, remaining, tier and the next midnight UTC', async () => {
@@ -193,13 +223,25 @@ describe('credits past the daily limit (SPEC "Credits")', () => {
       if (i === 5) {
         expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
         expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
-        expect(await res.json()).toMatchObject({ error: true, code: 'INSUFFICIENT_CREDITS', credits: 0, tier: 'light', limit: 2 });
+        expect(await res.json()).toMatchObject({
+          error: true,
+          code: 'INSUFFICIENT_CREDITS',
+          credits: 0,
+          tier: 'light',
+          limit: 2,
+        });
       }
     }
     expect(statuses).toEqual([200, 200, 200, 200, 200, 402]);
     expect(balances).toEqual([3, 3, 2, 1, 0, 0]);
     const usage = await (await server.get('/api/usage', { 'x-api-key': key })).json();
-    expect(usage).toMatchObject({ used: 2, limit: 2, remaining: 0, tier: 'api_key', credits: { balance: 0, usedToday: 3 } });
+    expect(usage).toMatchObject({
+      used: 2,
+      limit: 2,
+      remaining: 0,
+      tier: 'api_key',
+      credits: { balance: 0, usedToday: 3 },
+    });
   });
 
   it('a key without credits is refused at its daily limit', async () => {

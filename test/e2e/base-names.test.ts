@@ -20,7 +20,8 @@ const baseNames = localBaseNamesAddresses();
 describe('Base names (chain 8453) resolve on Base itself: its registry and L2 resolver, not mainnet', () => {
   let server: TestServer;
   const rpc: { chain: ChainKey; method: string }[] = [];
-  const calls = (chain: ChainKey, method = 'eth_call') => rpc.filter((r) => r.chain === chain && r.method === method).length;
+  const calls = (chain: ChainKey, method = 'eth_call') =>
+    rpc.filter((r) => r.chain === chain && r.method === method).length;
   const askedOn = (chain: ChainKey) => rpc.filter((r) => r.chain === chain).length;
 
   beforeAll(async () => {
@@ -100,7 +101,9 @@ describe('Base names (chain 8453) resolve on Base itself: its registry and L2 re
     const gas = await server.get('/api/gas?chain=base');
     expect(gas.status).toBe(200);
     expect(await gas.json()).toMatchObject({ chainId: 8453 });
-    const health = (await (await server.get('/api/sources/health')).json()) as { sources: { name: string; mode: string }[] };
+    const health = (await (await server.get('/api/sources/health')).json()) as {
+      sources: { name: string; mode: string }[];
+    };
     expect(health.sources).toContainEqual(expect.objectContaining({ name: 'rpc:base', mode: 'local' }));
   });
 
@@ -115,19 +118,36 @@ describe('Base names (chain 8453) resolve on Base itself: its registry and L2 re
     expect(Date.parse(page.data[0]!.expiration!) - Date.now()).toBeGreaterThan(360 * 86_400_000);
     // Each chain: one eth_getLogs for the registrar's events, one eth_call for who holds each name now.
     expect([calls('base', 'eth_getLogs'), calls('base')]).toEqual([1, 1]);
-    const health = (await (await server.get('/api/sources/health')).json()) as { sources: { name: string; mode: string }[] };
+    const health = (await (await server.get('/api/sources/health')).json()) as {
+      sources: { name: string; mode: string }[];
+    };
     expect(health.sources).toContainEqual(expect.objectContaining({ name: 'basenames-events', mode: 'local' }));
   });
 
   it('names on both chains make one sorted list, paginated across them (alice.base.eth, then alice.eth)', async () => {
-    const page = async (query: string) => (await (await server.get(`/api/ens/domains/${alice}${query}`)).json()) as DomainsPage;
+    const page = async (query: string) =>
+      (await (await server.get(`/api/ens/domains/${alice}${query}`)).json()) as DomainsPage;
     const all = await page('');
     expect(all.data.map((d) => d.name)).toEqual(['alice.base.eth', 'alice.eth']);
-    expect(all.data[0]).toEqual({ name: 'alice.base.eth', registrant: alice, controller: alice, expiration: expect.any(String) });
+    expect(all.data[0]).toEqual({
+      name: 'alice.base.eth',
+      registrant: alice,
+      controller: alice,
+      expiration: expect.any(String),
+    });
     expect(all.pagination).toEqual({ limit: 50, offset: 0, total: 2, hasMore: false });
-    expect(await page('?limit=1')).toEqual({ data: [all.data[0]], pagination: { limit: 1, offset: 0, total: 2, hasMore: true } });
-    expect(await page('?limit=1&offset=1')).toEqual({ data: [all.data[1]], pagination: { limit: 1, offset: 1, total: 2, hasMore: false } });
-    expect(await page('?offset=2')).toEqual({ data: [], pagination: { limit: 50, offset: 2, total: 2, hasMore: false } });
+    expect(await page('?limit=1')).toEqual({
+      data: [all.data[0]],
+      pagination: { limit: 1, offset: 0, total: 2, hasMore: true },
+    });
+    expect(await page('?limit=1&offset=1')).toEqual({
+      data: [all.data[1]],
+      pagination: { limit: 1, offset: 1, total: 2, hasMore: false },
+    });
+    expect(await page('?offset=2')).toEqual({
+      data: [],
+      pagination: { limit: 50, offset: 2, total: 2, hasMore: false },
+    });
   });
 
   it('a Base name whose registration ran out in the Base chain’s time is left out', async () => {
@@ -137,7 +157,8 @@ describe('Base names (chain 8453) resolve on Base itself: its registry and L2 re
     const anvil = createTestClient({ chain, transport, mode: 'anvil' });
     // The Base names deployer is a controller of the base.eth registrar: it registers brief.base.eth for an hour.
     const registrar = createWalletClient({ account: BASE_NAMES_DEPLOYER, chain, transport });
-    const names = async () => ((await (await server.get(`/api/ens/domains/${demo}`)).json()) as DomainsPage).data.map((d) => d.name);
+    const names = async () =>
+      ((await (await server.get(`/api/ens/domains/${demo}`)).json()) as DomainsPage).data.map((d) => d.name);
     const snapshot = await anvil.snapshot();
     try {
       await registrar.writeContract({

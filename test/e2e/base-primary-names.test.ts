@@ -1,7 +1,7 @@
 import { createPublicClient, http, namehash } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadPublishedContract } from '../../src/chain/published-contracts.js';
 import { getDevAccounts } from '../../src/chain/dev-accounts.js';
+import { loadPublishedContract } from '../../src/chain/published-contracts.js';
 import { localBaseNamesAddresses } from '../../src/chain/seed-steps/base-names.js';
 import type { ChainKey } from '../../src/config/chains.js';
 import { BASE_COIN_TYPE, reverseNameOf } from '../../src/sources/ens/reverse-names.js';
@@ -17,9 +17,12 @@ const baseNames = localBaseNamesAddresses();
 describe('Base primary names (Basenames: the name record of <address>.80002105.reverse on Base), forward-checked', () => {
   let server: TestServer;
   const rpc: { chain: ChainKey; method: string }[] = [];
-  const calls = (chain: ChainKey, method = 'eth_call') => rpc.filter((r) => r.chain === chain && r.method === method).length;
+  const calls = (chain: ChainKey, method = 'eth_call') =>
+    rpc.filter((r) => r.chain === chain && r.method === method).length;
   const reverse = (addresses: readonly string[]) =>
-    server.post('/graphql', { query: `{ ${addresses.map((a, i) => `r${i}: ensReverse(address: "${a}") { name address chain }`).join(' ')} }` });
+    server.post('/graphql', {
+      query: `{ ${addresses.map((a, i) => `r${i}: ensReverse(address: "${a}") { name address chain }`).join(' ')} }`,
+    });
 
   beforeAll(async () => {
     server = await startTestServer(
@@ -43,15 +46,23 @@ describe('Base primary names (Basenames: the name record of <address>.80002105.r
   });
 
   it('an address with an Ethereum primary name keeps it, though its Base primary name also resolves back', async () => {
-    expect(await (await server.get(`/api/ens/resolve/alice.base.eth`)).json()).toEqual({ name: 'alice.base.eth', address: alice });
+    expect(await (await server.get(`/api/ens/resolve/alice.base.eth`)).json()).toEqual({
+      name: 'alice.base.eth',
+      address: alice,
+    });
     expect(await (await server.get(`/api/ens/reverse/${alice}`)).json()).toEqual({ name: 'alice.eth' });
-    expect(await (await reverse([alice])).json()).toEqual({ data: { r0: { name: 'alice.eth', address: alice, chain: 'ethereum' } } });
+    expect(await (await reverse([alice])).json()).toEqual({
+      data: { r0: { name: 'alice.eth', address: alice, chain: 'ethereum' } },
+    });
   });
 
   it('a Base reverse record naming a name that does not resolve back to the address is refused: 404 NOT_FOUND', async () => {
     // Dev account #6's reverse record on Base says demo.base.eth, which resolves to dev account #5.
     const rpcUrl = server.localFacilitator!.chain.rpcUrl;
-    const base = createPublicClient({ chain: localViemChain({ chainId: 8453, rpcUrl }), transport: http(rpcUrl, { retryCount: 0 }) });
+    const base = createPublicClient({
+      chain: localViemChain({ chainId: 8453, rpcUrl }),
+      transport: http(rpcUrl, { retryCount: 0 }),
+    });
     const record = await base.readContract({
       address: baseNames.resolver,
       abi: loadPublishedContract('PublicResolver').abi,
@@ -79,7 +90,16 @@ describe('Base primary names (Basenames: the name record of <address>.80002105.r
     const res = await reverse(batch);
     expect(res.status).toBe(200);
     const { data } = (await res.json()) as { data: Record<string, { name: string; chain: string } | null> };
-    expect(batch.map((_, i) => data[`r${i}`]?.name ?? null)).toEqual(['alice.eth', 'bob.eth', null, null, 'demo.base.eth', null, null, null]);
+    expect(batch.map((_, i) => data[`r${i}`]?.name ?? null)).toEqual([
+      'alice.eth',
+      'bob.eth',
+      null,
+      null,
+      'demo.base.eth',
+      null,
+      null,
+      null,
+    ]);
     expect({ ethereum: calls('ethereum'), base: calls('base') }).toEqual(forOne);
   });
 
@@ -91,6 +111,10 @@ describe('Base primary names (Basenames: the name record of <address>.80002105.r
   it('the federated wallet of a Base name shows its Base primary name (GET /api/profile/full/demo.base.eth)', async () => {
     const res = await server.get('/api/profile/full/demo.base.eth');
     expect(res.status).toBe(200);
-    expect(await res.json()).toMatchObject({ name: 'demo.base.eth', address: demo, wallet: { address: demo, primaryName: 'demo.base.eth' } });
+    expect(await res.json()).toMatchObject({
+      name: 'demo.base.eth',
+      address: demo,
+      wallet: { address: demo, primaryName: 'demo.base.eth' },
+    });
   });
 });

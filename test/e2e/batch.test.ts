@@ -25,7 +25,7 @@ describe('POST /api/batch: up to 20 GET paths in one Heavy call, each under the 
     await server?.close();
   });
 
-  it('answers each path in order with its own status and body; bad input inside is that item\'s 400, not the batch\'s', async () => {
+  it("answers each path in order with its own status and body; bad input inside is that item's 400, not the batch's", async () => {
     const { res, body } = await batch(server, [
       '/api/price/ETH',
       '/api/defi/protocols?limit=2',
@@ -53,7 +53,10 @@ describe('POST /api/batch: up to 20 GET paths in one Heavy call, each under the 
 
   it('counts as ONE request however many paths it holds', async () => {
     const before = globalUsed(await server.get('/api/defi/protocols?limit=1'));
-    const { res } = await batch(server, Array.from({ length: MAX_BATCH_REQUESTS }, (_, i) => `/api/defi/protocols?limit=1&offset=${i}`));
+    const { res } = await batch(
+      server,
+      Array.from({ length: MAX_BATCH_REQUESTS }, (_, i) => `/api/defi/protocols?limit=1&offset=${i}`),
+    );
     expect(globalUsed(res)).toBe(before + 1);
     const after = globalUsed(await server.get('/api/defi/protocols?limit=1'));
     expect(after).toBe(before + 2);
@@ -61,10 +64,19 @@ describe('POST /api/batch: up to 20 GET paths in one Heavy call, each under the 
 
   it(`refuses more than ${MAX_BATCH_REQUESTS} requests, none, and bodies that are not {requests: [{path}]} (400, nothing counted)`, async () => {
     const before = globalUsed(await server.get('/api/defi/protocols?limit=1'));
-    const tooMany = await batch(server, Array.from({ length: MAX_BATCH_REQUESTS + 1 }, () => '/api/health'));
+    const tooMany = await batch(
+      server,
+      Array.from({ length: MAX_BATCH_REQUESTS + 1 }, () => '/api/health'),
+    );
     expect(tooMany.res.status).toBe(400);
     expect(tooMany.body).toMatchObject({ error: true, code: 'INVALID_PARAMETER' });
-    for (const bad of [{ requests: [] }, { requests: [{ url: '/api/health' }] }, { requests: '/api/health' }, [], 'x']) {
+    for (const bad of [
+      { requests: [] },
+      { requests: [{ url: '/api/health' }] },
+      { requests: '/api/health' },
+      [],
+      'x',
+    ]) {
       const res = await server.post('/api/batch', bad);
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ error: true, code: 'INVALID_PARAMETER' });
@@ -132,7 +144,13 @@ describe('POST /api/batch: up to 20 GET paths in one Heavy call, each under the 
     const innerPath = fc.oneof(
       fc.string({ minLength: 1, maxLength: 60 }),
       fc.string({ unit: 'binary', maxLength: 60 }).map((s) => `/api/${s}`),
-      fc.constantFrom('/api/price/%', '/api/defi/protocol/%E0%A4%A', '/api/events?limit=%zz', '/api/yields?chain=\u0000', '/api/defi/positions/0x'),
+      fc.constantFrom(
+        '/api/price/%',
+        '/api/defi/protocol/%E0%A4%A',
+        '/api/events?limit=%zz',
+        '/api/yields?chain=\u0000',
+        '/api/defi/positions/0x',
+      ),
       fc.webUrl(),
     );
     await fc.assert(
@@ -142,7 +160,8 @@ describe('POST /api/batch: up to 20 GET paths in one Heavy call, each under the 
         expect(body.results.map((r) => r.path)).toEqual(paths);
         for (const r of body.results) {
           expect(r.status, `${r.path} → ${JSON.stringify(r.body).slice(0, 200)}`).toBeLessThan(500);
-          if (r.status >= 400) expect(r.body).toMatchObject({ error: true, code: expect.any(String), message: expect.any(String) });
+          if (r.status >= 400)
+            expect(r.body).toMatchObject({ error: true, code: expect.any(String), message: expect.any(String) });
         }
       }),
       { numRuns: 25 },
@@ -153,6 +172,9 @@ describe('POST /api/batch: up to 20 GET paths in one Heavy call, each under the 
     const openapi = await (await server.get('/api/openapi.yaml')).text();
     expect(openapi).toMatch(/operationId: runBatch[\s\S]*?x-tier: heavy[\s\S]*?x-price-usd: "?0\.02"?/);
     const x402 = await (await server.get('/.well-known/x402')).json();
-    expect(x402.accepts.find((o: { path: string }) => o.path === '/api/batch')).toMatchObject({ method: 'POST', priceUSD: '0.02' });
+    expect(x402.accepts.find((o: { path: string }) => o.path === '/api/batch')).toMatchObject({
+      method: 'POST',
+      priceUSD: '0.02',
+    });
   });
 });

@@ -16,9 +16,9 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { packetToBytes } from 'viem/ens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { offchainAnswerHash } from '../../src/ccip/sign-answer.js';
 import { loadPublishedContract } from '../../src/chain/published-contracts.js';
 import { localEnsAddresses } from '../../src/chain/seed-steps/ens.js';
-import { offchainAnswerHash } from '../../src/ccip/sign-answer.js';
 import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -29,7 +29,9 @@ const TTL = 300;
 const PAY_TO: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const CONTENT = 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi';
 
-const service = parseAbi(['function resolve(bytes name, bytes data) view returns (bytes result, uint64 expires, bytes sig)']);
+const service = parseAbi([
+  'function resolve(bytes name, bytes data) view returns (bytes result, uint64 expires, bytes sig)',
+]);
 const profile = parseAbi([
   'function addr(bytes32 node) view returns (address)',
   'function addr(bytes32 node, uint256 coinType) view returns (bytes)',
@@ -41,7 +43,8 @@ const answerAbi = [{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }] as 
 /** The callData an OffchainResolver puts in its OffchainLookup for `name`. */
 const lookupFor = (name: string, inner: Hex): Hex =>
   encodeFunctionData({ abi: service, functionName: 'resolve', args: [toHex(packetToBytes(name)), inner] });
-const addrLookup = (name: string) => lookupFor(name, encodeFunctionData({ abi: profile, functionName: 'addr', args: [namehash(name)] }));
+const addrLookup = (name: string) =>
+  lookupFor(name, encodeFunctionData({ abi: profile, functionName: 'addr', args: [namehash(name)] }));
 
 describe('CCIP-Read gateway and subnames, resolved by viem through ENS’s own OffchainResolver', () => {
   let server: TestServer;
@@ -84,7 +87,13 @@ describe('CCIP-Read gateway and subnames, resolved by viem through ENS’s own O
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-tier')).toBeNull();
     const health = await res.json();
-    expect(health).toMatchObject({ status: 'ok', dbPath: join(server.dataDir, 'store.sqlite'), signer: SIGNER, parents: ['offchain.eth'], answerTtlSeconds: TTL });
+    expect(health).toMatchObject({
+      status: 'ok',
+      dbPath: join(server.dataDir, 'store.sqlite'),
+      signer: SIGNER,
+      parents: ['offchain.eth'],
+      answerTtlSeconds: TTL,
+    });
     expect(health.recordCount).toEqual(expect.any(Number));
     expect(Math.abs(Date.parse(health.timestamp) - Date.now())).toBeLessThan(5000);
   });
@@ -93,13 +102,22 @@ describe('CCIP-Read gateway and subnames, resolved by viem through ENS’s own O
     const offchain = loadPublishedContract('OffchainResolver');
     const url = await client.readContract({ address: resolver, abi: offchain.abi, functionName: 'url' });
     expect(url).toBe(`${server.url}/ccip/{sender}/{data}.json`);
-    expect(await client.readContract({ address: resolver, abi: offchain.abi, functionName: 'signers', args: [SIGNER] })).toBe(true);
+    expect(
+      await client.readContract({ address: resolver, abi: offchain.abi, functionName: 'signers', args: [SIGNER] }),
+    ).toBe(true);
   });
 
   it('a signed-in wallet registers a subname with addr, text and contenthash records and becomes its owner (Write tier)', async () => {
     const res = await server.post(
       '/api/subnames/offchain.eth',
-      { label: 'frank', records: { addresses: { '60': PAY_TO, '2147492101': owner.address }, texts: { url: 'https://frank.example.org', 'com.github': 'frank' }, contenthash: CONTENT } },
+      {
+        label: 'frank',
+        records: {
+          addresses: { '60': PAY_TO, '2147492101': owner.address },
+          texts: { url: 'https://frank.example.org', 'com.github': 'frank' },
+          contenthash: CONTENT,
+        },
+      },
       bearer(owner.token),
     );
     expect(res.status).toBe(200);
@@ -110,7 +128,11 @@ describe('CCIP-Read gateway and subnames, resolved by viem through ENS’s own O
       label: 'frank',
       node: namehash('frank.offchain.eth'),
       owner: owner.address,
-      records: { addresses: { '60': PAY_TO, '2147492101': owner.address }, texts: { url: 'https://frank.example.org', 'com.github': 'frank' }, contenthash: CONTENT },
+      records: {
+        addresses: { '60': PAY_TO, '2147492101': owner.address },
+        texts: { url: 'https://frank.example.org', 'com.github': 'frank' },
+        contenthash: CONTENT,
+      },
     });
   });
 
@@ -118,33 +140,61 @@ describe('CCIP-Read gateway and subnames, resolved by viem through ENS’s own O
     const res = await server.get('/api/subnames/offchain.eth/frank');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-tier')).toBe('medium');
-    expect(await res.json()).toMatchObject({ owner: owner.address, records: { addresses: { '60': PAY_TO }, contenthash: CONTENT } });
+    expect(await res.json()).toMatchObject({
+      owner: owner.address,
+      records: { addresses: { '60': PAY_TO }, contenthash: CONTENT },
+    });
     expect((await getJson('/api/subnames/offchain.eth/nobody')).status).toBe(404);
   });
 
   it('a label already taken is 409 CONFLICT, and the first owner keeps it', async () => {
     const other = await signIn(server);
     const again = await postJson('/api/subnames/offchain.eth', { label: 'frank' }, bearer(other.token));
-    expect(again).toMatchObject({ status: 409, body: { error: true, code: 'CONFLICT', message: 'frank.offchain.eth is already registered' } });
+    expect(again).toMatchObject({
+      status: 409,
+      body: { error: true, code: 'CONFLICT', message: 'frank.offchain.eth is already registered' },
+    });
     expect((await getJson('/api/subnames/offchain.eth/frank')).body.owner).toBe(owner.address);
   });
 
   it('registering needs a SIWE session (401), a served parent (404) and a normalised label (400)', async () => {
-    expect(await postJson('/api/subnames/offchain.eth', { label: 'anon' })).toMatchObject({ status: 401, body: { code: 'UNAUTHORIZED' } });
-    expect(await postJson('/api/subnames/alice.eth', { label: 'x' }, bearer(owner.token))).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
-    expect(await postJson('/api/subnames/offchain.eth', { label: 'Dave' }, bearer(owner.token))).toMatchObject({ status: 400, body: { code: 'INVALID_PARAMETER' } });
-    const bad = await postJson('/api/subnames/offchain.eth', { label: 'eve', records: { addresses: { '0': PAY_TO } } }, bearer(owner.token));
+    expect(await postJson('/api/subnames/offchain.eth', { label: 'anon' })).toMatchObject({
+      status: 401,
+      body: { code: 'UNAUTHORIZED' },
+    });
+    expect(await postJson('/api/subnames/alice.eth', { label: 'x' }, bearer(owner.token))).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
+    expect(await postJson('/api/subnames/offchain.eth', { label: 'Dave' }, bearer(owner.token))).toMatchObject({
+      status: 400,
+      body: { code: 'INVALID_PARAMETER' },
+    });
+    const bad = await postJson(
+      '/api/subnames/offchain.eth',
+      { label: 'eve', records: { addresses: { '0': PAY_TO } } },
+      bearer(owner.token),
+    );
     expect(bad).toMatchObject({ status: 400, body: { code: 'INVALID_PARAMETER' } });
   });
 
   it('POST /api/ccip/register takes the full name; without addresses the name resolves to its owner', async () => {
-    const res = await postJson('/api/ccip/register', { name: 'erin.offchain.eth', records: { texts: { description: 'Erin' } } }, bearer(owner.token));
-    expect(res).toMatchObject({ status: 200, body: { name: 'erin.offchain.eth', owner: owner.address, records: { addresses: { '60': owner.address } } } });
+    const res = await postJson(
+      '/api/ccip/register',
+      { name: 'erin.offchain.eth', records: { texts: { description: 'Erin' } } },
+      bearer(owner.token),
+    );
+    expect(res).toMatchObject({
+      status: 200,
+      body: { name: 'erin.offchain.eth', owner: owner.address, records: { addresses: { '60': owner.address } } },
+    });
   });
 
   it('viem getEnsAddress and getEnsText resolve a registered subname through CCIP-Read against the running server', async () => {
     expect(await client.getEnsAddress({ name: 'frank.offchain.eth' })).toBe(PAY_TO);
-    expect(await client.getEnsAddress({ name: 'frank.offchain.eth', coinType: 2147492101n })).toBe(owner.address.toLowerCase());
+    expect(await client.getEnsAddress({ name: 'frank.offchain.eth', coinType: 2147492101n })).toBe(
+      owner.address.toLowerCase(),
+    );
     expect(await client.getEnsText({ name: 'frank.offchain.eth', key: 'url' })).toBe('https://frank.example.org');
     expect(await client.getEnsText({ name: 'erin.offchain.eth', key: 'description' })).toBe('Erin');
     expect(await client.getEnsAddress({ name: 'erin.offchain.eth' })).toBe(owner.address);
@@ -154,8 +204,14 @@ describe('CCIP-Read gateway and subnames, resolved by viem through ENS’s own O
   });
 
   it('the same names resolve through /api/ens/resolve/{name}; an unregistered one is 404', async () => {
-    expect(await getJson('/api/ens/resolve/frank.offchain.eth')).toEqual({ status: 200, body: { name: 'frank.offchain.eth', address: PAY_TO } });
-    expect(await getJson('/api/ens/resolve/erin.offchain.eth')).toEqual({ status: 200, body: { name: 'erin.offchain.eth', address: owner.address } });
+    expect(await getJson('/api/ens/resolve/frank.offchain.eth')).toEqual({
+      status: 200,
+      body: { name: 'frank.offchain.eth', address: PAY_TO },
+    });
+    expect(await getJson('/api/ens/resolve/erin.offchain.eth')).toEqual({
+      status: 200,
+      body: { name: 'erin.offchain.eth', address: owner.address },
+    });
     expect((await getJson('/api/ens/resolve/nobody.offchain.eth')).status).toBe(404);
   });
 
@@ -177,13 +233,21 @@ describe('CCIP-Read gateway and subnames, resolved by viem through ENS’s own O
   });
 
   it('POST /ccip {sender, data} gives the same signed record; contenthash is answered as ENSIP-7 bytes', async () => {
-    const request = lookupFor('frank.offchain.eth', encodeFunctionData({ abi: profile, functionName: 'contenthash', args: [namehash('frank.offchain.eth')] }));
+    const request = lookupFor(
+      'frank.offchain.eth',
+      encodeFunctionData({ abi: profile, functionName: 'contenthash', args: [namehash('frank.offchain.eth')] }),
+    );
     const { status, body } = await postJson('/ccip', { sender: resolver, data: request });
     expect(status).toBe(200);
     const response = body.data as Hex;
     const offchain = loadPublishedContract('OffchainResolver');
     // The resolver's own callback accepts the answer and returns the record.
-    const record = await client.readContract({ address: resolver, abi: offchain.abi, functionName: 'resolveWithProof', args: [response, request] });
+    const record = await client.readContract({
+      address: resolver,
+      abi: offchain.abi,
+      functionName: 'resolveWithProof',
+      args: [response, request],
+    });
     expect(decodeAbiParameters([{ type: 'bytes' }], record as Hex)[0]).toMatch(/^0xe301017012/);
   });
 
@@ -191,25 +255,49 @@ describe('CCIP-Read gateway and subnames, resolved by viem through ENS’s own O
     const request = addrLookup('frank.offchain.eth');
     const { body } = await getJson(`/ccip/${resolver}/${request}.json`);
     const [, expires, sig] = decodeAbiParameters(answerAbi, body.data);
-    const forged = encodeAbiParameters(answerAbi, [encodeAbiParameters([{ type: 'address' }], [owner.address as Address]), expires, sig]);
+    const forged = encodeAbiParameters(answerAbi, [
+      encodeAbiParameters([{ type: 'address' }], [owner.address as Address]),
+      expires,
+      sig,
+    ]);
     const offchain = loadPublishedContract('OffchainResolver');
-    await expect(client.readContract({ address: resolver, abi: offchain.abi, functionName: 'resolveWithProof', args: [forged, request] })).rejects.toThrow(
-      /SignatureVerifier: Invalid sigature/,
-    );
+    await expect(
+      client.readContract({
+        address: resolver,
+        abi: offchain.abi,
+        functionName: 'resolveWithProof',
+        args: [forged, request],
+      }),
+    ).rejects.toThrow(/SignatureVerifier: Invalid sigature/);
     // So is an answer signed for another resolver (the sender is part of the signed hash).
     const other = await getJson(`/ccip/0x000000000000000000000000000000000000dEaD/${request}.json`);
-    await expect(client.readContract({ address: resolver, abi: offchain.abi, functionName: 'resolveWithProof', args: [other.body.data, request] })).rejects.toThrow(
-      /SignatureVerifier: Invalid sigature/,
-    );
+    await expect(
+      client.readContract({
+        address: resolver,
+        abi: offchain.abi,
+        functionName: 'resolveWithProof',
+        args: [other.body.data, request],
+      }),
+    ).rejects.toThrow(/SignatureVerifier: Invalid sigature/);
   });
 
   it('an expired answer is refused by the contract once the chain’s clock passes validUntil', async () => {
     const request = addrLookup('frank.offchain.eth');
     const { body } = await getJson(`/ccip/${resolver}/${request}.json`);
     const offchain = loadPublishedContract('OffchainResolver');
-    const proof = () => client.readContract({ address: resolver, abi: offchain.abi, functionName: 'resolveWithProof', args: [body.data, request] });
+    const proof = () =>
+      client.readContract({
+        address: resolver,
+        abi: offchain.abi,
+        functionName: 'resolveWithProof',
+        args: [body.data, request],
+      });
     expect(decodeAbiParameters([{ type: 'address' }], (await proof()) as Hex)[0]).toBe(PAY_TO);
-    const anvil = createTestClient({ chain: client.chain, transport: http(server.localChain!.rpcUrl, { retryCount: 0 }), mode: 'anvil' });
+    const anvil = createTestClient({
+      chain: client.chain,
+      transport: http(server.localChain!.rpcUrl, { retryCount: 0 }),
+      mode: 'anvil',
+    });
     const snapshot = await anvil.snapshot();
     try {
       await anvil.increaseTime({ seconds: TTL + 60 });
@@ -221,19 +309,38 @@ describe('CCIP-Read gateway and subnames, resolved by viem through ENS’s own O
   });
 
   it('refuses requests it must not sign: a node that is not namehash(name) (400 CCIP_ERROR), a name outside the served parents (404)', async () => {
-    const mismatched = lookupFor('frank.offchain.eth', encodeFunctionData({ abi: profile, functionName: 'addr', args: [namehash('alice.eth')] }));
+    const mismatched = lookupFor(
+      'frank.offchain.eth',
+      encodeFunctionData({ abi: profile, functionName: 'addr', args: [namehash('alice.eth')] }),
+    );
     expect(await getJson(`/ccip/${resolver}/${mismatched}.json`)).toMatchObject({
       status: 400,
-      body: { error: expect.stringContaining('is not namehash(frank.offchain.eth)'), code: 'CCIP_ERROR', message: expect.any(String) },
+      body: {
+        error: expect.stringContaining('is not namehash(frank.offchain.eth)'),
+        code: 'CCIP_ERROR',
+        message: expect.any(String),
+      },
     });
-    expect(await getJson(`/ccip/${resolver}/${addrLookup('alice.eth')}.json`)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } });
+    expect(await getJson(`/ccip/${resolver}/${addrLookup('alice.eth')}.json`)).toMatchObject({
+      status: 404,
+      body: { code: 'NOT_FOUND' },
+    });
   });
 
   it('malformed requests are 400 in the CCIP envelope: CCIP_ERROR for bad sender or data, INVALID_REQUEST when either is missing', async () => {
-    expect(await getJson(`/ccip/not-an-address/${addrLookup('frank.offchain.eth')}.json`)).toMatchObject({ status: 400, body: { code: 'CCIP_ERROR' } });
+    expect(await getJson(`/ccip/not-an-address/${addrLookup('frank.offchain.eth')}.json`)).toMatchObject({
+      status: 400,
+      body: { code: 'CCIP_ERROR' },
+    });
     expect(await getJson(`/ccip/${resolver}/0xzz.json`)).toMatchObject({ status: 400, body: { code: 'CCIP_ERROR' } });
-    expect(await getJson(`/ccip/${resolver}/0xdeadbeef.json`)).toMatchObject({ status: 400, body: { code: 'CCIP_ERROR', message: expect.stringContaining('resolve(bytes name, bytes data)') } });
-    expect(await postJson('/ccip', { sender: resolver })).toMatchObject({ status: 400, body: { error: 'CCIP request lacks sender or data', code: 'INVALID_REQUEST' } });
+    expect(await getJson(`/ccip/${resolver}/0xdeadbeef.json`)).toMatchObject({
+      status: 400,
+      body: { code: 'CCIP_ERROR', message: expect.stringContaining('resolve(bytes name, bytes data)') },
+    });
+    expect(await postJson('/ccip', { sender: resolver })).toMatchObject({
+      status: 400,
+      body: { error: 'CCIP request lacks sender or data', code: 'INVALID_REQUEST' },
+    });
     expect(await postJson('/ccip', {})).toMatchObject({ status: 400, body: { code: 'INVALID_REQUEST' } });
   });
 
@@ -257,14 +364,20 @@ describe('instances sharing one store (Redis) serve the same subnames with the s
   beforeAll(async () => {
     const storePrefix = `test:ccip:${Date.now()}:${Math.random().toString(36).slice(2)}:`;
     // No CCIP_SIGNER_KEY: the first instance generates the key into the store, the second reads it.
-    [a, b] = await Promise.all([startTestServer({ REDIS_URL }, { storePrefix }), startTestServer({ REDIS_URL }, { storePrefix })]);
+    [a, b] = await Promise.all([
+      startTestServer({ REDIS_URL }, { storePrefix }),
+      startTestServer({ REDIS_URL }, { storePrefix }),
+    ]);
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
   });
 
   it('a subname registered on one instance is read, and signed for, by the other', async () => {
-    const [healthA, healthB] = await Promise.all([a.get('/ccip/health').then((r) => r.json()), b.get('/ccip/health').then((r) => r.json())]);
+    const [healthA, healthB] = await Promise.all([
+      a.get('/ccip/health').then((r) => r.json()),
+      b.get('/ccip/health').then((r) => r.json()),
+    ]);
     expect(healthA.signer).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(healthB.signer).toBe(healthA.signer);
     expect(healthA.dbPath).toBe(REDIS_URL);
@@ -274,6 +387,9 @@ describe('instances sharing one store (Redis) serve the same subnames with the s
     expect(await (await b.get('/api/subnames/offchain.eth/shared')).json()).toMatchObject({ owner: session.address });
     expect((await (await b.get('/ccip/health')).json()).recordCount).toBe(1);
     // Instance B's own chain resolves the name through B's gateway, with the shared signer.
-    expect(await (await b.get('/api/ens/resolve/shared.offchain.eth')).json()).toEqual({ name: 'shared.offchain.eth', address: session.address });
+    expect(await (await b.get('/api/ens/resolve/shared.offchain.eth')).json()).toEqual({
+      name: 'shared.offchain.eth',
+      address: session.address,
+    });
   });
 });

@@ -29,12 +29,17 @@ async function expectEnvelope(res: Response, status: number, code: string): Prom
   return body;
 }
 
-const upstreamCalls = (server: TestServer) => Object.fromEntries(DEFI_SOURCES.map((s) => [s, server.replay!.requestCount(s)]));
+const upstreamCalls = (server: TestServer) =>
+  Object.fromEntries(DEFI_SOURCES.map((s) => [s, server.replay!.requestCount(s)]));
 
 describe('DeFi: protocols, yields, protocol stats, positions, active users and events over recorded replies', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', UPSTREAM_TIMEOUT_MS: '300' });
+    server = await startTestServer({
+      ANONYMOUS_DAILY_LIMIT: '1000000',
+      ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
+      UPSTREAM_TIMEOUT_MS: '300',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -79,9 +84,17 @@ describe('DeFi: protocols, yields, protocol stats, positions, active users and e
     const res = await server.get('/api/defi/protocol/aave-v3');
     expect(res.status).toBe(200);
     const stats = await res.json();
-    expect(stats).toMatchObject({ name: 'AAVE V3', slug: 'aave-v3', category: 'Lending', symbol: 'AAVE', mcap: 3915000000.25 });
+    expect(stats).toMatchObject({
+      name: 'AAVE V3',
+      slug: 'aave-v3',
+      category: 'Lending',
+      symbol: 'AAVE',
+      mcap: 3915000000.25,
+    });
     const chainNames = stats.chainTvls.map((c: { chain: string }) => c.chain);
-    expect(chainNames).toEqual(expect.arrayContaining(['Ethereum', 'Arbitrum', 'Base', 'Optimism', 'Polygon', 'Avalanche']));
+    expect(chainNames).toEqual(
+      expect.arrayContaining(['Ethereum', 'Arbitrum', 'Base', 'Optimism', 'Polygon', 'Avalanche']),
+    );
     expect(chainNames.some((c: string) => /borrowed/i.test(c))).toBe(false);
     const chainSum = stats.chainTvls.reduce((s: number, c: { tvl: number }) => s + c.tvl, 0);
     expect(chainSum).toBeCloseTo(stats.tvl, 0);
@@ -112,7 +125,14 @@ describe('DeFi: protocols, yields, protocol stats, positions, active users and e
     const tvls = page.data.map((p) => p.tvlUsd);
     expect(tvls).toEqual([...tvls].sort((a, b) => b - a));
     const lido = page.data.find((p) => p.pool === '747c1d2a-c668-4682-b9f9-296708a3dd90');
-    expect(lido).toMatchObject({ chain: 'Ethereum', project: 'lido', symbol: 'STETH', apy: 2.637, apyReward: null, stablecoin: false });
+    expect(lido).toMatchObject({
+      chain: 'Ethereum',
+      project: 'lido',
+      symbol: 'STETH',
+      apy: 2.637,
+      apyReward: null,
+      stablecoin: false,
+    });
 
     const base = (await (await server.get('/api/yields?chain=base&limit=100')).json()) as Page<Pool>;
     expect(base.data.length).toBeGreaterThan(0);
@@ -130,7 +150,9 @@ describe('DeFi: protocols, yields, protocol stats, positions, active users and e
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.address).toBe(VITALIK);
-    expect(body.positions.map((p: { protocol: string; chain: string; kind: string }) => [p.protocol, p.chain, p.kind])).toEqual([
+    expect(
+      body.positions.map((p: { protocol: string; chain: string; kind: string }) => [p.protocol, p.chain, p.kind]),
+    ).toEqual([
       ['Aave V3', 'ethereum', 'Lending'],
       ['Uniswap V3', 'ethereum', 'Liquidity Pool'],
       ['Aerodrome', 'base', 'Locked'],
@@ -152,7 +174,13 @@ describe('DeFi: protocols, yields, protocol stats, positions, active users and e
 
   it('a wallet without positions answers an empty list; a malformed address is 400 and reaches no upstream', async () => {
     const empty = await (await server.get('/api/defi/positions/0x000000000000000000000000000000000000dEaD')).json();
-    expect(empty).toEqual({ address: '0x000000000000000000000000000000000000dEaD', totalNetUsd: 0, totalAssetUsd: 0, totalDebtUsd: 0, positions: [] });
+    expect(empty).toEqual({
+      address: '0x000000000000000000000000000000000000dEaD',
+      totalNetUsd: 0,
+      totalAssetUsd: 0,
+      totalDebtUsd: 0,
+      positions: [],
+    });
     server.replay!.resetCounts();
     for (const bad of ['0x123', 'vitalik.eth', `0x${'g'.repeat(40)}`]) {
       await expectEnvelope(await server.get(`/api/defi/positions/${bad}`), 400, 'INVALID_PARAMETER');
@@ -182,7 +210,13 @@ describe('DeFi: protocols, yields, protocol stats, positions, active users and e
     expect(all.results).toHaveLength(14);
     const dates = all.results.map((e: { date: string }) => e.date);
     expect(dates).toEqual([...dates].sort().reverse());
-    expect(all.results[0]).toMatchObject({ type: 'raise', name: 'Morpho', amountUsd: 22500000, round: 'Strategic', leadInvestors: ['Paradigm'] });
+    expect(all.results[0]).toMatchObject({
+      type: 'raise',
+      name: 'Morpho',
+      amountUsd: 22500000,
+      round: 'Strategic',
+      leadInvestors: ['Paradigm'],
+    });
     expect(all.results.find((e: { name: string }) => e.name === 'Bybit')).toMatchObject({
       type: 'hack',
       date: '2025-02-21T00:00:00.000Z',
@@ -193,7 +227,11 @@ describe('DeFi: protocols, yields, protocol stats, positions, active users and e
 
     const hacks = await (await server.get('/api/events?type=hack&limit=3&offset=1')).json();
     expect(hacks.total).toBe(8);
-    expect(hacks.results.map((e: { name: string }) => e.name)).toEqual(['Shibarium Bridge', 'CoinDCX', 'Cork Protocol']);
+    expect(hacks.results.map((e: { name: string }) => e.name)).toEqual([
+      'Shibarium Bridge',
+      'CoinDCX',
+      'Cork Protocol',
+    ]);
     const onBase = await (await server.get('/api/events?chain=base')).json();
     expect(onBase.results.every((e: { chains: string[] }) => e.chains.includes('Base'))).toBe(true);
     expect(onBase.total).toBe(4);
@@ -239,7 +277,8 @@ describe('DeFi: protocols, yields, protocol stats, positions, active users and e
 
   it('GraphQL answers the same fields as REST (defiProtocols, defiProtocol)', async () => {
     const res = await server.post('/graphql', {
-      query: '{ defiProtocols(limit: 3, offset: 1) { data { slug } pagination { limit offset total hasMore } } defiProtocol(name: "lido") { slug chains } }',
+      query:
+        '{ defiProtocols(limit: 3, offset: 1) { data { slug } pagination { limit offset total hasMore } } defiProtocol(name: "lido") { slug chains } }',
     });
     const { data } = await res.json();
     const rest = (await (await server.get('/api/defi/protocols?limit=3&offset=1')).json()) as Page<Protocol>;
@@ -251,7 +290,11 @@ describe('DeFi: protocols, yields, protocol stats, positions, active users and e
 describe('DeFi upstream failures: 503 in the envelope, never a guess', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', UPSTREAM_TIMEOUT_MS: '300' });
+    server = await startTestServer({
+      ANONYMOUS_DAILY_LIMIT: '1000000',
+      ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
+      UPSTREAM_TIMEOUT_MS: '300',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -264,7 +307,9 @@ describe('DeFi upstream failures: 503 in the envelope, never a guess', () => {
     const health = await (await server.get('/api/sources/health')).json();
     const names = health.sources.map((s: { name: string }) => s.name);
     expect(names).toEqual(expect.arrayContaining([...DEFI_SOURCES]));
-    for (const s of health.sources.filter((x: { name: string }) => (DEFI_SOURCES as readonly string[]).includes(x.name))) {
+    for (const s of health.sources.filter((x: { name: string }) =>
+      (DEFI_SOURCES as readonly string[]).includes(x.name),
+    )) {
       expect(s.mode).toBe('local');
     }
     server.replay!.setScenario('defillama', null);
@@ -299,5 +344,4 @@ describe('DeFi upstream failures: 503 in the envelope, never a guess', () => {
     server.replay!.setScenario('defillama-pro', 'malformed');
     await expectEnvelope(await server.get('/api/events/upcoming'), 503, 'SERVICE_UNAVAILABLE');
   });
-
 });

@@ -44,7 +44,10 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ name: 'alice.eth', address: alice });
     expect(res.headers.get('x-ratelimit-tier')).toBe('light');
-    expect(await (await server.get('/api/ens/resolve/pay.alice.eth')).json()).toEqual({ name: 'pay.alice.eth', address: alice });
+    expect(await (await server.get('/api/ens/resolve/pay.alice.eth')).json()).toEqual({
+      name: 'pay.alice.eth',
+      address: alice,
+    });
   });
 
   it('an invalid name or address is 400 INVALID_PARAMETER; unregistered or expired is 404', async () => {
@@ -89,7 +92,13 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
 
   it('registrant (registrar token holder) and controller (registry owner) can differ', async () => {
     const profile = (await (await server.get('/api/ens/carol.eth')).json()) as Record<string, unknown>;
-    expect(profile).toMatchObject({ registrant: carol, controller: dave, address: carol, contentHash: null, records: { url: 'https://carol.example.org' } });
+    expect(profile).toMatchObject({
+      registrant: carol,
+      controller: dave,
+      address: carol,
+      contentHash: null,
+      records: { url: 'https://carol.example.org' },
+    });
   });
 
   it('GET /api/ens/avatar/{name} turns ENSIP-12 records into links without fetching them', async () => {
@@ -98,7 +107,10 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
       type: 'ipfs',
       record: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/bob.png',
     });
-    expect(await (await server.get('/api/ens/avatar/carol.eth')).json()).toMatchObject({ avatar: 'https://avatars.example.org/carol.png', type: 'https' });
+    expect(await (await server.get('/api/ens/avatar/carol.eth')).json()).toMatchObject({
+      avatar: 'https://avatars.example.org/carol.png',
+      type: 'https',
+    });
     expect(await (await server.get('/api/ens/avatar/alice.eth')).json()).toMatchObject({ type: 'data' });
     await expectEnvelope(await server.get('/api/ens/avatar/pay.alice.eth'), 404, 'NOT_FOUND');
   });
@@ -113,7 +125,13 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
   });
 
   it('GET /api/ens/batch with 100 names makes exactly 1 eth_call upstream', async () => {
-    const names = ['alice.eth', 'bob.eth', 'carol.eth', 'expired.eth', ...Array.from({ length: 96 }, (_, i) => `unregistered-${i}.eth`)];
+    const names = [
+      'alice.eth',
+      'bob.eth',
+      'carol.eth',
+      'expired.eth',
+      ...Array.from({ length: 96 }, (_, i) => `unregistered-${i}.eth`),
+    ];
     const res = await server.get(`/api/ens/batch?names=${names.join(',')}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-tier')).toBe('heavy');
@@ -140,7 +158,12 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
   it('POST /api/ens/bulk answers {results}', async () => {
     const res = await server.post('/api/ens/bulk', { names: ['bob.eth', 'BOB.eth', 'nobody-here.eth'] });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ results: [{ name: 'bob.eth', address: bob }, { name: 'nobody-here.eth', address: null }] });
+    expect(await res.json()).toEqual({
+      results: [
+        { name: 'bob.eth', address: bob },
+        { name: 'nobody-here.eth', address: null },
+      ],
+    });
   });
 
   it('GET /api/ens/domains/{address} lists held names from the chain’s events, paginated (default 50)', async () => {
@@ -151,16 +174,23 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
       data: [{ name: 'carol.eth', registrant: carol, controller: dave, expiration: expect.any(String) }],
       pagination: { limit: 50, offset: 0, total: 1, hasMore: false },
     });
-    const asController = (await (await server.get(`/api/ens/domains/${dave}?limit=1`)).json()) as { data: { name: string }[] };
+    const asController = (await (await server.get(`/api/ens/domains/${dave}?limit=1`)).json()) as {
+      data: { name: string }[];
+    };
     expect(asController.data.map((d) => d.name)).toEqual(['carol.eth']);
     await expectEnvelope(await server.get(`/api/ens/domains/${alice}?limit=101`), 400, 'INVALID_PARAMETER');
-    const health = (await (await server.get('/api/sources/health')).json()) as { sources: { name: string; mode: string }[] };
+    const health = (await (await server.get('/api/sources/health')).json()) as {
+      sources: { name: string; mode: string }[];
+    };
     expect(health.sources).toContainEqual(expect.objectContaining({ name: 'ens-events', mode: 'local' }));
   });
 
   it('a GraphQL query for 50 profiles makes as many upstream calls as one for 1 profile', async () => {
     const query = (names: string[]) =>
-      server.post('/graphql', { query: 'query ($n: [String!]!) { ensProfiles(names: $n) { name address registrant } }', variables: { n: names } });
+      server.post('/graphql', {
+        query: 'query ($n: [String!]!) { ensProfiles(names: $n) { name address registrant } }',
+        variables: { n: names },
+      });
     const one = await query(['alice.eth']);
     expect(one.status).toBe(200);
     const forOne = [...rpcMethods];
@@ -184,17 +214,26 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-tier')).toBe('heavy');
     const body = (await res.json()) as Record<string, unknown>;
-    expect(body).toMatchObject({ name: 'alice.eth', address: alice, records: { twitter: 'alice' }, wallet: { address: alice, primaryName: 'alice.eth' } });
+    expect(body).toMatchObject({
+      name: 'alice.eth',
+      address: alice,
+      records: { twitter: 'alice' },
+      wallet: { address: alice, primaryName: 'alice.eth' },
+    });
     await expectEnvelope(await server.get('/api/profile/full/nobody-here.eth'), 404, 'NOT_FOUND');
   });
 
   it('the federated Wallet entity takes an address in any case and answers its checksummed form', async () => {
     const res = await server.post('/graphql', {
-      query: 'query ($n: String!) { ensProfile(name: $n) { wallet { address primaryName } } ensReverse(address: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8") { name address } }',
+      query:
+        'query ($n: String!) { ensProfile(name: $n) { wallet { address primaryName } } ensReverse(address: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8") { name address } }',
       variables: { n: 'bob.eth' },
     });
     expect(await res.json()).toEqual({
-      data: { ensProfile: { wallet: { address: bob, primaryName: 'bob.eth' } }, ensReverse: { name: 'alice.eth', address: alice } },
+      data: {
+        ensProfile: { wallet: { address: bob, primaryName: 'bob.eth' } },
+        ensReverse: { name: 'alice.eth', address: alice },
+      },
     });
   });
 });

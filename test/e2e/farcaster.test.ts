@@ -2,7 +2,18 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-const USER_FIELDS = ['activeStatus', 'bio', 'displayName', 'fid', 'followers', 'following', 'pfp', 'registeredAt', 'username', 'verifications'];
+const USER_FIELDS = [
+  'activeStatus',
+  'bio',
+  'displayName',
+  'fid',
+  'followers',
+  'following',
+  'pfp',
+  'registeredAt',
+  'username',
+  'verifications',
+];
 const CAST_FIELDS = ['embeds', 'hash', 'likes', 'recasts', 'replies', 'text', 'timestamp'];
 const ALICE_ADDRESS = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const VITALIK_ADDRESS = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
@@ -49,7 +60,7 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
   });
   beforeEach(() => server.replay!.resetCounts());
 
-  it('GET /api/farcaster/{username} answers the user with exactly SPEC\'s fields, addresses checksummed, Medium tier, cacheable 5 minutes', async () => {
+  it("GET /api/farcaster/{username} answers the user with exactly SPEC's fields, addresses checksummed, Medium tier, cacheable 5 minutes", async () => {
     const res = await server.get('/api/farcaster/dwr');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-tier')).toBe('medium');
@@ -67,7 +78,10 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
     });
     expect(user.pfp).toMatch(/^https:\/\//);
     // Neynar writes addresses in lower case and lists a Solana one too; we answer Ethereum ones, EIP-55.
-    expect(user.verifications).toEqual(['0xA320ac64Cc3857c7eE99Ef518b7562a57ec4DFF4', '0x8293aAF29aedAf7354FA7c05c68643f0C3056BDD']);
+    expect(user.verifications).toEqual([
+      '0xA320ac64Cc3857c7eE99Ef518b7562a57ec4DFF4',
+      '0x8293aAF29aedAf7354FA7c05c68643f0C3056BDD',
+    ]);
     expect(neynarCalls(server)).toBe(1);
   });
 
@@ -75,7 +89,10 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
     const byFid = await (await server.get('/api/farcaster/5650')).json();
     expect(byFid).toMatchObject({ fid: 5650, username: 'vitalik.eth' });
     for (const address of [VITALIK_ADDRESS, VITALIK_ADDRESS.toLowerCase()]) {
-      expect(await (await server.get(`/api/farcaster/${address}`)).json()).toMatchObject({ fid: 5650, verifications: [VITALIK_ADDRESS] });
+      expect(await (await server.get(`/api/farcaster/${address}`)).json()).toMatchObject({
+        fid: 5650,
+        verifications: [VITALIK_ADDRESS],
+      });
     }
     expect(await (await server.get('/api/farcaster/VITALIK.eth')).json()).toMatchObject({ fid: 5650 });
     // An fname made only of digits is a FID unless written with @.
@@ -88,10 +105,23 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
     for (const unknown of ['nobody-here', '999999', '0x0000000000000000000000000000000000000001', '@search']) {
       await expectEnvelope(await server.get(`/api/farcaster/${unknown}`), 404, 'NOT_FOUND');
     }
-    for (const bad of ['0', '2147483648', 'not a name', 'way-too-long-for-an-fname', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046'.replace('d8dA', 'D8dA')]) {
+    for (const bad of [
+      '0',
+      '2147483648',
+      'not a name',
+      'way-too-long-for-an-fname',
+      '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046'.replace('d8dA', 'D8dA'),
+    ]) {
       await expectEnvelope(await server.get(`/api/farcaster/${encodeURIComponent(bad)}`), 400, 'INVALID_PARAMETER');
     }
-    for (const bad of ['/api/farcaster/user/0', '/api/farcaster/user/abc', '/api/farcaster/-3/casts', '/api/farcaster/3/casts?limit=0', '/api/farcaster/3/casts?limit=101', '/api/farcaster/3/followers?limit=x']) {
+    for (const bad of [
+      '/api/farcaster/user/0',
+      '/api/farcaster/user/abc',
+      '/api/farcaster/-3/casts',
+      '/api/farcaster/3/casts?limit=0',
+      '/api/farcaster/3/casts?limit=101',
+      '/api/farcaster/3/followers?limit=x',
+    ]) {
       await expectEnvelope(await server.get(bad), 400, 'INVALID_PARAMETER');
     }
     await expectEnvelope(await server.get('/api/farcaster/999999/casts'), 404, 'NOT_FOUND');
@@ -107,7 +137,9 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
     for (const cast of casts) expect(Object.keys(cast).sort()).toEqual(CAST_FIELDS);
     expect(casts[0]).toEqual({ ...NEWEST_CAST_OF_DWR, likes: 3, recasts: 0, replies: 0, embeds: [] });
     expect(casts[1]!.embeds).toEqual([{ url: 'https://i.imgur.com/83626922.png', castId: null }]);
-    expect(casts[3]!.embeds).toEqual([{ url: null, castId: { fid: 2, hash: '0x49b2a57a1018177721a64551f46dc68b3299b7e0' } }]);
+    expect(casts[3]!.embeds).toEqual([
+      { url: null, castId: { fid: 2, hash: '0x49b2a57a1018177721a64551f46dc68b3299b7e0' } },
+    ]);
     const times = casts.map((c) => Date.parse(c.timestamp));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     // Default limit 20; 100 walks Neynar's pages of 25 to the end (30 casts).
@@ -119,7 +151,11 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
 
   it('GET /api/farcaster/{fid}/followers answers { users } from ONE followers call and ONE user/bulk call', async () => {
     const { users } = (await (await server.get('/api/farcaster/880001/followers')).json()) as { users: User[] };
-    expect(users.map((u) => [u.fid, u.username])).toEqual([[880002, 'bob'], [3, 'dwr'], [10001, 'ana0']]);
+    expect(users.map((u) => [u.fid, u.username])).toEqual([
+      [880002, 'bob'],
+      [3, 'dwr'],
+      [10001, 'ana0'],
+    ]);
     for (const user of users) expect(Object.keys(user).sort()).toEqual(USER_FIELDS);
     // The followers reply carries full users; the one user/bulk call checks that FID 880001 exists.
     expect(neynarCalls(server)).toBe(2);
@@ -153,7 +189,9 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
     const body = await res.json();
     expect(body.type).toBe('users');
     expect(body.results.map((u: User) => u.username)).toEqual(['vitalik.eth', 'vic21']);
-    expect(await (await server.get('/api/farcaster/search?q=d&limit=3')).json()).toMatchObject({ results: [{ fid: 3 }, { fid: 10001 }, { fid: 10002 }] });
+    expect(await (await server.get('/api/farcaster/search?q=d&limit=3')).json()).toMatchObject({
+      results: [{ fid: 3 }, { fid: 10001 }, { fid: 10002 }],
+    });
     expect((await (await server.get('/api/farcaster/search?q=zzzz')).json()).results).toEqual([]);
     for (const bad of ['', '?q=', '?q=vit&type=casts', '?q=vit&limit=11', `?q=${'a'.repeat(101)}`]) {
       await expectEnvelope(await server.get(`/api/farcaster/search${bad}`), 400, 'INVALID_PARAMETER');
@@ -163,19 +201,28 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
   it('GET /api/farcaster/feed pages with a cursor: { data, cursor }, each cast with its author, no extra user call', async () => {
     const first = await (await server.get('/api/farcaster/feed?limit=10')).json();
     expect(first.data).toHaveLength(10);
-    expect(first.data[0]).toMatchObject({ ...NEWEST_CAST_OF_DWR, author: { fid: 3, username: 'dwr', displayName: 'Dan Romero' } });
+    expect(first.data[0]).toMatchObject({
+      ...NEWEST_CAST_OF_DWR,
+      author: { fid: 3, username: 'dwr', displayName: 'Dan Romero' },
+    });
     expect(new Set(first.data.map((c: Cast) => c.author!.fid)).size).toBe(10);
     expect(typeof first.cursor).toBe('string');
     // Authors come inside Neynar's feed reply: one upstream request for the whole page.
     expect(neynarCalls(server)).toBe(1);
 
-    const second = await (await server.get(`/api/farcaster/feed?limit=10&cursor=${encodeURIComponent(first.cursor)}`)).json();
+    const second = await (
+      await server.get(`/api/farcaster/feed?limit=10&cursor=${encodeURIComponent(first.cursor)}`)
+    ).json();
     expect(second.data).toHaveLength(5);
     expect(second.cursor).toBeNull();
     expect(second.data.map((c: Cast) => c.hash)).not.toContain(first.data[0].hash);
 
     for (const bad of ['garbage', 'eyJ0cmVuZGluZyI6MTB9', `${first.cursor.slice(0, -1)}0`]) {
-      await expectEnvelope(await server.get(`/api/farcaster/feed?cursor=${encodeURIComponent(bad)}`), 400, 'INVALID_PARAMETER');
+      await expectEnvelope(
+        await server.get(`/api/farcaster/feed?cursor=${encodeURIComponent(bad)}`),
+        400,
+        'INVALID_PARAMETER',
+      );
     }
   });
 
@@ -189,13 +236,20 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
     }`;
     const { data, errors } = await (await server.post('/graphql', { query })).json();
     expect(errors).toBeUndefined();
-    expect(data).toEqual({ a: { username: 'dwr' }, b: { username: 'v' }, c: { username: 'dee29', followers: 213 }, d: { username: 'alice' }, e: null });
+    expect(data).toEqual({
+      a: { username: 'dwr' },
+      b: { username: 'v' },
+      c: { username: 'dee29', followers: 213 },
+      d: { username: 'alice' },
+      e: null,
+    });
     expect(neynarCalls(server)).toBe(1);
 
     server.replay!.resetCounts();
     const profile = await (
       await server.post('/graphql', {
-        query: '{ farcasterUser(identifier: "alice") { fid recentCasts(limit: 3) { hash timestamp author { username } } } }',
+        query:
+          '{ farcasterUser(identifier: "alice") { fid recentCasts(limit: 3) { hash timestamp author { username } } } }',
       })
     ).json();
     expect(profile.data.farcasterUser.fid).toBe(880001);
@@ -211,7 +265,11 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
     expect(data.ensProfile).toMatchObject({
       name: 'alice.eth',
       address: ALICE_ADDRESS,
-      wallet: { address: ALICE_ADDRESS, primaryName: 'alice.eth', farcasterUser: { fid: 880001, username: 'alice', verifications: [ALICE_ADDRESS] } },
+      wallet: {
+        address: ALICE_ADDRESS,
+        primaryName: 'alice.eth',
+        farcasterUser: { fid: 880001, username: 'alice', verifications: [ALICE_ADDRESS] },
+      },
     });
     expect(data.ensProfile.wallet.farcasterUser.recentCasts).toHaveLength(2);
     // One user/bulk-by-address call and one casts call.
@@ -220,7 +278,13 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
     const full = await server.get('/api/profile/full/alice.eth');
     expect(full.status).toBe(200);
     const profile = await full.json();
-    expect(profile.wallet.farcasterUser).toMatchObject({ fid: 880001, username: 'alice', displayName: 'Alice (demo)', followers: 3, following: 2 });
+    expect(profile.wallet.farcasterUser).toMatchObject({
+      fid: 880001,
+      username: 'alice',
+      displayName: 'Alice (demo)',
+      followers: 3,
+      following: 2,
+    });
     expect(profile.wallet.farcasterUser.recentCasts).toHaveLength(5);
     expect(Object.keys(profile.wallet.farcasterUser.recentCasts[0]).sort()).toEqual(['hash', 'text', 'timestamp']);
     // A name whose wallet no Farcaster user verified has a null farcasterUser.
@@ -286,7 +350,7 @@ describe('Farcaster when Neynar fails: rate limits retried, then the hub answers
     expect(hubCalls(server)).toBe(4);
   });
 
-  it('Neynar down: followers come from the hub\'s follow links, each resolved through the hub', async () => {
+  it("Neynar down: followers come from the hub's follow links, each resolved through the hub", async () => {
     server.replay!.setScenario('neynar', 'down');
     const { users } = (await (await server.get('/api/farcaster/3/followers?limit=5')).json()) as { users: User[] };
     expect(users.map((u) => u.fid)).toEqual([10001, 10002, 10003, 10004, 10005]);
@@ -323,10 +387,14 @@ describe('Farcaster when Neynar fails: rate limits retried, then the hub answers
   });
 });
 
-describe('Farcaster registeredAt: Neynar\'s registered_at, else the hub\'s ID Registry Register event, asked only when selected', () => {
+describe("Farcaster registeredAt: Neynar's registered_at, else the hub's ID Registry Register event, asked only when selected", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', UPSTREAM_TIMEOUT_MS: '500' });
+    server = await startTestServer({
+      ANONYMOUS_DAILY_LIMIT: '1000000',
+      ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
+      UPSTREAM_TIMEOUT_MS: '500',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -365,7 +433,8 @@ describe('Farcaster registeredAt: Neynar\'s registered_at, else the hub\'s ID Re
 
   it('Neynar down: GraphQL asks the hub for registrations only when registeredAt is selected, one call per FID, cached', async () => {
     server.replay!.setScenario('neynar', 'down');
-    const users = (fields: string) => `{ a: farcasterUserByFid(fid: 3) { ${fields} } b: farcasterUserByFid(fid: 5650) { ${fields} } c: farcasterUserByFid(fid: 10003) { ${fields} } }`;
+    const users = (fields: string) =>
+      `{ a: farcasterUserByFid(fid: 3) { ${fields} } b: farcasterUserByFid(fid: 5650) { ${fields} } c: farcasterUserByFid(fid: 10003) { ${fields} } }`;
     const plain = await (await server.post('/graphql', { query: users('username') })).json();
     expect(plain.errors).toBeUndefined();
     // userDataByFid + verificationsByFid per user; no registration asked.

@@ -102,7 +102,10 @@ describe('the vertical slice, REST → gateway → subgraph → source', () => {
 
   it('/graphql answers the same data as the REST routes', async () => {
     const rest = await (await server.get('/api/gas')).json();
-    const res = await gql(server, '{ gasPrices { chain chainId blockNumber baseFee standard { maxFeePerGas maxPriorityFeePerGas } } }');
+    const res = await gql(
+      server,
+      '{ gasPrices { chain chainId blockNumber baseFee standard { maxFeePerGas maxPriorityFeePerGas } } }',
+    );
     expect(res.status).toBe(200);
     const { data } = await res.json();
     expect(data.gasPrices).toEqual({
@@ -190,7 +193,16 @@ describe('/graphql limits and access', () => {
   it('charges an operation at its heaviest root field and sends the X-RateLimit-* headers', async () => {
     const res = await gql(server, '{ supportedChains { key } }');
     expect(res.status).toBe(200);
-    for (const h of ['limit', 'remaining', 'reset', 'tier', 'tier-limit', 'tier-remaining', 'global-used', 'global-limit']) {
+    for (const h of [
+      'limit',
+      'remaining',
+      'reset',
+      'tier',
+      'tier-limit',
+      'tier-remaining',
+      'global-used',
+      'global-limit',
+    ]) {
       expect(res.headers.get(`x-ratelimit-${h}`), h).not.toBeNull();
     }
     expect(res.headers.get('x-ratelimit-tier')).toBe('medium');

@@ -8,7 +8,24 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 const nastyString = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '..', '%', '%00', '%zz', '\u0000', '0x', '0xZZ', '-1', '1e309', 'NaN', '[]', '{}', 'null', '🦄'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '..',
+    '%',
+    '%00',
+    '%zz',
+    '\u0000',
+    '0x',
+    '0xZZ',
+    '-1',
+    '1e309',
+    'NaN',
+    '[]',
+    '{}',
+    'null',
+    '🦄',
+  ),
   fc.constantFrom('a'.repeat(5000), `0x${'f'.repeat(4096)}`, 'ethereum,'.repeat(300)),
 );
 
@@ -72,7 +89,11 @@ describe('bad input never yields a 5xx: every route of the table answers a 4xx w
             if (res.status >= 400) {
               const envelope = JSON.parse(text);
               if (isCcip(row)) {
-                expect(envelope).toMatchObject({ error: expect.any(String), code: expect.any(String), message: expect.any(String) });
+                expect(envelope).toMatchObject({
+                  error: expect.any(String),
+                  code: expect.any(String),
+                  message: expect.any(String),
+                });
               } else {
                 expect(envelope).toMatchObject({ error: true, code: expect.any(String), message: expect.any(String) });
                 expect(Number.isNaN(Date.parse(envelope.timestamp))).toBe(false);
@@ -89,7 +110,11 @@ describe('bad input never yields a 5xx: every route of the table answers a 4xx w
     const huge = 'a'.repeat(20_000);
     const ccip = await fetch(`${server.url}/ccip/0x${'1'.repeat(40)}/0x${huge}.json`);
     expect(ccip.status).toBe(431);
-    expect(await ccip.json()).toEqual({ error: 'request URL or headers are too large', code: 'INVALID_PARAMETER', message: 'request URL or headers are too large' });
+    expect(await ccip.json()).toEqual({
+      error: 'request URL or headers are too large',
+      code: 'INVALID_PARAMETER',
+      message: 'request URL or headers are too large',
+    });
     const api = await fetch(`${server.url}/api/ens/resolve/${huge}.eth`);
     expect(api.status).toBe(431);
     expect(await api.json()).toMatchObject({ error: true, code: 'INVALID_PARAMETER', timestamp: expect.any(String) });

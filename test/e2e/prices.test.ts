@@ -3,7 +3,13 @@ import { TOKEN_LISTINGS } from '../../src/sources/prices/token-symbols.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const PRICE_SOURCES = ['coingecko', 'defillama-coins', 'coinbase'] as const;
-const ETH_PRICE = { symbol: 'ETH', price: 3012.45, change24h: -1.2304518825, volume24h: 14873920155.20871, marketCap: 362518734102.4471 };
+const ETH_PRICE = {
+  symbol: 'ETH',
+  price: 3012.45,
+  change24h: -1.2304518825,
+  volume24h: 14873920155.20871,
+  marketCap: 362518734102.4471,
+};
 
 /** 50 listed symbols, LUSD (which CoinGecko's recording leaves out) excepted; some in lower case. */
 const FIFTY = TOKEN_LISTINGS.filter((t) => t.symbol !== 'LUSD')
@@ -104,7 +110,11 @@ describe('prices: REST and GraphQL over the three price sources (recorded replie
 
   it('GET /api/price/batch refuses more than 50 symbols, none, and bad ones (400); an unknown one is 404', async () => {
     const listed = TOKEN_LISTINGS.map((t) => t.symbol);
-    await expectEnvelope(await server.get(`/api/price/batch?symbols=${listed.slice(0, 51).join(',')}`), 400, 'INVALID_PARAMETER');
+    await expectEnvelope(
+      await server.get(`/api/price/batch?symbols=${listed.slice(0, 51).join(',')}`),
+      400,
+      'INVALID_PARAMETER',
+    );
     await expectEnvelope(await server.get('/api/price/batch?symbols='), 400, 'INVALID_PARAMETER');
     await expectEnvelope(await server.get('/api/price/batch'), 400, 'INVALID_PARAMETER');
     await expectEnvelope(await server.get('/api/price/batch?symbols=ETH,B%24D'), 400, 'INVALID_PARAMETER');
@@ -122,7 +132,13 @@ describe('prices: REST and GraphQL over the three price sources (recorded replie
     const res = await server.get('/api/price/smart/ETH');
     expect(res.status).toBe(200);
     const smart = await res.json();
-    expect(smart).toMatchObject({ symbol: 'ETH', price: 3012.45, sourcesUsed: 3, sourcesAsked: 3, outlierThresholdPercent: 5 });
+    expect(smart).toMatchObject({
+      symbol: 'ETH',
+      price: 3012.45,
+      sourcesUsed: 3,
+      sourcesAsked: 3,
+      outlierThresholdPercent: 5,
+    });
     const lines = smart.sources as SourceLine[];
     expect(lines.map((l) => [l.source, l.price, l.included, l.reason])).toEqual([
       ['coingecko', 3012.45, true, null],
@@ -158,7 +174,10 @@ describe('prices: REST and GraphQL over the three price sources (recorded replie
     const smart = await (await server.get('/api/price/smart/AAVE')).json();
     expect(performance.now() - started).toBeLessThan(3000);
     expect(smart.sourcesUsed).toBe(2);
-    expect(smart.sources.find((l: SourceLine) => l.source === 'defillama-coins')).toMatchObject({ included: false, reason: 'unavailable' });
+    expect(smart.sources.find((l: SourceLine) => l.source === 'defillama-coins')).toMatchObject({
+      included: false,
+      reason: 'unavailable',
+    });
   });
 
   it('a quote more than 5 % from the median is left out as an outlier', async () => {
@@ -174,7 +193,10 @@ describe('prices: REST and GraphQL over the three price sources (recorded replie
   it('a token Coinbase does not list is priced by the others, Coinbase listed as unlisted and never asked', async () => {
     const smart = await (await server.get('/api/price/smart/matic')).json();
     expect(smart).toMatchObject({ symbol: 'MATIC', sourcesUsed: 2 });
-    expect(smart.sources.find((l: SourceLine) => l.source === 'coinbase')).toMatchObject({ included: false, reason: 'unlisted' });
+    expect(smart.sources.find((l: SourceLine) => l.source === 'coinbase')).toMatchObject({
+      included: false,
+      reason: 'unlisted',
+    });
     expect(server.replay!.requestCount('coinbase')).toBe(0);
   });
 

@@ -31,7 +31,13 @@ describe('SIWE sign-in with a contract wallet (EIP-1271, ERC-6492) checked on th
 
   /** Deploys a contract from a dev account not used by the seed's deployer or the local facilitator. */
   async function deploy(artifact: ContractArtifact, args: readonly unknown[] = []): Promise<Address> {
-    const hash = await deployer.deployContract({ account: getDevAccounts()[9]!, chain: deployer.chain, abi: artifact.abi, bytecode: artifact.bytecode, args });
+    const hash = await deployer.deployContract({
+      account: getDevAccounts()[9]!,
+      chain: deployer.chain,
+      abi: artifact.abi,
+      bytecode: artifact.bytecode,
+      args,
+    });
     const receipt = await chain.waitForTransactionReceipt({ hash, pollingInterval: 20 });
     expect(receipt.status).toBe('success');
     return getAddress(receipt.contractAddress!);
@@ -73,7 +79,12 @@ describe('SIWE sign-in with a contract wallet (EIP-1271, ERC-6492) checked on th
     expect(await status.json()).toMatchObject({ authenticated: true, address: contract, tier: 'siwe' });
 
     // What viem's verifyMessage asks the wallet: isValidSignature(EIP-191 hash of the message, the signature as sent).
-    const answer = await chain.readContract({ address: contract, abi: wallet.abi, functionName: 'isValidSignature', args: [hashMessage(message), signature] });
+    const answer = await chain.readContract({
+      address: contract,
+      abi: wallet.abi,
+      functionName: 'isValidSignature',
+      args: [hashMessage(message), signature],
+    });
     expect(answer).toBe(EIP1271_MAGIC);
   });
 
@@ -98,13 +109,21 @@ describe('SIWE sign-in with a contract wallet (EIP-1271, ERC-6492) checked on th
     })) as Address;
     expect(await chain.getCode({ address: counterfactual })).toBeUndefined();
 
-    const factoryData = encodeFunctionData({ abi: factory.abi, functionName: 'createWallet', args: [owner.address, salt] });
-    const wrap = (signature: Hex) => serializeErc6492Signature({ address: walletFactory, data: factoryData, signature });
+    const factoryData = encodeFunctionData({
+      abi: factory.abi,
+      functionName: 'createWallet',
+      args: [owner.address, salt],
+    });
+    const wrap = (signature: Hex) =>
+      serializeErc6492Signature({ address: walletFactory, data: factoryData, signature });
     const { res } = await signInAs(counterfactual, owner, wrap);
     expect(res.status).toBe(200);
     const session = await res.json();
     expect(session).toMatchObject({ success: true, address: counterfactual });
-    expect(await (await server.get('/api/auth/session', bearer(session.token))).json()).toMatchObject({ authenticated: true, address: counterfactual });
+    expect(await (await server.get('/api/auth/session', bearer(session.token))).json()).toMatchObject({
+      authenticated: true,
+      address: counterfactual,
+    });
     // The check deployed the wallet only inside an eth_call.
     expect(await chain.getCode({ address: counterfactual })).toBeUndefined();
 

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { bearer, getChallenge, messageFor, newWallet, signIn } from '../helpers/siwe-wallet.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
 const FIVE_MINUTES = 5 * 60 * 1000;
@@ -14,7 +14,11 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
   let server: TestServer;
   beforeAll(async () => {
     // Sign-in routes are Auth tier (10 a minute for an anonymous IP): this file signs in more often than that.
-    server = await startTestServer({ JWT_SECRET, ANONYMOUS_DAILY_LIMIT: '100000', ANONYMOUS_PER_MINUTE_LIMIT: '100000' });
+    server = await startTestServer({
+      JWT_SECRET,
+      ANONYMOUS_DAILY_LIMIT: '100000',
+      ANONYMOUS_PER_MINUTE_LIMIT: '100000',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -44,7 +48,12 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
     expect(Date.parse(session.expiresAt) - Date.now()).toBeLessThanOrEqual(DAY);
 
     const status = await (await server.get('/api/auth/session', bearer(session.token))).json();
-    expect(status).toMatchObject({ authenticated: true, address: wallet.address, tier: 'siwe', limits: { daily: 200, perMinute: 60 } });
+    expect(status).toMatchObject({
+      authenticated: true,
+      address: wallet.address,
+      tier: 'siwe',
+      limits: { daily: 200, perMinute: 60 },
+    });
     expect(status.expiresIn).toBeGreaterThan(DAY / 1000 - 60);
   });
 
@@ -68,8 +77,17 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
 
     // Fixture: a nonce issued six minutes ago, written straight to the store.
     const issuedAt = Date.now() - 6 * 60 * 1000;
-    await server.store.putNonce({ nonce: 'ExpiredNonce1234', domain: challenge.domain, issuedAt, expiresAt: issuedAt + FIVE_MINUTES });
-    const late = messageFor(wallet, { ...challenge, nonce: 'ExpiredNonce1234', issuedAt: new Date(issuedAt).toISOString() });
+    await server.store.putNonce({
+      nonce: 'ExpiredNonce1234',
+      domain: challenge.domain,
+      issuedAt,
+      expiresAt: issuedAt + FIVE_MINUTES,
+    });
+    const late = messageFor(wallet, {
+      ...challenge,
+      nonce: 'ExpiredNonce1234',
+      issuedAt: new Date(issuedAt).toISOString(),
+    });
     const expired = await verify(server, late, await wallet.signMessage({ message: late }));
     expect(expired.status).toBe(401);
     expect((await expired.json()).code).toBe('INVALID_NONCE');
@@ -97,7 +115,7 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
     expect((await expired.json()).code).toBe('EXPIRED_MESSAGE');
   });
 
-  it("a signature by another wallet, or one that is not a signature, is INVALID_SIGNATURE (401)", async () => {
+  it('a signature by another wallet, or one that is not a signature, is INVALID_SIGNATURE (401)', async () => {
     const wallet = newWallet();
     const message = messageFor(wallet, await getChallenge(server));
     const res = await verify(server, message, await newWallet().signMessage({ message }));
@@ -158,20 +176,34 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
     const expired = await server.get('/api/me', bearer(await sign(JWT_SECRET, now - 10)));
     expect(expired.status).toBe(401);
     expect(await expired.json()).toMatchObject({ code: 'TOKEN_EXPIRED' });
-    const forged = await server.get('/api/me', bearer(await sign('another-secret-of-at-least-32-characters', now + 3600)));
+    const forged = await server.get(
+      '/api/me',
+      bearer(await sign('another-secret-of-at-least-32-characters', now + 3600)),
+    );
     expect(forged.status).toBe(401);
     expect((await forged.json()).code).toBe('UNAUTHORIZED');
     expect((await server.get('/api/me', bearer(await sign(JWT_SECRET, now + 3600)))).status).toBe(200);
   });
 
   it('garbage credentials are a 401, never a 5xx and never an anonymous call', async () => {
-    const garbage = ['Bearer', 'Bearer a.b.c', 'Bearer ' + 'x'.repeat(4000), 'bearer %%%', 'Bearer eyJhbGciOiJub25lIn0.e30.'];
+    const garbage = [
+      'Bearer',
+      'Bearer a.b.c',
+      'Bearer ' + 'x'.repeat(4000),
+      'bearer %%%',
+      'Bearer eyJhbGciOiJub25lIn0.e30.',
+    ];
     for (const authorization of garbage) {
       const res = await server.get('/api/me', { authorization });
       expect(res.status, authorization.slice(0, 30)).toBe(401);
       expect((await res.json()).code).toBe('UNAUTHORIZED');
     }
-    const repeated = await fetch(`${server.url}/api/me`, { headers: [['x-api-key', 'a'], ['x-api-key', 'b']] });
+    const repeated = await fetch(`${server.url}/api/me`, {
+      headers: [
+        ['x-api-key', 'a'],
+        ['x-api-key', 'b'],
+      ],
+    });
     expect(repeated.status).toBe(401);
     expect((await repeated.json()).code).toBe('INVALID_API_KEY');
   });
@@ -183,7 +215,12 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
     expect(me.status).toBe(200);
     expect(me.headers.get('x-ratelimit-tier')).toBe('light');
     expect(me.headers.get('x-ratelimit-global-limit')).toBe('200');
-    expect(await me.json()).toMatchObject({ address: session.address, apiKeyCount: 0, tier: 'siwe', limits: { daily: 200, perMinute: 60 } });
+    expect(await me.json()).toMatchObject({
+      address: session.address,
+      apiKeyCount: 0,
+      tier: 'siwe',
+      limits: { daily: 200, perMinute: 60 },
+    });
     const usage = await (await server.get('/api/me/usage', bearer(session.token))).json();
     // The call to /api/me and this one are counted against the wallet.
     expect(usage).toMatchObject({ address: session.address, used: 2, limit: 200, remaining: 198, apiKeys: [] });
@@ -216,13 +253,20 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
 
     const key = await server.post('/api/auth/apikey', { name: 'legacy' }, bearer(session.token));
     expect(key.status).toBe(200);
-    expect((await key.json()).key).toMatchObject({ name: 'legacy', credits: 0, key: expect.stringMatching(/^sk_live_/) });
+    expect((await key.json()).key).toMatchObject({
+      name: 'legacy',
+      credits: 0,
+      key: expect.stringMatching(/^sk_live_/),
+    });
   });
 
   it('sign-in is the same over /graphql', async () => {
     const wallet = newWallet();
-    const challenge = (await (await server.post('/graphql', { query: 'mutation { siweChallenge { nonce domain uri issuedAt chainId } }' })).json()).data
-      .siweChallenge;
+    const challenge = (
+      await (
+        await server.post('/graphql', { query: 'mutation { siweChallenge { nonce domain uri issuedAt chainId } }' })
+      ).json()
+    ).data.siweChallenge;
     const message = messageFor(wallet, { ...challenge, version: '1', expiresAt: '' });
     const signature = await wallet.signMessage({ message });
     const res = await server.post('/graphql', {
@@ -231,7 +275,9 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
     });
     const { data } = await res.json();
     expect(data.siweVerify.address).toBe(wallet.address);
-    const me = await (await server.post('/graphql', { query: '{ me { address } }' }, bearer(data.siweVerify.token))).json();
+    const me = await (
+      await server.post('/graphql', { query: '{ me { address } }' }, bearer(data.siweVerify.token))
+    ).json();
     expect(me.data.me.address).toBe(wallet.address);
     const anonymous = await (await server.post('/graphql', { query: '{ me { address } }' })).json();
     expect(anonymous.errors[0].extensions).toMatchObject({ code: 'UNAUTHORIZED' });

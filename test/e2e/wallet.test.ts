@@ -27,7 +27,11 @@ async function expectEnvelope(res: Response, status: number, code: string): Prom
 describe('wallet: balances, transactions and NFTs (embedded chain, recorded explorer and NFT replies)', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', UPSTREAM_TIMEOUT_MS: '300' });
+    server = await startTestServer({
+      ANONYMOUS_DAILY_LIMIT: '1000000',
+      ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
+      UPSTREAM_TIMEOUT_MS: '300',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -46,10 +50,46 @@ describe('wallet: balances, transactions and NFTs (embedded chain, recorded expl
     expect(Number(body.balance)).toBeGreaterThan(9000);
     expect(body.balanceUsd).toBe(Math.round(Number(body.balance) * 3012.45 * 100) / 100);
     expect(body.tokens).toEqual([
-      { symbol: 'USDC', name: 'USD Coin', address: assets.tokens.USDC, decimals: 6, balance: '2500', balanceRaw: '2500000000', priceUsd: 0.999912, balanceUsd: 2499.78 },
-      { symbol: 'DAI', name: 'Dai Stablecoin', address: assets.tokens.DAI, decimals: 18, balance: '1200', balanceRaw: '1200000000000000000000', priceUsd: 0.999804, balanceUsd: 1199.76 },
-      { symbol: 'WETH', name: 'Wrapped Ether', address: assets.tokens.WETH, decimals: 18, balance: '1.5', balanceRaw: '1500000000000000000', priceUsd: 3011.87, balanceUsd: 4517.81 },
-      { symbol: 'LINK', name: 'ChainLink Token', address: assets.tokens.LINK, decimals: 18, balance: '40', balanceRaw: '40000000000000000000', priceUsd: 14.82, balanceUsd: 592.8 },
+      {
+        symbol: 'USDC',
+        name: 'USD Coin',
+        address: assets.tokens.USDC,
+        decimals: 6,
+        balance: '2500',
+        balanceRaw: '2500000000',
+        priceUsd: 0.999912,
+        balanceUsd: 2499.78,
+      },
+      {
+        symbol: 'DAI',
+        name: 'Dai Stablecoin',
+        address: assets.tokens.DAI,
+        decimals: 18,
+        balance: '1200',
+        balanceRaw: '1200000000000000000000',
+        priceUsd: 0.999804,
+        balanceUsd: 1199.76,
+      },
+      {
+        symbol: 'WETH',
+        name: 'Wrapped Ether',
+        address: assets.tokens.WETH,
+        decimals: 18,
+        balance: '1.5',
+        balanceRaw: '1500000000000000000',
+        priceUsd: 3011.87,
+        balanceUsd: 4517.81,
+      },
+      {
+        symbol: 'LINK',
+        name: 'ChainLink Token',
+        address: assets.tokens.LINK,
+        decimals: 18,
+        balance: '40',
+        balanceRaw: '40000000000000000000',
+        priceUsd: 14.82,
+        balanceUsd: 592.8,
+      },
     ]);
     expect(body.totalUsd).toBeCloseTo(body.balanceUsd + 2499.78 + 1199.76 + 4517.81 + 592.8, 2);
     // Prices of ETH and every held token: one upstream request.
@@ -57,7 +97,10 @@ describe('wallet: balances, transactions and NFTs (embedded chain, recorded expl
   });
 
   it('/balances is the same answer as /balance; tokens with a zero balance are left out', async () => {
-    const [one, other] = await Promise.all([server.get(`/api/wallet/${wallet2}/balance`), server.get(`/api/wallet/${wallet2}/balances`)]);
+    const [one, other] = await Promise.all([
+      server.get(`/api/wallet/${wallet2}/balance`),
+      server.get(`/api/wallet/${wallet2}/balances`),
+    ]);
     const a = await one.json();
     expect(await other.json()).toEqual(a);
     expect(a.tokens.map((t: { symbol: string; balance: string }) => [t.symbol, t.balance])).toEqual([
@@ -93,7 +136,9 @@ describe('wallet: balances, transactions and NFTs (embedded chain, recorded expl
       { symbol: 'WETH', balance: '1.5', balanceUsd: 4517.81 },
       { symbol: 'LINK', balance: '40', balanceUsd: 592.8 },
     ]);
-    const graph = await server.post('/graphql', { query: '{ ensProfile(name: "alice.eth") { wallet { balance(chain: "1") { chainId tokens { symbol } } } } }' });
+    const graph = await server.post('/graphql', {
+      query: '{ ensProfile(name: "alice.eth") { wallet { balance(chain: "1") { chainId tokens { symbol } } } } }',
+    });
     expect((await graph.json()).data.ensProfile.wallet.balance).toEqual({
       chainId: 1,
       tokens: [{ symbol: 'USDC' }, { symbol: 'DAI' }, { symbol: 'WETH' }, { symbol: 'LINK' }],
@@ -153,13 +198,27 @@ describe('wallet: balances, transactions and NFTs (embedded chain, recorded expl
     const body = await (await server.get(`/api/wallet/${wallet1}/nfts`)).json();
     expect(body.pagination).toEqual({ limit: 20, offset: 0, total: 2, hasMore: false });
     expect(body.data.map((n: { tokenId: string }) => n.tokenId)).toEqual(['1', '3']);
-    expect(body.data[0]).toMatchObject({ contract: assets.collectible, tokenType: 'ERC721', name: 'Demo #1', collectionName: 'Demo Collectible', balance: '1' });
+    expect(body.data[0]).toMatchObject({
+      contract: assets.collectible,
+      tokenType: 'ERC721',
+      name: 'Demo #1',
+      collectionName: 'Demo Collectible',
+      balance: '1',
+    });
   });
 
   it('an offset past the first 100 NFTs walks the page keys: two upstream requests', async () => {
     const body = await (await server.get(`/api/wallet/${wallet3}/nfts?limit=10&offset=98`)).json();
     expect(body.pagination).toEqual({ limit: 10, offset: 98, total: 105, hasMore: false });
-    expect(body.data.map((n: { tokenId: string }) => n.tokenId)).toEqual(['99', '100', '101', '102', '103', '104', '105']);
+    expect(body.data.map((n: { tokenId: string }) => n.tokenId)).toEqual([
+      '99',
+      '100',
+      '101',
+      '102',
+      '103',
+      '104',
+      '105',
+    ]);
     expect(server.replay!.requestCount('alchemy-nft')).toBe(2);
     const firstPage = await (await server.get(`/api/wallet/${wallet3}/nfts?limit=100`)).json();
     expect(firstPage.pagination).toEqual({ limit: 100, offset: 0, total: 105, hasMore: true });
@@ -176,7 +235,11 @@ describe('wallet: balances, transactions and NFTs (embedded chain, recorded expl
 describe('chain and address utilities', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', UPSTREAM_TIMEOUT_MS: '300' });
+    server = await startTestServer({
+      ANONYMOUS_DAILY_LIMIT: '1000000',
+      ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
+      UPSTREAM_TIMEOUT_MS: '300',
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -217,7 +280,15 @@ describe('chain and address utilities', () => {
 
   it('GET /api/token/{address} reads an ERC-20; an address that is not one is 404', async () => {
     const body = await (await server.get(`/api/token/${assets.tokens.USDC!.toLowerCase()}`)).json();
-    expect(body).toEqual({ address: assets.tokens.USDC, chain: 'ethereum', name: 'USD Coin', symbol: 'USDC', decimals: 6, totalSupply: '1000000000', totalSupplyRaw: '1000000000000000' });
+    expect(body).toEqual({
+      address: assets.tokens.USDC,
+      chain: 'ethereum',
+      name: 'USD Coin',
+      symbol: 'USDC',
+      decimals: 6,
+      totalSupply: '1000000000',
+      totalSupplyRaw: '1000000000000000',
+    });
     await expectEnvelope(await server.get(`/api/token/${wallet1}`), 404, 'NOT_FOUND');
   });
 
@@ -225,7 +296,12 @@ describe('chain and address utilities', () => {
     const usdc = await server.get(`/api/abi/${assets.tokens.USDC}`);
     expect(usdc.status).toBe(200);
     const fromExplorer = await usdc.json();
-    expect(fromExplorer).toMatchObject({ verified: true, contractName: 'DemoToken', source: 'etherscan', proxy: false });
+    expect(fromExplorer).toMatchObject({
+      verified: true,
+      contractName: 'DemoToken',
+      source: 'etherscan',
+      proxy: false,
+    });
     expect(fromExplorer.abi).toContainEqual(expect.objectContaining({ type: 'function', name: 'balanceOf' }));
 
     const fromSourcify = await (await server.get(`/api/abi/${assets.tokens.DAI}`)).json();
@@ -270,15 +346,25 @@ describe('chain and address utilities', () => {
       [wallet1, 'eoa'],
       [assets.collectible, 'contract'],
     ]);
-    await expectEnvelope(await server.get(`/api/address/batch/type?addresses=${[...asked, wallet2].join(',')}`), 400, 'INVALID_PARAMETER');
-    await expectEnvelope(await server.get(`/api/address/batch/type?addresses=${wallet1},0xnope`), 400, 'INVALID_PARAMETER');
+    await expectEnvelope(
+      await server.get(`/api/address/batch/type?addresses=${[...asked, wallet2].join(',')}`),
+      400,
+      'INVALID_PARAMETER',
+    );
+    await expectEnvelope(
+      await server.get(`/api/address/batch/type?addresses=${wallet1},0xnope`),
+      400,
+      'INVALID_PARAMETER',
+    );
     await expectEnvelope(await server.get('/api/address/batch/type?addresses='), 400, 'INVALID_PARAMETER');
   });
 
   it('GET /api/address/batch/validate judges each entry: syntax and EIP-55 checksum, no upstream', async () => {
     const good = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
     const badChecksum = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD';
-    const res = await server.get(`/api/address/batch/validate?addresses=${good},${good.toLowerCase()},${badChecksum},0x1234`);
+    const res = await server.get(
+      `/api/address/batch/validate?addresses=${good},${good.toLowerCase()},${badChecksum},0x1234`,
+    );
     expect(res.headers.get('x-ratelimit-tier')).toBe('light');
     expect(await res.json()).toEqual({
       count: 4,
@@ -286,12 +372,28 @@ describe('chain and address utilities', () => {
       results: [
         { input: good, valid: true, hasChecksum: true, checksummed: good, reason: null },
         { input: good.toLowerCase(), valid: true, hasChecksum: false, checksummed: good, reason: null },
-        { input: badChecksum, valid: false, hasChecksum: true, checksummed: good, reason: 'EIP-55 checksum does not match' },
-        { input: '0x1234', valid: false, hasChecksum: false, checksummed: null, reason: 'not 0x followed by 40 hex digits' },
+        {
+          input: badChecksum,
+          valid: false,
+          hasChecksum: true,
+          checksummed: good,
+          reason: 'EIP-55 checksum does not match',
+        },
+        {
+          input: '0x1234',
+          valid: false,
+          hasChecksum: false,
+          checksummed: null,
+          reason: 'not 0x followed by 40 hex digits',
+        },
       ],
     });
     const tooMany = Array.from({ length: 101 }, () => good).join(',');
-    await expectEnvelope(await server.get(`/api/address/batch/validate?addresses=${tooMany}`), 400, 'INVALID_PARAMETER');
+    await expectEnvelope(
+      await server.get(`/api/address/batch/validate?addresses=${tooMany}`),
+      400,
+      'INVALID_PARAMETER',
+    );
     expect(server.replay!.requestCount()).toBe(0);
   });
 
@@ -308,10 +410,21 @@ describe('chain and address utilities', () => {
 
   it('GET /api/address/code/{address} answers the deployed code, 0x for an EOA', async () => {
     const contract = await (await server.get(`/api/address/code/${MULTICALL3_ADDRESS}`)).json();
-    expect(contract).toMatchObject({ address: getAddress(MULTICALL3_ADDRESS), isContract: true, codeHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(contract).toMatchObject({
+      address: getAddress(MULTICALL3_ADDRESS),
+      isContract: true,
+      codeHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
     expect(contract.codeSize).toBe((contract.code.length - 2) / 2);
     const eoa = await (await server.get(`/api/address/code/${wallet1}?chain=1`)).json();
-    expect(eoa).toEqual({ address: wallet1, chain: 'ethereum', code: '0x', codeSize: 0, isContract: false, codeHash: null });
+    expect(eoa).toEqual({
+      address: wallet1,
+      chain: 'ethereum',
+      code: '0x',
+      codeSize: 0,
+      isContract: false,
+      codeHash: null,
+    });
   });
 
   it('each documented utility carries its SPEC price in the x402 configuration', async () => {

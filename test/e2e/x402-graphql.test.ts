@@ -5,13 +5,20 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch';
 import { getAddress, parseUnits } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
 import { PaymentRequirementsSchema } from 'x402/types';
+import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { getDevAccounts } from '../../src/chain/dev-accounts.js';
 import { USDC_ON_BASE } from '../../src/config/config.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-import { decodeHeader, ONE_FREE_CALL, RECEIVER, recordingFetch, usdcBalance, v1PaymentHeader } from '../helpers/x402-payer.js';
+import {
+  decodeHeader,
+  ONE_FREE_CALL,
+  RECEIVER,
+  recordingFetch,
+  usdcBalance,
+  v1PaymentHeader,
+} from '../helpers/x402-payer.js';
 
 const ADDRESS = '0xd8da6bf26964af9d7eed9e10c5a1e8d5d5b5f6a8';
 const CHECKSUMMED = getAddress(ADDRESS);
@@ -38,7 +45,7 @@ const graphqlInit = (query: string, headers: Record<string, string> = {}): Reque
   body: JSON.stringify({ query }),
 });
 
-describe('x402 on /graphql: an operation past the free tier is sold at its heaviest root field\'s price', () => {
+describe("x402 on /graphql: an operation past the free tier is sold at its heaviest root field's price", () => {
   let server: TestServer;
   let graphqlUrl: string;
   const payers = getDevAccounts();
@@ -106,16 +113,25 @@ describe('x402 on /graphql: an operation past the free tier is sold at its heavi
     const res = await gql(MIXED);
     expect(res.status).toBe(402);
     const body = await res.json();
-    expect(body).toMatchObject({ priceUSD: rowPrice('addressTypes'), tier: 'heavy', accepts: [{ maxAmountRequired: '20000', resource: graphqlUrl }] });
+    expect(body).toMatchObject({
+      priceUSD: rowPrice('addressTypes'),
+      tier: 'heavy',
+      accepts: [{ maxAmountRequired: '20000', resource: graphqlUrl }],
+    });
     expect(decodeHeader(res.headers.get('payment-required'))).toMatchObject({ accepts: [{ amount: '20000' }] });
     // A fragment does not hide the expensive field.
-    const viaFragment = await gql(`{ ...F } fragment F on Query { addressChecksum(address: "${ADDRESS}") { address } ... on Query { addressTypes(addresses: ["${ADDRESS}"]) { count } } }`);
+    const viaFragment = await gql(
+      `{ ...F } fragment F on Query { addressChecksum(address: "${ADDRESS}") { address } ... on Query { addressTypes(addresses: ["${ADDRESS}"]) { count } } }`,
+    );
     expect(await viaFragment.json()).toMatchObject({ priceUSD: '0.02' });
   });
 
   it('x402-fetch (v1) pays an operation and gets its data; the receiver gets exactly the price', async () => {
     const payer = payers[1]!;
-    const [payerBefore, receiverBefore] = await Promise.all([usdcBalance(server, payer.address), usdcBalance(server, RECEIVER)]);
+    const [payerBefore, receiverBefore] = await Promise.all([
+      usdcBalance(server, payer.address),
+      usdcBalance(server, RECEIVER),
+    ]);
     const res = await wrapFetchV1(fetch, payer)(graphqlUrl, graphqlInit(CHECKSUM));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { addressChecksum: { address: CHECKSUMMED } } });
@@ -136,7 +152,11 @@ describe('x402 on /graphql: an operation past the free tier is sold at its heavi
     const res = await pay(graphqlUrl, graphqlInit(CHECKSUM));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { addressChecksum: { address: CHECKSUMMED } } });
-    expect(decodeHeader(res.headers.get('payment-response'))).toMatchObject({ success: true, network: 'eip155:8453', payer: payer.address });
+    expect(decodeHeader(res.headers.get('payment-response'))).toMatchObject({
+      success: true,
+      network: 'eip155:8453',
+      payer: payer.address,
+    });
     expect(await usdcBalance(server, RECEIVER)).toBe(receiverBefore + 5000n);
   });
 
@@ -145,13 +165,21 @@ describe('x402 on /graphql: an operation past the free tier is sold at its heavi
     const receiverBefore = await usdcBalance(server, RECEIVER);
     const res = await wrapFetchV1(fetch, payer)(graphqlUrl, graphqlInit(MIXED));
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ data: { addressChecksum: { address: CHECKSUMMED }, addressTypes: { count: 1 } } });
+    expect(await res.json()).toEqual({
+      data: { addressChecksum: { address: CHECKSUMMED }, addressTypes: { count: 1 } },
+    });
     expect(await usdcBalance(server, RECEIVER)).toBe(receiverBefore + units(rowPrice('addressTypes')));
 
-    const cheap = await gql(MIXED, { 'X-PAYMENT': await v1PaymentHeader(payer, { value: units(rowPrice('addressChecksum')) }) });
+    const cheap = await gql(MIXED, {
+      'X-PAYMENT': await v1PaymentHeader(payer, { value: units(rowPrice('addressChecksum')) }),
+    });
     expect(cheap.status).toBe(402);
     const body = await cheap.json();
-    expect(body).toMatchObject({ code: 'PAYMENT_REQUIRED', reason: 'invalid_exact_evm_payload_authorization_value', priceUSD: '0.02' });
+    expect(body).toMatchObject({
+      code: 'PAYMENT_REQUIRED',
+      reason: 'invalid_exact_evm_payload_authorization_value',
+      priceUSD: '0.02',
+    });
     expect(body).not.toHaveProperty('data');
     expect(await usdcBalance(server, RECEIVER)).toBe(receiverBefore + 20_000n);
   });
@@ -171,14 +199,21 @@ describe('x402 on /graphql: an operation past the free tier is sold at its heavi
     const payV2 = wrapFetchV2(v2.fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(payer)));
     expect((await payV2(graphqlUrl, graphqlInit(CHECKSUM))).status).toBe(200);
     const v2Payment = v2.sent.at(-1)!.get('payment-signature')!;
-    const [payerBefore, receiverBefore] = await Promise.all([usdcBalance(server, payer.address), usdcBalance(server, RECEIVER)]);
+    const [payerBefore, receiverBefore] = await Promise.all([
+      usdcBalance(server, payer.address),
+      usdcBalance(server, RECEIVER),
+    ]);
 
     const replays: Record<string, string>[] = [{ 'X-PAYMENT': v1Payment }, { 'PAYMENT-SIGNATURE': v2Payment }];
     for (const headers of replays) {
       const replay = await gql(CHECKSUM, headers);
       expect(replay.status).toBe(402);
       const body = await replay.json();
-      expect(body).toMatchObject({ code: 'PAYMENT_REQUIRED', reason: 'duplicate_settlement', message: expect.stringContaining('already used') });
+      expect(body).toMatchObject({
+        code: 'PAYMENT_REQUIRED',
+        reason: 'duplicate_settlement',
+        message: expect.stringContaining('already used'),
+      });
       expect(body).not.toHaveProperty('data');
       expect(replay.headers.get('x-payment-response')).toBeNull();
     }
@@ -188,7 +223,10 @@ describe('x402 on /graphql: an operation past the free tier is sold at its heavi
 
   it('an operation whose root field fails is not settled: the errors come back, no receipt, no USDC moves', async () => {
     const payer = payers[6]!;
-    const [payerBefore, receiverBefore] = await Promise.all([usdcBalance(server, payer.address), usdcBalance(server, RECEIVER)]);
+    const [payerBefore, receiverBefore] = await Promise.all([
+      usdcBalance(server, payer.address),
+      usdcBalance(server, RECEIVER),
+    ]);
     const pay = wrapFetchV1(fetch, payer);
 
     const failed = await pay(graphqlUrl, graphqlInit(FAILING));
@@ -230,7 +268,10 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
       asked.push(req.url ?? '');
       req.resume();
       req.on('end', () => {
-        const answer = req.url === '/verify' ? { isValid: true } : { success: false, errorReason: 'insufficient_funds', transaction: '', network: 'base' };
+        const answer =
+          req.url === '/verify'
+            ? { isValid: true }
+            : { success: false, errorReason: 'insufficient_funds', transaction: '', network: 'base' };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       });
     });
@@ -245,10 +286,18 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
 
   it('a settlement that fails sends no data: 402 with the reason, as on REST', async () => {
     asked.length = 0;
-    const res = await fetch(`${server.url}/graphql`, graphqlInit(CHECKSUM, { 'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[1]!, { value: 5000n }) }));
+    const res = await fetch(
+      `${server.url}/graphql`,
+      graphqlInit(CHECKSUM, { 'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[1]!, { value: 5000n }) }),
+    );
     expect(res.status).toBe(402);
     const body = await res.json();
-    expect(body).toMatchObject({ error: true, code: 'PAYMENT_REQUIRED', reason: 'insufficient_funds', message: expect.stringContaining('settlement failed') });
+    expect(body).toMatchObject({
+      error: true,
+      code: 'PAYMENT_REQUIRED',
+      reason: 'insufficient_funds',
+      message: expect.stringContaining('settlement failed'),
+    });
     expect(body).not.toHaveProperty('data');
     expect(JSON.stringify(body)).not.toContain(CHECKSUMMED);
     expect(res.headers.get('x-payment-response')).toBeNull();
@@ -257,7 +306,10 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
 
   it('an operation that fails is never sent to settlement', async () => {
     asked.length = 0;
-    const res = await fetch(`${server.url}/graphql`, graphqlInit(FAILING, { 'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[2]!, { value: 5000n }) }));
+    const res = await fetch(
+      `${server.url}/graphql`,
+      graphqlInit(FAILING, { 'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[2]!, { value: 5000n }) }),
+    );
     expect(res.status).toBe(200);
     expect((await res.json()).errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER' });
     expect(asked).toEqual(['/verify']);

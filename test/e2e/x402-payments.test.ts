@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch';
+import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { getAddress, parseUnits, type LocalAccount } from 'viem';
+import { wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch';
+import { getAddress, type LocalAccount, parseUnits } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
 import { PaymentRequirementsSchema, x402ResponseSchema } from 'x402/types';
+import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { getDevAccounts } from '../../src/chain/dev-accounts.js';
 import { USDC_ON_BASE } from '../../src/config/config.js';
@@ -32,7 +32,11 @@ const CHECKSUMMED = getAddress('0xd8da6bf26964af9d7eed9e10c5a1e8d5d5b5f6a8');
 const CHECKSUM_UNITS = 5000n;
 
 /** An x402 v1 X-PAYMENT header for the checksum's price, signed by hand, to send exactly the flaw a test needs. */
-function signedV1Payment(payer: LocalAccount, overrides: Partial<AuthorizationFields> = {}, signer: LocalAccount = payer): Promise<string> {
+function signedV1Payment(
+  payer: LocalAccount,
+  overrides: Partial<AuthorizationFields> = {},
+  signer: LocalAccount = payer,
+): Promise<string> {
   return v1PaymentHeader(payer, { value: CHECKSUM_UNITS, ...overrides }, signer);
 }
 
@@ -88,20 +92,37 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
     expect(v2).toMatchObject({
       x402Version: 2,
       resource: { url: resource, mimeType: 'application/json' },
-      accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '5000', asset: USDC_ON_BASE, payTo: RECEIVER, extra: { name: 'USD Coin', version: '2' } }],
+      accepts: [
+        {
+          scheme: 'exact',
+          network: 'eip155:8453',
+          amount: '5000',
+          asset: USDC_ON_BASE,
+          payTo: RECEIVER,
+          extra: { name: 'USD Coin', version: '2' },
+        },
+      ],
     });
     expect(v2.error).toContain('Daily limit exceeded');
   });
 
   it('x402-fetch (v1) with a viem local account pays a priced route and gets the data; the USDC moves on the chain', async () => {
     const payer = payers[1]!;
-    const [payerBefore, receiverBefore] = await Promise.all([usdcBalance(server, payer.address), usdcBalance(server, RECEIVER)]);
+    const [payerBefore, receiverBefore] = await Promise.all([
+      usdcBalance(server, payer.address),
+      usdcBalance(server, RECEIVER),
+    ]);
     const pay = wrapFetchV1(fetch, payer);
     const res = await pay(`${server.url}${CHECKSUM}`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ address: CHECKSUMMED });
     const receipt = decodeHeader(res.headers.get('x-payment-response'));
-    expect(receipt).toEqual({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), network: 'base', payer: payer.address });
+    expect(receipt).toEqual({
+      success: true,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      network: 'base',
+      payer: payer.address,
+    });
     expect(await usdcBalance(server, payer.address)).toBe(payerBefore - CHECKSUM_UNITS);
     expect(await usdcBalance(server, RECEIVER)).toBe(receiverBefore + CHECKSUM_UNITS);
   });
@@ -113,7 +134,11 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
     const res = await pay(`${server.url}${CHECKSUM}`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ address: CHECKSUMMED });
-    expect(decodeHeader(res.headers.get('payment-response'))).toMatchObject({ success: true, network: 'eip155:8453', payer: payer.address });
+    expect(decodeHeader(res.headers.get('payment-response'))).toMatchObject({
+      success: true,
+      network: 'eip155:8453',
+      payer: payer.address,
+    });
     expect(await usdcBalance(server, payer.address)).toBe(before - CHECKSUM_UNITS);
   });
 
@@ -130,7 +155,9 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
     const res = await pay(`${server.url}/api/batch`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ requests: [{ path: CHECKSUM }, { path: '/api/address/checksum/0x0000000000000000000000000000000000000001' }] }),
+      body: JSON.stringify({
+        requests: [{ path: CHECKSUM }, { path: '/api/address/checksum/0x0000000000000000000000000000000000000001' }],
+      }),
     });
     expect(res.status).toBe(200);
     const { results } = await res.json();
@@ -144,16 +171,31 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
     expect((await wrapFetchV1(v1.fetch, payers[4]!)(`${server.url}${CHECKSUM}`)).status).toBe(200);
     const v1Payment = v1.sent.at(-1)!.get('x-payment')!;
     const v2 = recordingFetch();
-    expect((await wrapFetchV2(v2.fetch, new x402Client().register('eip155:8453', new ExactEvmScheme(payers[4]!)))(`${server.url}${CHECKSUM}`)).status).toBe(200);
+    expect(
+      (
+        await wrapFetchV2(
+          v2.fetch,
+          new x402Client().register('eip155:8453', new ExactEvmScheme(payers[4]!)),
+        )(`${server.url}${CHECKSUM}`)
+      ).status,
+    ).toBe(200);
     const v2Payment = v2.sent.at(-1)!.get('payment-signature')!;
     const before = await usdcBalance(server, payers[4]!.address);
 
-    const replays: Record<string, string>[] = [{ 'X-PAYMENT': v1Payment }, { 'x-payment': v1Payment }, { 'PAYMENT-SIGNATURE': v2Payment }];
+    const replays: Record<string, string>[] = [
+      { 'X-PAYMENT': v1Payment },
+      { 'x-payment': v1Payment },
+      { 'PAYMENT-SIGNATURE': v2Payment },
+    ];
     for (const headers of replays) {
       const replay = await server.get(CHECKSUM, headers);
       expect(replay.status).toBe(402);
       const body = await replay.json();
-      expect(body).toMatchObject({ code: 'PAYMENT_REQUIRED', reason: 'duplicate_settlement', message: expect.stringContaining('already used') });
+      expect(body).toMatchObject({
+        code: 'PAYMENT_REQUIRED',
+        reason: 'duplicate_settlement',
+        message: expect.stringContaining('already used'),
+      });
       expect(body).not.toHaveProperty('address');
     }
     expect(await usdcBalance(server, payers[4]!.address)).toBe(before);
@@ -164,9 +206,21 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
     const stranger = privateKeyToAccount(generatePrivateKey());
     const now = BigInt(Math.floor(Date.now() / 1000));
     const cases: [string, string, string][] = [
-      ['wrong payTo', await signedV1Payment(payer, { to: payers[0]!.address }), 'invalid_exact_evm_payload_recipient_mismatch'],
-      ['underpayment', await signedV1Payment(payer, { value: CHECKSUM_UNITS - 1n }), 'invalid_exact_evm_payload_authorization_value'],
-      ['expired', await signedV1Payment(payer, { validAfter: now - 600n, validBefore: now - 1n }), 'invalid_exact_evm_payload_authorization_valid_before'],
+      [
+        'wrong payTo',
+        await signedV1Payment(payer, { to: payers[0]!.address }),
+        'invalid_exact_evm_payload_recipient_mismatch',
+      ],
+      [
+        'underpayment',
+        await signedV1Payment(payer, { value: CHECKSUM_UNITS - 1n }),
+        'invalid_exact_evm_payload_authorization_value',
+      ],
+      [
+        'expired',
+        await signedV1Payment(payer, { validAfter: now - 600n, validBefore: now - 1n }),
+        'invalid_exact_evm_payload_authorization_valid_before',
+      ],
       ['bad signature', await signedV1Payment(payer, {}, stranger), 'invalid_exact_evm_payload_signature'],
       ['not base64 JSON', 'not-a-payment', 'invalid_payload'],
     ];
@@ -175,7 +229,13 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
       const res = await server.get(CHECKSUM, { 'X-PAYMENT': payment });
       expect(res.status, what).toBe(402);
       const body = await res.json();
-      expect(body, what).toMatchObject({ error: true, code: 'PAYMENT_REQUIRED', reason, priceUSD: '0.005', x402Version: 1 });
+      expect(body, what).toMatchObject({
+        error: true,
+        code: 'PAYMENT_REQUIRED',
+        reason,
+        priceUSD: '0.005',
+        x402Version: 1,
+      });
       expect(body.message, what).toMatch(/^Payment refused: /);
       expect(decodeHeader(res.headers.get('payment-required')).error, what).toBe(reason);
     }
@@ -183,13 +243,23 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
   });
 
   it('a correctly signed v1 payment that overpays is accepted ("at least"); a v2 payment must match the amount exactly', async () => {
-    const overpaid = await server.get(CHECKSUM, { 'X-PAYMENT': await signedV1Payment(payers[6]!, { value: CHECKSUM_UNITS + 1n }) });
+    const overpaid = await server.get(CHECKSUM, {
+      'X-PAYMENT': await signedV1Payment(payers[6]!, { value: CHECKSUM_UNITS + 1n }),
+    });
     expect(overpaid.status).toBe(200);
     // The same authorization content wrapped as v2 with a larger amount: refused, v2 is exact.
     const v1 = decodeHeader(await signedV1Payment(payers[6]!, { value: CHECKSUM_UNITS + 1n })) as { payload: unknown };
     const v2 = {
       x402Version: 2,
-      accepted: { scheme: 'exact', network: 'eip155:8453', amount: '5001', asset: USDC_ON_BASE, payTo: RECEIVER, maxTimeoutSeconds: 60, extra: {} },
+      accepted: {
+        scheme: 'exact',
+        network: 'eip155:8453',
+        amount: '5001',
+        asset: USDC_ON_BASE,
+        payTo: RECEIVER,
+        maxTimeoutSeconds: 60,
+        extra: {},
+      },
       payload: v1.payload,
     };
     const res = await server.get(CHECKSUM, { 'PAYMENT-SIGNATURE': encodeHeader(v2) });
@@ -200,7 +270,10 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
   it('a payer without USDC is refused by the facilitator with a 402, and is not served', async () => {
     const res = await wrapFetchV1(fetch, privateKeyToAccount(generatePrivateKey()))(`${server.url}${CHECKSUM}`);
     expect(res.status).toBe(402);
-    expect(await res.json()).toMatchObject({ code: 'PAYMENT_REQUIRED', message: expect.stringContaining('facilitator refused') });
+    expect(await res.json()).toMatchObject({
+      code: 'PAYMENT_REQUIRED',
+      message: expect.stringContaining('facilitator refused'),
+    });
   });
 
   it('routes that are not for sale keep the 429 past the daily limit; always-free routes ignore a payment header', async () => {
@@ -219,8 +292,16 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
     expect(x402ResponseSchema.safeParse(doc).success).toBe(true);
     for (const offer of doc.accepts) expect(PaymentRequirementsSchema.safeParse(offer).success).toBe(true);
     const sold = ROUTE_TABLE.rows.filter((row) => row.tier !== 'free' && row.tier !== 'auth');
-    expect(doc.accepts.map((o: { method: string; path: string }) => `${o.method} ${o.path}`).sort()).toEqual(sold.map((r) => `${r.method} ${r.path}`).sort());
-    expect(doc).toMatchObject({ network: 'base', chainId: 8453, asset: USDC_ON_BASE, receiver: RECEIVER, facilitator: server.localFacilitator!.url });
+    expect(doc.accepts.map((o: { method: string; path: string }) => `${o.method} ${o.path}`).sort()).toEqual(
+      sold.map((r) => `${r.method} ${r.path}`).sort(),
+    );
+    expect(doc).toMatchObject({
+      network: 'base',
+      chainId: 8453,
+      asset: USDC_ON_BASE,
+      receiver: RECEIVER,
+      facilitator: server.localFacilitator!.url,
+    });
     const price = (path: string) => doc.accepts.find((o: { path: string }) => o.path === path)?.priceUSD;
     expect(price('/api/abi/{address}')).toBe('0.02');
     expect(price('/api/active-users')).toBe('0.01');
@@ -234,14 +315,19 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
     expect(price('/api/farcaster/user/{fid}')).toBe('0.01');
     expect(price('/api/batch')).toBe('0.02');
     expect(price('/api/price/history/{symbol}')).toBe('0.05');
-    expect(doc.accepts.find((o: { path: string }) => o.path.startsWith('/api/user/') || o.path.startsWith('/api/auth/'))).toBeUndefined();
+    expect(
+      doc.accepts.find((o: { path: string }) => o.path.startsWith('/api/user/') || o.path.startsWith('/api/auth/')),
+    ).toBeUndefined();
   });
 
   it('/api/sources/health shows the facilitator as a local source', async () => {
     const { sources } = await (await server.get('/api/sources/health')).json();
-    expect(sources.find((s: { name: string }) => s.name === 'x402-facilitator')).toMatchObject({ kind: 'payments', mode: 'local', state: 'up' });
+    expect(sources.find((s: { name: string }) => s.name === 'x402-facilitator')).toMatchObject({
+      kind: 'payments',
+      mode: 'local',
+      state: 'up',
+    });
   });
-
 });
 
 describe('credit purchase paid with x402 (SPEC "States and transitions": Credits)', () => {
@@ -272,12 +358,27 @@ describe('credit purchase paid with x402 (SPEC "States and transitions": Credits
 
     const recorder = recordingFetch();
     const pay = wrapFetchV1(recorder.fetch, payers[8]!, parseUnits('1', 6));
-    const init = { method: 'POST', headers: { ...bearer(session.token), 'content-type': 'application/json' }, body: JSON.stringify({ packageId: 'credits_100' }) };
+    const init = {
+      method: 'POST',
+      headers: { ...bearer(session.token), 'content-type': 'application/json' },
+      body: JSON.stringify({ packageId: 'credits_100' }),
+    };
     const paid = await pay(`${server.url}${path}`, init);
     expect(paid.status).toBe(200);
-    expect(await paid.json()).toMatchObject({ success: true, keyId: id, packageId: 'credits_100', creditsAdded: 100, balance: 100, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(await paid.json()).toMatchObject({
+      success: true,
+      keyId: id,
+      packageId: 'credits_100',
+      creditsAdded: 100,
+      balance: 100,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+    });
 
-    const replay = await server.post(path, { packageId: 'credits_100' }, { ...bearer(session.token), 'X-PAYMENT': recorder.sent.at(-1)!.get('x-payment')! });
+    const replay = await server.post(
+      path,
+      { packageId: 'credits_100' },
+      { ...bearer(session.token), 'X-PAYMENT': recorder.sent.at(-1)!.get('x-payment')! },
+    );
     expect(replay.status).toBe(402);
     expect((await replay.json()).reason).toBe('duplicate_settlement');
     const { keys } = await (await server.get('/api/user/keys', bearer(session.token))).json();
@@ -311,7 +412,11 @@ describe('x402 across instances and facilitator outages', () => {
     });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', () => resolve()));
     const { port } = silent.address() as AddressInfo;
-    const server = await startTestServer({ ...ONE_FREE_CALL, X402_FACILITATOR_URL: `http://127.0.0.1:${port}`, UPSTREAM_TIMEOUT_MS: '300' });
+    const server = await startTestServer({
+      ...ONE_FREE_CALL,
+      X402_FACILITATOR_URL: `http://127.0.0.1:${port}`,
+      UPSTREAM_TIMEOUT_MS: '300',
+    });
     try {
       expect(server.localFacilitator).toBeUndefined();
       const res = await server.get(CHECKSUM, { 'X-PAYMENT': await signedV1Payment(getDevAccounts()[1]!) });
@@ -322,7 +427,10 @@ describe('x402 across instances and facilitator outages', () => {
       expect(res.headers.get('x-payment-response')).toBeNull();
       expect(asked).toEqual(['POST /verify HTTP/1.1']);
       const { sources } = await (await server.get('/api/sources/health')).json();
-      expect(sources.find((s: { name: string }) => s.name === 'x402-facilitator')).toMatchObject({ mode: 'live', lastError: expect.any(String) });
+      expect(sources.find((s: { name: string }) => s.name === 'x402-facilitator')).toMatchObject({
+        mode: 'live',
+        lastError: expect.any(String),
+      });
     } finally {
       await server.close();
       silent.close();

@@ -12,7 +12,9 @@ import {
 } from 'viem';
 import { sign } from 'viem/accounts';
 
-const resolverServiceAbi = parseAbi(['function resolve(bytes name, bytes data) view returns (bytes result, uint64 expires, bytes sig)']);
+const resolverServiceAbi = parseAbi([
+  'function resolve(bytes name, bytes data) view returns (bytes result, uint64 expires, bytes sig)',
+]);
 const recordsAbi = parseAbi([
   'function addr(bytes32 node) view returns (address)',
   'function text(bytes32 node, string key) view returns (string)',
@@ -45,7 +47,9 @@ export async function startTestOffchainGateway(p: {
     req.on('end', async () => {
       state.requests += 1;
       if (state.failWith !== undefined) {
-        res.writeHead(state.failWith, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'gateway down' }));
+        res
+          .writeHead(state.failWith, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ message: 'gateway down' }));
         return;
       }
       const { sender, data } = JSON.parse(body) as { sender: Address; data: Hex };
@@ -57,10 +61,16 @@ export async function startTestOffchainGateway(p: {
           : encodeFunctionResult({ abi: recordsAbi, functionName: 'text', result: p.texts[inner.args[1]] ?? '' });
       const expires = BigInt(Math.floor(Date.now() / 1000) + 300);
       const hash = keccak256(
-        encodePacked(['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'], ['0x1900', sender, expires, keccak256(data), keccak256(result)]),
+        encodePacked(
+          ['bytes2', 'address', 'uint64', 'bytes32', 'bytes32'],
+          ['0x1900', sender, expires, keccak256(data), keccak256(result)],
+        ),
       );
       const sig = await sign({ hash, privateKey: p.signerKey, to: 'hex' });
-      const answer = encodeAbiParameters([{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }], [result, expires, sig]);
+      const answer = encodeAbiParameters(
+        [{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }],
+        [result, expires, sig],
+      );
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: answer }));
     });
   });

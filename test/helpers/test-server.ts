@@ -25,7 +25,12 @@ export async function startTestServer(
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...env });
   // A shared Redis keeps counters across runs: each test server gets its own key namespace.
-  const server = await createServer({ config, logger: pino({ level: 'silent' }), storePrefix: options.storePrefix ?? `test:${randomUUID()}:`, onRpcRequest: options.onRpcRequest });
+  const server = await createServer({
+    config,
+    logger: pino({ level: 'silent' }),
+    storePrefix: options.storePrefix ?? `test:${randomUUID()}:`,
+    onRpcRequest: options.onRpcRequest,
+  });
   const close = server.close.bind(server);
   return Object.assign(server, {
     dataDir,

@@ -1,4 +1,4 @@
-import { createPublicClient, erc20Abi, http, toHex, type Address, type LocalAccount } from 'viem';
+import { type Address, createPublicClient, erc20Abi, http, type LocalAccount, toHex } from 'viem';
 import { getDevAccounts } from '../../src/chain/dev-accounts.js';
 import { USDC_ON_BASE } from '../../src/config/config.js';
 import type { TestServer } from './test-server.js';
@@ -8,7 +8,8 @@ export const RECEIVER = getDevAccounts()[9]!.address;
 /** One free call a day: the second one is past the free quota. */
 export const ONE_FREE_CALL = { ANONYMOUS_DAILY_LIMIT: '1', ANONYMOUS_PER_MINUTE_LIMIT: '1000' };
 
-export const decodeHeader = (value: string | null): Record<string, unknown> => JSON.parse(Buffer.from(value ?? '', 'base64').toString('utf8'));
+export const decodeHeader = (value: string | null): Record<string, unknown> =>
+  JSON.parse(Buffer.from(value ?? '', 'base64').toString('utf8'));
 export const encodeHeader = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64');
 
 /** A fetch that remembers the headers of every request it sends (to replay a payment). */
@@ -71,5 +72,10 @@ export async function v1PaymentHeader(
     message: authorization,
   });
   const asStrings = Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)]));
-  return encodeHeader({ x402Version: 1, scheme: 'exact', network: 'base', payload: { signature, authorization: asStrings } });
+  return encodeHeader({
+    x402Version: 1,
+    scheme: 'exact',
+    network: 'base',
+    payload: { signature, authorization: asStrings },
+  });
 }

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { runScript } from '../../src/store/redis-scripts.js';
-import { openRedisStore, redactRedisUrl, type RedisStore } from '../../src/store/redis-store.js';
+import { openRedisStore, type RedisStore, redactRedisUrl } from '../../src/store/redis-store.js';
 import { describeStoreContract } from './store-contract.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -42,7 +42,9 @@ describe('redis store specifics', () => {
     const store = await openStore({ dataDir: '/nonexistent', redisUrl: REDIS_URL, prefix: freshPrefix() });
     expect(store.describe()).toEqual({ kind: 'redis', location: redactRedisUrl(REDIS_URL) });
     await store.close();
-    expect(redactRedisUrl('redis://default:s3cret@cache.internal:6380/2')).toBe('redis://default@cache.internal:6380/2');
+    expect(redactRedisUrl('redis://default:s3cret@cache.internal:6380/2')).toBe(
+      'redis://default@cache.internal:6380/2',
+    );
     expect(redactRedisUrl('rediss://:s3cret@cache.internal:6380')).toBe('rediss://cache.internal:6380');
   });
 
@@ -83,7 +85,14 @@ describe('redis store specifics', () => {
     const wallet = '0x' + 'ab'.repeat(20);
     for (let i = 0; i < 20; i++) {
       const key = await a.createApiKey({
-        id: `key-${i}`, wallet, name: 'n', keyHash: `hash-${i}`, prefix: 'p…', createdAt: T0, dailyLimit: 250, minuteLimit: 60,
+        id: `key-${i}`,
+        wallet,
+        name: 'n',
+        keyHash: `hash-${i}`,
+        prefix: 'p…',
+        createdAt: T0,
+        dailyLimit: 250,
+        minuteLimit: 60,
       });
       const [rotated, deleted] = await Promise.all([
         a.rotateApiKey({ id: key.id, wallet, keyHash: `hash-${i}-new`, prefix: 'p…', now: T0 }),

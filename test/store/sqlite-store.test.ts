@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,7 +31,11 @@ describeStoreContract('sqlite', async () => {
 });
 
 /** Starts a worker process on the store file (TypeScript run through the test loader, no build needed). */
-function startWorker(args: string[]): { child: ChildProcessWithoutNullStreams; lines: string[]; exited: Promise<number | null> } {
+function startWorker(args: string[]): {
+  child: ChildProcessWithoutNullStreams;
+  lines: string[];
+  exited: Promise<number | null>;
+} {
   const child = spawn(process.execPath, ['--import', LOADER, WORKER, ...args], { stdio: 'pipe' });
   const lines: string[] = [];
   let partial = '';
@@ -85,21 +89,38 @@ describe('sqlite store on disk', () => {
   it('data survives close and reopen', async () => {
     const first = openSqliteStore({ file });
     const key = await first.createApiKey({
-      id: 'key-1', wallet: WALLET, name: 'server', keyHash: 'hash-1', prefix: 'sk…',
-      createdAt: T0, dailyLimit: 250, minuteLimit: 60,
+      id: 'key-1',
+      wallet: WALLET,
+      name: 'server',
+      keyHash: 'hash-1',
+      prefix: 'sk…',
+      createdAt: T0,
+      dailyLimit: 250,
+      minuteLimit: 60,
     });
     await first.addCredits({ keyId: key.id, amount: 100, reference: 'tx:1', now: T0 });
     await first.debitCredit({ keyId: key.id, now: T0 });
     await first.consumeQuota({ counters: [{ key: 'ip:1', limit: 10, windowMs: 86_400_000 }], now: T0 });
     await first.putNonce({ nonce: 'n1', domain: 'example.com', issuedAt: T0, expiresAt: T0 + 300_000 });
-    await first.putSubname({ parent: 'example.eth', label: 'alice', owner: WALLET, records: { addresses: { '60': WALLET }, texts: {} }, createdAt: T0 });
+    await first.putSubname({
+      parent: 'example.eth',
+      label: 'alice',
+      owner: WALLET,
+      records: { addresses: { '60': WALLET }, texts: {} },
+      createdAt: T0,
+    });
     await first.markPaymentNonceSpent({ key: 'p1', expiresAt: T0 + 60_000, now: T0 });
     await first.close();
 
     const reopened = openSqliteStore({ file });
     expect(await reopened.findApiKeyByHash('hash-1')).toMatchObject({ id: 'key-1', credits: 99 });
-    expect(await reopened.addCredits({ keyId: key.id, amount: 100, reference: 'tx:1', now: T0 })).toEqual({ applied: false, balance: 99 });
-    expect((await reopened.readQuota({ counters: [{ key: 'ip:1', limit: 10, windowMs: 86_400_000 }], now: T0 })).counts).toEqual([1]);
+    expect(await reopened.addCredits({ keyId: key.id, amount: 100, reference: 'tx:1', now: T0 })).toEqual({
+      applied: false,
+      balance: 99,
+    });
+    expect(
+      (await reopened.readQuota({ counters: [{ key: 'ip:1', limit: 10, windowMs: 86_400_000 }], now: T0 })).counts,
+    ).toEqual([1]);
     expect(await reopened.consumeNonce({ nonce: 'n1', now: T0 + 1 })).not.toBeNull();
     expect(await reopened.countSubnames()).toBe(1);
     expect(await reopened.markPaymentNonceSpent({ key: 'p1', expiresAt: T0 + 60_000, now: T0 + 1 })).toBe(false);
@@ -143,7 +164,9 @@ describe('sqlite store on disk', () => {
     await store.consumeQuota({ counters: [counter], now: T0 });
     // Read the file through another connection before any flush could run: the closing count is already there.
     const db = new Database(file, { readonly: true });
-    const row = db.prepare('SELECT count FROM quota_counters WHERE key = ?').get('ip:closed') as { count: number } | undefined;
+    const row = db.prepare('SELECT count FROM quota_counters WHERE key = ?').get('ip:closed') as
+      | { count: number }
+      | undefined;
     db.close();
     expect(row?.count).toBe(2);
     await store.close();
@@ -165,8 +188,14 @@ describe('sqlite store on disk', () => {
   it('a crash in the middle of crediting loses no acknowledged credit and doubles none', async () => {
     const setup = openSqliteStore({ file });
     await setup.createApiKey({
-      id: 'key-1', wallet: WALLET, name: 'server', keyHash: 'hash-1', prefix: 'sk…',
-      createdAt: T0, dailyLimit: 250, minuteLimit: 60,
+      id: 'key-1',
+      wallet: WALLET,
+      name: 'server',
+      keyHash: 'hash-1',
+      prefix: 'sk…',
+      createdAt: T0,
+      dailyLimit: 250,
+      minuteLimit: 60,
     });
     await setup.close();
 
@@ -201,8 +230,14 @@ describe('sqlite store on disk', () => {
   it('two processes debiting one key at once take exactly the credits there are', async () => {
     const setup = openSqliteStore({ file });
     await setup.createApiKey({
-      id: 'key-1', wallet: WALLET, name: 'server', keyHash: 'hash-1', prefix: 'sk…',
-      createdAt: T0, dailyLimit: 250, minuteLimit: 60,
+      id: 'key-1',
+      wallet: WALLET,
+      name: 'server',
+      keyHash: 'hash-1',
+      prefix: 'sk…',
+      createdAt: T0,
+      dailyLimit: 250,
+      minuteLimit: 60,
     });
     await setup.addCredits({ keyId: 'key-1', amount: 3_000, reference: 'tx:1', now: T0 });
 

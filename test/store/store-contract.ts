@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ApiKeyConflictError, ApiKeyNotFoundError } from '../../src/store/store-errors.js';
 import type { NewApiKey, QuotaCounter, Store, SubnameRecord } from '../../src/store/store.js';
+import { ApiKeyConflictError, ApiKeyNotFoundError } from '../../src/store/store-errors.js';
 
 /** One or more store instances over the same data, and how to throw them away. */
 export interface StoreFixture {
@@ -80,7 +80,8 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
       });
 
       it('a call past any limit is refused and no counter moves', async () => {
-        for (let i = 0; i < 3; i++) expect((await store.consumeQuota({ counters: [perMinute, perDay], now: T0 })).admitted).toBe(true);
+        for (let i = 0; i < 3; i++)
+          expect((await store.consumeQuota({ counters: [perMinute, perDay], now: T0 })).admitted).toBe(true);
         const refused = await store.consumeQuota({ counters: [perDay, perMinute], now: T0 + 1 });
         expect(refused).toMatchObject({ admitted: false, counts: [3, 3] });
         expect((await store.readQuota({ counters: [perMinute, perDay], now: T0 + 2 })).counts).toEqual([3, 3]);
@@ -111,7 +112,9 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
 
       it('counters with the same key but different windows are separate', async () => {
         await store.consumeQuota({ counters: [{ key: 'k', limit: 10, windowMs: MINUTE }], now: T0 });
-        expect((await store.readQuota({ counters: [{ key: 'k', limit: 10, windowMs: DAY }], now: T0 })).counts).toEqual([0]);
+        expect((await store.readQuota({ counters: [{ key: 'k', limit: 10, windowMs: DAY }], now: T0 })).counts).toEqual(
+          [0],
+        );
       });
 
       it('500 concurrent calls against a limit of 100 admit exactly 100', async () => {
@@ -133,7 +136,8 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
     describe('concurrency slots', () => {
       it('at most max requests hold a slot at once, and a released slot can be taken again', async () => {
         const tokens = [];
-        for (let i = 0; i < 10; i++) tokens.push(await store.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now: T0 }));
+        for (let i = 0; i < 10; i++)
+          tokens.push(await store.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now: T0 }));
         expect(tokens.every((t) => typeof t === 'string')).toBe(true);
         expect(new Set(tokens).size).toBe(10);
         expect(await store.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now: T0 })).toBeNull();
@@ -157,7 +161,9 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
       });
 
       it('of 100 concurrent requests exactly 10 get a slot', async () => {
-        const tokens = await spread(stores, 100, (s) => s.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now: T0 }));
+        const tokens = await spread(stores, 100, (s) =>
+          s.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now: T0 }),
+        );
         expect(tokens.filter((t) => t !== null)).toHaveLength(10);
       });
     });
@@ -204,7 +210,11 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         const first = await store.touchWallet({ address: WALLET_A, now: T0 });
         expect(first).toEqual({ address: WALLET_A.toLowerCase(), firstSeenAt: T0, lastSeenAt: T0 });
         await store.touchWallet({ address: WALLET_A.toUpperCase().replace('0X', '0x'), now: T0 + DAY });
-        expect(await store.getWallet(WALLET_A)).toEqual({ address: WALLET_A.toLowerCase(), firstSeenAt: T0, lastSeenAt: T0 + DAY });
+        expect(await store.getWallet(WALLET_A)).toEqual({
+          address: WALLET_A.toLowerCase(),
+          firstSeenAt: T0,
+          lastSeenAt: T0 + DAY,
+        });
       });
     });
 
@@ -229,7 +239,10 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         const second = await store.createApiKey(newKey({ name: 'second', createdAt: T0 + 2 }));
         const first = await store.createApiKey(newKey({ name: 'first', createdAt: T0 + 1 }));
         await store.createApiKey(newKey({ wallet: WALLET_B }));
-        expect((await store.listApiKeys(WALLET_A.toUpperCase().replace('0X', '0x'))).map((k) => k.id)).toEqual([first.id, second.id]);
+        expect((await store.listApiKeys(WALLET_A.toUpperCase().replace('0X', '0x'))).map((k) => k.id)).toEqual([
+          first.id,
+          second.id,
+        ]);
         expect(await store.listApiKeys('0x' + 'cc'.repeat(20))).toEqual([]);
       });
 
@@ -237,7 +250,13 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         const key = await store.createApiKey(newKey());
         await store.addCredits({ keyId: key.id, amount: 100, reference: randomUUID(), now: T0 });
         const newHash = randomHash();
-        const rotated = await store.rotateApiKey({ id: key.id, wallet: WALLET_A, keyHash: newHash, prefix: 'sk_live_cd34…', now: T0 + 1 });
+        const rotated = await store.rotateApiKey({
+          id: key.id,
+          wallet: WALLET_A,
+          keyHash: newHash,
+          prefix: 'sk_live_cd34…',
+          now: T0 + 1,
+        });
         expect(rotated).toEqual({ ...key, keyHash: newHash, prefix: 'sk_live_cd34…', credits: 100 });
         expect(await store.findApiKeyByHash(newHash)).toEqual(rotated);
       });
@@ -250,9 +269,19 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
 
       it('only the owning wallet can rotate or delete a key', async () => {
         const key = await store.createApiKey(newKey());
-        expect(await store.rotateApiKey({ id: key.id, wallet: WALLET_B, keyHash: randomHash(), prefix: 'p…', now: T0 })).toBeNull();
+        expect(
+          await store.rotateApiKey({ id: key.id, wallet: WALLET_B, keyHash: randomHash(), prefix: 'p…', now: T0 }),
+        ).toBeNull();
         expect(await store.deleteApiKey({ id: key.id, wallet: WALLET_B, now: T0 })).toBe(false);
-        expect(await store.rotateApiKey({ id: 'no-such-key', wallet: WALLET_A, keyHash: randomHash(), prefix: 'p…', now: T0 })).toBeNull();
+        expect(
+          await store.rotateApiKey({
+            id: 'no-such-key',
+            wallet: WALLET_A,
+            keyHash: randomHash(),
+            prefix: 'p…',
+            now: T0,
+          }),
+        ).toBeNull();
         expect(await store.deleteApiKey({ id: 'no-such-key', wallet: WALLET_A, now: T0 })).toBe(false);
         expect(await store.findApiKeyByHash(key.keyHash)).toEqual(key);
       });
@@ -304,9 +333,18 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
     describe('credits', () => {
       it('the same payment reference credits once', async () => {
         const key = await store.createApiKey(newKey());
-        expect(await store.addCredits({ keyId: key.id, amount: 100, reference: 'tx:0x01', now: T0 })).toEqual({ applied: true, balance: 100 });
-        expect(await store.addCredits({ keyId: key.id, amount: 100, reference: 'tx:0x01', now: T0 + 1 })).toEqual({ applied: false, balance: 100 });
-        expect(await store.addCredits({ keyId: key.id, amount: 250, reference: 'tx:0x02', now: T0 + 2 })).toEqual({ applied: true, balance: 350 });
+        expect(await store.addCredits({ keyId: key.id, amount: 100, reference: 'tx:0x01', now: T0 })).toEqual({
+          applied: true,
+          balance: 100,
+        });
+        expect(await store.addCredits({ keyId: key.id, amount: 100, reference: 'tx:0x01', now: T0 + 1 })).toEqual({
+          applied: false,
+          balance: 100,
+        });
+        expect(await store.addCredits({ keyId: key.id, amount: 250, reference: 'tx:0x02', now: T0 + 2 })).toEqual({
+          applied: true,
+          balance: 350,
+        });
         expect(await store.getCredits(key.id)).toBe(350);
       });
 
@@ -314,25 +352,36 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         const a = await store.createApiKey(newKey());
         const b = await store.createApiKey(newKey());
         await store.addCredits({ keyId: a.id, amount: 100, reference: 'tx:0x01', now: T0 });
-        expect(await store.addCredits({ keyId: b.id, amount: 100, reference: 'tx:0x01', now: T0 })).toEqual({ applied: false, balance: 0 });
+        expect(await store.addCredits({ keyId: b.id, amount: 100, reference: 'tx:0x01', now: T0 })).toEqual({
+          applied: false,
+          balance: 0,
+        });
         await store.deleteApiKey({ id: a.id, wallet: WALLET_A, now: T0 });
-        expect(await store.addCredits({ keyId: b.id, amount: 100, reference: 'tx:0x01', now: T0 })).toEqual({ applied: false, balance: 0 });
+        expect(await store.addCredits({ keyId: b.id, amount: 100, reference: 'tx:0x01', now: T0 })).toEqual({
+          applied: false,
+          balance: 0,
+        });
       });
 
       it('of 50 concurrent purchases with one reference, one is applied', async () => {
         const key = await store.createApiKey(newKey());
-        const results = await spread(stores, 50, (s) => s.addCredits({ keyId: key.id, amount: 1000, reference: 'tx:0x03', now: T0 }));
+        const results = await spread(stores, 50, (s) =>
+          s.addCredits({ keyId: key.id, amount: 1000, reference: 'tx:0x03', now: T0 }),
+        );
         expect(results.filter((r) => r.applied)).toHaveLength(1);
         expect(await store.getCredits(key.id)).toBe(1000);
       });
 
       it('crediting a key that does not exist fails', async () => {
-        await expect(store.addCredits({ keyId: 'no-such-key', amount: 100, reference: 'tx:0x04', now: T0 })).rejects.toBeInstanceOf(
-          ApiKeyNotFoundError,
-        );
+        await expect(
+          store.addCredits({ keyId: 'no-such-key', amount: 100, reference: 'tx:0x04', now: T0 }),
+        ).rejects.toBeInstanceOf(ApiKeyNotFoundError);
         const key = await store.createApiKey(newKey());
         // The failed attempt did not use the reference up.
-        expect(await store.addCredits({ keyId: key.id, amount: 100, reference: 'tx:0x04', now: T0 })).toEqual({ applied: true, balance: 100 });
+        expect(await store.addCredits({ keyId: key.id, amount: 100, reference: 'tx:0x04', now: T0 })).toEqual({
+          applied: true,
+          balance: 100,
+        });
       });
 
       it('a debit never takes the balance below 0', async () => {
@@ -356,7 +405,9 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
 
       it('amounts must be positive whole numbers', async () => {
         const key = await store.createApiKey(newKey());
-        await expect(store.addCredits({ keyId: key.id, amount: -5, reference: 'r', now: T0 })).rejects.toThrow(/amount/);
+        await expect(store.addCredits({ keyId: key.id, amount: -5, reference: 'r', now: T0 })).rejects.toThrow(
+          /amount/,
+        );
         await expect(store.debitCredit({ keyId: key.id, amount: 0.5, now: T0 })).rejects.toThrow(/amount/);
       });
     });
@@ -370,7 +421,9 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
       });
 
       it('of 50 concurrent settlements with one payment nonce, one wins', async () => {
-        const results = await spread(stores, 50, (s) => s.markPaymentNonceSpent({ key: '0xfrom:0xnonce3', expiresAt: T0 + MINUTE, now: T0 }));
+        const results = await spread(stores, 50, (s) =>
+          s.markPaymentNonceSpent({ key: '0xfrom:0xnonce3', expiresAt: T0 + MINUTE, now: T0 }),
+        );
         expect(results.filter(Boolean)).toHaveLength(1);
       });
 
@@ -384,7 +437,10 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         const record = subname();
         expect(await store.putSubname(record)).toBe(true);
         expect(await store.putSubname(subname({ owner: WALLET_B }))).toBe(false);
-        expect(await store.getSubname({ parent: 'example.eth', label: 'alice' })).toEqual({ ...record, owner: WALLET_A.toLowerCase() });
+        expect(await store.getSubname({ parent: 'example.eth', label: 'alice' })).toEqual({
+          ...record,
+          owner: WALLET_A.toLowerCase(),
+        });
         expect(await store.getSubname({ parent: 'example.eth', label: 'bob' })).toBeNull();
         expect(await store.getSubname({ parent: 'other.eth', label: 'alice' })).toBeNull();
       });
@@ -392,11 +448,16 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
       it('a subname without a contenthash has none', async () => {
         const record = subname({ records: { addresses: {}, texts: {} } });
         await store.putSubname(record);
-        expect((await store.getSubname({ parent: 'example.eth', label: 'alice' }))?.records).toEqual({ addresses: {}, texts: {} });
+        expect((await store.getSubname({ parent: 'example.eth', label: 'alice' }))?.records).toEqual({
+          addresses: {},
+          texts: {},
+        });
       });
 
       it('of 20 concurrent registrations of one label, one wins', async () => {
-        const results = await spread(stores, 20, (s, i) => s.putSubname(subname({ label: 'taken', createdAt: T0 + i })));
+        const results = await spread(stores, 20, (s, i) =>
+          s.putSubname(subname({ label: 'taken', createdAt: T0 + i })),
+        );
         expect(results.filter(Boolean)).toHaveLength(1);
         expect(await store.countSubnames('example.eth')).toBe(1);
       });

@@ -26,9 +26,22 @@ describe('the access gate with an API key (SPEC "API key": per key, 10 concurren
     store = openSqliteStore({ file: join(dir, 'store.sqlite') });
     clock = T0;
     key = await store.createApiKey({
-      id: 'key-1', wallet: WALLET, name: 'k', keyHash: 'h'.repeat(64), prefix: 'sk_live_abcd…', createdAt: T0, dailyLimit: 2, minuteLimit: 10,
+      id: 'key-1',
+      wallet: WALLET,
+      name: 'k',
+      keyHash: 'h'.repeat(64),
+      prefix: 'sk_live_abcd…',
+      createdAt: T0,
+      dailyLimit: 2,
+      minuteLimit: 10,
     });
-    const caller: Caller = { mode: 'api_key', key: 'key:key-1', apiKeyId: key.id, apiKey: key, limits: { daily: 2, perMinute: 10 } };
+    const caller: Caller = {
+      mode: 'api_key',
+      key: 'key:key-1',
+      apiKeyId: key.id,
+      apiKey: key,
+      limits: { daily: 2, perMinute: 10 },
+    };
     gate = createAccessGate({
       store,
       identify: async () => caller,
@@ -42,7 +55,11 @@ describe('the access gate with an API key (SPEC "API key": per key, 10 concurren
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const refusal = (p: Promise<unknown>) => p.then(() => undefined, (err: unknown) => err as ApiError);
+  const refusal = (p: Promise<unknown>) =>
+    p.then(
+      () => undefined,
+      (err: unknown) => err as ApiError,
+    );
 
   it('at most the concurrency limit of calls are in flight; a finished call frees its slot', async () => {
     await store.addCredits({ keyId: key.id, amount: 100, reference: 'fixture', now: T0 });
@@ -62,10 +79,14 @@ describe('the access gate with an API key (SPEC "API key": per key, 10 concurren
     for (let i = 0; i < 2; i++) (await gate.admit(request(), { tier: 'medium' })).release();
     for (let i = 0; i < 5; i++) {
       clock += 60_000; // a fresh minute each time: the daily limit and the empty balance refuse
-      expect(await refusal(gate.admit(request(), { tier: 'medium' }))).toMatchObject({ status: 402, code: 'INSUFFICIENT_CREDITS' });
+      expect(await refusal(gate.admit(request(), { tier: 'medium' }))).toMatchObject({
+        status: 402,
+        code: 'INSUFFICIENT_CREDITS',
+      });
     }
     await new Promise((r) => setTimeout(r, 10));
-    for (let i = 0; i < 3; i++) expect(await store.acquireSlot({ key: 'key:key-1', max: 3, ttlMs: 1000, now: clock })).not.toBeNull();
+    for (let i = 0; i < 3; i++)
+      expect(await store.acquireSlot({ key: 'key:key-1', max: 3, ttlMs: 1000, now: clock })).not.toBeNull();
   });
 
   it('paying with credits is still limited per minute, and a per-minute refusal costs no credit', async () => {

@@ -3,14 +3,17 @@ import { join } from 'node:path';
 import { encodeFunctionData, type Hex, namehash, parseAbi, recoverAddress, toHex } from 'viem';
 import { packetToBytes } from 'viem/ens';
 import { describe, expect, it } from 'vitest';
-import { decodeDnsName, DnsNameError } from '../../src/ccip/dns-name.js';
+import { DnsNameError, decodeDnsName } from '../../src/ccip/dns-name.js';
 import { recordResult } from '../../src/ccip/record-result.js';
 import { decodeResolveRequest, ResolveRequestError, resolverServiceAbi } from '../../src/ccip/resolve-request.js';
 import { offchainAnswerHash, signOffchainAnswer } from '../../src/ccip/sign-answer.js';
 
 /** ../shared/vectors/ccip: one complete OffchainResolver answer, computed with viem and cross-checked with ethers. */
 const vector = JSON.parse(
-  readFileSync(join(import.meta.dirname, '..', '..', '..', 'shared', 'vectors', 'ccip', 'offchain-resolver-addr.json'), 'utf8'),
+  readFileSync(
+    join(import.meta.dirname, '..', '..', '..', 'shared', 'vectors', 'ccip', 'offchain-resolver-addr.json'),
+    'utf8',
+  ),
 ) as Record<string, string> & { expires: number };
 
 const records = parseAbi([
@@ -27,7 +30,11 @@ const requestFor = (name: string, inner: Hex): Hex =>
 describe('a gateway answer is exactly what ENS’s OffchainResolver verifies (shared vector)', () => {
   it('the request decodes to test.eth asking addr(bytes32) of its namehash', () => {
     expect(decodeDnsName(vector.dnsEncodedName as Hex)).toBe(vector.name);
-    expect(decodeResolveRequest(vector.request as Hex)).toEqual({ name: 'test.eth', node: vector.node, query: { kind: 'addr' } });
+    expect(decodeResolveRequest(vector.request as Hex)).toEqual({
+      name: 'test.eth',
+      node: vector.node,
+      query: { kind: 'addr' },
+    });
   });
 
   it('the result is the address ABI-encoded as addr(bytes32) returns it', () => {
@@ -35,7 +42,12 @@ describe('a gateway answer is exactly what ENS’s OffchainResolver verifies (sh
   });
 
   it('the signed hash, the 65-byte signature and the encoded data match the vector byte for byte', async () => {
-    const p = { resolver: vector.resolver as Hex, expires: BigInt(vector.expires), request: vector.request as Hex, result: vector.result as Hex };
+    const p = {
+      resolver: vector.resolver as Hex,
+      expires: BigInt(vector.expires),
+      request: vector.request as Hex,
+      result: vector.result as Hex,
+    };
     expect(offchainAnswerHash(p)).toBe(vector.messageHash);
     const signed = await signOffchainAnswer(p, vector.signerPrivateKey as Hex);
     expect(signed.signature).toBe(vector.signature);
@@ -55,10 +67,20 @@ describe('the gateway refuses requests it must not sign', () => {
   it('addr(bytes32,uint256), text(bytes32,string) and contenthash(bytes32) are read; any other record is refused', () => {
     const node = namehash('dave.offchain.eth');
     const decode = (inner: Hex) => decodeResolveRequest(requestFor('dave.offchain.eth', inner)).query;
-    expect(decode(encodeFunctionData({ abi: records, functionName: 'addr', args: [node, 2147483658n] }))).toEqual({ kind: 'addrByCoin', coinType: 2147483658n });
-    expect(decode(encodeFunctionData({ abi: records, functionName: 'text', args: [node, 'url'] }))).toEqual({ kind: 'text', key: 'url' });
-    expect(decode(encodeFunctionData({ abi: records, functionName: 'contenthash', args: [node] }))).toEqual({ kind: 'contenthash' });
-    expect(() => decode(encodeFunctionData({ abi: records, functionName: 'name', args: [node] }))).toThrow(/unsupported record/);
+    expect(decode(encodeFunctionData({ abi: records, functionName: 'addr', args: [node, 2147483658n] }))).toEqual({
+      kind: 'addrByCoin',
+      coinType: 2147483658n,
+    });
+    expect(decode(encodeFunctionData({ abi: records, functionName: 'text', args: [node, 'url'] }))).toEqual({
+      kind: 'text',
+      key: 'url',
+    });
+    expect(decode(encodeFunctionData({ abi: records, functionName: 'contenthash', args: [node] }))).toEqual({
+      kind: 'contenthash',
+    });
+    expect(() => decode(encodeFunctionData({ abi: records, functionName: 'name', args: [node] }))).toThrow(
+      /unsupported record/,
+    );
   });
 
   it('calldata that is not resolve(bytes,bytes) is refused', () => {
@@ -78,7 +100,11 @@ describe('the gateway refuses requests it must not sign', () => {
   it('unset records answer as a resolver does: zero address, empty bytes, empty string; inherited keys are not records', () => {
     const empty = { addresses: {}, texts: {} };
     expect(recordResult({ kind: 'addr' }, null)).toBe(`0x${'0'.repeat(64)}`);
-    expect(recordResult({ kind: 'text', key: 'constructor' }, empty)).toBe(recordResult({ kind: 'text', key: 'missing' }, null));
-    expect(recordResult({ kind: 'contenthash' }, empty)).toBe(recordResult({ kind: 'addrByCoin', coinType: 0n }, empty));
+    expect(recordResult({ kind: 'text', key: 'constructor' }, empty)).toBe(
+      recordResult({ kind: 'text', key: 'missing' }, null),
+    );
+    expect(recordResult({ kind: 'contenthash' }, empty)).toBe(
+      recordResult({ kind: 'addrByCoin', coinType: 0n }, empty),
+    );
   });
 });

@@ -5,18 +5,25 @@ import { decodeAbiParameters, encodeFunctionData, type Hex, namehash, parseAbi, 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { packetToBytes } from 'viem/ens';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import { createCcipServices } from '../../src/ccip/ccip-services.js';
 import { resolverServiceAbi } from '../../src/ccip/resolve-request.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
+import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 
 const NOW = Date.UTC(2030, 0, 1);
 const RESOLVER = '0x8464135c8F25Da09e49BC8782676a84730C318bC';
 const wallet = privateKeyToAccount(generatePrivateKey()).address;
-const session: CallerIdentity = { mode: 'siwe', key: `wallet:${wallet}`, wallet, limits: { daily: 200, perMinute: 60 } };
+const session: CallerIdentity = {
+  mode: 'siwe',
+  key: `wallet:${wallet}`,
+  wallet,
+  limits: { daily: 200, perMinute: 60 },
+};
 const textAbi = parseAbi(['function text(bytes32 node, string key) view returns (string)']);
-const config = (signerKey?: Hex) => ({ ccip: { signerKey, parentNames: ['offchain.eth', 'team.example.eth'], answerTtlSeconds: 120 } });
+const config = (signerKey?: Hex) => ({
+  ccip: { signerKey, parentNames: ['offchain.eth', 'team.example.eth'], answerTtlSeconds: 120 },
+});
 
 describe('the CCIP services over the store', () => {
   let dataDir: string;
@@ -31,7 +38,10 @@ describe('the CCIP services over the store', () => {
   });
 
   it('without CCIP_SIGNER_KEY the key is generated once and kept in the store: every instance on it signs alike', async () => {
-    const [first, second] = await Promise.all([createCcipServices({ config: config(), store }), createCcipServices({ config: config(), store })]);
+    const [first, second] = await Promise.all([
+      createCcipServices({ config: config(), store }),
+      createCcipServices({ config: config(), store }),
+    ]);
     expect(second.signer).toBe(first.signer);
     const key = generatePrivateKey();
     expect((await createCcipServices({ config: config(key), store })).signer).toBe(privateKeyToAccount(key).address);
@@ -39,26 +49,51 @@ describe('the CCIP services over the store', () => {
 
   it('an answer is valid for CCIP_ANSWER_TTL_SECONDS from now and serves every configured parent', async () => {
     const ccip = await createCcipServices({ config: config(), store, now: () => NOW });
-    await ccip.register(session, { parent: 'team.example.eth', label: 'ops', records: { texts: [{ key: 'email', value: 'ops@example.org' }] } });
+    await ccip.register(session, {
+      parent: 'team.example.eth',
+      label: 'ops',
+      records: { texts: [{ key: 'email', value: 'ops@example.org' }] },
+    });
     const name = 'ops.team.example.eth';
     const data = encodeFunctionData({
       abi: resolverServiceAbi,
       functionName: 'resolve',
-      args: [toHex(packetToBytes(name)), encodeFunctionData({ abi: textAbi, functionName: 'text', args: [namehash(name), 'email'] })],
+      args: [
+        toHex(packetToBytes(name)),
+        encodeFunctionData({ abi: textAbi, functionName: 'text', args: [namehash(name), 'email'] }),
+      ],
     });
     const answer = await ccip.answer({ sender: RESOLVER, data });
     expect(answer.validUntil).toBe(NOW / 1000 + 120);
-    const [result] = decodeAbiParameters([{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }], answer.data as Hex);
+    const [result] = decodeAbiParameters(
+      [{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }],
+      answer.data as Hex,
+    );
     expect(decodeAbiParameters([{ type: 'string' }], result)[0]).toBe('ops@example.org');
   });
 
   it('records are checked: ENSIP-11 coin types only, 0x addresses, ipfs/ipns content hashes, no key twice', async () => {
     const ccip = await createCcipServices({ config: config(), store, now: () => NOW });
     const register = (records: object) => ccip.register(session, { parent: 'offchain.eth', label: 'check', records });
-    await expect(register({ addresses: [{ coinType: '0', address: wallet }] })).rejects.toMatchObject({ status: 400, message: /coin type 0 is not served/ });
-    await expect(register({ addresses: [{ coinType: '60', address: 'bc1q…' }] })).rejects.toMatchObject({ status: 400 });
-    await expect(register({ contenthash: 'https://example.org' })).rejects.toMatchObject({ status: 400, message: /contenthash/ });
-    await expect(register({ texts: [{ key: 'a', value: '1' }, { key: 'a', value: '2' }] })).rejects.toMatchObject({ status: 400, message: /given twice/ });
+    await expect(register({ addresses: [{ coinType: '0', address: wallet }] })).rejects.toMatchObject({
+      status: 400,
+      message: /coin type 0 is not served/,
+    });
+    await expect(register({ addresses: [{ coinType: '60', address: 'bc1q…' }] })).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(register({ contenthash: 'https://example.org' })).rejects.toMatchObject({
+      status: 400,
+      message: /contenthash/,
+    });
+    await expect(
+      register({
+        texts: [
+          { key: 'a', value: '1' },
+          { key: 'a', value: '2' },
+        ],
+      }),
+    ).rejects.toMatchObject({ status: 400, message: /given twice/ });
     // `__proto__` is a text key like any other, kept as the record's own entry.
     const made = await register({ texts: [{ key: '__proto__', value: 'kept' }] });
     expect(made.records.texts).toEqual([{ key: '__proto__', value: 'kept' }]);
@@ -67,12 +102,19 @@ describe('the CCIP services over the store', () => {
   it('an API key or anonymous caller cannot register: a SIWE session names the owner', async () => {
     const ccip = await createCcipServices({ config: config(), store });
     const apiKey: CallerIdentity = { ...session, mode: 'api_key', apiKeyId: 'k' };
-    await expect(ccip.register(apiKey, { parent: 'offchain.eth', label: 'k', records: {} })).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    await expect(ccip.register(apiKey, { parent: 'offchain.eth', label: 'k', records: {} })).rejects.toMatchObject({
+      status: 401,
+      code: 'UNAUTHORIZED',
+    });
   });
 
   it('health is 500 CCIP_HEALTH_ERROR when the record store does not answer', async () => {
     const ccip = await createCcipServices({ config: config(), store });
-    await expect(ccip.health()).resolves.toMatchObject({ status: 'ok', recordCount: 0, dbPath: join(dataDir, 'store.sqlite') });
+    await expect(ccip.health()).resolves.toMatchObject({
+      status: 'ok',
+      recordCount: 0,
+      dbPath: join(dataDir, 'store.sqlite'),
+    });
     await store.close();
     await expect(ccip.health()).rejects.toMatchObject({ status: 500, code: 'CCIP_HEALTH_ERROR' });
   });

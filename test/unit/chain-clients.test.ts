@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import { multicall3Abi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { startLocalChain, type LocalChain } from '../../src/chain/local-chain.js';
+import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
 import { seedLocalChain } from '../../src/chain/seed-local-chain.js';
 import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
 import type { ChainKey } from '../../src/config/chains.js';
@@ -39,7 +39,9 @@ describe('which client serves each chain', () => {
     expect(clients.ethereum.mode).toBe('live');
     expect(clients.base).toMatchObject({ mode: 'live', chainId: 8453 });
     expect(clients.base.client?.chain.id).toBe(8453);
-    expect(clients.base.client?.chain.contracts?.multicall3?.address.toLowerCase()).toBe(MULTICALL3_ADDRESS.toLowerCase());
+    expect(clients.base.client?.chain.contracts?.multicall3?.address.toLowerCase()).toBe(
+      MULTICALL3_ADDRESS.toLowerCase(),
+    );
     expect(clients.polygon.mode).toBe('absent');
   });
 
@@ -54,7 +56,11 @@ describe('which client serves each chain', () => {
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ApiError);
-      expect(err).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'no RPC configured for arbitrum' });
+      expect(err).toMatchObject({
+        status: 503,
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'no RPC configured for arbitrum',
+      });
     }
   });
 });
@@ -101,7 +107,10 @@ describe('requests toward the local chain', () => {
   it('client.multicall of ten reads is exactly one eth_call', async () => {
     const { client, requests } = countingClients();
     const accounts = getDevAccounts();
-    const balances = await client.multicall({ contracts: accounts.map((a) => balanceRead(a.address)), allowFailure: false });
+    const balances = await client.multicall({
+      contracts: accounts.map((a) => balanceRead(a.address)),
+      allowFailure: false,
+    });
     expect(balances).toEqual(accounts.map(() => parseEther('10000')));
     expect(requests).toEqual([['ethereum', 'eth_call']]);
   });
@@ -119,7 +128,9 @@ describe('requests toward the local chain', () => {
   it('a hundred concurrent readContract calls are batched into one eth_call', async () => {
     const { client, requests } = countingClients();
     const accounts = getDevAccounts();
-    const reads = Array.from({ length: 100 }, (_, i) => client.readContract(balanceRead(accounts[i % accounts.length].address)));
+    const reads = Array.from({ length: 100 }, (_, i) =>
+      client.readContract(balanceRead(accounts[i % accounts.length].address)),
+    );
     const balances = await Promise.all(reads);
     expect(balances).toHaveLength(100);
     expect(new Set(balances)).toEqual(new Set([parseEther('10000')]));

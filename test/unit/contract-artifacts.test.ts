@@ -13,7 +13,9 @@ describe('contract artifacts', () => {
   it('are found under <project root>/generated/contracts, with abi, creation code and runtime code', () => {
     const artifact = loadContractArtifact('Multicall3');
     expect(artifact.abi.some((item) => item.type === 'function' && item.name === 'aggregate3')).toBe(true);
-    expect(isHex(artifact.bytecode, { strict: true }) && size(artifact.bytecode)).toBeGreaterThan(size(artifact.deployedBytecode));
+    expect(isHex(artifact.bytecode, { strict: true }) && size(artifact.bytecode)).toBeGreaterThan(
+      size(artifact.deployedBytecode),
+    );
     expect(size(artifact.deployedBytecode)).toBeGreaterThan(0);
   });
 

@@ -41,13 +41,24 @@ describe('DeFi upstream replies are mapped at the edge; a reply of the wrong sha
   });
 
   it('raises are given in millions of USD upstream and in whole USD here; hacks keep USD', () => {
-    expect(mapRaises({ raises: [{ date: 1, name: 'A', amount: 22.5, valuation: 0.0015 }] })[0]).toMatchObject({ amountUsd: 22_500_000, valuationUsd: 1500 });
-    expect(mapHacks([{ date: 1, name: 'H', amount: 1_460_000_000, chains: ['Ethereum'] }])[0]).toMatchObject({ amountUsd: 1_460_000_000 });
+    expect(mapRaises({ raises: [{ date: 1, name: 'A', amount: 22.5, valuation: 0.0015 }] })[0]).toMatchObject({
+      amountUsd: 22_500_000,
+      valuationUsd: 1500,
+    });
+    expect(mapHacks([{ date: 1, name: 'H', amount: 1_460_000_000, chains: ['Ethereum'] }])[0]).toMatchObject({
+      amountUsd: 1_460_000_000,
+    });
     expect(() => mapRaises([])).toThrow();
   });
 
   it('pools need an id, chain, project and TVL', () => {
-    const pools = mapPools({ status: 'success', data: [{ pool: 'a', chain: 'Base', project: 'p', tvlUsd: 5 }, { pool: 'b', chain: 'Base', tvlUsd: 9 }] });
+    const pools = mapPools({
+      status: 'success',
+      data: [
+        { pool: 'a', chain: 'Base', project: 'p', tvlUsd: 5 },
+        { pool: 'b', chain: 'Base', tvlUsd: 9 },
+      ],
+    });
     expect(pools.map((p) => p.pool)).toEqual(['a']);
     expect(() => mapPools({ status: 'error' })).toThrow();
   });
@@ -60,7 +71,9 @@ describe('DeFi upstream replies are mapped at the edge; a reply of the wrong sha
       { metric_key: 'aa_last7d', origin_key: 'base', date: '2026-11-20', value: 71 },
       { metric_key: 'daa', origin_key: 'op', date: 'yesterday', value: 5 },
     ]);
-    expect([...activity.values()]).toEqual([{ originKey: 'base', date: '2026-11-20', dailyActiveAddresses: 12, weeklyActiveAddresses: 71 }]);
+    expect([...activity.values()]).toEqual([
+      { originKey: 'base', date: '2026-11-20', dailyActiveAddresses: 12, weeklyActiveAddresses: 71 },
+    ]);
   });
 
   it('next unlocks keep only events that unlock tokens; millisecond dates are read as seconds', () => {
@@ -79,7 +92,11 @@ describe('DeFi upstream replies are mapped at the edge; a reply of the wrong sha
         chain: 'eth',
         name: 'Aave V3',
         portfolio_item_list: [
-          { name: 'Lending', stats: { asset_usd_value: 3, debt_usd_value: 1, net_usd_value: 2 }, detail: { supply_token_list: [{ id: '0xt', symbol: 'WETH', amount: 2, price: 1.5 }] } },
+          {
+            name: 'Lending',
+            stats: { asset_usd_value: 3, debt_usd_value: 1, net_usd_value: 2 },
+            detail: { supply_token_list: [{ id: '0xt', symbol: 'WETH', amount: 2, price: 1.5 }] },
+          },
           { name: 'Staked', stats: { asset_usd_value: 9, debt_usd_value: 0, net_usd_value: 9 }, detail: {} },
         ],
       },
@@ -90,7 +107,10 @@ describe('DeFi upstream replies are mapped at the edge; a reply of the wrong sha
   });
 
   it('offset pagination says whether items follow the page', () => {
-    expect(paginate([1, 2, 3], 2, 0)).toEqual({ data: [1, 2], pagination: { limit: 2, offset: 0, total: 3, hasMore: true } });
+    expect(paginate([1, 2, 3], 2, 0)).toEqual({
+      data: [1, 2],
+      pagination: { limit: 2, offset: 0, total: 3, hasMore: true },
+    });
     expect(paginate([1, 2, 3], 2, 2).pagination.hasMore).toBe(false);
     expect(() => paginate([1], 101, 0)).toThrow(/limit/);
   });

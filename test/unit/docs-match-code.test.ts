@@ -10,7 +10,9 @@ const envExample = readFileSync(join(root, '.env.example'), 'utf8');
 
 describe('the README and .env.example say what the code does', () => {
   it('the README names every route of the table', () => {
-    const missing = ROUTE_TABLE.rows.filter((row) => !readme.includes(`\`${row.path}\``)).map((r) => `${r.method} ${r.path}`);
+    const missing = ROUTE_TABLE.rows
+      .filter((row) => !readme.includes(`\`${row.path}\``))
+      .map((r) => `${r.method} ${r.path}`);
     expect(missing).toEqual([]);
   });
 

@@ -7,16 +7,28 @@ const CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi';
 
 describe('ENSIP-12 avatar records become links the service never fetches', () => {
   it('https stays https; http is upgraded; credentials in a URL are refused', () => {
-    expect(avatarLink('https://example.org/a.png', 'a.eth')).toEqual({ url: 'https://example.org/a.png', type: 'https' });
-    expect(avatarLink('http://example.org/a.png', 'a.eth')).toEqual({ url: 'https://example.org/a.png', type: 'https' });
+    expect(avatarLink('https://example.org/a.png', 'a.eth')).toEqual({
+      url: 'https://example.org/a.png',
+      type: 'https',
+    });
+    expect(avatarLink('http://example.org/a.png', 'a.eth')).toEqual({
+      url: 'https://example.org/a.png',
+      type: 'https',
+    });
     expect(avatarLink('https://user:pw@example.org/a.png', 'a.eth')).toBeNull();
   });
 
   it('ipfs://, ipns://, ar:// and a bare CID go through fixed public gateways', () => {
-    expect(avatarLink(`ipfs://${CID}/a.png`, 'a.eth')).toEqual({ url: `https://ipfs.io/ipfs/${CID}/a.png`, type: 'ipfs' });
+    expect(avatarLink(`ipfs://${CID}/a.png`, 'a.eth')).toEqual({
+      url: `https://ipfs.io/ipfs/${CID}/a.png`,
+      type: 'ipfs',
+    });
     expect(avatarLink(`ipfs://ipfs/${CID}`, 'a.eth')).toEqual({ url: `https://ipfs.io/ipfs/${CID}`, type: 'ipfs' });
     expect(avatarLink(CID, 'a.eth')).toEqual({ url: `https://ipfs.io/ipfs/${CID}`, type: 'ipfs' });
-    expect(avatarLink('ipns://app.ens.eth', 'a.eth')).toEqual({ url: 'https://ipfs.io/ipns/app.ens.eth', type: 'ipns' });
+    expect(avatarLink('ipns://app.ens.eth', 'a.eth')).toEqual({
+      url: 'https://ipfs.io/ipns/app.ens.eth',
+      type: 'ipns',
+    });
     const tx = 'Yz7GxNDsI3kuKJmbPcQgvVW7u_eOMfaPDa81aTRRTZw';
     expect(avatarLink(`ar://${tx}`, 'a.eth')).toEqual({ url: `https://arweave.net/${tx}`, type: 'arweave' });
     expect(avatarLink('ipfs://not a cid', 'a.eth')).toBeNull();
@@ -31,7 +43,10 @@ describe('ENSIP-12 avatar records become links the service never fetches', () =>
   });
 
   it('data: images are kept as they are; other data: and unknown schemes are refused', () => {
-    expect(avatarLink('data:image/png;base64,iVBORw0KGgo=', 'a.eth')).toEqual({ url: 'data:image/png;base64,iVBORw0KGgo=', type: 'data' });
+    expect(avatarLink('data:image/png;base64,iVBORw0KGgo=', 'a.eth')).toEqual({
+      url: 'data:image/png;base64,iVBORw0KGgo=',
+      type: 'data',
+    });
     expect(avatarLink('data:text/html,<script>alert(1)</script>', 'a.eth')).toBeNull();
     expect(avatarLink('javascript:alert(1)', 'a.eth')).toBeNull();
     expect(avatarLink('file:///etc/passwd', 'a.eth')).toBeNull();
@@ -63,7 +78,9 @@ describe('names and addresses', () => {
   });
 
   it('checksums an address in any case and refuses anything else', () => {
-    expect(checksumAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    expect(checksumAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')).toBe(
+      '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    );
     expect(() => checksumAddress('0x123')).toThrow();
   });
 });

@@ -5,7 +5,11 @@ import type { BaseNamesReader } from '../../src/sources/ens/base-names-reader.js
 import type { EnsChainReader } from '../../src/sources/ens/ens-chain-reader.js';
 import { ChainRoutedEnsReader } from '../../src/sources/ens/ens-reader.js';
 
-const [A, B, C] = ['0x00000000000000000000000000000000000000a1', '0x00000000000000000000000000000000000000b2', '0x00000000000000000000000000000000000000c3'] as Address[];
+const [A, B, C] = [
+  '0x00000000000000000000000000000000000000a1',
+  '0x00000000000000000000000000000000000000b2',
+  '0x00000000000000000000000000000000000000c3',
+] as Address[];
 
 /** A chain's reverse lookups as a fixed table (or a failure), counting how often the chain is asked. */
 function chain(names: Record<string, string> | Error) {
@@ -21,7 +25,10 @@ function chain(names: Record<string, string> | Error) {
 }
 
 const routed = (ethereum: ReturnType<typeof chain>, base?: ReturnType<typeof chain>) =>
-  new ChainRoutedEnsReader({ ethereum: ethereum.reader as unknown as EnsChainReader, base: base?.reader as unknown as BaseNamesReader | undefined });
+  new ChainRoutedEnsReader({
+    ethereum: ethereum.reader as unknown as EnsChainReader,
+    base: base?.reader as unknown as BaseNamesReader | undefined,
+  });
 
 describe('primary names on two chains: Ethereum’s first, else Base’s', () => {
   it('answers the Ethereum name where there is one, the Base name otherwise, null where neither; each chain asked once for the batch', async () => {
@@ -36,7 +43,10 @@ describe('primary names on two chains: Ethereum’s first, else Base’s', () =>
   });
 
   it('without a Base reader only Ethereum answers', async () => {
-    expect(await routed(chain({ [B]: 'bob.eth' })).primaryNames([A, B])).toEqual([null, { name: 'bob.eth', chain: 'ethereum' }]);
+    expect(await routed(chain({ [B]: 'bob.eth' })).primaryNames([A, B])).toEqual([
+      null,
+      { name: 'bob.eth', chain: 'ethereum' },
+    ]);
   });
 
   it('Base failing still answers a batch whose every address has an Ethereum name, and fails one that needs Base', async () => {

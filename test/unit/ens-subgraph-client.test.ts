@@ -33,7 +33,12 @@ describe('ENS subgraph client (names by address) against recorded replies', () =
     expect(domains).toEqual([
       { name: 'pay.vitalik.eth', registrant: null, controller: VITALIK, expiresAt: null },
       { name: 'vitalik.eth', registrant: VITALIK, controller: VITALIK, expiresAt: 2051222400 },
-      { name: 'wrapped-name.eth', registrant: '0xD4416b13d2b3a9aBae7AcD5D6C2BbDBE25686401', controller: VITALIK, expiresAt: 2040000000 },
+      {
+        name: 'wrapped-name.eth',
+        registrant: '0xD4416b13d2b3a9aBae7AcD5D6C2BbDBE25686401',
+        controller: VITALIK,
+        expiresAt: 2040000000,
+      },
     ]);
     // Cached for a minute: a second ask sends nothing.
     await subgraph.domainsOf(VITALIK);

@@ -3,7 +3,13 @@ import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { farcasterTimeToIso, UnexpectedFarcasterReplyError } from '../../src/sources/farcaster/farcaster-records.js';
 import { createFarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
-import { mapHubCasts, mapHubFollowerFids, mapHubIdRegistration, mapHubUserData, mapHubVerifications } from '../../src/sources/farcaster/hub-replies.js';
+import {
+  mapHubCasts,
+  mapHubFollowerFids,
+  mapHubIdRegistration,
+  mapHubUserData,
+  mapHubVerifications,
+} from '../../src/sources/farcaster/hub-replies.js';
 import { mapNeynarCast, mapNeynarFollowersPage, mapNeynarUser } from '../../src/sources/farcaster/neynar-replies.js';
 import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
@@ -28,7 +34,16 @@ describe('a Farcaster identifier is a username, a FID or an address, detected by
   });
 
   it('refuses FID 0 and beyond 2^31 − 1, a bad checksum, and what no username can be', () => {
-    for (const bad of ['0', '2147483648', '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046', '-dwr', 'a_b', 'seventeen-chars-x', '', '@']) {
+    for (const bad of [
+      '0',
+      '2147483648',
+      '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046',
+      '-dwr',
+      'a_b',
+      'seventeen-chars-x',
+      '',
+      '@',
+    ]) {
       expect(() => parseFarcasterIdentifier(bad), bad).toThrow();
     }
   });
@@ -47,7 +62,10 @@ describe('upstream replies are mapped into our records at the edge', () => {
       username: 'rish',
       follower_count: 10,
       following_count: 2,
-      verified_addresses: { eth_addresses: ['0xd8da6bf26964af9d7eed9e03e53415d37aa96045'], sol_addresses: ['9t92xZy9q5SyfKBH4rZwEDFXjaZKgzj5PgviPhKtBjyy'] },
+      verified_addresses: {
+        eth_addresses: ['0xd8da6bf26964af9d7eed9e03e53415d37aa96045'],
+        sol_addresses: ['9t92xZy9q5SyfKBH4rZwEDFXjaZKgzj5PgviPhKtBjyy'],
+      },
     });
     expect(user).toEqual({
       fid: 194,
@@ -74,19 +92,35 @@ describe('upstream replies are mapped into our records at the edge', () => {
       replies: { count: 1 },
       embeds: [{ url: 'https://x.y/z.png', metadata: {} }, { cast_id: { fid: 2, hash: '0xdef' } }],
     });
-    expect(cast).toMatchObject({ likes: 7, recasts: 2, replies: 1, timestamp: '2025-06-02T11:00:00.000Z', authorFid: 3 });
+    expect(cast).toMatchObject({
+      likes: 7,
+      recasts: 2,
+      replies: 1,
+      timestamp: '2025-06-02T11:00:00.000Z',
+      authorFid: 3,
+    });
     expect(cast.embeds).toEqual([
       { url: 'https://x.y/z.png', castId: null },
       { url: null, castId: { fid: 2, hash: '0xdef' } },
     ]);
-    const page = mapNeynarFollowersPage({ users: [{ object: 'follow', user: { fid: 9, username: 'n' } }], next: { cursor: null } });
+    const page = mapNeynarFollowersPage({
+      users: [{ object: 'follow', user: { fid: 9, username: 'n' } }],
+      next: { cursor: null },
+    });
     expect(page).toMatchObject({ items: [{ fid: 9 }], cursor: null });
-    expect(() => mapNeynarCast({ hash: '0xabc', timestamp: 'yesterday', author: { fid: 3 } })).toThrow(UnexpectedFarcasterReplyError);
+    expect(() => mapNeynarCast({ hash: '0xabc', timestamp: 'yesterday', author: { fid: 3 } })).toThrow(
+      UnexpectedFarcasterReplyError,
+    );
   });
 
   it('hub messages become profile fields, verified Ethereum addresses, casts without counts and follower FIDs', () => {
     const data = (type: string, value: string) => ({ hash: '0x1', data: { fid: 3, userDataBody: { type, value } } });
-    expect(mapHubUserData({ messages: [data('USER_DATA_TYPE_USERNAME', 'dwr'), data('USER_DATA_TYPE_BIO', 'hi')], nextPageToken: '' })).toEqual({
+    expect(
+      mapHubUserData({
+        messages: [data('USER_DATA_TYPE_USERNAME', 'dwr'), data('USER_DATA_TYPE_BIO', 'hi')],
+        nextPageToken: '',
+      }),
+    ).toEqual({
       username: 'dwr',
       displayName: '',
       bio: 'hi',
@@ -96,26 +130,69 @@ describe('upstream replies are mapped into our records at the edge', () => {
     expect(
       mapHubVerifications({
         messages: [
-          { hash: '0x1', data: { verificationAddAddressBody: { address: '0xd8da6bf26964af9d7eed9e03e53415d37aa96045', protocol: 'PROTOCOL_ETHEREUM' } } },
-          { hash: '0x2', data: { verificationAddAddressBody: { address: '9t92xZy9q5SyfKBH4rZwEDFXjaZKgzj5PgviPhKtBjyy', protocol: 'PROTOCOL_SOLANA' } } },
+          {
+            hash: '0x1',
+            data: {
+              verificationAddAddressBody: {
+                address: '0xd8da6bf26964af9d7eed9e03e53415d37aa96045',
+                protocol: 'PROTOCOL_ETHEREUM',
+              },
+            },
+          },
+          {
+            hash: '0x2',
+            data: {
+              verificationAddAddressBody: {
+                address: '9t92xZy9q5SyfKBH4rZwEDFXjaZKgzj5PgviPhKtBjyy',
+                protocol: 'PROTOCOL_SOLANA',
+              },
+            },
+          },
         ],
       }),
     ).toEqual(['0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045']);
     const casts = mapHubCasts({
-      messages: [{ hash: '0xc', data: { fid: 3, timestamp: 0, castAddBody: { text: 'first', embeds: [{ castId: { fid: 2, hash: '0xd' } }] } } }],
+      messages: [
+        {
+          hash: '0xc',
+          data: { fid: 3, timestamp: 0, castAddBody: { text: 'first', embeds: [{ castId: { fid: 2, hash: '0xd' } }] } },
+        },
+      ],
       nextPageToken: 'AAA=',
     });
     expect(casts).toEqual({
-      items: [{ hash: '0xc', text: 'first', timestamp: '2021-01-01T00:00:00.000Z', likes: null, recasts: null, replies: null, embeds: [{ url: null, castId: { fid: 2, hash: '0xd' } }], authorFid: 3, author: null }],
+      items: [
+        {
+          hash: '0xc',
+          text: 'first',
+          timestamp: '2021-01-01T00:00:00.000Z',
+          likes: null,
+          recasts: null,
+          replies: null,
+          embeds: [{ url: null, castId: { fid: 2, hash: '0xd' } }],
+          authorFid: 3,
+          author: null,
+        },
+      ],
       cursor: 'AAA=',
     });
-    expect(mapHubFollowerFids({ messages: [{ hash: '0x1', data: { fid: 77, linkBody: { type: 'follow', targetFid: 3 } } }] }).items).toEqual([77]);
+    expect(
+      mapHubFollowerFids({ messages: [{ hash: '0x1', data: { fid: 77, linkBody: { type: 'follow', targetFid: 3 } } }] })
+        .items,
+    ).toEqual([77]);
     expect(() => mapHubCasts({ message: [] })).toThrow(UnexpectedFarcasterReplyError);
   });
 
   it("a Neynar user's registered_at becomes registeredAt in ISO 8601; a user without one, or with no date in it, has null", () => {
-    const user = { object: 'user', fid: 880001, username: 'alice', custody_address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8' };
-    expect(mapNeynarUser({ ...user, registered_at: '2024-03-18T09:12:07Z' }).registeredAt).toBe('2024-03-18T09:12:07.000Z');
+    const user = {
+      object: 'user',
+      fid: 880001,
+      username: 'alice',
+      custody_address: '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+    };
+    expect(mapNeynarUser({ ...user, registered_at: '2024-03-18T09:12:07Z' }).registeredAt).toBe(
+      '2024-03-18T09:12:07.000Z',
+    );
     expect(mapNeynarUser(user).registeredAt).toBeNull();
     expect(mapNeynarUser({ ...user, registered_at: 'not a date' }).registeredAt).toBeNull();
   });
@@ -133,7 +210,12 @@ describe('upstream replies are mapped into our records at the edge', () => {
           transactionHash: '0x0e6b1b9f1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f',
           logIndex: 3,
           fid: 10003,
-          idRegisterEventBody: { to: '0x1111111111111111111111111111111111111111', eventType: 'Register', from: '0x', recoveryAddress: '0x00000000fcb080a4d6c39a9354da9eb9bc104cd7' },
+          idRegisterEventBody: {
+            to: '0x1111111111111111111111111111111111111111',
+            eventType: 'Register',
+            from: '0x',
+            recoveryAddress: '0x00000000fcb080a4d6c39a9354da9eb9bc104cd7',
+          },
           txIndex: 0,
           version: 0,
         },
@@ -159,12 +241,24 @@ describe('upstream replies are mapped into our records at the edge', () => {
     };
     expect(mapHubIdRegistration(reply)).toBe('2023-11-14T22:13:20.000Z');
     // Hubble spells the same event ID_REGISTER_EVENT_TYPE_REGISTER.
-    const hubble = { events: [{ ...reply.events[0], idRegisterEventBody: { ...reply.events[0]!.idRegisterEventBody, eventType: 'ID_REGISTER_EVENT_TYPE_REGISTER' } }] };
+    const hubble = {
+      events: [
+        {
+          ...reply.events[0],
+          idRegisterEventBody: {
+            ...reply.events[0]!.idRegisterEventBody,
+            eventType: 'ID_REGISTER_EVENT_TYPE_REGISTER',
+          },
+        },
+      ],
+    };
     expect(mapHubIdRegistration(hubble)).toBe('2023-11-14T22:13:20.000Z');
     expect(mapHubIdRegistration({ events: [reply.events[1]] })).toBeNull();
     expect(mapHubIdRegistration({ events: [] })).toBeNull();
     expect(() => mapHubIdRegistration({ messages: [] })).toThrow(UnexpectedFarcasterReplyError);
-    expect(() => mapHubIdRegistration({ events: [{ ...reply.events[0], blockTimestamp: '1700000000' }] })).toThrow(UnexpectedFarcasterReplyError);
+    expect(() => mapHubIdRegistration({ events: [{ ...reply.events[0], blockTimestamp: '1700000000' }] })).toThrow(
+      UnexpectedFarcasterReplyError,
+    );
   });
 
   it('a feed cursor we handed out decodes to the upstream one; anything else is refused', () => {
@@ -200,7 +294,12 @@ describe('the farcaster subgraph joins the supergraph through Wallet (address) a
 
   it('resolves Wallet references in any case to the verifying user, and FarcasterUser references by FID, in one bulk call each', async () => {
     const { schema } = await buildSubgraph(farcasterSubgraph);
-    const contextValue = newGraphContext({ requestId: 't', sources, app: {} as never, publicBaseUrl: 'http://localhost' });
+    const contextValue = newGraphContext({
+      requestId: 't',
+      sources,
+      app: {} as never,
+      publicBaseUrl: 'http://localhost',
+    });
     replay.resetCounts();
     const result = await execute({
       schema,
@@ -240,10 +339,17 @@ describe('the farcaster subgraph joins the supergraph through Wallet (address) a
       }),
     } as unknown as Sources;
     const run = async (fields: string) => {
-      const contextValue = newGraphContext({ requestId: 't', sources: hubOnly, app: {} as never, publicBaseUrl: 'http://localhost' });
+      const contextValue = newGraphContext({
+        requestId: 't',
+        sources: hubOnly,
+        app: {} as never,
+        publicBaseUrl: 'http://localhost',
+      });
       const result = await execute({
         schema,
-        document: parse(`query ($reps: [_Any!]!) { _entities(representations: $reps) { ... on FarcasterUser { ${fields} } } }`),
+        document: parse(
+          `query ($reps: [_Any!]!) { _entities(representations: $reps) { ... on FarcasterUser { ${fields} } } }`,
+        ),
         variableValues: { reps: [3, 880001, 10003].map((fid) => ({ __typename: 'FarcasterUser', fid })) },
         contextValue,
       });

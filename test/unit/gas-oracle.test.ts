@@ -1,6 +1,6 @@
-import { parseGwei, type FeeHistory } from 'viem';
+import { type FeeHistory, parseGwei } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLocalChain, type LocalChain } from '../../src/chain/local-chain.js';
+import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
 import { seedLocalChain } from '../../src/chain/seed-local-chain.js';
 import { feeMarketActivityStep } from '../../src/chain/seed-steps/fee-market-activity.js';
 import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';

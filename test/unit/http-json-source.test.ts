@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors/api-error.js';
 import { HttpJsonSource, parseRetryAfter, type UpstreamRequestInfo } from '../../src/sources/http-json-source.js';
-import { defaultFixturesDir, startReplayServer, type ReplayServer } from '../../src/sources/replay/replay-server.js';
+import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
 import { SourceClient, type SourcePolicy } from '../../src/sources/source-client.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 
@@ -14,7 +14,10 @@ const PRICE_QUERY = {
   include_market_cap: true,
 };
 
-type SimplePrice = Record<string, { usd: number; usd_market_cap?: number; usd_24h_vol?: number; usd_24h_change?: number }>;
+type SimplePrice = Record<
+  string,
+  { usd: number; usd_market_cap?: number; usd_24h_vol?: number; usd_24h_change?: number }
+>;
 
 describe('HttpJsonSource against the replay server', () => {
   let replay: ReplayServer;
@@ -146,7 +149,13 @@ describe('HttpJsonSource requests', () => {
   function withStubFetch(reply: (url: string, init: RequestInit) => Response) {
     const registry = new SourceHealthRegistry();
     const client = new SourceClient({
-      policy: { name: 'stub', kind: 'test', mode: 'local', freshnessMs: 60_000, backoff: { initialDelayMs: 1, maxDelayMs: 2 } },
+      policy: {
+        name: 'stub',
+        kind: 'test',
+        mode: 'local',
+        freshnessMs: 60_000,
+        backoff: { initialDelayMs: 1, maxDelayMs: 2 },
+      },
       registry,
     });
     const calls: { url: string; init: RequestInit }[] = [];
@@ -164,7 +173,9 @@ describe('HttpJsonSource requests', () => {
 
   it('sends the headers, a sorted query, and keeps the query out of the health page', async () => {
     const { source, calls, registry } = withStubFetch(() => new Response('oops', { status: 500 }));
-    await expect(source.getJson('/v1/price', { query: { b: 2, a: 'x', skip: undefined, apikey: 'k-123' } })).rejects.toMatchObject({
+    await expect(
+      source.getJson('/v1/price', { query: { b: 2, a: 'x', skip: undefined, apikey: 'k-123' } }),
+    ).rejects.toMatchObject({
       status: 503,
     });
     expect(calls[0]!.url).toBe('https://api.example.com/base/v1/price?a=x&apikey=k-123&b=2');
@@ -180,7 +191,9 @@ describe('HttpJsonSource requests', () => {
 
   it('posts JSON without retrying or caching by default', async () => {
     const { source, calls } = withStubFetch((_url, init) =>
-      init.method === 'POST' && String(init.body) === '{"q":1}' ? Response.json({ ok: true }) : new Response(null, { status: 500 }),
+      init.method === 'POST' && String(init.body) === '{"q":1}'
+        ? Response.json({ ok: true })
+        : new Response(null, { status: 500 }),
     );
     expect(await source.postJson('/rpc', { q: 1 })).toEqual({ ok: true });
     expect(await source.postJson('/rpc', { q: 1 })).toEqual({ ok: true });
@@ -193,7 +206,9 @@ describe('HttpJsonSource requests', () => {
 
   it('retries an idempotent post and caches it under a cache key', async () => {
     let attempt = 0;
-    const { source, calls } = withStubFetch(() => (++attempt === 1 ? new Response(null, { status: 502 }) : Response.json({ n: attempt })));
+    const { source, calls } = withStubFetch(() =>
+      ++attempt === 1 ? new Response(null, { status: 502 }) : Response.json({ n: attempt }),
+    );
     expect(await source.postJson('/graphql', { query: '{a}' }, { idempotent: true, cacheKey: 'a' })).toEqual({ n: 2 });
     expect(await source.postJson('/graphql', { query: '{a}' }, { idempotent: true, cacheKey: 'a' })).toEqual({ n: 2 });
     expect(calls).toHaveLength(2);

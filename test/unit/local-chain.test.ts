@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { createPublicClient, http, size } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveAnvilBinary, AnvilBinaryNotFoundError } from '../../src/chain/anvil-binary.js';
+import { AnvilBinaryNotFoundError, resolveAnvilBinary } from '../../src/chain/anvil-binary.js';
 import { loadContractArtifact } from '../../src/chain/contract-artifacts.js';
 import { ANVIL_DEV_MNEMONIC, getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { LocalChainStartError, startLocalChain, type LocalChain } from '../../src/chain/local-chain.js';
-import { seedLocalChain, SeedStepError } from '../../src/chain/seed-local-chain.js';
+import { type LocalChain, LocalChainStartError, startLocalChain } from '../../src/chain/local-chain.js';
+import { SeedStepError, seedLocalChain } from '../../src/chain/seed-local-chain.js';
 import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
 import { MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
 
@@ -87,9 +87,13 @@ describe('local chain', () => {
 
   it('dies with the process that started it, even one killed with SIGKILL (no orphaned chains)', async () => {
     const loader = join(import.meta.dirname, '..', 'helpers', 'ts-loader', 'register.mjs');
-    const worker = spawn(process.execPath, ['--import', loader, join(import.meta.dirname, 'workers', 'local-chain-worker.ts')], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const worker = spawn(
+      process.execPath,
+      ['--import', loader, join(import.meta.dirname, 'workers', 'local-chain-worker.ts')],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const rpcUrl = await new Promise<string>((resolve, reject) => {
       worker.stdout.setEncoding('utf8').on('data', (line: string) => resolve(line.trim()));
       worker.once('exit', () => reject(new Error('worker exited early')));
@@ -99,7 +103,10 @@ describe('local chain', () => {
     const deadline = Date.now() + 5000;
     let answering = true;
     while (answering && Date.now() < deadline) {
-      answering = await rpc(rpcUrl, 'eth_chainId').then(() => true, () => false);
+      answering = await rpc(rpcUrl, 'eth_chainId').then(
+        () => true,
+        () => false,
+      );
       if (answering) await new Promise((r) => setTimeout(r, 100));
     }
     expect(answering).toBe(false);
@@ -109,10 +116,19 @@ describe('local chain', () => {
     const chain = await start();
     // anvil writes each method name (~15 bytes) to stdout: 10 × 1000 calls ≈ 150 KB, well past a 64 KB pipe.
     const batch = JSON.stringify(
-      Array.from({ length: 1000 }, (_, id) => ({ jsonrpc: '2.0', id, method: 'eth_getBalance', params: [getDevAccounts()[0].address, 'latest'] })),
+      Array.from({ length: 1000 }, (_, id) => ({
+        jsonrpc: '2.0',
+        id,
+        method: 'eth_getBalance',
+        params: [getDevAccounts()[0].address, 'latest'],
+      })),
     );
     for (let round = 0; round < 10; round++) {
-      const response = await fetch(chain.rpcUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: batch });
+      const response = await fetch(chain.rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: batch,
+      });
       expect(((await response.json()) as unknown[]).length).toBe(1000);
     }
     expect(await rpc(chain.rpcUrl, 'eth_chainId')).toBe('0x1');

@@ -16,7 +16,11 @@ function captured(secrets: string[]) {
 }
 
 describe('never log a secret', () => {
-  const env = { ALCHEMY_API_KEY: 'alch-SECRET-123456', ETH_RPC_URL: 'https://rpc.example/v2/rpc-KEY-abcdef', PORT: '3000' };
+  const env = {
+    ALCHEMY_API_KEY: 'alch-SECRET-123456',
+    ETH_RPC_URL: 'https://rpc.example/v2/rpc-KEY-abcdef',
+    PORT: '3000',
+  };
 
   it('takes the values of the secret variables only', () => {
     expect(secretValues(env).sort()).toEqual(['alch-SECRET-123456', 'https://rpc.example/v2/rpc-KEY-abcdef']);
@@ -24,7 +28,10 @@ describe('never log a secret', () => {
 
   it('scrubs a configured secret from messages and from error texts', () => {
     const { logger, lines } = captured(secretValues(env));
-    logger.error({ err: new Error('GET https://eth-mainnet.g.alchemy.com/nft/v3/alch-SECRET-123456/x failed') }, 'upstream');
+    logger.error(
+      { err: new Error('GET https://eth-mainnet.g.alchemy.com/nft/v3/alch-SECRET-123456/x failed') },
+      'upstream',
+    );
     logger.warn('could not reach https://rpc.example/v2/rpc-KEY-abcdef');
     const text = lines.join('');
     expect(text).not.toContain('alch-SECRET-123456');

@@ -23,20 +23,51 @@ describe('median', () => {
 describe('the smart price', () => {
   it('is the median of three agreeing sources, each listed with its quote and age', () => {
     const result = medianPrice(
-      [quoted('coingecko', 3012.45, NOW_S - 13), quoted('defillama-coins', 3010.12, NOW_S - 39), quoted('coinbase', 3013.9)],
+      [
+        quoted('coingecko', 3012.45, NOW_S - 13),
+        quoted('defillama-coins', 3010.12, NOW_S - 39),
+        quoted('coinbase', 3013.9),
+      ],
       NOW_MS,
     );
     expect(result).toMatchObject({ price: 3012.45, sourcesUsed: 3, sourcesAsked: 3, outlierTolerancePercent: 5 });
     expect(result!.spreadPercent).toBeCloseTo(((3013.9 - 3010.12) / 3012.45) * 100, 3);
     expect(result!.sources).toEqual([
-      { source: 'coingecko', price: 3012.45, quotedAt: NOW_S - 13, ageSeconds: 13, included: true, reason: null, deviationPercent: 0 },
-      { source: 'defillama-coins', price: 3010.12, quotedAt: NOW_S - 39, ageSeconds: 39, included: true, reason: null, deviationPercent: expect.any(Number) },
-      { source: 'coinbase', price: 3013.9, quotedAt: null, ageSeconds: null, included: true, reason: null, deviationPercent: expect.any(Number) },
+      {
+        source: 'coingecko',
+        price: 3012.45,
+        quotedAt: NOW_S - 13,
+        ageSeconds: 13,
+        included: true,
+        reason: null,
+        deviationPercent: 0,
+      },
+      {
+        source: 'defillama-coins',
+        price: 3010.12,
+        quotedAt: NOW_S - 39,
+        ageSeconds: 39,
+        included: true,
+        reason: null,
+        deviationPercent: expect.any(Number),
+      },
+      {
+        source: 'coinbase',
+        price: 3013.9,
+        quotedAt: null,
+        ageSeconds: null,
+        included: true,
+        reason: null,
+        deviationPercent: expect.any(Number),
+      },
     ]);
   });
 
   it('leaves out a quote more than 5 % from the median of all quotes, and says so', () => {
-    const result = medianPrice([quoted('coingecko', 100), quoted('defillama-coins', 101), quoted('coinbase', 150)], NOW_MS);
+    const result = medianPrice(
+      [quoted('coingecko', 100), quoted('defillama-coins', 101), quoted('coinbase', 150)],
+      NOW_MS,
+    );
     expect(result?.price).toBe(100.5);
     expect(result?.sourcesUsed).toBe(2);
     expect(result?.sources[2]).toMatchObject({ source: 'coinbase', price: 150, included: false, reason: 'outlier' });
@@ -48,13 +79,20 @@ describe('the smart price', () => {
   it('keeps a quote exactly at the tolerance and drops one just beyond it', () => {
     const at = medianPrice([quoted('coingecko', 100), quoted('defillama-coins', 100), quoted('coinbase', 105)], NOW_MS);
     expect(at?.sources[2]?.included).toBe(true);
-    const beyond = medianPrice([quoted('coingecko', 100), quoted('defillama-coins', 100), quoted('coinbase', 105.01)], NOW_MS);
+    const beyond = medianPrice(
+      [quoted('coingecko', 100), quoted('defillama-coins', 100), quoted('coinbase', 105.01)],
+      NOW_MS,
+    );
     expect(beyond?.sources[2]).toMatchObject({ included: false, reason: 'outlier' });
   });
 
   it('answers from the sources that are up, listing the one that is down as unavailable', () => {
     const result = medianPrice(
-      [quoted('coingecko', 3012.45), quoted('defillama-coins', 3010.12), { source: 'coinbase', outcome: 'unavailable' }],
+      [
+        quoted('coingecko', 3012.45),
+        quoted('defillama-coins', 3010.12),
+        { source: 'coinbase', outcome: 'unavailable' },
+      ],
       NOW_MS,
     );
     expect(result?.price).toBeCloseTo(3011.285, 6);
@@ -71,7 +109,11 @@ describe('the smart price', () => {
 
   it('answers from a single quote, listing the source without the token as unlisted', () => {
     const result = medianPrice(
-      [quoted('coingecko', 0.2311), { source: 'defillama-coins', outcome: 'unavailable' }, { source: 'coinbase', outcome: 'unlisted' }],
+      [
+        quoted('coingecko', 0.2311),
+        { source: 'defillama-coins', outcome: 'unavailable' },
+        { source: 'coinbase', outcome: 'unlisted' },
+      ],
       NOW_MS,
     );
     expect(result).toMatchObject({ price: 0.2311, sourcesUsed: 1, sourcesAsked: 3, spreadPercent: 0 });
@@ -81,14 +123,26 @@ describe('the smart price', () => {
   it('is a 503 when no source answered', () => {
     expect(() =>
       medianPrice(
-        [{ source: 'coingecko', outcome: 'unavailable' }, { source: 'defillama-coins', outcome: 'unavailable' }, { source: 'coinbase', outcome: 'unlisted' }],
+        [
+          { source: 'coingecko', outcome: 'unavailable' },
+          { source: 'defillama-coins', outcome: 'unavailable' },
+          { source: 'coinbase', outcome: 'unlisted' },
+        ],
         NOW_MS,
       ),
     ).toThrow(expect.objectContaining({ status: 503, code: 'SERVICE_UNAVAILABLE' }));
   });
 
   it('is null (not found) when every source answered without a quote', () => {
-    expect(medianPrice([{ source: 'coingecko', outcome: 'unlisted' }, { source: 'coinbase', outcome: 'unlisted' }], NOW_MS)).toBeNull();
+    expect(
+      medianPrice(
+        [
+          { source: 'coingecko', outcome: 'unlisted' },
+          { source: 'coinbase', outcome: 'unlisted' },
+        ],
+        NOW_MS,
+      ),
+    ).toBeNull();
   });
 
   it('is a 503 when two quotes disagree so much that neither is within 5 % of their median', () => {
@@ -130,6 +184,8 @@ describe('asking the price sources', () => {
       { source: 'defillama-coins', outcome: 'unavailable' },
       { source: 'coinbase', outcome: 'unlisted' },
     ]);
-    expect(await askPriceSources({ coingecko: async () => null })).toEqual([{ source: 'coingecko', outcome: 'unlisted' }]);
+    expect(await askPriceSources({ coingecko: async () => null })).toEqual([
+      { source: 'coingecko', outcome: 'unlisted' },
+    ]);
   });
 });

@@ -1,22 +1,22 @@
 import {
+  type AbiFunction,
+  type Address,
   BaseError,
   ContractFunctionRevertedError,
   createPublicClient,
   createTestClient,
   createWalletClient,
   encodeFunctionData,
+  type Hex,
   http,
   multicall3Abi,
   parseAbi,
   toFunctionSelector,
-  type AbiFunction,
-  type Address,
-  type Hex,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContractArtifact } from '../../src/chain/contract-artifacts.js';
 import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { startLocalChain, type LocalChain } from '../../src/chain/local-chain.js';
+import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
 import { seedLocalChain } from '../../src/chain/seed-local-chain.js';
 import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
 import { localViemChain, MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
@@ -168,14 +168,17 @@ describe('aggregate3', () => {
   });
 
   it('an empty batch returns an empty list', async () => {
-    expect(await client.readContract({ address: MULTICALL3_ADDRESS, abi, functionName: 'aggregate3', args: [[]] })).toEqual([]);
+    expect(
+      await client.readContract({ address: MULTICALL3_ADDRESS, abi, functionName: 'aggregate3', args: [[]] }),
+    ).toEqual([]);
   });
 });
 
 describe('read helpers', () => {
   it('getEthBalance answers the balance of any address', async () => {
     const address: Address = '0x00000000000000000000000000000000000c0ffe';
-    const read = () => client.readContract({ address: MULTICALL3_ADDRESS, abi, functionName: 'getEthBalance', args: [address] });
+    const read = () =>
+      client.readContract({ address: MULTICALL3_ADDRESS, abi, functionName: 'getEthBalance', args: [address] });
     expect(await read()).toBe(0n);
     await anvil.setBalance({ address, value: 0x1234n });
     expect(await read()).toBe(0x1234n);

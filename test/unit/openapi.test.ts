@@ -1,10 +1,15 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { buildSchema } from 'graphql';
-import { parse as parseYaml } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { buildOpenApi } from '../../rest-compat/openapi/build-openapi.js';
-import type { OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from '../../rest-compat/openapi/openapi-types.js';
+import type {
+  OpenApiDocument,
+  OperationObject,
+  ParameterObject,
+  ResponseObject,
+} from '../../rest-compat/openapi/openapi-types.js';
 import { renderOpenApiYaml } from '../../rest-compat/openapi/openapi-yaml.js';
 import type { RouteRow, RouteTable } from '../../rest-compat/route-row.js';
 
@@ -58,7 +63,9 @@ const rows: RouteRow[] = [
     tag: 'ENS',
     summary: 'Resolve many ENS names',
     tier: 'heavy',
-    params: { body: z.object({ names: z.array(ensName).min(1).max(100) }).meta({ examples: [{ names: ['vitalik.eth'] }] }) },
+    params: {
+      body: z.object({ names: z.array(ensName).min(1).max(100) }).meta({ examples: [{ names: ['vitalik.eth'] }] }),
+    },
     field: 'ensBulk',
     errors: [413],
   },
@@ -122,7 +129,9 @@ describe('the OpenAPI document built from the route table', () => {
     expect(doc.info.version).toBe('3.0.0');
     expect(doc.info.title).toBe('Blockchain Identity and Market Data API');
     expect(doc.servers).toEqual([{ url: '/' }]);
-    expect(buildOpenApi({ table, schema, serverUrl: 'https://api.example.com' }).servers).toEqual([{ url: 'https://api.example.com' }]);
+    expect(buildOpenApi({ table, schema, serverUrl: 'https://api.example.com' }).servers).toEqual([
+      { url: 'https://api.example.com' },
+    ]);
   });
 
   it('lists each row at its exact path and method, operationId = row id', () => {
@@ -145,7 +154,11 @@ describe('the OpenAPI document built from the route table', () => {
       example: 'vitalik.eth',
       schema: { type: 'string', minLength: 3 },
     });
-    expect(resolve.find((p) => p.name === 'chain')).toMatchObject({ in: 'query', required: true, schema: { enum: ['ethereum', 'base'] } });
+    expect(resolve.find((p) => p.name === 'chain')).toMatchObject({
+      in: 'query',
+      required: true,
+      schema: { enum: ['ethereum', 'base'] },
+    });
 
     const ccip = operation('/ccip/{sender}/{data}.json', 'get').parameters as ParameterObject[];
     expect(ccip.map((p) => [p.name, p.in, p.required])).toEqual([
@@ -166,7 +179,11 @@ describe('the OpenAPI document built from the route table', () => {
     expect(body?.required).toBe(true);
     const media = body?.content['application/json'];
     expect(media?.example).toEqual({ names: ['vitalik.eth'] });
-    expect(media?.schema).toMatchObject({ type: 'object', required: ['names'], properties: { names: { type: 'array', minItems: 1, maxItems: 100 } } });
+    expect(media?.schema).toMatchObject({
+      type: 'object',
+      required: ['names'],
+      properties: { names: { type: 'array', minItems: 1, maxItems: 100 } },
+    });
   });
 
   it('answers 200 with the type of the GraphQL field, its fields in components.schemas', () => {
@@ -202,7 +219,15 @@ describe('the OpenAPI document built from the route table', () => {
 
   it('documents 429 for counted tiers, 402 for priced rows, 400 with parameters, 500 always, 503 for operations', () => {
     expect(statuses(operation('/api/gas', 'get'))).toEqual(['200', '400', '500', '503']);
-    expect(statuses(operation('/api/ens/resolve/{name}', 'get'))).toEqual(['200', '400', '402', '404', '429', '500', '503']);
+    expect(statuses(operation('/api/ens/resolve/{name}', 'get'))).toEqual([
+      '200',
+      '400',
+      '402',
+      '404',
+      '429',
+      '500',
+      '503',
+    ]);
     expect(statuses(operation('/api/ens/bulk', 'post'))).toEqual(['200', '400', '413', '429', '500', '503']);
     expect(statuses(operation('/api/openapi.yaml', 'get'))).toEqual(['200', '500']);
   });

@@ -1,11 +1,21 @@
-import { Kind, parse, type OperationDefinitionNode } from 'graphql';
+import { Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import type { RouteTable, Tier } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { operationCharges, operationRoute, rootFieldNames } from '../../src/http/operation-charge.js';
 
 const row = (field: string, tier: Tier, price?: string) =>
-  ({ kind: 'operation', id: `${field}-${tier}`, method: 'GET', path: `/api/${field}`, tag: 'Test', summary: field, tier, price, field }) as const;
+  ({
+    kind: 'operation',
+    id: `${field}-${tier}`,
+    method: 'GET',
+    path: `/api/${field}`,
+    tag: 'Test',
+    summary: field,
+    tier,
+    price,
+    field,
+  }) as const;
 
 const TABLE = {
   rows: [
@@ -24,7 +34,9 @@ const charges = operationCharges(TABLE, '0.01');
 
 function routeOf(query: string) {
   const document = parse(query);
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   return operationRoute(operation, document, charges);
 }
 
@@ -50,7 +62,10 @@ describe('what a /graphql operation costs, from the route table', () => {
   });
 
   it('fragments, named and inline, do not hide a root field', () => {
-    expect(routeOf('{ ...F } fragment F on Query { cheap ... on Query { dear } }')).toMatchObject({ tier: 'heavy', price: '0.02' });
+    expect(routeOf('{ ...F } fragment F on Query { cheap ... on Query { dear } }')).toMatchObject({
+      tier: 'heavy',
+      price: '0.02',
+    });
     const document = parse('{ a ...F } fragment F on Query { b __typename }');
     expect([...rootFieldNames(document.definitions[0] as OperationDefinitionNode, document)]).toEqual(['a', 'b']);
   });

@@ -12,7 +12,8 @@ function open(levels: number): string {
   for (let i = 2; i < levels; i++) q = `child { ${q} }`;
   return `node { ${q} }`;
 }
-const errorsOf = (query: string, rule = maxDepthRule(6)) => validate(schema, parse(query), [rule]).map((e) => e.message);
+const errorsOf = (query: string, rule = maxDepthRule(6)) =>
+  validate(schema, parse(query), [rule]).map((e) => e.message);
 
 describe('operation depth limit', () => {
   it('allows an operation exactly 6 levels deep', () => {

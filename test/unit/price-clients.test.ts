@@ -6,7 +6,7 @@ import { CoinGeckoClient } from '../../src/sources/prices/coingecko-client.js';
 import { DefiLlamaCoinsClient } from '../../src/sources/prices/defillama-coins-client.js';
 import type { PriceClientParams } from '../../src/sources/prices/price-source-params.js';
 import { TOKEN_LISTINGS } from '../../src/sources/prices/token-symbols.js';
-import { defaultFixturesDir, startReplayServer, type ReplayServer } from '../../src/sources/replay/replay-server.js';
+import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 
 const SOURCES = ['coingecko', 'defillama-coins', 'coinbase'] as const;
@@ -90,32 +90,50 @@ describe('price clients against the recorded replies', () => {
     const { coingecko } = clients();
     const coins = await coingecko.trending();
     expect(coins).toHaveLength(15);
-    expect(coins[0]).toMatchObject({ rank: 1, coingeckoId: 'hyperliquid', symbol: 'HYPE', priceUsd: 33.82, marketCapUsd: 3382000000 });
+    expect(coins[0]).toMatchObject({
+      rank: 1,
+      coingeckoId: 'hyperliquid',
+      symbol: 'HYPE',
+      priceUsd: 33.82,
+      marketCapUsd: 3382000000,
+    });
   });
 
   it.each(SOURCES)('%s down: 503 SERVICE_UNAVAILABLE after the retries, and health says so', async (source) => {
     const c = clients();
     replay.setScenario(source, 'down');
     const call =
-      source === 'coingecko' ? c.coingecko.marketQuotes(['ethereum']) : source === 'coinbase' ? c.coinbase.spotPrice('ETH-USD') : c.defillama.currentPrices(['ethereum']);
-    await expect(call).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', message: `${source} is unavailable` });
+      source === 'coingecko'
+        ? c.coingecko.marketQuotes(['ethereum'])
+        : source === 'coinbase'
+          ? c.coinbase.spotPrice('ETH-USD')
+          : c.defillama.currentPrices(['ethereum']);
+    await expect(call).rejects.toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      message: `${source} is unavailable`,
+    });
     expect(replay.requestCount(source)).toBe(3);
     expect(c.registry.list().find((s) => s.name === source)).toMatchObject({ state: 'degraded', mode: 'local' });
   });
 
-  it.each(['defillama-coins', 'coinbase'] as const)('%s malformed or of another shape: 503 at once, not retried, not cached', async (source) => {
-    const c = clients();
-    const call = () => (source === 'coinbase' ? c.coinbase.spotPrice('ETH-USD') : c.defillama.currentPrices(['ethereum']));
-    for (const scenario of ['malformed', 'unexpected-shape']) {
-      replay.setScenario(source, scenario);
-      replay.resetCounts();
-      await expect(call()).rejects.toMatchObject({ status: 503 });
-      expect(replay.requestCount(source)).toBe(1);
-    }
-    expect(c.registry.list().find((s) => s.name === source)?.lastError).toMatch(/unexpected reply shape/);
-    replay.setScenario(source, null);
-    await expect(call()).resolves.toBeTruthy();
-  });
+  it.each(['defillama-coins', 'coinbase'] as const)(
+    '%s malformed or of another shape: 503 at once, not retried, not cached',
+    async (source) => {
+      const c = clients();
+      const call = () =>
+        source === 'coinbase' ? c.coinbase.spotPrice('ETH-USD') : c.defillama.currentPrices(['ethereum']);
+      for (const scenario of ['malformed', 'unexpected-shape']) {
+        replay.setScenario(source, scenario);
+        replay.resetCounts();
+        await expect(call()).rejects.toMatchObject({ status: 503 });
+        expect(replay.requestCount(source)).toBe(1);
+      }
+      expect(c.registry.list().find((s) => s.name === source)?.lastError).toMatch(/unexpected reply shape/);
+      replay.setScenario(source, null);
+      await expect(call()).resolves.toBeTruthy();
+    },
+  );
 
   it('slow upstream: each attempt times out, then 503', async () => {
     const c = clients({ timeoutMs: 100 });

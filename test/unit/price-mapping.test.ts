@@ -1,9 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { mapSpotPrice } from '../../src/sources/prices/coinbase-spot-client.js';
-import { coingeckoKeyHeader, mapMarketChart, mapSimplePrice, mapTrending } from '../../src/sources/prices/coingecko-client.js';
+import {
+  coingeckoKeyHeader,
+  mapMarketChart,
+  mapSimplePrice,
+  mapTrending,
+} from '../../src/sources/prices/coingecko-client.js';
 import { mapCurrentPrices } from '../../src/sources/prices/defillama-coins-client.js';
 import { UnexpectedReplyError } from '../../src/sources/prices/price-quotes.js';
-import { findToken, isSymbolSyntax, MAX_BATCH_SYMBOLS, TOKEN_LISTINGS } from '../../src/sources/prices/token-symbols.js';
+import {
+  findToken,
+  isSymbolSyntax,
+  MAX_BATCH_SYMBOLS,
+  TOKEN_LISTINGS,
+} from '../../src/sources/prices/token-symbols.js';
 
 describe('the token table', () => {
   it('holds more tokens than one batch may ask for, each symbol and CoinGecko id once', () => {
@@ -30,7 +40,13 @@ describe('the token table', () => {
 
 describe('CoinGecko replies become our quotes at the edge', () => {
   const reply = {
-    ethereum: { usd: 3012.45, usd_market_cap: 3.6e11, usd_24h_vol: 1.4e10, usd_24h_change: -1.23, last_updated_at: 1748865587 },
+    ethereum: {
+      usd: 3012.45,
+      usd_market_cap: 3.6e11,
+      usd_24h_vol: 1.4e10,
+      usd_24h_change: -1.23,
+      last_updated_at: 1748865587,
+    },
     bitcoin: { usd: 67234.18 },
     'broken-coin': { usd: null, usd_market_cap: 1 },
     'not-asked': { usd: 1 },
@@ -47,7 +63,13 @@ describe('CoinGecko replies become our quotes at the edge', () => {
       marketCapUsd: 3.6e11,
       quotedAt: 1748865587,
     });
-    expect(quotes.get('bitcoin')).toMatchObject({ priceUsd: 67234.18, change24hPercent: null, volume24hUsd: null, marketCapUsd: null, quotedAt: null });
+    expect(quotes.get('bitcoin')).toMatchObject({
+      priceUsd: 67234.18,
+      change24hPercent: null,
+      volume24hUsd: null,
+      marketCapUsd: null,
+      quotedAt: null,
+    });
   });
 
   it('simple/price: a reply that is not an object of coins is refused', () => {
@@ -58,11 +80,26 @@ describe('CoinGecko replies become our quotes at the edge', () => {
 
   it('market_chart: keeps the price pairs, drops gaps, refuses another shape', () => {
     const series = mapMarketChart(
-      { prices: [[1, 10.5], [2, null], [3, 11]], market_caps: [[1, 5]], total_volumes: [[1, 6]] },
+      {
+        prices: [
+          [1, 10.5],
+          [2, null],
+          [3, 11],
+        ],
+        market_caps: [[1, 5]],
+        total_volumes: [[1, 6]],
+      },
       'ethereum',
       7,
     );
-    expect(series).toEqual({ coingeckoId: 'ethereum', days: 7, prices: [[1, 10.5], [3, 11]] });
+    expect(series).toEqual({
+      coingeckoId: 'ethereum',
+      days: 7,
+      prices: [
+        [1, 10.5],
+        [3, 11],
+      ],
+    });
     expect(() => mapMarketChart({ error: 'coin not found' }, 'x', 1)).toThrow(UnexpectedReplyError);
     expect(() => mapMarketChart({ prices: [5] }, 'x', 1)).toThrow(UnexpectedReplyError);
   });
@@ -79,7 +116,12 @@ describe('CoinGecko replies become our quotes at the edge', () => {
             market_cap_rank: 28,
             thumb: 'https://img/pepe.png',
             score: 0,
-            data: { price: 0.00001078, price_change_percentage_24h: { usd: 6.42 }, market_cap: '$4,534,000,000', total_volume: '$317,380,000' },
+            data: {
+              price: 0.00001078,
+              price_change_percentage_24h: { usd: 6.42 },
+              market_cap: '$4,534,000,000',
+              total_volume: '$317,380,000',
+            },
           },
         },
         { item: { id: 'kaito', name: 'KAITO', symbol: 'KAITO', score: 1 } },
@@ -134,7 +176,9 @@ describe('DefiLlama and Coinbase replies become our quotes at the edge', () => {
       },
       ['ethereum', 'bitcoin', 'dai'],
     );
-    expect([...quotes.entries()]).toEqual([['ethereum', { source: 'defillama-coins', priceUsd: 3010.12, quotedAt: 1748865561 }]]);
+    expect([...quotes.entries()]).toEqual([
+      ['ethereum', { source: 'defillama-coins', priceUsd: 3010.12, quotedAt: 1748865561 }],
+    ]);
     expect(() => mapCurrentPrices({ message: 'Internal server error' }, ['ethereum'])).toThrow(UnexpectedReplyError);
   });
 
@@ -147,8 +191,12 @@ describe('DefiLlama and Coinbase replies become our quotes at the edge', () => {
   });
 
   it('prices/spot: refuses another currency or base than the pair asked, and other shapes', () => {
-    expect(() => mapSpotPrice({ data: { amount: '2768.41', base: 'ETH', currency: 'EUR' } }, 'ETH-USD')).toThrow(UnexpectedReplyError);
-    expect(() => mapSpotPrice({ data: { amount: '67000', base: 'BTC', currency: 'USD' } }, 'ETH-USD')).toThrow(UnexpectedReplyError);
+    expect(() => mapSpotPrice({ data: { amount: '2768.41', base: 'ETH', currency: 'EUR' } }, 'ETH-USD')).toThrow(
+      UnexpectedReplyError,
+    );
+    expect(() => mapSpotPrice({ data: { amount: '67000', base: 'BTC', currency: 'USD' } }, 'ETH-USD')).toThrow(
+      UnexpectedReplyError,
+    );
     expect(() => mapSpotPrice({ errors: [{ id: 'not_found' }] }, 'ETH-USD')).toThrow(UnexpectedReplyError);
     expect(() => mapSpotPrice({ data: { amount: '0', currency: 'USD' } }, 'ETH-USD')).toThrow(UnexpectedReplyError);
   });

@@ -5,9 +5,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import {
   defaultFixturesDir,
   InvalidReplayFixtureError,
+  type ReplayServer,
   startReplayServer,
   UnknownReplayScenarioError,
-  type ReplayServer,
 } from '../../src/sources/replay/replay-server.js';
 
 const PRICE_QUERY = 'vs_currencies=usd&include_market_cap=true&include_24hr_vol=true&include_24hr_change=true';
@@ -99,7 +99,11 @@ describe('replay server', () => {
 
   it('switches scenarios over HTTP for another process, rejecting unknown ones', async () => {
     const post = (body: unknown) =>
-      fetch(`${replay.url}/__replay/scenario`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      fetch(`${replay.url}/__replay/scenario`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
 
     expect((await post({ source: 'coingecko', scenario: 'down' })).status).toBe(200);
     expect((await get('/api/v3/ping')).status).toBe(503);

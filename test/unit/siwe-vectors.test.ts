@@ -163,13 +163,21 @@ describe.skipIf(!existsSync(VECTORS))('sign-in checks beyond the vectors', () =>
 
   it('a signature that fails the EOA check is offered to the contract-wallet check, whose answer decides', async () => {
     const fields = example();
-    const wrong = { ...fields, signature: load<VerificationVector>('verification_negative.json')['wrong signature']!.signature };
+    const wrong = {
+      ...fields,
+      signature: load<VerificationVector>('verification_negative.json')['wrong signature']!.signature,
+    };
     const message = formatMessage(wrong);
     const base = {
       message,
       signature: wrong.signature,
       now: Date.parse('2023-01-01T00:00:00Z'),
-      consumeNonce: async (nonce: string) => ({ nonce, domain: fields.domain, issuedAt: Date.parse(fields.issuedAt), expiresAt: Infinity }),
+      consumeNonce: async (nonce: string) => ({
+        nonce,
+        domain: fields.domain,
+        issuedAt: Date.parse(fields.issuedAt),
+        expiresAt: Infinity,
+      }),
     };
     const asked: unknown[] = [];
     const accepted = await verifySiweSignIn({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, notFound } from '../../src/errors/api-error.js';
-import { SourceClient, UpstreamError, type SourcePolicy } from '../../src/sources/source-client.js';
+import { SourceClient, type SourcePolicy, UpstreamError } from '../../src/sources/source-client.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 
 /** A clock the test moves by hand. */
@@ -96,7 +96,10 @@ describe('SourceClient', () => {
   it('does not share or keep anything when cache is false', async () => {
     const { client } = makeClient();
     const fetcher = scriptedFetcher(async (call) => call);
-    const results = await Promise.all([client.load('k', fetcher, { cache: false }), client.load('k', fetcher, { cache: false })]);
+    const results = await Promise.all([
+      client.load('k', fetcher, { cache: false }),
+      client.load('k', fetcher, { cache: false }),
+    ]);
     expect(results.sort()).toEqual([1, 2]);
     expect(await client.load('k', fetcher)).toBe(3);
   });
@@ -138,7 +141,9 @@ describe('SourceClient', () => {
     await expect(client.load('post', notIdempotent, { idempotent: false })).rejects.toMatchObject({ status: 503 });
     expect(notIdempotent.calls).toBe(1);
 
-    const refused = scriptedFetcher(() => Promise.reject(new UpstreamError('HTTP 401 on GET /x', { status: 401, retryable: false })));
+    const refused = scriptedFetcher(() =>
+      Promise.reject(new UpstreamError('HTTP 401 on GET /x', { status: 401, retryable: false })),
+    );
     await expect(client.load('refused', refused)).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
     expect(refused.calls).toBe(1);
   });
@@ -173,7 +178,10 @@ describe('SourceClient', () => {
     expect(health().state).toBe('down');
 
     const started = performance.now();
-    await expect(client.load('k9', failing)).rejects.toMatchObject({ status: 503, message: 'test-source is unavailable' });
+    await expect(client.load('k9', failing)).rejects.toMatchObject({
+      status: 503,
+      message: 'test-source is unavailable',
+    });
     expect(failing.calls).toBe(3);
     expect(performance.now() - started).toBeLessThan(20);
     expect(health()).toMatchObject({ state: 'down', lastError: 'HTTP 502 on GET /x' });
@@ -184,7 +192,11 @@ describe('SourceClient', () => {
   });
 
   it('serves stale while the breaker is open', async () => {
-    const { client, clock } = makeClient({ freshnessMs: 100, retries: 0, breaker: { consecutiveFailures: 1, halfOpenAfterMs: 10_000 } });
+    const { client, clock } = makeClient({
+      freshnessMs: 100,
+      retries: 0,
+      breaker: { consecutiveFailures: 1, halfOpenAfterMs: 10_000 },
+    });
     await client.load('eth', async () => 'cached');
     await expect(client.load('other', serverError)).rejects.toMatchObject({ status: 503 });
     clock.advance(200);

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { redactFailureMessage, SourceAlreadyRegisteredError, SourceHealthRegistry } from '../../src/sources/source-health.js';
+import {
+  redactFailureMessage,
+  SourceAlreadyRegisteredError,
+  SourceHealthRegistry,
+} from '../../src/sources/source-health.js';
 
 describe('SourceHealthRegistry', () => {
   const at = Date.parse('2025-01-01T00:00:00Z');
@@ -19,7 +23,15 @@ describe('SourceHealthRegistry', () => {
         lastCheckedAt: null,
         lastError: null,
       },
-      { name: 'defillama', kind: 'defi', mode: 'local', state: 'up', lastLatencyMs: null, lastCheckedAt: null, lastError: null },
+      {
+        name: 'defillama',
+        kind: 'defi',
+        mode: 'local',
+        state: 'up',
+        lastLatencyMs: null,
+        lastCheckedAt: null,
+        lastError: null,
+      },
     ]);
   });
 
@@ -51,11 +63,15 @@ describe('SourceHealthRegistry', () => {
   it('refuses a second source with the same name', () => {
     const registry = new SourceHealthRegistry();
     registry.register({ name: 'rpc:ethereum', kind: 'rpc', mode: 'local' });
-    expect(() => registry.register({ name: 'rpc:ethereum', kind: 'rpc', mode: 'live' })).toThrow(SourceAlreadyRegisteredError);
+    expect(() => registry.register({ name: 'rpc:ethereum', kind: 'rpc', mode: 'live' })).toThrow(
+      SourceAlreadyRegisteredError,
+    );
   });
 
   it('keeps query strings and credentials of URLs out of failure messages', () => {
-    expect(redactFailureMessage('GET https://key:pw@api.x.io/v1/p?apikey=s3cret&a=1 failed')).toBe('GET https://api.x.io/v1/p failed');
+    expect(redactFailureMessage('GET https://key:pw@api.x.io/v1/p?apikey=s3cret&a=1 failed')).toBe(
+      'GET https://api.x.io/v1/p failed',
+    );
     expect(redactFailureMessage('x'.repeat(500))).toHaveLength(200);
   });
 });

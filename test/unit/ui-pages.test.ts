@@ -32,18 +32,25 @@ describe('UI assets served from node_modules', () => {
   });
   afterAll(() => app.close());
 
-  it.each(ASSETS)('%s answers 200 with its content type, a long immutable cache and a non-empty body', async (url, type) => {
-    const res = await app.inject({ method: 'GET', url });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(type);
-    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    expect(res.rawPayload.length).toBeGreaterThan(1000);
-  });
+  it.each(ASSETS)(
+    '%s answers 200 with its content type, a long immutable cache and a non-empty body',
+    async (url, type) => {
+      const res = await app.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(type);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(res.rawPayload.length).toBeGreaterThan(1000);
+    },
+  );
 
   it('answers a versioned link and a revalidation with the same file', async () => {
     const first = await app.inject({ method: 'GET', url: '/docs/assets/swagger-ui.css?v=5.35.0' });
     expect(first.statusCode).toBe(200);
-    const again = await app.inject({ method: 'GET', url: '/docs/assets/swagger-ui.css', headers: { 'if-none-match': String(first.headers.etag) } });
+    const again = await app.inject({
+      method: 'GET',
+      url: '/docs/assets/swagger-ui.css',
+      headers: { 'if-none-match': String(first.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
   });
 
@@ -51,8 +58,12 @@ describe('UI assets served from node_modules', () => {
     const graphiql = (await app.inject({ method: 'GET', url: '/graphql/assets/graphiql.min.js' })).body;
     expect(graphiql).toContain('.GraphiQL=');
     expect(graphiql).toContain('createFetcher');
-    expect((await app.inject({ method: 'GET', url: '/graphql/assets/react-dom.production.min.js' })).body).toContain('createRoot');
-    expect((await app.inject({ method: 'GET', url: '/docs/assets/swagger-ui-bundle.js' })).body).toContain('SwaggerUIBundle');
+    expect((await app.inject({ method: 'GET', url: '/graphql/assets/react-dom.production.min.js' })).body).toContain(
+      'createRoot',
+    );
+    expect((await app.inject({ method: 'GET', url: '/docs/assets/swagger-ui-bundle.js' })).body).toContain(
+      'SwaggerUIBundle',
+    );
   });
 
   it('lists exactly the asset routes it serves', () => {

@@ -1,4 +1,6 @@
 import {
+  type Address,
+  type Chain,
   createPublicClient,
   createTestClient,
   createWalletClient,
@@ -8,19 +10,17 @@ import {
   http,
   labelhash,
   namehash,
-  parseAbi,
-  toHex,
-  type Address,
-  type Chain,
   type PublicClient,
+  parseAbi,
   type Transport,
+  toHex,
 } from 'viem';
-import { packetToBytes } from 'viem/ens';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { packetToBytes } from 'viem/ens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContractArtifact } from '../../src/chain/contract-artifacts.js';
 import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { startLocalChain, type LocalChain } from '../../src/chain/local-chain.js';
+import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
 import { loadPublishedContract } from '../../src/chain/published-contracts.js';
 import { seedLocalChain } from '../../src/chain/seed-local-chain.js';
 import { ensStep, localEnsAddresses } from '../../src/chain/seed-steps/ens.js';
@@ -50,7 +50,11 @@ async function resolveMany(name: string, calls: `0x${string}`[]): Promise<readon
     address: ens.universalResolver,
     abi: universalResolver.abi,
     functionName: 'resolveWithGateways',
-    args: [dns(name), encodeFunctionData({ abi: recordsAbi, functionName: 'multicall', args: [calls] }), ['x-batch-gateway:true']],
+    args: [
+      dns(name),
+      encodeFunctionData({ abi: recordsAbi, functionName: 'multicall', args: [calls] }),
+      ['x-batch-gateway:true'],
+    ],
   })) as [`0x${string}`, Address];
   return decodeAbiParameters([{ type: 'bytes[]' }], answer)[0];
 }
@@ -58,24 +62,45 @@ async function resolveMany(name: string, calls: `0x${string}`[]): Promise<readon
 beforeAll(async () => {
   chain = await startLocalChain();
   await seedLocalChain({ rpcUrl: chain.rpcUrl, steps: [deployMulticall3Step(), ensStep()] });
-  const viemChain = localViemChain({ rpcUrl: chain.rpcUrl, contracts: { ensUniversalResolver: ens.universalResolver } });
+  const viemChain = localViemChain({
+    rpcUrl: chain.rpcUrl,
+    contracts: { ensUniversalResolver: ens.universalResolver },
+  });
   const transport = http(chain.rpcUrl, { retryCount: 0 });
   client = createPublicClient({ chain: viemChain, transport });
 
   // offchain.eth answers through @ensdomains' OffchainResolver and a CCIP-Read gateway (ERC-3668).
   const signerKey = generatePrivateKey();
-  gateway = await startTestOffchainGateway({ signerKey, address: OFFCHAIN_ADDRESS, texts: { 'com.twitter': 'offchainer' } });
+  gateway = await startTestOffchainGateway({
+    signerKey,
+    address: OFFCHAIN_ADDRESS,
+    texts: { 'com.twitter': 'offchainer' },
+  });
   const wallet = createWalletClient({ chain: viemChain, transport, account: accounts[0]! });
   const anvil = createTestClient({ chain: viemChain, transport, mode: 'anvil' });
   const offchain = loadPublishedContract('OffchainResolver');
-  const hash = await wallet.deployContract({ abi: offchain.abi, bytecode: offchain.bytecode, args: [gateway.url, [privateKeyToAccount(signerKey).address]] });
+  const hash = await wallet.deployContract({
+    abi: offchain.abi,
+    bytecode: offchain.bytecode,
+    args: [gateway.url, [privateKeyToAccount(signerKey).address]],
+  });
   const { contractAddress } = await client.waitForTransactionReceipt({ hash, pollingInterval: 50 });
   await anvil.impersonateAccount({ address: ens.deployer });
   const registrar = loadContractArtifact('EthNameRegistrar');
   const registry = loadPublishedContract('ENSRegistry');
   for (const request of [
-    { address: ens.ethRegistrar, abi: registrar.abi, functionName: 'register', args: ['offchain', ens.deployer, 86_400n] },
-    { address: ens.registry, abi: registry.abi, functionName: 'setResolver', args: [namehash('offchain.eth'), contractAddress] },
+    {
+      address: ens.ethRegistrar,
+      abi: registrar.abi,
+      functionName: 'register',
+      args: ['offchain', ens.deployer, 86_400n],
+    },
+    {
+      address: ens.registry,
+      abi: registry.abi,
+      functionName: 'setResolver',
+      args: [namehash('offchain.eth'), contractAddress],
+    },
   ]) {
     const tx = await wallet.writeContract({ ...request, account: ens.deployer, chain: viemChain } as never);
     await client.waitForTransactionReceipt({ hash: tx, pollingInterval: 50 });
@@ -108,7 +133,9 @@ describe('UniversalResolver (contracts/) under viem 2.57 ENS actions, over ENSâ€
 
   it('getEnsResolver finds the PublicResolver, also for a name that has none of its own', async () => {
     expect((await client.getEnsResolver({ name: 'alice.eth' })).toLowerCase()).toBe(ens.publicResolver.toLowerCase());
-    expect((await client.getEnsResolver({ name: 'nothing.alice.eth' })).toLowerCase()).toBe(ens.publicResolver.toLowerCase());
+    expect((await client.getEnsResolver({ name: 'nothing.alice.eth' })).toLowerCase()).toBe(
+      ens.publicResolver.toLowerCase(),
+    );
   });
 
   it('getEnsName returns a primary name only when it resolves back to the address (forward check)', async () => {
@@ -116,7 +143,9 @@ describe('UniversalResolver (contracts/) under viem 2.57 ENS actions, over ENSâ€
     expect(await client.getEnsName({ address: accounts[2]!.address })).toBe('bob.eth');
     // Dev account 4 set alice.eth as its primary name, but alice.eth resolves to dev account 1.
     expect(await client.getEnsName({ address: accounts[4]!.address })).toBeNull();
-    await expect(client.getEnsName({ address: accounts[4]!.address, strict: true })).rejects.toThrow(/ReverseAddressMismatch/);
+    await expect(client.getEnsName({ address: accounts[4]!.address, strict: true })).rejects.toThrow(
+      /ReverseAddressMismatch/,
+    );
     // No reverse record at all.
     expect(await client.getEnsName({ address: accounts[3]!.address })).toBeNull();
   });
@@ -128,8 +157,12 @@ describe('UniversalResolver (contracts/) under viem 2.57 ENS actions, over ENSâ€
       encodeFunctionData({ abi: recordsAbi, functionName: 'text', args: [node, 'url'] }),
       '0xdeadbeef',
     ]);
-    expect(decodeFunctionResult({ abi: recordsAbi, functionName: 'addr', data: answers[0]! })).toBe(accounts[1]!.address);
-    expect(decodeFunctionResult({ abi: recordsAbi, functionName: 'text', data: answers[1]! })).toBe('https://alice.example.org');
+    expect(decodeFunctionResult({ abi: recordsAbi, functionName: 'addr', data: answers[0]! })).toBe(
+      accounts[1]!.address,
+    );
+    expect(decodeFunctionResult({ abi: recordsAbi, functionName: 'text', data: answers[1]! })).toBe(
+      'https://alice.example.org',
+    );
     expect(answers[2]).toBe('0x');
   });
 
@@ -167,12 +200,22 @@ describe('UniversalResolver (contracts/) under viem 2.57 ENS actions, over ENSâ€
   it('the .eth registrar keeps registrant (token owner), expiry and controller (registry owner) apart', async () => {
     const registrar = loadContractArtifact('EthNameRegistrar');
     const read = (functionName: string, label: string) =>
-      client.readContract({ address: ens.ethRegistrar, abi: registrar.abi, functionName, args: [BigInt(labelhash(label))] });
+      client.readContract({
+        address: ens.ethRegistrar,
+        abi: registrar.abi,
+        functionName,
+        args: [BigInt(labelhash(label))],
+      });
     expect(await read('ownerOf', 'carol')).toBe(accounts[3]!.address);
     const registryAbi = parseAbi(['function owner(bytes32) view returns (address)']);
-    expect(await client.readContract({ address: ens.registry, abi: registryAbi, functionName: 'owner', args: [namehash('carol.eth')] })).toBe(
-      accounts[4]!.address,
-    );
+    expect(
+      await client.readContract({
+        address: ens.registry,
+        abi: registryAbi,
+        functionName: 'owner',
+        args: [namehash('carol.eth')],
+      }),
+    ).toBe(accounts[4]!.address);
     expect(Number(await read('nameExpires', 'carol'))).toBeGreaterThan(Date.now() / 1000 + 300 * 86_400);
     // expired.eth was registered for one second: ownerOf refuses it, as ENS's BaseRegistrar does.
     await expect(read('ownerOf', 'expired')).rejects.toThrow(/NameExpired/);

@@ -1,16 +1,22 @@
 import { type Address, createTestClient, getAddress, http, parseUnits } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { startLocalChain, type LocalChain } from '../../src/chain/local-chain.js';
+import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
 import { seedLocalChain } from '../../src/chain/seed-local-chain.js';
-import { DEMO_COLLECTIBLE, DEMO_TOKENS, demoAssetAddresses, demoAssetsStep, localTokenList } from '../../src/chain/seed-steps/demo-assets.js';
+import {
+  DEMO_COLLECTIBLE,
+  DEMO_TOKENS,
+  demoAssetAddresses,
+  demoAssetsStep,
+  localTokenList,
+} from '../../src/chain/seed-steps/demo-assets.js';
 import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
 import { loadConfig } from '../../src/config/config.js';
 import { type ChainReads, createChainReads } from '../../src/sources/chain-reads.js';
 import { createChainClients } from '../../src/sources/rpc/chain-clients.js';
 import { createRpcSourceClients } from '../../src/sources/rpc/rpc-source-clients.js';
-import { MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
 import { decodeTokenUri } from '../../src/sources/rpc/token-uri.js';
+import { MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 import { tokenListsFor } from '../../src/sources/wallet/token-lists.js';
 
@@ -27,9 +33,17 @@ describe('wallet and utility chain reads against the seeded local chain, counted
   beforeAll(async () => {
     chain = await startLocalChain();
     deployments = await seedLocalChain({ rpcUrl: chain.rpcUrl, steps: [deployMulticall3Step(), demoAssetsStep()] });
-    const chains = createChainClients({ chains: loadConfig({}).chains, localRpcUrl: chain.rpcUrl, onRequest: (_, m) => methods.push(m) });
+    const chains = createChainClients({
+      chains: loadConfig({}).chains,
+      localRpcUrl: chain.rpcUrl,
+      onRequest: (_, m) => methods.push(m),
+    });
     const rpc = createRpcSourceClients({ chains, registry: new SourceHealthRegistry(), timeoutMs: 5000 });
-    reads = createChainReads({ chains, rpc, tokenLists: tokenListsFor({ localChains: ['ethereum'], localTokens: localTokenList(deployments) }) });
+    reads = createChainReads({
+      chains,
+      rpc,
+      tokenLists: tokenListsFor({ localChains: ['ethereum'], localTokens: localTokenList(deployments) }),
+    });
   });
   afterAll(async () => {
     await chain?.stop();
@@ -52,14 +66,21 @@ describe('wallet and utility chain reads against the seeded local chain, counted
     holdings.forEach((h, w) => {
       expect(h.address).toBe(wallets[w]);
       expect(h.nativeWei).toBeGreaterThan(parseUnits('9000', 18));
-      expect(h.tokens.map((t) => [t.token.symbol, t.raw])).toEqual(DEMO_TOKENS.map((t) => [t.symbol, parseUnits(t.holdings[w]!, t.decimals)]));
+      expect(h.tokens.map((t) => [t.token.symbol, t.raw])).toEqual(
+        DEMO_TOKENS.map((t) => [t.symbol, parseUnits(t.holdings[w]!, t.decimals)]),
+      );
     });
     expect(holdings[0]!.blockNumber).toBeGreaterThan(0n);
   });
 
   it('ERC-20 name, symbol, decimals and supply are one eth_call; an account without code is not a token', async () => {
     const usdc = await reads.tokenContract('ethereum', demoAssetAddresses().tokens.USDC!);
-    expect(usdc).toMatchObject({ name: 'USD Coin', symbol: 'USDC', decimals: 6, totalSupply: parseUnits('1000000000', 6) });
+    expect(usdc).toMatchObject({
+      name: 'USD Coin',
+      symbol: 'USDC',
+      decimals: 6,
+      totalSupply: parseUnits('1000000000', 6),
+    });
     expect(methods).toEqual(['eth_call']);
     expect(await reads.tokenContract('ethereum', wallets[0]!)).toBeNull();
     expect(await reads.tokenContract('ethereum', MULTICALL3_ADDRESS)).toBeNull();
@@ -76,7 +97,9 @@ describe('wallet and utility chain reads against the seeded local chain, counted
 
   it('the kinds of 100 addresses are read in ONE eth_call, without deploying anything', async () => {
     const contracts = [MULTICALL3_ADDRESS, ...Object.values(demoAssetAddresses().tokens)];
-    const strangers = Array.from({ length: 100 - contracts.length - wallets.length }, (_, i) => getAddress(`0x${(i + 1).toString(16).padStart(40, '0')}`));
+    const strangers = Array.from({ length: 100 - contracts.length - wallets.length }, (_, i) =>
+      getAddress(`0x${(i + 1).toString(16).padStart(40, '0')}`),
+    );
     const asked = [...contracts, ...wallets, ...strangers];
     const kinds = await reads.addressKinds('ethereum', asked);
     expect(methods).toEqual(['eth_call']);
@@ -90,6 +113,11 @@ describe('wallet and utility chain reads against the seeded local chain, counted
     const test = createTestClient({ mode: 'anvil', transport: http(chain.rpcUrl) });
     await test.setCode({ address: eoa, bytecode: `0xef0100${MULTICALL3_ADDRESS.slice(2)}` });
     const [kind] = await reads.addressKinds('ethereum', [eoa]);
-    expect(kind).toEqual({ address: eoa, kind: 'delegated', codeSize: 23, delegatedTo: getAddress(MULTICALL3_ADDRESS) });
+    expect(kind).toEqual({
+      address: eoa,
+      kind: 'delegated',
+      codeSize: 23,
+      delegatedTo: getAddress(MULTICALL3_ADDRESS),
+    });
   });
 });

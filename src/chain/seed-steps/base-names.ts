@@ -1,16 +1,27 @@
-import { type Address, getContractAddress, keccak256, labelhash, namehash, parseEther, stringToHex, zeroHash } from 'viem';
+import {
+  type Address,
+  getContractAddress,
+  keccak256,
+  labelhash,
+  namehash,
+  parseEther,
+  stringToHex,
+  zeroHash,
+} from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { BASE_COIN_TYPE, reverseNameOf, reverseNamespaceLabel } from '../../sources/ens/reverse-names.js';
 import { loadContractArtifact } from '../contract-artifacts.js';
 import { loadPublishedContract } from '../published-contracts.js';
 import type { SeedStep } from '../seed-local-chain.js';
-import { BASE_COIN_TYPE, reverseNameOf, reverseNamespaceLabel } from '../../sources/ens/reverse-names.js';
 import { deployerWriter, recordCalls } from './ens.js';
 
 /**
  * Base names are deployed by an account of their own, so their addresses on the embedded Base chain depend on
  * nothing else: its nonces 0–2 are the registry, the resolver and the base.eth registrar.
  */
-export const BASE_NAMES_DEPLOYER = privateKeyToAccount(keccak256(stringToHex('chain-identity-api: local Base names deployer')));
+export const BASE_NAMES_DEPLOYER = privateKeyToAccount(
+  keccak256(stringToHex('chain-identity-api: local Base names deployer')),
+);
 
 /** Names in the map the embedded Base chain's seed returns. */
 export const BASE_NAMES_DEPLOYMENTS = {
@@ -82,8 +93,18 @@ export function baseNamesStep(): SeedStep {
       const registry = loadPublishedContract('ENSRegistry');
       const resolver = loadPublishedContract('PublicResolver');
       const registrar = loadContractArtifact('EthNameRegistrar');
-      const registryWrite = (functionName: string, args: readonly unknown[]) => ({ address: at.registry, abi: registry.abi, functionName, args });
-      const resolverWrite = (functionName: string, args: readonly unknown[]) => ({ address: at.resolver, abi: resolver.abi, functionName, args });
+      const registryWrite = (functionName: string, args: readonly unknown[]) => ({
+        address: at.registry,
+        abi: registry.abi,
+        functionName,
+        args,
+      });
+      const resolverWrite = (functionName: string, args: readonly unknown[]) => ({
+        address: at.resolver,
+        abi: resolver.abi,
+        functionName,
+        args,
+      });
 
       // Every transaction leaves with an explicit nonce and is mined on arrival; receipts are checked once at the end.
       const tx = deployerWriter(context, 0, BASE_NAMES_DEPLOYER);
@@ -97,11 +118,23 @@ export function baseNamesStep(): SeedStep {
         const owner = accounts[demo.account]!.address;
         const label = demo.name.split('.')[0]!;
         const node = namehash(demo.name);
-        await tx.write({ address: at.registrar, abi: registrar.abi, functionName: 'register', args: [label, deployer, YEAR_SECONDS] });
+        await tx.write({
+          address: at.registrar,
+          abi: registrar.abi,
+          functionName: 'register',
+          args: [label, deployer, YEAR_SECONDS],
+        });
         await tx.write(registryWrite('setResolver', [node, at.resolver]));
-        await tx.write(resolverWrite('multicall', [recordCalls(resolver.abi, node, owner, demo.texts, demo.contentHash)]));
+        await tx.write(
+          resolverWrite('multicall', [recordCalls(resolver.abi, node, owner, demo.texts, demo.contentHash)]),
+        );
         await tx.write(registryWrite('setOwner', [node, owner]));
-        await tx.write({ address: at.registrar, abi: registrar.abi, functionName: 'transferFrom', args: [deployer, owner, BigInt(labelhash(label))] });
+        await tx.write({
+          address: at.registrar,
+          abi: registrar.abi,
+          functionName: 'transferFrom',
+          args: [deployer, owner, BigInt(labelhash(label))],
+        });
       }
 
       // Primary names, in the state Basenames' ReverseRegistrar leaves them: `<address>.80002105.reverse` owned by the
@@ -117,13 +150,22 @@ export function baseNamesStep(): SeedStep {
         const address = accounts[account]!.address;
         const reverseName = reverseNameOf(address, BASE_COIN_TYPE);
         const node = namehash(reverseName);
-        await tx.write(registryWrite('setSubnodeRecord', [namehash(`${namespace}.reverse`), labelhash(reverseName.split('.')[0]!), deployer, at.resolver, 0n]));
+        await tx.write(
+          registryWrite('setSubnodeRecord', [
+            namehash(`${namespace}.reverse`),
+            labelhash(reverseName.split('.')[0]!),
+            deployer,
+            at.resolver,
+            0n,
+          ]),
+        );
         await tx.write(resolverWrite('setName', [node, name]));
         await tx.write(registryWrite('setOwner', [node, address]));
       }
       await tx.settle();
 
-      for (const [key, name] of Object.entries(BASE_NAMES_DEPLOYMENTS)) deployments.set(name, at[key as keyof BaseNamesAddresses]);
+      for (const [key, name] of Object.entries(BASE_NAMES_DEPLOYMENTS))
+        deployments.set(name, at[key as keyof BaseNamesAddresses]);
     },
   };
 }

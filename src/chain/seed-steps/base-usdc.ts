@@ -18,7 +18,12 @@ export function baseUsdcStep(): SeedStep {
     async run({ testClient, walletClient, publicClient, accounts, deployments }) {
       const { abi, deployedBytecode } = loadContractArtifact('Eip3009Usdc');
       await testClient.setCode({ address: USDC_ON_BASE, bytecode: deployedBytecode });
-      await walletClient.writeContract({ address: USDC_ON_BASE, abi, functionName: 'initialize', args: [accounts[0]!.address] });
+      await walletClient.writeContract({
+        address: USDC_ON_BASE,
+        abi,
+        functionName: 'initialize',
+        args: [accounts[0]!.address],
+      });
       let last: `0x${string}` | undefined;
       for (const account of accounts) {
         last = await walletClient.writeContract({

@@ -1,11 +1,4 @@
-import {
-  type Address,
-  getContractAddress,
-  keccak256,
-  parseEther,
-  parseUnits,
-  stringToHex,
-} from 'viem';
+import { type Address, getContractAddress, keccak256, parseEther, parseUnits, stringToHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { TokenListEntry } from '../../sources/wallet/token-lists.js';
 import { loadContractArtifact } from '../contract-artifacts.js';
@@ -36,8 +29,32 @@ export const DEMO_COLLECTIBLE = {
   name: 'Demo Collectible',
   symbol: 'DEMO',
   tokens: [
-    { tokenId: 1n, owner: 1, metadata: { name: 'Demo #1', description: 'First demo collectible of the local chain', image: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/1.png', attributes: [{ trait_type: 'Color', value: 'Blue' }, { trait_type: 'Level', value: 3 }] } },
-    { tokenId: 2n, owner: 2, metadata: { name: 'Demo #2', description: 'Second demo collectible of the local chain', image: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/2.png', attributes: [{ trait_type: 'Color', value: 'Green' }, { trait_type: 'Level', value: 7 }] } },
+    {
+      tokenId: 1n,
+      owner: 1,
+      metadata: {
+        name: 'Demo #1',
+        description: 'First demo collectible of the local chain',
+        image: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/1.png',
+        attributes: [
+          { trait_type: 'Color', value: 'Blue' },
+          { trait_type: 'Level', value: 3 },
+        ],
+      },
+    },
+    {
+      tokenId: 2n,
+      owner: 2,
+      metadata: {
+        name: 'Demo #2',
+        description: 'Second demo collectible of the local chain',
+        image: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/2.png',
+        attributes: [
+          { trait_type: 'Color', value: 'Green' },
+          { trait_type: 'Level', value: 7 },
+        ],
+      },
+    },
     { tokenId: 3n, owner: 1, uri: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/3.json' },
   ],
 } as const;
@@ -58,7 +75,9 @@ export const DEMO_COLLECTIBLE_DEPLOYMENT = 'DemoCollectible';
  */
 export function demoAssetAddresses(): { deployer: Address; tokens: Record<string, Address>; collectible: Address } {
   const from = DEMO_DEPLOYER.address;
-  const tokens = Object.fromEntries(DEMO_TOKENS.map((t, nonce) => [t.symbol, getContractAddress({ from, nonce: BigInt(nonce) })]));
+  const tokens = Object.fromEntries(
+    DEMO_TOKENS.map((t, nonce) => [t.symbol, getContractAddress({ from, nonce: BigInt(nonce) })]),
+  );
   return { deployer: from, tokens, collectible: getContractAddress({ from, nonce: BigInt(DEMO_TOKENS.length) }) };
 }
 
@@ -73,7 +92,8 @@ export function localTokenList(deployments: ReadonlyMap<string, Address>): Token
   });
 }
 
-const dataJsonUri = (metadata: object): string => `data:application/json;base64,${Buffer.from(JSON.stringify(metadata)).toString('base64')}`;
+const dataJsonUri = (metadata: object): string =>
+  `data:application/json;base64,${Buffer.from(JSON.stringify(metadata)).toString('base64')}`;
 
 /**
  * Deploys the demo ERC-20s (USDC 6 decimals, DAI, WETH, LINK 18) and the demo collectible, gives the demo wallets
@@ -109,7 +129,7 @@ export function demoAssetsStep(): SeedStep {
       }
       sent.push(
         await walletClient.deployContract({
-            account,
+          account,
           abi: collectibleArtifact.abi,
           bytecode: collectibleArtifact.bytecode,
           args: [DEMO_COLLECTIBLE.name, DEMO_COLLECTIBLE.symbol],

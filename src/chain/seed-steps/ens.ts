@@ -147,7 +147,11 @@ export function ensStep(): SeedStep {
 export type Write = { address: Address; abi: Abi; functionName: string; args: readonly unknown[] };
 
 /** Sends as a deployer (the ENS deployer unless given) with explicit nonces and checks every receipt. */
-export function deployerWriter({ publicClient, walletClient }: SeedContext, firstNonce: number, account: PrivateKeyAccount = ENS_DEPLOYER) {
+export function deployerWriter(
+  { publicClient, walletClient }: SeedContext,
+  firstNonce: number,
+  account: PrivateKeyAccount = ENS_DEPLOYER,
+) {
   let nonce = firstNonce;
   const sent: Hex[] = [];
   return {
@@ -195,19 +199,36 @@ async function deployEns(context: SeedContext): Promise<EnsContractAddresses> {
   await tx.write(setSubnodeOwner(zeroHash, 'eth', expected.ethRegistrar));
   await tx.write(setSubnodeOwner(zeroHash, 'reverse', ENS_DEPLOYER.address));
   await tx.write(setSubnodeOwner(namehash('reverse'), 'addr', expected.reverseRegistrar));
-  await tx.write({ address: expected.ethRegistrar, abi: registrar.abi, functionName: 'addController', args: [ENS_DEPLOYER.address] });
+  await tx.write({
+    address: expected.ethRegistrar,
+    abi: registrar.abi,
+    functionName: 'addController',
+    args: [ENS_DEPLOYER.address],
+  });
   await tx.settle();
   return expected;
 }
 
 /** The resolver calls setting a name's address, text records and content hash, for one `multicall`. */
-export function recordCalls(resolverAbi: Abi, node: Hex, address: Address, texts: Record<string, string>, contentHash?: string): Hex[] {
+export function recordCalls(
+  resolverAbi: Abi,
+  node: Hex,
+  address: Address,
+  texts: Record<string, string>,
+  contentHash?: string,
+): Hex[] {
   const calls = [encodeFunctionData({ abi: resolverAbi, functionName: 'setAddr', args: [node, address] })];
   for (const [key, value] of Object.entries(texts)) {
     calls.push(encodeFunctionData({ abi: resolverAbi, functionName: 'setText', args: [node, key, value] }));
   }
   if (contentHash) {
-    calls.push(encodeFunctionData({ abi: resolverAbi, functionName: 'setContenthash', args: [node, encodeContentHash(contentHash)] }));
+    calls.push(
+      encodeFunctionData({
+        abi: resolverAbi,
+        functionName: 'setContenthash',
+        args: [node, encodeContentHash(contentHash)],
+      }),
+    );
   }
   return calls;
 }
@@ -220,14 +241,24 @@ async function registerDemoNames(context: SeedContext, ens: EnsContractAddresses
   const registrar = loadContractArtifact('EthNameRegistrar');
   const deployer = ENS_DEPLOYER.address;
   const tx = deployerWriter(context, await publicClient.getTransactionCount({ address: deployer }));
-  const registryWrite = (functionName: string, args: readonly unknown[]): Write => ({ address: ens.registry, abi: registry.abi, functionName, args });
+  const registryWrite = (functionName: string, args: readonly unknown[]): Write => ({
+    address: ens.registry,
+    abi: registry.abi,
+    functionName,
+    args,
+  });
 
   // The deployer registers each name to itself, writes its records as controller, then hands over control
   // (registry owner) and the registrar token (registrant) to the demo accounts.
   for (const demo of DEMO_ENS_NAMES) {
     const label = demo.name.slice(0, -'.eth'.length);
     const node = namehash(demo.name);
-    await tx.write({ address: ens.ethRegistrar, abi: registrar.abi, functionName: 'register', args: [label, deployer, demo.duration ?? YEAR_SECONDS] });
+    await tx.write({
+      address: ens.ethRegistrar,
+      abi: registrar.abi,
+      functionName: 'register',
+      args: [label, deployer, demo.duration ?? YEAR_SECONDS],
+    });
     await tx.write(registryWrite('setResolver', [node, ens.publicResolver]));
     const calls = recordCalls(resolver.abi, node, accounts[demo.address]!.address, demo.texts, demo.contentHash);
     await tx.write({ address: ens.publicResolver, abi: resolver.abi, functionName: 'multicall', args: [calls] });
@@ -264,7 +295,10 @@ async function registerDemoNames(context: SeedContext, ens: EnsContractAddresses
   }
 
   // Let the short registrations run out in chain time, so they read as expired from the next block on.
-  const shortest = DEMO_ENS_NAMES.reduce((min, d) => (d.duration !== undefined && d.duration < min ? d.duration : min), YEAR_SECONDS);
+  const shortest = DEMO_ENS_NAMES.reduce(
+    (min, d) => (d.duration !== undefined && d.duration < min ? d.duration : min),
+    YEAR_SECONDS,
+  );
   if (shortest < YEAR_SECONDS) {
     await testClient.increaseTime({ seconds: Number(shortest) + 1 });
     await testClient.mine({ blocks: 1 });

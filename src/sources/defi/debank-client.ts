@@ -78,7 +78,9 @@ export class DebankClient {
   /** Positions of a wallet (lower-case 0x address); [] for a wallet with none. */
   async positions(wallet: string): Promise<DefiPosition[]> {
     if (!WALLET.test(wallet)) throw new TypeError(`not a lower-case 0x address: ${wallet}`);
-    const reply = await this.http.getMapped('/v1/user/all_complex_protocol_list', mapComplexProtocols, { query: { id: wallet } });
+    const reply = await this.http.getMapped('/v1/user/all_complex_protocol_list', mapComplexProtocols, {
+      query: { id: wallet },
+    });
     return reply ?? [];
   }
 }

@@ -57,7 +57,9 @@ const DEFILLAMA_PRO_URL = 'https://pro-api.llama.fi';
 /** Whether any DeFi upstream runs on the local replay (some env var unset). */
 export function defiSourcesNeedReplay(config: AppConfig): boolean {
   const d = config.upstreams.defi;
-  return [d.defillama.url, d.yields.url, d.defillamaPro.apiKey, d.debank.url, d.growthepie.url].some((v) => v === undefined);
+  return [d.defillama.url, d.yields.url, d.defillamaPro.apiKey, d.debank.url, d.growthepie.url].some(
+    (v) => v === undefined,
+  );
 }
 
 /**
@@ -75,7 +77,8 @@ export function createDefiSourcesFromConfig(p: {
     if (!p.replay) throw new Error(`DeFi source ${name} needs the replay, which was not started`);
     return { baseUrl: p.replay.baseUrlFor(name), mode: 'local' };
   };
-  const at = (url: string | undefined, name: string): DefiUpstream => (url === undefined ? local(name) : { baseUrl: url, mode: 'live' });
+  const at = (url: string | undefined, name: string): DefiUpstream =>
+    url === undefined ? local(name) : { baseUrl: url, mode: 'live' };
   const proKey = d.defillamaPro.apiKey;
   return createDefiSources({
     defillama: at(d.defillama.url, 'defillama'),
@@ -87,7 +90,11 @@ export function createDefiSourcesFromConfig(p: {
     debank:
       d.debank.url === undefined
         ? local('debank')
-        : { baseUrl: d.debank.url, mode: 'live', headers: d.debank.accessKey === undefined ? {} : { AccessKey: d.debank.accessKey } },
+        : {
+            baseUrl: d.debank.url,
+            mode: 'live',
+            headers: d.debank.accessKey === undefined ? {} : { AccessKey: d.debank.accessKey },
+          },
     growthepie: at(d.growthepie.url, 'growthepie'),
     registry: p.registry,
     timeoutMs: p.config.upstreamTimeoutMs,

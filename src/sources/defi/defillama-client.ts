@@ -120,7 +120,8 @@ const millionsToUsd = (value: unknown): number | null => {
  * @example mapRaises({ raises: [{ date: 1709251200, name: 'EigenLayer', amount: 100 }] })[0].amountUsd // 100000000
  */
 export function mapRaises(json: unknown): RaiseRecord[] {
-  if (!isJsonObject(json) || !Array.isArray(json.raises)) throw new UnexpectedReplyError('/raises: expected { raises: [...] }');
+  if (!isJsonObject(json) || !Array.isArray(json.raises))
+    throw new UnexpectedReplyError('/raises: expected { raises: [...] }');
   return json.raises
     .flatMap((r): RaiseRecord[] => {
       if (!isJsonObject(r)) return [];

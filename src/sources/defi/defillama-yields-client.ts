@@ -9,7 +9,8 @@ import { type DefiUpstreamParams, defiUpstream, stringList, stringOrNull } from 
  * @example mapPools({ status: 'success', data: [{ pool: 'p1', chain: 'Ethereum', project: 'lido', symbol: 'STETH', tvlUsd: 1e9, apy: 2.6 }] })[0].apy // 2.6
  */
 export function mapPools(json: unknown): YieldPool[] {
-  if (!isJsonObject(json) || !Array.isArray(json.data)) throw new UnexpectedReplyError('/pools: expected { status, data: [...] }');
+  if (!isJsonObject(json) || !Array.isArray(json.data))
+    throw new UnexpectedReplyError('/pools: expected { status, data: [...] }');
   const pools: YieldPool[] = [];
   for (const p of json.data) {
     if (!isJsonObject(p)) continue;

@@ -15,7 +15,8 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
  * @example mapChainActivity([{ metric_key: 'daa', origin_key: 'base', date: '2026-11-20', value: 1237000 }]).get('base')?.dailyActiveAddresses // 1237000
  */
 export function mapChainActivity(json: unknown): Map<string, ChainActivity> {
-  if (!Array.isArray(json)) throw new UnexpectedReplyError('fundamentals: expected a list of { metric_key, origin_key, date, value }');
+  if (!Array.isArray(json))
+    throw new UnexpectedReplyError('fundamentals: expected a list of { metric_key, origin_key, date, value }');
   const daily = new Map<string, { date: string; value: number }>();
   const weekly = new Map<string, number>();
   for (const row of json) {
@@ -33,7 +34,8 @@ export function mapChainActivity(json: unknown): Map<string, ChainActivity> {
     if (!isJsonObject(row) || row.metric_key !== 'aa_last7d') continue;
     const origin = stringOrNull(row.origin_key);
     const value = finiteNumber(row.value);
-    if (origin !== null && value !== null && value >= 0 && daily.get(origin)?.date === row.date) weekly.set(origin, value);
+    if (origin !== null && value !== null && value >= 0 && daily.get(origin)?.date === row.date)
+      weekly.set(origin, value);
   }
   const activity = new Map<string, ChainActivity>();
   for (const [originKey, { date, value }] of daily) {
@@ -60,7 +62,12 @@ export class GrowthepieClient {
   readonly http: HttpJsonSource;
 
   constructor(p: DefiUpstreamParams) {
-    ({ client: this.client, http: this.http } = defiUpstream('growthepie', 'growthepie fundamentals API', p, ACTIVITY_FRESHNESS_MS));
+    ({ client: this.client, http: this.http } = defiUpstream(
+      'growthepie',
+      'growthepie fundamentals API',
+      p,
+      ACTIVITY_FRESHNESS_MS,
+    ));
   }
 
   async chainActivity(): Promise<Map<string, ChainActivity>> {

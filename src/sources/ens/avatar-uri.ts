@@ -69,6 +69,7 @@ export function avatarLink(record: string, name: string): AvatarLink | null {
     return /^[A-Za-z0-9_-]{43}$/.test(id) ? { url: `${ARWEAVE_GATEWAY}/${id}`, type: 'arweave' } : null;
   }
   if (CID.test(value)) return { url: `${IPFS_GATEWAY}/ipfs/${value}`, type: 'ipfs' };
-  if (NFT_URI.test(value)) return { url: `${ENS_METADATA_SERVICE}/mainnet/avatar/${encodeURIComponent(name)}`, type: 'nft' };
+  if (NFT_URI.test(value))
+    return { url: `${ENS_METADATA_SERVICE}/mainnet/avatar/${encodeURIComponent(name)}`, type: 'nft' };
   return null;
 }

@@ -62,7 +62,8 @@ interface BaseNameRecords extends EnsRegistration {
   texts: Record<string, string>;
 }
 
-const nonZero = (address: Address | null | undefined): Address | null => (address && address !== zeroAddress ? address : null);
+const nonZero = (address: Address | null | undefined): Address | null =>
+  address && address !== zeroAddress ? address : null;
 const ok = <T>(r: MulticallResult | undefined): T | null => (r?.status === 'success' ? (r.result as T) : null);
 
 /**
@@ -86,14 +87,18 @@ export class BaseNamesReader {
   /** The address each name resolves to; null when unresolved, unregistered or expired. */
   addresses(names: readonly string[]): Promise<(Address | null)[]> {
     return this.load(`basenames:addr:${names.join(',')}`, async () =>
-      (await this.read(names, { addr: true, contenthash: false, textKeys: [] })).map((r) => (r?.active ? r.address : null)),
+      (await this.read(names, { addr: true, contenthash: false, textKeys: [] })).map((r) =>
+        r?.active ? r.address : null,
+      ),
     );
   }
 
   /** One text record of each name; null when unset, unresolved or expired. */
   texts(names: readonly string[], key: string): Promise<(string | null)[]> {
     return this.load(`basenames:text:${key}:${names.join(',')}`, async () =>
-      (await this.read(names, { addr: false, contenthash: false, textKeys: [key] })).map((r) => (r?.active ? (r.texts[key] ?? null) : null)),
+      (await this.read(names, { addr: false, contenthash: false, textKeys: [key] })).map((r) =>
+        r?.active ? (r.texts[key] ?? null) : null,
+      ),
     );
   }
 
@@ -115,7 +120,9 @@ export class BaseNamesReader {
    */
   primaryNames(addresses: readonly Address[]): Promise<(string | null)[]> {
     return this.load(`basenames:name:${addresses.join(',')}`, async () => {
-      const claimed = (await this.reverseRecords(addresses)).map((name) => (name && isBaseName(name) && isNormalizedEnsName(name) ? name : null));
+      const claimed = (await this.reverseRecords(addresses)).map((name) =>
+        name && isBaseName(name) && isNormalizedEnsName(name) ? name : null,
+      );
       const names = [...new Set(claimed.filter((name): name is string => name !== null))];
       const records = await this.read(names, { addr: true, contenthash: false, textKeys: [] });
       const resolvesTo = new Map(records.map((r, i) => [names[i]!, r?.active ? r.address : null]));
@@ -136,10 +143,18 @@ export class BaseNamesReader {
         { address: usualResolver, abi: nameResolverAbi, functionName: 'name', args: [node] },
       ]),
     );
-    const records = nodes.map((node, i) => ({ node, resolver: nonZero(ok<Address>(results[2 * i])), name: ok<string>(results[2 * i + 1]) || null }));
+    const records = nodes.map((node, i) => ({
+      node,
+      resolver: nonZero(ok<Address>(results[2 * i])),
+      name: ok<string>(results[2 * i + 1]) || null,
+    }));
     // Reverse nodes whose resolver is not the usual one: ask their own resolver, all in one more call.
     const elsewhere = records.filter((r) => r.resolver !== null && !isAddressEqual(r.resolver, usualResolver));
-    const answers = await this.multicall(elsewhere.map((r): Read => ({ address: r.resolver!, abi: nameResolverAbi, functionName: 'name', args: [r.node] })));
+    const answers = await this.multicall(
+      elsewhere.map(
+        (r): Read => ({ address: r.resolver!, abi: nameResolverAbi, functionName: 'name', args: [r.node] }),
+      ),
+    );
     elsewhere.forEach((r, i) => {
       r.name = ok<string>(answers[i]) || null;
     });
@@ -147,7 +162,12 @@ export class BaseNamesReader {
   }
 
   private resolverReads(resolver: Address, node: Hex, want: Wanted): Read[] {
-    const read = (functionName: string, args: readonly unknown[]): Read => ({ address: resolver, abi: resolverProfileAbi, functionName, args });
+    const read = (functionName: string, args: readonly unknown[]): Read => ({
+      address: resolver,
+      abi: resolverProfileAbi,
+      functionName,
+      args,
+    });
     return [
       ...(want.addr ? [read('addr', [node])] : []),
       ...(want.contenthash ? [read('contenthash', [node])] : []),
@@ -158,7 +178,11 @@ export class BaseNamesReader {
   private async multicall(reads: Read[]): Promise<MulticallResult[]> {
     if (reads.length === 0) return [];
     // batchSize 0: never split; one aggregate3 call carries every read.
-    const results = (await this.p.client.multicall({ contracts: reads as never, allowFailure: true, batchSize: 0 })) as MulticallResult[];
+    const results = (await this.p.client.multicall({
+      contracts: reads as never,
+      allowFailure: true,
+      batchSize: 0,
+    })) as MulticallResult[];
     const failure = results.find((r) => r.status === 'failure' && !revertOf(r.error));
     if (failure?.status === 'failure') throw failure.error;
     return results;
@@ -198,7 +222,9 @@ export class BaseNamesReader {
     });
 
     // Names whose registry resolver is not the usual one: ask their own resolver, all in one more call.
-    const elsewhere = firstPass.filter((r) => r.registration.active && r.resolver !== null && !isAddressEqual(r.resolver, usualResolver));
+    const elsewhere = firstPass.filter(
+      (r) => r.registration.active && r.resolver !== null && !isAddressEqual(r.resolver, usualResolver),
+    );
     const followUps = elsewhere.map((r) => this.resolverReads(r.resolver!, r.plan.node, want));
     const followResults = await this.multicall(followUps.flat());
     let at = 0;
@@ -208,7 +234,15 @@ export class BaseNamesReader {
     });
 
     return firstPass.map(({ plan, resolver, controller, registration, answers }) => {
-      const base = { name: plan.name, resolver, controller, ...registration, address: null, contentHash: null, texts: {} };
+      const base = {
+        name: plan.name,
+        resolver,
+        controller,
+        ...registration,
+        address: null,
+        contentHash: null,
+        texts: {},
+      };
       if (resolver === null) return base;
       let i = 0;
       const address = want.addr ? nonZero(ok<Address>(answers[i++])) : null;

@@ -65,7 +65,8 @@ export function decodeContentHash(record: Hex): string | null {
     const cid = body[0] === 0x12 && body[1] === 0x20 ? concat([Uint8Array.of(0x01, 0x70), body]) : body;
     return `${scheme}://b${base32Encode(cid)}`;
   }
-  if (startsWith(bytes, SWARM_NS) && body.length >= 32) return `bzz://${bytesToHex(body.subarray(body.length - 32)).slice(2)}`;
+  if (startsWith(bytes, SWARM_NS) && body.length >= 32)
+    return `bzz://${bytesToHex(body.subarray(body.length - 32)).slice(2)}`;
   return null;
 }
 

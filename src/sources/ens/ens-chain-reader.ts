@@ -16,11 +16,25 @@ import { packetToBytes } from 'viem/ens';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
 import type { SourceClient } from '../source-client.js';
 import { decodeContentHash } from './content-hash.js';
-import { type EnsContracts, ensRegistryAbi, ethRegistrarAbi, resolverProfileAbi, universalResolverAbi } from './ens-contracts.js';
+import {
+  type EnsContracts,
+  ensRegistryAbi,
+  ethRegistrarAbi,
+  resolverProfileAbi,
+  universalResolverAbi,
+} from './ens-contracts.js';
 import { ethSecondLevelLabel, isNormalizedEnsName } from './ens-names.js';
 
 /** Text records a profile reads, by their ENS keys (ENSIP-5 / ENSIP-18). */
-export const PROFILE_TEXT_KEYS = ['avatar', 'com.twitter', 'com.github', 'url', 'description', 'email', 'com.discord'] as const;
+export const PROFILE_TEXT_KEYS = [
+  'avatar',
+  'com.twitter',
+  'com.github',
+  'url',
+  'description',
+  'email',
+  'com.discord',
+] as const;
 
 /** Registrant and expiry from the .eth registrar; names outside .eth have neither and never expire here. */
 export interface EnsRegistration {
@@ -61,7 +75,9 @@ const OFFCHAIN_LOOKUP_SELECTOR = '0x556f1830';
 /** The revert inside a viem error, if the contract reverted (as opposed to the chain failing). */
 export function revertOf(err: unknown): ContractFunctionRevertedError | ContractFunctionZeroDataError | undefined {
   if (!(err instanceof BaseError)) return undefined;
-  const found = err.walk((e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError);
+  const found = err.walk(
+    (e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError,
+  );
   return found as ContractFunctionRevertedError | ContractFunctionZeroDataError | undefined;
 }
 
@@ -73,7 +89,10 @@ function revertedAsNull(err: unknown): null {
 
 function isOffchainLookup(err: unknown): boolean {
   const revert = revertOf(err);
-  return revert instanceof ContractFunctionRevertedError && (revert.signature === OFFCHAIN_LOOKUP_SELECTOR || revert.raw?.startsWith(OFFCHAIN_LOOKUP_SELECTOR) === true);
+  return (
+    revert instanceof ContractFunctionRevertedError &&
+    (revert.signature === OFFCHAIN_LOOKUP_SELECTOR || revert.raw?.startsWith(OFFCHAIN_LOOKUP_SELECTOR) === true)
+  );
 }
 
 function isNoAnswer(err: unknown): boolean {
@@ -127,7 +146,9 @@ export class EnsChainReader {
       );
       // A primary name that is not in normalised form, or whose .eth registration ran out, is not shown.
       const usable = names.map((name) => (name !== null && isNormalizedEnsName(name) ? name : null));
-      const registrations = await Promise.all(usable.map((name) => (name === null ? null : this.readRegistration(name))));
+      const registrations = await Promise.all(
+        usable.map((name) => (name === null ? null : this.readRegistration(name))),
+      );
       return usable.map((name, i) => (registrations[i]?.active ? name : null));
     });
   }
@@ -162,8 +183,17 @@ export class EnsChainReader {
     const { client, contracts } = this.p;
     const id = BigInt(labelhash(label));
     const [expires, registrant] = await Promise.all([
-      client.readContract({ address: contracts.ethRegistrar, abi: ethRegistrarAbi, functionName: 'nameExpires', args: [id] }).catch(revertedAsNull),
-      client.readContract({ address: contracts.ethRegistrar, abi: ethRegistrarAbi, functionName: 'ownerOf', args: [id] }).catch(revertedAsNull),
+      client
+        .readContract({
+          address: contracts.ethRegistrar,
+          abi: ethRegistrarAbi,
+          functionName: 'nameExpires',
+          args: [id],
+        })
+        .catch(revertedAsNull),
+      client
+        .readContract({ address: contracts.ethRegistrar, abi: ethRegistrarAbi, functionName: 'ownerOf', args: [id] })
+        .catch(revertedAsNull),
     ]);
     // The registrar's ownerOf refuses an expired token: the chain's own clock decides.
     return { active: registrant !== null, registrant, expiresAt: expires ? Number(expires) : null };
@@ -176,7 +206,9 @@ export class EnsChainReader {
       const calls: Hex[] = [
         encodeFunctionData({ abi: resolverProfileAbi, functionName: 'addr', args: [node] }),
         encodeFunctionData({ abi: resolverProfileAbi, functionName: 'contenthash', args: [node] }),
-        ...PROFILE_TEXT_KEYS.map((key) => encodeFunctionData({ abi: resolverProfileAbi, functionName: 'text', args: [node, key] })),
+        ...PROFILE_TEXT_KEYS.map((key) =>
+          encodeFunctionData({ abi: resolverProfileAbi, functionName: 'text', args: [node, key] }),
+        ),
       ];
       const resolveArgs = [
         toHex(packetToBytes(name)),
@@ -186,7 +218,12 @@ export class EnsChainReader {
       return { name, node, label: ethSecondLevelLabel(name), resolveArgs };
     });
     const reads = plans.flatMap((plan) => {
-      const resolve = { address: contracts.universalResolver, abi: universalResolverAbi, functionName: 'resolveWithGateways', args: plan.resolveArgs };
+      const resolve = {
+        address: contracts.universalResolver,
+        abi: universalResolverAbi,
+        functionName: 'resolveWithGateways',
+        args: plan.resolveArgs,
+      };
       const owner = { address: contracts.registry, abi: ensRegistryAbi, functionName: 'owner', args: [plan.node] };
       if (plan.label === undefined) return [resolve, owner];
       const id = BigInt(labelhash(plan.label));
@@ -198,7 +235,11 @@ export class EnsChainReader {
       ];
     });
     // batchSize 0: never split; one aggregate3 call carries every read (≈ 200 k gas per profile).
-    const results = (await client.multicall({ contracts: reads as never, allowFailure: true, batchSize: 0 })) as MulticallResult[];
+    const results = (await client.multicall({
+      contracts: reads as never,
+      allowFailure: true,
+      batchSize: 0,
+    })) as MulticallResult[];
     const failure = results.find((r) => r.status === 'failure' && !revertOf(r.error));
     if (failure && failure.status === 'failure') throw failure.error;
 
@@ -247,7 +288,8 @@ export class EnsChainReader {
 
 function registrationFrom(expires: MulticallResult, ownerOf: MulticallResult): EnsRegistration {
   const registrant = ownerOf.status === 'success' ? nonZero(ownerOf.result as Address) : null;
-  const expiresAt = expires.status === 'success' && (expires.result as bigint) > 0n ? Number(expires.result as bigint) : null;
+  const expiresAt =
+    expires.status === 'success' && (expires.result as bigint) > 0n ? Number(expires.result as bigint) : null;
   return { active: registrant !== null, registrant, expiresAt };
 }
 
@@ -264,11 +306,17 @@ function decodeOr<T>(data: Hex | undefined, decode: (d: Hex) => T): T | null {
 function decodeProfileAnswers(answer: { answers: readonly Hex[]; resolver: Address } | null) {
   if (answer === null) return { address: null, avatarRecord: null, contentHash: null, texts: {}, resolver: null };
   const [addr, contenthash, ...texts] = answer.answers;
-  const address = nonZero(decodeOr(addr, (d) => decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'addr', data: d })));
-  const hash = decodeOr(contenthash, (d) => decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'contenthash', data: d }));
+  const address = nonZero(
+    decodeOr(addr, (d) => decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'addr', data: d })),
+  );
+  const hash = decodeOr(contenthash, (d) =>
+    decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'contenthash', data: d }),
+  );
   const values: Record<string, string> = {};
   PROFILE_TEXT_KEYS.forEach((key, i) => {
-    const value = decodeOr(texts[i], (d) => decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'text', data: d }));
+    const value = decodeOr(texts[i], (d) =>
+      decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'text', data: d }),
+    );
     if (value) values[key] = value;
   });
   const { avatar, ...records } = values;

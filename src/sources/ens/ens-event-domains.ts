@@ -31,12 +31,20 @@ export class EnsEventDomains implements EnsDomainsSource {
     const { registry, registrar, parent } = this.p.names;
     return this.p.source.load(`domains:${wanted}`, async () => {
       const labels = await this.registeredLabels();
-      const names = [...labels.entries()].map(([label, expiresAt]) => ({ name: `${label}.${parent}`, label, expiresAt }));
+      const names = [...labels.entries()].map(([label, expiresAt]) => ({
+        name: `${label}.${parent}`,
+        label,
+        expiresAt,
+      }));
       const reads = names.flatMap(({ name, label }) => [
         { address: registry, abi: ensRegistryAbi, functionName: 'owner', args: [namehash(name)] },
         { address: registrar, abi: ethRegistrarAbi, functionName: 'ownerOf', args: [BigInt(labelhash(label))] },
       ]);
-      const results = (await this.p.client.multicall({ contracts: reads as never, allowFailure: true, batchSize: 0 })) as MulticallResult[];
+      const results = (await this.p.client.multicall({
+        contracts: reads as never,
+        allowFailure: true,
+        batchSize: 0,
+      })) as MulticallResult[];
       const held: EnsDomainRecord[] = [];
       names.forEach(({ name, expiresAt }, i) => {
         const owner = results[2 * i]!;
@@ -44,7 +52,8 @@ export class EnsEventDomains implements EnsDomainsSource {
         // ownerOf reverts once a name has expired: an expired name is held by no one.
         if (token.status !== 'success') return;
         const registrant = token.result as Address;
-        const controller = owner.status === 'success' && owner.result !== zeroAddress ? (owner.result as Address) : null;
+        const controller =
+          owner.status === 'success' && owner.result !== zeroAddress ? (owner.result as Address) : null;
         if (registrant !== wanted && controller !== wanted) return;
         held.push({ name, registrant, controller, expiresAt });
       });

@@ -51,7 +51,8 @@ export function isNormalizedEnsName(name: string): boolean {
  */
 export function checksumAddress(raw: string): Address {
   const trimmed = raw.trim();
-  if (!isAddress(trimmed, { strict: false })) throw invalidParameter('address must be a 0x-prefixed 20-byte hex address');
+  if (!isAddress(trimmed, { strict: false }))
+    throw invalidParameter('address must be a 0x-prefixed 20-byte hex address');
   return getAddress(trimmed);
 }
 

@@ -31,7 +31,8 @@ export class ChainRoutedEnsReader implements EnsReader {
   constructor(private readonly p: { ethereum: EnsChainReader | undefined; base: BaseNamesReader | undefined }) {}
 
   private get ethereum(): EnsChainReader {
-    if (!this.p.ethereum) throw serviceUnavailable('ENS is unavailable: no Ethereum RPC with ENS contracts is configured');
+    if (!this.p.ethereum)
+      throw serviceUnavailable('ENS is unavailable: no Ethereum RPC with ENS contracts is configured');
     return this.p.ethereum;
   }
 
@@ -54,7 +55,11 @@ export class ChainRoutedEnsReader implements EnsReader {
   }
 
   addresses(names: readonly string[]): Promise<(Address | null)[]> {
-    return this.route(names, (r, n) => r.addresses(n), (r, n) => r.addresses(n));
+    return this.route(
+      names,
+      (r, n) => r.addresses(n),
+      (r, n) => r.addresses(n),
+    );
   }
 
   /**
@@ -67,7 +72,12 @@ export class ChainRoutedEnsReader implements EnsReader {
     const base = this.p.base;
     const [onEthereum, onBase] = await Promise.all([
       this.ethereum.primaryNames(addresses),
-      base ? base.primaryNames(addresses).then((names) => ({ names }), (error: unknown) => ({ error })) : { names: addresses.map(() => null) },
+      base
+        ? base.primaryNames(addresses).then(
+            (names) => ({ names }),
+            (error: unknown) => ({ error }),
+          )
+        : { names: addresses.map(() => null) },
     ]);
     if ('error' in onBase && onEthereum.some((name) => name === null)) throw onBase.error;
     return addresses.map((_, i) => {
@@ -79,10 +89,18 @@ export class ChainRoutedEnsReader implements EnsReader {
   }
 
   texts(names: readonly string[], key: string): Promise<(string | null)[]> {
-    return this.route(names, (r, n) => r.texts(n, key), (r, n) => r.texts(n, key));
+    return this.route(
+      names,
+      (r, n) => r.texts(n, key),
+      (r, n) => r.texts(n, key),
+    );
   }
 
   profiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]> {
-    return this.route(names, (r, n) => r.profiles(n), (r, n) => r.profiles(n));
+    return this.route(
+      names,
+      (r, n) => r.profiles(n),
+      (r, n) => r.profiles(n),
+    );
   }
 }

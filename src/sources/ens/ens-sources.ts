@@ -3,7 +3,12 @@ import type { ChainClients, ChainRpcClient } from '../rpc/chain-clients.js';
 import type { RpcSourceClients } from '../rpc/rpc-source-clients.js';
 import { SourceClient } from '../source-client.js';
 import type { SourceHealthRegistry } from '../source-health.js';
-import { BASE_NAMES_PARENT, BASENAMES_CONTRACTS, type BaseNamesContracts, BaseNamesReader } from './base-names-reader.js';
+import {
+  BASE_NAMES_PARENT,
+  BASENAMES_CONTRACTS,
+  type BaseNamesContracts,
+  BaseNamesReader,
+} from './base-names-reader.js';
 import { EnsChainReader } from './ens-chain-reader.js';
 import { type EnsContracts, LOCAL_BATCH_GATEWAY, MAINNET_ENS_CONTRACTS } from './ens-contracts.js';
 import type { EnsDomainsSource } from './ens-domains.js';
@@ -27,7 +32,11 @@ export interface EnsSources {
 }
 
 /** Deployment names the local chain seed records (src/chain/seed-steps/ens.ts). */
-const LOCAL_DEPLOYMENT_NAMES = { universalResolver: 'UniversalResolver', registry: 'ENSRegistry', ethRegistrar: 'EthNameRegistrar' } as const;
+const LOCAL_DEPLOYMENT_NAMES = {
+  universalResolver: 'UniversalResolver',
+  registry: 'ENSRegistry',
+  ethRegistrar: 'EthNameRegistrar',
+} as const;
 
 /**
  * The seeded ENS contracts of the embedded chain, or undefined when the seed did not deploy them.
@@ -45,7 +54,9 @@ export function localEnsContracts(deployments: ReadonlyMap<string, Address> | un
  * The Base names contracts the embedded Base chain's seed deployed (src/chain/seed-steps/base-names.ts), or undefined.
  * @example localBaseNamesContracts(localFacilitator.deployments)?.resolver
  */
-export function localBaseNamesContracts(deployments: ReadonlyMap<string, Address> | undefined): BaseNamesContracts | undefined {
+export function localBaseNamesContracts(
+  deployments: ReadonlyMap<string, Address> | undefined,
+): BaseNamesContracts | undefined {
   const registry = deployments?.get('ENSRegistry');
   const resolver = deployments?.get('PublicResolver');
   if (!registry || !resolver) return undefined;
@@ -53,9 +64,27 @@ export function localBaseNamesContracts(deployments: ReadonlyMap<string, Address
 }
 
 /** Names by address from an embedded chain's registrar events, registered in /api/sources/health as `name`. */
-function eventDomains(p: { client: ChainRpcClient; names: RegistrarOfNames; name: string; description: string; registry: SourceHealthRegistry; timeoutMs: number }) {
-  const policy = { name: p.name, kind: 'ens', mode: 'local', description: p.description, freshnessMs: 0, timeoutMs: p.timeoutMs } as const;
-  return new EnsEventDomains({ client: p.client, names: p.names, source: new SourceClient({ policy, registry: p.registry }) });
+function eventDomains(p: {
+  client: ChainRpcClient;
+  names: RegistrarOfNames;
+  name: string;
+  description: string;
+  registry: SourceHealthRegistry;
+  timeoutMs: number;
+}) {
+  const policy = {
+    name: p.name,
+    kind: 'ens',
+    mode: 'local',
+    description: p.description,
+    freshnessMs: 0,
+    timeoutMs: p.timeoutMs,
+  } as const;
+  return new EnsEventDomains({
+    client: p.client,
+    names: p.names,
+    source: new SourceClient({ policy, registry: p.registry }),
+  });
 }
 
 /**
@@ -79,15 +108,24 @@ export function createEnsSources(p: {
   const ethereum = p.chains.ethereum;
   const rpc = p.rpc.ethereum;
   const contracts = ethereum.mode === 'live' ? MAINNET_ENS_CONTRACTS : localEnsContracts(p.localDeployments);
-  const onEthereum = ethereum.client && rpc && contracts ? new EnsChainReader({ client: ethereum.client, contracts, rpc }) : undefined;
+  const onEthereum =
+    ethereum.client && rpc && contracts ? new EnsChainReader({ client: ethereum.client, contracts, rpc }) : undefined;
   const base = p.chains.base;
   const baseContracts = base.mode === 'live' ? BASENAMES_CONTRACTS : localBaseNamesContracts(p.localBaseDeployments);
-  const onBase = base.client && p.rpc.base && baseContracts ? new BaseNamesReader({ client: base.client, contracts: baseContracts, rpc: p.rpc.base }) : undefined;
+  const onBase =
+    base.client && p.rpc.base && baseContracts
+      ? new BaseNamesReader({ client: base.client, contracts: baseContracts, rpc: p.rpc.base })
+      : undefined;
   const reader = onEthereum || onBase ? new ChainRoutedEnsReader({ ethereum: onEthereum, base: onBase }) : undefined;
 
   let onEthereumDomains: EnsDomainsSource | undefined;
   if (p.subgraphUrl !== undefined) {
-    onEthereumDomains = new EnsSubgraphClient({ url: p.subgraphUrl, mode: 'live', registry: p.registry, timeoutMs: p.timeoutMs });
+    onEthereumDomains = new EnsSubgraphClient({
+      url: p.subgraphUrl,
+      mode: 'live',
+      registry: p.registry,
+      timeoutMs: p.timeoutMs,
+    });
   } else if (ethereum.mode === 'local' && ethereum.client && contracts) {
     onEthereumDomains = eventDomains({
       client: ethereum.client,
@@ -110,6 +148,7 @@ export function createEnsSources(p: {
         })
       : undefined;
   // Without Ethereum's names the list would be partial: no source at all (503) rather than Base's alone.
-  const domains = onEthereumDomains && onBaseDomains ? new MergedEnsDomains([onEthereumDomains, onBaseDomains]) : onEthereumDomains;
+  const domains =
+    onEthereumDomains && onBaseDomains ? new MergedEnsDomains([onEthereumDomains, onBaseDomains]) : onEthereumDomains;
   return { reader, domains };
 }

@@ -67,8 +67,10 @@ function unwrapEnvelope(json: unknown, what: string): unknown {
   const message = typeof json.message === 'string' ? json.message : '';
   const result = typeof json.result === 'string' ? json.result : '';
   if (/^No (transactions|records) found/i.test(message) && Array.isArray(json.result)) return [];
-  if (/rate limit/i.test(result)) throw new UpstreamError(`explorer rate limit reached on ${what}`, { status: 429, retryable: true });
-  if (/invalid api key|missing\/invalid api key/i.test(result)) throw new UpstreamError(`explorer refused the API key on ${what}`, { retryable: false });
+  if (/rate limit/i.test(result))
+    throw new UpstreamError(`explorer rate limit reached on ${what}`, { status: 429, retryable: true });
+  if (/invalid api key|missing\/invalid api key/i.test(result))
+    throw new UpstreamError(`explorer refused the API key on ${what}`, { retryable: false });
   if (result === NOT_VERIFIED) return NOT_VERIFIED;
   throw new UpstreamError(`explorer refused ${what} (${message.slice(0, 40) || 'NOTOK'})`, { retryable: false });
 }
@@ -82,7 +84,8 @@ const integer = (v: unknown, field: string): bigint => {
   if (!/^\d+$/.test(s)) throw new UnexpectedReplyError(`txlist: ${field} is not an integer`);
   return BigInt(s);
 };
-const optionalAddress = (v: unknown): Address | null => (typeof v === 'string' && isAddress(v, { strict: false }) ? getAddress(v) : null);
+const optionalAddress = (v: unknown): Address | null =>
+  typeof v === 'string' && isAddress(v, { strict: false }) ? getAddress(v) : null;
 
 /**
  * One `account/txlist` entry → our transaction.
@@ -96,7 +99,8 @@ export function mapTransaction(raw: unknown): ExplorerTransaction {
   const gasPrice = integer(raw.gasPrice, 'gasPrice');
   const valueWei = integer(raw.value, 'value');
   const functionName = typeof raw.functionName === 'string' && raw.functionName !== '' ? raw.functionName : null;
-  const methodId = typeof raw.methodId === 'string' && raw.methodId !== '' && raw.methodId !== '0x' ? raw.methodId : null;
+  const methodId =
+    typeof raw.methodId === 'string' && raw.methodId !== '' && raw.methodId !== '0x' ? raw.methodId : null;
   return {
     hash: text(raw.hash, 'hash'),
     blockNumber: Number(integer(raw.blockNumber, 'blockNumber')),
@@ -131,7 +135,8 @@ export function mapSourceCode(json: unknown): VerifiedContract | null {
   const result = unwrapEnvelope(json, 'contract/getsourcecode');
   if (result === NOT_VERIFIED) return null;
   const entry = Array.isArray(result) ? result[0] : undefined;
-  if (!isJsonObject(entry) || typeof entry.ABI !== 'string') throw new UnexpectedReplyError('getsourcecode: result[0].ABI missing');
+  if (!isJsonObject(entry) || typeof entry.ABI !== 'string')
+    throw new UnexpectedReplyError('getsourcecode: result[0].ABI missing');
   if (entry.ABI === NOT_VERIFIED) return null;
   let abi: unknown;
   try {
@@ -139,11 +144,13 @@ export function mapSourceCode(json: unknown): VerifiedContract | null {
   } catch {
     throw new UnexpectedReplyError('getsourcecode: ABI is not JSON');
   }
-  if (!Array.isArray(abi) || !abi.every(isJsonObject)) throw new UnexpectedReplyError('getsourcecode: ABI is not a list of entries');
+  if (!Array.isArray(abi) || !abi.every(isJsonObject))
+    throw new UnexpectedReplyError('getsourcecode: ABI is not a list of entries');
   return {
     abi: abi,
     contractName: typeof entry.ContractName === 'string' ? entry.ContractName : '',
-    compilerVersion: typeof entry.CompilerVersion === 'string' && entry.CompilerVersion !== '' ? entry.CompilerVersion : null,
+    compilerVersion:
+      typeof entry.CompilerVersion === 'string' && entry.CompilerVersion !== '' ? entry.CompilerVersion : null,
     proxy: entry.Proxy === '1',
     implementation: optionalAddress(entry.Implementation),
   };
@@ -174,13 +181,24 @@ export class EtherscanClient {
     }));
   }
 
-  private async get<T>(chain: ChainKey, query: Record<string, string | number>, map: (json: unknown) => T, freshnessMs: number): Promise<T> {
+  private async get<T>(
+    chain: ChainKey,
+    query: Record<string, string | number>,
+    map: (json: unknown) => T,
+    freshnessMs: number,
+  ): Promise<T> {
     requireServedChain('etherscan', this.client.policy.mode, chain);
     const full = { chainid: chainIdOf(chain), ...query, apikey: this.apiKey };
     // The key stays out of the cache key as it stays out of logs.
-    const cacheKey = `${chain}:${Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&')}`;
+    const cacheKey = `${chain}:${Object.entries(query)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&')}`;
     // Boxed, so a mapped null (e.g. "not verified") is told apart from the upstream's 404.
-    const boxed = await this.http.getMapped('/v2/api', (json) => ({ value: map(json) }), { query: full, cacheKey, freshnessMs });
+    const boxed = await this.http.getMapped('/v2/api', (json) => ({ value: map(json) }), {
+      query: full,
+      cacheKey,
+      freshnessMs,
+    });
     // The explorer answers every query on this path; a 404 means we asked the wrong place.
     if (boxed === null) throw serviceUnavailable('etherscan answered 404 on /v2/api');
     return boxed.value;
@@ -190,7 +208,16 @@ export class EtherscanClient {
   async transactions(chain: ChainKey, address: Address, count: number): Promise<ExplorerTransaction[]> {
     return this.get(
       chain,
-      { module: 'account', action: 'txlist', address: address.toLowerCase(), startblock: 0, endblock: 99_999_999, page: 1, offset: count, sort: 'desc' },
+      {
+        module: 'account',
+        action: 'txlist',
+        address: address.toLowerCase(),
+        startblock: 0,
+        endblock: 99_999_999,
+        page: 1,
+        offset: count,
+        sort: 'desc',
+      },
       mapTxList,
       TX_FRESHNESS_MS,
     ).then((txs) => txs.slice(0, count));
@@ -200,7 +227,16 @@ export class EtherscanClient {
   async firstTransaction(chain: ChainKey, address: Address): Promise<ExplorerTransaction | null> {
     const txs = await this.get(
       chain,
-      { module: 'account', action: 'txlist', address: address.toLowerCase(), startblock: 0, endblock: 99_999_999, page: 1, offset: 1, sort: 'asc' },
+      {
+        module: 'account',
+        action: 'txlist',
+        address: address.toLowerCase(),
+        startblock: 0,
+        endblock: 99_999_999,
+        page: 1,
+        offset: 1,
+        sort: 'asc',
+      },
       mapTxList,
       FIRST_TX_FRESHNESS_MS,
     );
@@ -209,6 +245,11 @@ export class EtherscanClient {
 
   /** The verified source (ABI, name) of a contract, or null when the explorer has none. */
   contractSource(chain: ChainKey, address: Address): Promise<VerifiedContract | null> {
-    return this.get(chain, { module: 'contract', action: 'getsourcecode', address: address.toLowerCase() }, mapSourceCode, SOURCE_FRESHNESS_MS);
+    return this.get(
+      chain,
+      { module: 'contract', action: 'getsourcecode', address: address.toLowerCase() },
+      mapSourceCode,
+      SOURCE_FRESHNESS_MS,
+    );
   }
 }

@@ -25,10 +25,16 @@ const SOURCE_FRESHNESS_MS = 10 * 60_000;
 export function mapSourcifyContract(json: unknown): SourcifyContract | null {
   if (!isJsonObject(json)) throw new UnexpectedReplyError('sourcify: expected an object');
   if (json.match === null || json.match === undefined) return null;
-  if (json.match !== 'exact_match' && json.match !== 'match') throw new UnexpectedReplyError('sourcify: unknown match value');
-  if (!Array.isArray(json.abi) || !json.abi.every(isJsonObject)) throw new UnexpectedReplyError('sourcify: abi is not a list of entries');
+  if (json.match !== 'exact_match' && json.match !== 'match')
+    throw new UnexpectedReplyError('sourcify: unknown match value');
+  if (!Array.isArray(json.abi) || !json.abi.every(isJsonObject))
+    throw new UnexpectedReplyError('sourcify: abi is not a list of entries');
   const compilation = isJsonObject(json.compilation) ? json.compilation : {};
-  return { abi: json.abi, contractName: typeof compilation.name === 'string' ? compilation.name : '', match: json.match };
+  return {
+    abi: json.abi,
+    contractName: typeof compilation.name === 'string' ? compilation.name : '',
+    match: json.match,
+  };
 }
 
 /**
@@ -40,13 +46,21 @@ export class SourcifyClient {
   readonly http: HttpJsonSource;
 
   constructor(p: PriceClientParams) {
-    ({ client: this.client, http: this.http } = httpUpstream({ ...p, name: 'sourcify', kind: 'explorer', description: 'Sourcify API v2', freshnessMs: SOURCE_FRESHNESS_MS }));
+    ({ client: this.client, http: this.http } = httpUpstream({
+      ...p,
+      name: 'sourcify',
+      kind: 'explorer',
+      description: 'Sourcify API v2',
+      freshnessMs: SOURCE_FRESHNESS_MS,
+    }));
   }
 
   /** The verified contract at an address, or null when Sourcify has none (its 404). */
   async contract(chain: ChainKey, address: Address): Promise<SourcifyContract | null> {
     requireServedChain('sourcify', this.client.policy.mode, chain);
     const chainId = CHAINS.find((c) => c.key === chain)!.id;
-    return this.http.getMapped(`/v2/contract/${chainId}/${address}`, mapSourcifyContract, { query: { fields: 'abi,compilation' } });
+    return this.http.getMapped(`/v2/contract/${chainId}/${address}`, mapSourcifyContract, {
+      query: { fields: 'abi,compilation' },
+    });
   }
 }

@@ -3,8 +3,8 @@ import { httpUpstream } from '../http-upstream.js';
 import type { SourceClient } from '../source-client.js';
 import {
   apiKeyHeader,
-  FID_REGISTRATION_FRESHNESS_MS,
   type FarcasterClientParams,
+  FID_REGISTRATION_FRESHNESS_MS,
   SOCIAL_LIST_FRESHNESS_MS,
   SOCIAL_PROFILE_FRESHNESS_MS,
 } from './farcaster-client-params.js';
@@ -97,7 +97,13 @@ export class FarcasterHubClient {
   /** The FIDs following a user, most recent first. */
   async followerFids(fid: number, limit: number, cursor?: string): Promise<FarcasterPage<number>> {
     const page = await this.http.getMapped('/v1/linksByTargetFid', mapHubFollowerFids, {
-      query: { target_fid: fid, link_type: 'follow', pageSize: Math.min(limit, HUB_MAX_PAGE_SIZE), reverse: 1, ...pageTokenQuery(cursor) },
+      query: {
+        target_fid: fid,
+        link_type: 'follow',
+        pageSize: Math.min(limit, HUB_MAX_PAGE_SIZE),
+        reverse: 1,
+        ...pageTokenQuery(cursor),
+      },
       freshnessMs: SOCIAL_LIST_FRESHNESS_MS,
     });
     return page ?? { items: [], cursor: null };

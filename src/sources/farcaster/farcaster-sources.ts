@@ -64,7 +64,11 @@ export class FarcasterSources {
   ) {}
 
   /** Neynar first; on an upstream failure (or without Neynar) the hub. */
-  private async withFallback<T>(what: string, fromNeynar: (n: NeynarClient) => Promise<T>, fromHub: (h: FarcasterHubClient) => Promise<T>): Promise<T> {
+  private async withFallback<T>(
+    what: string,
+    fromNeynar: (n: NeynarClient) => Promise<T>,
+    fromHub: (h: FarcasterHubClient) => Promise<T>,
+  ): Promise<T> {
     if (this.neynar) {
       try {
         return await fromNeynar(this.neynar);
@@ -72,12 +76,16 @@ export class FarcasterSources {
         if (!this.hub || !isUpstreamFailure(err)) throw err;
       }
     }
-    if (!this.hub) throw serviceUnavailable(`Farcaster ${what}: no Farcaster source is configured (set NEYNAR_API_KEY or FARCASTER_HUB_URL)`);
+    if (!this.hub)
+      throw serviceUnavailable(
+        `Farcaster ${what}: no Farcaster source is configured (set NEYNAR_API_KEY or FARCASTER_HUB_URL)`,
+      );
     return fromHub(this.hub);
   }
 
   private neynarOnly(what: string): NeynarClient {
-    if (!this.neynar) throw serviceUnavailable(`Farcaster ${what} needs Neynar, which is not configured (set NEYNAR_API_KEY)`);
+    if (!this.neynar)
+      throw serviceUnavailable(`Farcaster ${what} needs Neynar, which is not configured (set NEYNAR_API_KEY)`);
     return this.neynar;
   }
 
@@ -101,7 +109,8 @@ export class FarcasterSources {
         const found = new Map<number, FarcasterProfile>();
         const unique = [...new Set(fids)];
         for (let i = 0; i < unique.length; i += NEYNAR_LIMITS.bulkFids) {
-          for (const [fid, user] of await n.usersByFids(unique.slice(i, i + NEYNAR_LIMITS.bulkFids))) found.set(fid, user);
+          for (const [fid, user] of await n.usersByFids(unique.slice(i, i + NEYNAR_LIMITS.bulkFids)))
+            found.set(fid, user);
         }
         return found;
       },
@@ -180,7 +189,11 @@ export function createFarcasterSources(p: {
   timeoutMs: number;
   policy?: Partial<Omit<SourcePolicy, 'name' | 'kind' | 'mode'>>;
 }): FarcasterSources {
-  const common = { registry: p.registry, timeoutMs: p.timeoutMs, ...(p.policy === undefined ? {} : { policy: p.policy }) };
+  const common = {
+    registry: p.registry,
+    timeoutMs: p.timeoutMs,
+    ...(p.policy === undefined ? {} : { policy: p.policy }),
+  };
   return new FarcasterSources(
     p.neynar && new NeynarClient({ ...p.neynar, ...common }),
     p.hub && new FarcasterHubClient({ ...p.hub, ...common }),

@@ -24,7 +24,8 @@ interface HubMessage {
 
 /** `{ messages: [...], nextPageToken }`: every hub list reply has this shape. */
 function hubMessages(json: unknown, where: string): { messages: HubMessage[]; cursor: string | null } {
-  if (!isJsonObject(json) || !Array.isArray(json.messages)) throw new UnexpectedFarcasterReplyError(`${where}: expected { messages: [...] }`);
+  if (!isJsonObject(json) || !Array.isArray(json.messages))
+    throw new UnexpectedFarcasterReplyError(`${where}: expected { messages: [...] }`);
   const messages = json.messages.map((m) => {
     if (!isJsonObject(m) || !isJsonObject(m.data) || typeof m.hash !== 'string') {
       throw new UnexpectedFarcasterReplyError(`${where}: a message lacks data or hash`);
@@ -140,12 +141,18 @@ const ID_REGISTER_EVENT_TYPES = new Set(['Register', 'ID_REGISTER_EVENT_TYPE_REG
  * @example mapHubIdRegistration({ events: [{ type: 'EVENT_TYPE_ID_REGISTER', blockTimestamp: 1697059200, fid: 3, idRegisterEventBody: { eventType: 'Register' } }] }) // '2023-10-11T21:20:00.000Z'
  */
 export function mapHubIdRegistration(json: unknown): string | null {
-  if (!isJsonObject(json) || !Array.isArray(json.events)) throw new UnexpectedFarcasterReplyError('onChainEventsByFid: expected { events: [...] }');
+  if (!isJsonObject(json) || !Array.isArray(json.events))
+    throw new UnexpectedFarcasterReplyError('onChainEventsByFid: expected { events: [...] }');
   let earliest: number | null = null;
   for (const event of json.events) {
     if (!isJsonObject(event)) throw new UnexpectedFarcasterReplyError('onChainEventsByFid: an event is not an object');
     const body = isJsonObject(event.idRegisterEventBody) ? event.idRegisterEventBody : undefined;
-    if (event.type !== 'EVENT_TYPE_ID_REGISTER' || typeof body?.eventType !== 'string' || !ID_REGISTER_EVENT_TYPES.has(body.eventType)) continue;
+    if (
+      event.type !== 'EVENT_TYPE_ID_REGISTER' ||
+      typeof body?.eventType !== 'string' ||
+      !ID_REGISTER_EVENT_TYPES.has(body.eventType)
+    )
+      continue;
     const seconds = event.blockTimestamp;
     if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds <= 0) {
       throw new UnexpectedFarcasterReplyError('onChainEventsByFid: a Register event lacks its blockTimestamp');

@@ -13,8 +13,8 @@ import {
   mapNeynarCastPage,
   mapNeynarFollowersPage,
   mapNeynarUserResponse,
-  mapNeynarUsersByAddress,
   mapNeynarUserSearch,
+  mapNeynarUsersByAddress,
 } from './neynar-replies.js';
 
 /** Neynar's documented page limits (neynarxyz/OAS). */
@@ -62,8 +62,11 @@ export class NeynarClient {
   async usersByFids(fids: readonly number[]): Promise<Map<number, FarcasterProfile>> {
     const unique = [...new Set(fids)].sort((a, b) => a - b);
     if (unique.length === 0) return new Map();
-    if (unique.length > NEYNAR_LIMITS.bulkFids) throw new RangeError(`user/bulk takes at most ${NEYNAR_LIMITS.bulkFids} FIDs`);
-    const users = await this.http.getMapped('/v2/farcaster/user/bulk', mapNeynarBulkUsers, { query: { fids: unique.join(',') } });
+    if (unique.length > NEYNAR_LIMITS.bulkFids)
+      throw new RangeError(`user/bulk takes at most ${NEYNAR_LIMITS.bulkFids} FIDs`);
+    const users = await this.http.getMapped('/v2/farcaster/user/bulk', mapNeynarBulkUsers, {
+      query: { fids: unique.join(',') },
+    });
     return users ?? new Map();
   }
 
@@ -71,7 +74,8 @@ export class NeynarClient {
   async usersByAddresses(addresses: readonly string[]): Promise<Map<string, FarcasterProfile[]>> {
     const unique = [...new Set(addresses.map((a) => a.toLowerCase()))].sort();
     if (unique.length === 0) return new Map();
-    if (unique.length > NEYNAR_LIMITS.bulkAddresses) throw new RangeError(`at most ${NEYNAR_LIMITS.bulkAddresses} addresses`);
+    if (unique.length > NEYNAR_LIMITS.bulkAddresses)
+      throw new RangeError(`at most ${NEYNAR_LIMITS.bulkAddresses} addresses`);
     // Neynar answers 404 when no address has a user: read as an empty map.
     const users = await this.http.getMapped('/v2/farcaster/user/bulk-by-address', mapNeynarUsersByAddress, {
       query: { addresses: unique.join(','), address_types: 'verified_address' },

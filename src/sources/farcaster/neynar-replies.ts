@@ -23,10 +23,15 @@ export function mapNeynarUser(json: unknown): FarcasterProfile {
   const profile = isJsonObject(json.profile) ? json.profile : {};
   const bio = isJsonObject(profile.bio) ? profile.bio : {};
   const verified = isJsonObject(json.verified_addresses) ? json.verified_addresses : {};
-  const eth = Array.isArray(verified.eth_addresses) ? verified.eth_addresses : Array.isArray(json.verifications) ? json.verifications : [];
-  const registeredAt = typeof json.registered_at === 'string' && !Number.isNaN(Date.parse(json.registered_at))
-    ? new Date(json.registered_at).toISOString()
-    : null;
+  const eth = Array.isArray(verified.eth_addresses)
+    ? verified.eth_addresses
+    : Array.isArray(json.verifications)
+      ? json.verifications
+      : [];
+  const registeredAt =
+    typeof json.registered_at === 'string' && !Number.isNaN(Date.parse(json.registered_at))
+      ? new Date(json.registered_at).toISOString()
+      : null;
   return {
     fid,
     username: stringOr(json.username, ''),
@@ -89,7 +94,8 @@ function nextCursor(json: Record<string, unknown>): string | null {
 }
 
 function listOf(json: unknown, key: string, where: string): { list: unknown[]; root: Record<string, unknown> } {
-  if (!isJsonObject(json) || !Array.isArray(json[key])) throw new UnexpectedFarcasterReplyError(`${where}: expected { ${key}: [...] }`);
+  if (!isJsonObject(json) || !Array.isArray(json[key]))
+    throw new UnexpectedFarcasterReplyError(`${where}: expected { ${key}: [...] }`);
   return { list: json[key] as unknown[], root: json };
 }
 
@@ -107,10 +113,12 @@ export function mapNeynarBulkUsers(json: unknown): Map<number, FarcasterProfile>
 
 /** `user/bulk-by-address` → `{ "0xlower…": [User] }`, by lower-case address. */
 export function mapNeynarUsersByAddress(json: unknown): Map<string, FarcasterProfile[]> {
-  if (!isJsonObject(json)) throw new UnexpectedFarcasterReplyError('user/bulk-by-address: expected an object keyed by address');
+  if (!isJsonObject(json))
+    throw new UnexpectedFarcasterReplyError('user/bulk-by-address: expected an object keyed by address');
   const byAddress = new Map<string, FarcasterProfile[]>();
   for (const [address, users] of Object.entries(json)) {
-    if (!Array.isArray(users)) throw new UnexpectedFarcasterReplyError('user/bulk-by-address: expected a list of users per address');
+    if (!Array.isArray(users))
+      throw new UnexpectedFarcasterReplyError('user/bulk-by-address: expected a list of users per address');
     byAddress.set(address.toLowerCase(), users.map(mapNeynarUser));
   }
   return byAddress;

@@ -48,12 +48,14 @@ export const ALCHEMY_NETWORKS: Record<ChainKey, string> = {
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 function mapOwnedNft(raw: unknown): OwnedNft {
-  if (!isJsonObject(raw) || !isJsonObject(raw.contract)) throw new UnexpectedReplyError('getNFTsForOwner: an NFT lacks its contract');
+  if (!isJsonObject(raw) || !isJsonObject(raw.contract))
+    throw new UnexpectedReplyError('getNFTsForOwner: an NFT lacks its contract');
   const contract = raw.contract;
   if (typeof contract.address !== 'string' || !isAddress(contract.address, { strict: false })) {
     throw new UnexpectedReplyError('getNFTsForOwner: contract.address is not an address');
   }
-  if (typeof raw.tokenId !== 'string' || !/^\d+$/.test(raw.tokenId)) throw new UnexpectedReplyError('getNFTsForOwner: tokenId is not decimal');
+  if (typeof raw.tokenId !== 'string' || !/^\d+$/.test(raw.tokenId))
+    throw new UnexpectedReplyError('getNFTsForOwner: tokenId is not decimal');
   const image = isJsonObject(raw.image) ? (str(raw.image.cachedUrl) ?? str(raw.image.originalUrl)) : null;
   const openSea = isJsonObject(contract.openSeaMetadata) ? contract.openSeaMetadata : {};
   const collection = isJsonObject(raw.collection) ? raw.collection : {};
@@ -76,9 +78,11 @@ function mapOwnedNft(raw: unknown): OwnedNft {
  * @example mapOwnedNftPage({ ownedNfts: [], totalCount: 0, pageKey: null }).totalCount // 0
  */
 export function mapOwnedNftPage(json: unknown): OwnedNftPage {
-  if (!isJsonObject(json) || !Array.isArray(json.ownedNfts)) throw new UnexpectedReplyError('getNFTsForOwner: expected { ownedNfts: [...] }');
+  if (!isJsonObject(json) || !Array.isArray(json.ownedNfts))
+    throw new UnexpectedReplyError('getNFTsForOwner: expected { ownedNfts: [...] }');
   const totalCount = finiteNumber(json.totalCount);
-  if (totalCount === null || !Number.isInteger(totalCount) || totalCount < 0) throw new UnexpectedReplyError('getNFTsForOwner: totalCount missing');
+  if (totalCount === null || !Number.isInteger(totalCount) || totalCount < 0)
+    throw new UnexpectedReplyError('getNFTsForOwner: totalCount missing');
   return { nfts: json.ownedNfts.map(mapOwnedNft), totalCount, pageKey: str(json.pageKey) };
 }
 
@@ -97,7 +101,13 @@ export class AlchemyNftClient {
   private readonly http = new Map<ChainKey, HttpJsonSource>();
 
   constructor(private readonly p: AlchemyNftClientParams) {
-    this.client = upstreamSourceClient({ ...p, name: 'alchemy-nft', kind: 'nft', description: 'Alchemy NFT API v3', freshnessMs: NFT_FRESHNESS_MS });
+    this.client = upstreamSourceClient({
+      ...p,
+      name: 'alchemy-nft',
+      kind: 'nft',
+      description: 'Alchemy NFT API v3',
+      freshnessMs: NFT_FRESHNESS_MS,
+    });
   }
 
   private httpFor(chain: ChainKey): HttpJsonSource {

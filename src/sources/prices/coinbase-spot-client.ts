@@ -15,7 +15,8 @@ const PAIR = /^[A-Z0-9]{1,15}-USD$/;
 export function mapSpotPrice(json: unknown, pair: string): SpotQuote {
   const data = isJsonObject(json) && isJsonObject(json.data) ? json.data : undefined;
   const priceUsd = data ? finiteNumber(data.amount) : null;
-  if (!data || priceUsd === null || priceUsd <= 0) throw new UnexpectedReplyError('prices/spot: expected { data: { amount, currency } }');
+  if (!data || priceUsd === null || priceUsd <= 0)
+    throw new UnexpectedReplyError('prices/spot: expected { data: { amount, currency } }');
   const [base] = pair.split('-');
   if (data.currency !== 'USD' || (data.base !== undefined && data.base !== base)) {
     throw new UnexpectedReplyError(`prices/spot: asked for ${pair}, got ${String(data.base)}-${String(data.currency)}`);
@@ -35,7 +36,13 @@ export class CoinbaseSpotClient {
   readonly http: HttpJsonSource;
 
   constructor(p: PriceClientParams) {
-    ({ client: this.client, http: this.http } = httpUpstream({ ...p, name: 'coinbase', kind: 'prices', description: 'Coinbase spot prices API v2', freshnessMs: PRICE_FRESHNESS_MS }));
+    ({ client: this.client, http: this.http } = httpUpstream({
+      ...p,
+      name: 'coinbase',
+      kind: 'prices',
+      description: 'Coinbase spot prices API v2',
+      freshnessMs: PRICE_FRESHNESS_MS,
+    }));
   }
 
   /** The spot price of one `BASE-USD` pair; null when Coinbase does not list it (HTTP 404). */

@@ -63,7 +63,8 @@ export function mapMarketChart(json: unknown, coingeckoId: string, days: number)
   }
   const prices: [number, number][] = [];
   for (const point of json.prices) {
-    if (!Array.isArray(point) || point.length < 2) throw new UnexpectedReplyError('market_chart: a point is not a pair');
+    if (!Array.isArray(point) || point.length < 2)
+      throw new UnexpectedReplyError('market_chart: a point is not a pair');
     const time = finiteNumber(point[0]);
     const price = finiteNumber(point[1]);
     // CoinGecko writes null for a gap in its data; a gap is left out, not drawn as zero.
@@ -82,7 +83,8 @@ function money(value: unknown): number | null {
  * @example mapTrending({ coins: [{ item: { id: 'pepe', symbol: 'PEPE', name: 'Pepe', score: 0 } }] })[0]?.rank // 1
  */
 export function mapTrending(json: unknown): TrendingCoin[] {
-  if (!isJsonObject(json) || !Array.isArray(json.coins)) throw new UnexpectedReplyError('search/trending: expected { coins: […] }');
+  if (!isJsonObject(json) || !Array.isArray(json.coins))
+    throw new UnexpectedReplyError('search/trending: expected { coins: […] }');
   const coins: TrendingCoin[] = [];
   for (const wrapper of json.coins) {
     const item = isJsonObject(wrapper) && isJsonObject(wrapper.item) ? wrapper.item : undefined;
@@ -162,7 +164,9 @@ export class CoinGeckoClient {
 
   /** The coins most searched on CoinGecko in the last 24 hours, in its order. */
   async trending(): Promise<TrendingCoin[]> {
-    const coins = await this.http.getMapped('/api/v3/search/trending', mapTrending, { freshnessMs: SLOW_DATA_FRESHNESS_MS });
+    const coins = await this.http.getMapped('/api/v3/search/trending', mapTrending, {
+      freshnessMs: SLOW_DATA_FRESHNESS_MS,
+    });
     return coins ?? [];
   }
 }

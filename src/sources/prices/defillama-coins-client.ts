@@ -39,7 +39,13 @@ export class DefiLlamaCoinsClient {
   readonly http: HttpJsonSource;
 
   constructor(p: PriceClientParams) {
-    ({ client: this.client, http: this.http } = httpUpstream({ ...p, name: 'defillama-coins', kind: 'prices', description: 'DefiLlama coins API', freshnessMs: PRICE_FRESHNESS_MS }));
+    ({ client: this.client, http: this.http } = httpUpstream({
+      ...p,
+      name: 'defillama-coins',
+      kind: 'prices',
+      description: 'DefiLlama coins API',
+      freshnessMs: PRICE_FRESHNESS_MS,
+    }));
   }
 
   /** USD prices of every CoinGecko-listed id in one request (ids sorted: one set of ids is one cache entry). */

@@ -85,7 +85,11 @@ const percent = (value: number): number => Math.round(value * 1e6) / 1e4;
  * quotes disagree so much that none is within 5 % of their median (only possible with an even count, e.g. two).
  * @example medianPrice([{ source: 'coinbase', outcome: 'quoted', quote }], Date.now())?.price
  */
-export function medianPrice(answers: readonly SourceAnswer[], nowMs: number, tolerance = OUTLIER_TOLERANCE): MedianPrice | null {
+export function medianPrice(
+  answers: readonly SourceAnswer[],
+  nowMs: number,
+  tolerance = OUTLIER_TOLERANCE,
+): MedianPrice | null {
   const quoted = answers.flatMap((a) => (a.outcome === 'quoted' ? [a.quote.priceUsd] : []));
   if (quoted.length === 0) {
     if (answers.some((a) => a.outcome === 'unavailable')) throw serviceUnavailable('no price source answered');
@@ -95,7 +99,15 @@ export function medianPrice(answers: readonly SourceAnswer[], nowMs: number, tol
   const sources = answers.map((answer): SourceVerdict => {
     if (answer.outcome !== 'quoted') {
       const reason = answer.outcome;
-      return { source: answer.source, price: null, quotedAt: null, ageSeconds: null, included: false, reason, deviationPercent: null };
+      return {
+        source: answer.source,
+        price: null,
+        quotedAt: null,
+        ageSeconds: null,
+        included: false,
+        reason,
+        deviationPercent: null,
+      };
     }
     const { priceUsd, quotedAt } = answer.quote;
     const deviation = Math.abs(priceUsd - center) / center;

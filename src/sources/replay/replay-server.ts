@@ -45,7 +45,10 @@ const scenarioRequestSchema = z.strictObject({ source: z.string().min(1), scenar
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -119,7 +122,9 @@ export async function startReplayServer(params: StartReplayServerParams): Promis
         parsed = scenarioRequestSchema.parse(JSON.parse(await readSmallBody(req)));
         setScenario(parsed.source, parsed.scenario);
       } catch (err) {
-        return sendJson(res, 400, { error: err instanceof UnknownReplayScenarioError ? err.message : 'expected { source, scenario }' });
+        return sendJson(res, 400, {
+          error: err instanceof UnknownReplayScenarioError ? err.message : 'expected { source, scenario }',
+        });
       }
       return sendJson(res, 200, parsed);
     }

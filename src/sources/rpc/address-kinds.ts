@@ -22,13 +22,17 @@ const DELEGATION_SIZE = 23;
  * eth_call with no `to`) and returns each address's code size and first 32 bytes. Works on any EVM chain.
  * @example await readAddressKinds(client, ['0x7099…', '0xcA11…']) // [{ kind: 'eoa', … }, { kind: 'contract', … }]
  */
-export async function readAddressKinds(client: ChainRpcClient, addresses: readonly Address[]): Promise<AddressKindReading[]> {
+export async function readAddressKinds(
+  client: ChainRpcClient,
+  addresses: readonly Address[],
+): Promise<AddressKindReading[]> {
   if (addresses.length === 0) return [];
   const { abi, bytecode } = loadContractArtifact('CodeSizeReader');
   const { data } = await client.call({ data: encodeDeployData({ abi, bytecode, args: [addresses] }) });
   if (!data) throw new Error('CodeSizeReader returned nothing');
   const [sizes, heads] = decodeAbiParameters(parseAbiParameters('uint256[] sizes, bytes32[] heads'), data);
-  if (sizes.length !== addresses.length || heads.length !== addresses.length) throw new Error('CodeSizeReader answer has the wrong length');
+  if (sizes.length !== addresses.length || heads.length !== addresses.length)
+    throw new Error('CodeSizeReader answer has the wrong length');
   return addresses.map((address, i) => {
     const codeSize = Number(sizes[i]!);
     const head: Hex = heads[i]!;

@@ -1,6 +1,6 @@
-import { createPublicClient, http, type Chain, type PublicClient, type Transport } from 'viem';
-import type { AppConfig } from '../../config/config.js';
+import { type Chain, createPublicClient, http, type PublicClient, type Transport } from 'viem';
 import { CHAINS, type ChainKey } from '../../config/chains.js';
+import type { AppConfig } from '../../config/config.js';
 import { serviceUnavailable } from '../../errors/api-error.js';
 import { readJsonRpcMethods } from './read-json-rpc-methods.js';
 import { type LocalChainContracts, localViemChain, VIEM_CHAINS } from './viem-chains.js';
@@ -65,7 +65,10 @@ export function createChainClients({
     if (!url) return [key, { key, chainId: endpoint.id, mode: 'absent', client: undefined }];
 
     const mode: ChainClientMode = liveUrl ? 'live' : 'local';
-    const chain = mode === 'live' ? VIEM_CHAINS[key] : localViemChain({ chainId: endpoint.id, rpcUrl: url, contracts: key === 'ethereum' ? localContracts : {} });
+    const chain =
+      mode === 'live'
+        ? VIEM_CHAINS[key]
+        : localViemChain({ chainId: endpoint.id, rpcUrl: url, contracts: key === 'ethereum' ? localContracts : {} });
     const client = createPublicClient({
       chain,
       transport: http(url, {

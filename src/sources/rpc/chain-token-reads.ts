@@ -1,6 +1,6 @@
 import { type Address, erc20Abi, erc721Abi, getAddress, type Hex, parseAbi } from 'viem';
-import type { ChainRpcClient } from './chain-clients.js';
 import type { TokenListEntry } from '../wallet/token-lists.js';
+import type { ChainRpcClient } from './chain-clients.js';
 
 const multicall3Abi = parseAbi([
   'function getEthBalance(address addr) view returns (uint256 balance)',
@@ -110,7 +110,11 @@ export interface NftTokenReading {
  * or not an ERC-721).
  * @example await readNftToken(client, '0x…', 1n) // { owner: '0x7099…', tokenUri: 'data:application/json;base64,…' }
  */
-export async function readNftToken(client: ChainRpcClient, contract: Address, tokenId: bigint): Promise<NftTokenReading | null> {
+export async function readNftToken(
+  client: ChainRpcClient,
+  contract: Address,
+  tokenId: bigint,
+): Promise<NftTokenReading | null> {
   const [owner, uri, name, symbol] = await client.multicall({
     contracts: [
       { address: contract, abi: erc721Abi, functionName: 'ownerOf', args: [tokenId] },

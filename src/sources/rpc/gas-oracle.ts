@@ -1,6 +1,6 @@
 import { BaseError, type Chain, type PublicClient, type Transport } from 'viem';
 import { ApiError, serviceUnavailable } from '../../errors/api-error.js';
-import { GAS_REWARD_PERCENTILES, gasPricesFromFeeHistory, type GasPrices } from './gas-prices-from-fee-history.js';
+import { GAS_REWARD_PERCENTILES, type GasPrices, gasPricesFromFeeHistory } from './gas-prices-from-fee-history.js';
 
 export type ReadGasPricesParameters = {
   /** How many recent blocks to average tips over. */

@@ -1,4 +1,4 @@
-import { formatGwei, type FeeHistory } from 'viem';
+import { type FeeHistory, formatGwei } from 'viem';
 import { serviceUnavailable } from '../../errors/api-error.js';
 
 /** The reward percentiles asked of `eth_feeHistory`, in the order slow, standard, fast. */

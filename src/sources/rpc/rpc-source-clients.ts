@@ -19,7 +19,14 @@ export function createRpcSourceClients(p: {
     if (chain.mode === 'absent') return [key, undefined];
     const description = chain.mode === 'local' ? `${name} JSON-RPC: embedded local chain (anvil)` : `${name} JSON-RPC`;
     // Chain reads are per block (≈12 s); each read sets its own freshness.
-    const policy = { name: `rpc:${key}`, kind: 'rpc', mode: chain.mode, description, freshnessMs: 12_000, timeoutMs: p.timeoutMs };
+    const policy = {
+      name: `rpc:${key}`,
+      kind: 'rpc',
+      mode: chain.mode,
+      description,
+      freshnessMs: 12_000,
+      timeoutMs: p.timeoutMs,
+    };
     return [key, new SourceClient({ policy, registry: p.registry })];
   });
   return Object.fromEntries(entries) as RpcSourceClients;

@@ -11,7 +11,8 @@ const URL_SCHEMES = /^(https?|ipfs|ipns|ar):\/\//i;
 function parseJsonObject(text: string): { metadata: Record<string, unknown> | null; error: string | null } {
   try {
     const value: unknown = JSON.parse(text);
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return { metadata: value as Record<string, unknown>, error: null };
+    if (typeof value === 'object' && value !== null && !Array.isArray(value))
+      return { metadata: value as Record<string, unknown>, error: null };
     return { metadata: null, error: 'metadata is not a JSON object' };
   } catch {
     return { metadata: null, error: 'metadata is not valid JSON' };

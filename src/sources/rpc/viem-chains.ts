@@ -1,4 +1,4 @@
-import { type Address, defineChain, type Chain } from 'viem';
+import { type Address, type Chain, defineChain } from 'viem';
 import { arbitrum, base, mainnet, optimism, polygon } from 'viem/chains';
 import type { ChainKey } from '../../config/chains.js';
 
@@ -29,14 +29,20 @@ export function localViemChain({
   chainId = 1,
   rpcUrl,
   contracts = {},
-}: { chainId?: number; rpcUrl?: string; contracts?: LocalChainContracts } = {}): Chain {
+}: {
+  chainId?: number;
+  rpcUrl?: string;
+  contracts?: LocalChainContracts;
+} = {}): Chain {
   return defineChain({
     ...mainnet,
     id: chainId,
     name: 'Local Ethereum',
     rpcUrls: { default: { http: rpcUrl ? [rpcUrl] : [] } },
     contracts: {
-      ensUniversalResolver: { address: contracts.ensUniversalResolver ?? mainnet.contracts.ensUniversalResolver.address },
+      ensUniversalResolver: {
+        address: contracts.ensUniversalResolver ?? mainnet.contracts.ensUniversalResolver.address,
+      },
       multicall3: { address: MULTICALL3_ADDRESS },
     },
   });

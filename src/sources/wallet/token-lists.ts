@@ -102,8 +102,12 @@ export const LIVE_TOKEN_LISTS: ChainTokenLists = {
  * tokens deployed there instead (their mainnet addresses hold nothing locally).
  * @example tokenListsFor({ localChains: ['ethereum'], localTokens }).ethereum.tokens[0].symbol // 'USDC'
  */
-export function tokenListsFor(p: { localChains: readonly ChainKey[]; localTokens: readonly TokenListEntry[] }): ChainTokenLists {
-  if (p.localTokens.length > MAX_LISTED_TOKENS) throw new Error(`a token list holds at most ${MAX_LISTED_TOKENS} tokens`);
+export function tokenListsFor(p: {
+  localChains: readonly ChainKey[];
+  localTokens: readonly TokenListEntry[];
+}): ChainTokenLists {
+  if (p.localTokens.length > MAX_LISTED_TOKENS)
+    throw new Error(`a token list holds at most ${MAX_LISTED_TOKENS} tokens`);
   const lists = Object.fromEntries(
     CHAINS.map(({ key }): [ChainKey, ChainTokenList] => [
       key,

@@ -56,19 +56,30 @@ export function createWalletSources(p: {
     .map((c) => c.key);
   const alchemyKey = alchemyNft.apiKey;
   return {
-    chainReads: createChainReads({ chains: p.chains, rpc: p.rpc, tokenLists: tokenListsFor({ localChains, localTokens: p.localTokens }) }),
+    chainReads: createChainReads({
+      chains: p.chains,
+      rpc: p.rpc,
+      tokenLists: tokenListsFor({ localChains, localTokens: p.localTokens }),
+    }),
     explorer: new EtherscanClient(
       etherscan.url === undefined
         ? { baseUrl: replayUrl('etherscan'), mode: 'local', apiKey: 'replay-key', ...common }
         : { baseUrl: etherscan.url, mode: 'live', apiKey: etherscan.apiKey, ...common },
     ),
     sourcify: new SourcifyClient(
-      sourcify.url === undefined ? { baseUrl: replayUrl('sourcify'), mode: 'local', ...common } : { baseUrl: sourcify.url, mode: 'live', ...common },
+      sourcify.url === undefined
+        ? { baseUrl: replayUrl('sourcify'), mode: 'local', ...common }
+        : { baseUrl: sourcify.url, mode: 'live', ...common },
     ),
     nfts: new AlchemyNftClient(
       alchemyKey === undefined
         ? { baseUrlFor: () => `${replayUrl('alchemy-nft')}/nft/v3/${REPLAY_ALCHEMY_KEY}`, mode: 'local', ...common }
-        : { baseUrlFor: (chain) => `https://${ALCHEMY_NETWORKS[chain]}.g.alchemy.com/nft/v3/${encodeURIComponent(alchemyKey)}`, mode: 'live', ...common },
+        : {
+            baseUrlFor: (chain) =>
+              `https://${ALCHEMY_NETWORKS[chain]}.g.alchemy.com/nft/v3/${encodeURIComponent(alchemyKey)}`,
+            mode: 'live',
+            ...common,
+          },
     ),
   };
 }

@@ -46,7 +46,8 @@ function toVerifyAnswer(json: unknown): FacilitatorVerifyAnswer {
 function toSettleAnswer(json: unknown): FacilitatorSettleAnswer {
   const o = json as Record<string, unknown>;
   if (!o || typeof o.success !== 'boolean') throw new Error('not a settle answer');
-  if (o.success && (typeof o.transaction !== 'string' || o.transaction === '')) throw new Error('settled without a transaction');
+  if (o.success && (typeof o.transaction !== 'string' || o.transaction === ''))
+    throw new Error('settled without a transaction');
   const errorReason = optionalString(o.errorReason);
   const payer = optionalString(o.payer);
   return {
@@ -76,7 +77,8 @@ export function createFacilitatorSource(p: {
       name: 'x402-facilitator',
       kind: 'payments',
       mode: p.mode,
-      description: p.mode === 'local' ? 'embedded x402 facilitator settling on the embedded Base chain' : 'x402 facilitator',
+      description:
+        p.mode === 'local' ? 'embedded x402 facilitator settling on the embedded Base chain' : 'x402 facilitator',
       freshnessMs: 0,
       timeoutMs: p.timeoutMs,
       retries: 0,

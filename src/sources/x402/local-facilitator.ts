@@ -47,7 +47,8 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   } catch {
     throw new BadFacilitatorRequest('body is not JSON');
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new BadFacilitatorRequest('body must be a JSON object');
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    throw new BadFacilitatorRequest('body must be a JSON object');
   return value as Record<string, unknown>;
 }
 
@@ -81,7 +82,11 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
       contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
     });
     const account = getDevAccounts()[0]!;
-    const wallet = createWalletClient({ account, chain: viemChain, transport: http(chain.rpcUrl, { retryCount: 0 }) }).extend(publicActions);
+    const wallet = createWalletClient({
+      account,
+      chain: viemChain,
+      transport: http(chain.rpcUrl, { retryCount: 0 }),
+    }).extend(publicActions);
     const signer = toFacilitatorEvmSigner(
       Object.assign(wallet, { address: account.address }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
       { confirmationTimeoutMs: 10_000 },
@@ -103,7 +108,8 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
       const path = (req.url ?? '').split('?')[0];
       (async () => {
         if (req.method === 'GET' && path === '/supported') return send(res, 200, facilitator.getSupported());
-        if (req.method !== 'POST' || (path !== '/verify' && path !== '/settle')) return send(res, 404, { error: 'not found' });
+        if (req.method !== 'POST' || (path !== '/verify' && path !== '/settle'))
+          return send(res, 404, { error: 'not found' });
         const body = await readJson(req);
         const payload = body.paymentPayload as PaymentPayload | undefined;
         const requirements = body.paymentRequirements as PaymentRequirements | undefined;
@@ -121,7 +127,9 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
       })().catch((err: unknown) => {
         if (err instanceof BadFacilitatorRequest) return send(res, 400, { error: err.message });
         // The x402 facilitator reports refusals it meets mid-way as errors carrying a reason: still an answer.
-        const reason = (err as { invalidReason?: string; errorReason?: string }).invalidReason ?? (err as { errorReason?: string }).errorReason;
+        const reason =
+          (err as { invalidReason?: string; errorReason?: string }).invalidReason ??
+          (err as { errorReason?: string }).errorReason;
         if (reason && path === '/verify') return send(res, 200, { isValid: false, invalidReason: reason });
         if (reason) return send(res, 200, { success: false, errorReason: reason, transaction: '', network: 'base' });
         p.logger?.warn({ err: (err as Error).message }, 'local x402 facilitator failed');
