@@ -33,7 +33,7 @@ function contractSignatureCheck(sources: Sources | undefined): ContractSignature
   return async ({ address, message, signature, chainId }) => {
     if (chainId !== ethereum.chainId) return false;
     const counterfactual = signature.toLowerCase().endsWith(ERC6492_MAGIC);
-    let code;
+    let code: Awaited<ReturnType<typeof client.getCode>>;
     try {
       code = await client.getCode({ address });
     } catch {

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { getAddress } from 'viem';
 import { ApiError } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
@@ -78,7 +78,7 @@ export function createSessionTokens(p: {
     },
 
     async verify({ token, now }) {
-      let payload;
+      let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(token, await signingKey(), {
           algorithms: [ALGORITHM],

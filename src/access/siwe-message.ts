@@ -29,7 +29,7 @@ const UNRESERVED = 'A-Za-z0-9\\-._~';
 const SUB_DELIMS = "!$&'()*+,;=";
 const USERINFO = `(?:[${UNRESERVED}${SUB_DELIMS}:]|${PCT})*`;
 const REG_NAME = `(?:[${UNRESERVED}${SUB_DELIMS}]|${PCT})+`;
-const IP_LITERAL = '\\[[0-9A-Fa-f:.]+\\]|\\[v[0-9A-Fa-f]+\\.[' + UNRESERVED + SUB_DELIMS + ':]+\\]';
+const IP_LITERAL = `\\[[0-9A-Fa-f:.]+\\]|\\[v[0-9A-Fa-f]+\\.[${UNRESERVED}${SUB_DELIMS}:]+\\]`;
 const AUTHORITY = new RegExp(`^(?:${USERINFO}@)?(?:${IP_LITERAL}|${REG_NAME})(?::[0-9]*)?$`);
 const URI = new RegExp(`^[A-Za-z][A-Za-z0-9+\\-.]*:(?:[${UNRESERVED}${SUB_DELIMS}:/?#\\[\\]@]|${PCT})*$`);
 const REQUEST_ID = new RegExp(`^(?:[${UNRESERVED}${SUB_DELIMS}:@]|${PCT})*$`);

@@ -74,7 +74,7 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
         throw ccipError('data must be 0x-prefixed hex calldata');
       if ((data.length - 2) / 2 > MAX_CCIP_DATA_BYTES)
         throw ccipError(`data is longer than ${MAX_CCIP_DATA_BYTES} bytes`);
-      let request;
+      let request: ReturnType<typeof decodeResolveRequest>;
       try {
         request = decodeResolveRequest(data);
       } catch (err) {

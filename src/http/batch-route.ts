@@ -16,6 +16,7 @@ export interface BatchResult {
 /** Where relative inner paths are resolved; never contacted (inner requests are injected, not sent). */
 const INNER_BASE = 'http://batch.invalid';
 /** Relative path-absolute references only: no scheme, no `//host`, no backslash, no whitespace or control characters. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this refuses
 const RELATIVE_PATH = /^\/(?![/\\])[^\s\\#\u0000-\u001f\u007f]*$/;
 
 /** The credentials an inner request carries: the caller's, so that per-route access sees the same caller. */

@@ -1,11 +1,11 @@
 import 'reflect-metadata';
-import { ConfigError, loadConfig, secretValues } from '../config/config.js';
+import { type AppConfig, ConfigError, loadConfig, secretValues } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
 import { createServer } from './create-server.js';
 
 /** Validate config once, serve, and shut down gracefully on SIGTERM / SIGINT (run by main.ts). */
 async function main(): Promise<void> {
-  let config;
+  let config: AppConfig;
   try {
     config = loadConfig(process.env);
   } catch (err) {

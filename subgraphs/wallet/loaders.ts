@@ -27,7 +27,9 @@ export function walletHoldingsLoader(sources: Sources): DataLoader<string, Walle
       [...byChain].map(async ([chain, addresses]) => {
         try {
           const holdings = await sources.wallet.chainReads.holdings(chain, addresses);
-          holdings.forEach((h, i) => read.set(`${chain}:${addresses[i]}`, h));
+          holdings.forEach((h, i) => {
+            read.set(`${chain}:${addresses[i]}`, h);
+          });
         } catch (err) {
           for (const a of addresses) read.set(`${chain}:${a}`, err instanceof Error ? err : new Error(String(err)));
         }

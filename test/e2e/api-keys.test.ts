@@ -75,7 +75,7 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
   });
 
   it('a key that does not exist is "Invalid API Key": INVALID_API_KEY (401), never an anonymous call', async () => {
-    for (const key of ['sk_live_' + 'A'.repeat(43), 'not-a-key', '']) {
+    for (const key of [`sk_live_${'A'.repeat(43)}`, 'not-a-key', '']) {
       const res = await server.get(COUNTED, { 'x-api-key': key });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({

@@ -189,7 +189,7 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
     const garbage = [
       'Bearer',
       'Bearer a.b.c',
-      'Bearer ' + 'x'.repeat(4000),
+      `Bearer ${'x'.repeat(4000)}`,
       'bearer %%%',
       'Bearer eyJhbGciOiJub25lIn0.e30.',
     ];

@@ -82,7 +82,7 @@ describe('redis store specifics', () => {
   it('a key deleted while being rotated stays deleted', async () => {
     const prefix = freshPrefix();
     const [a, b] = [await openRedisStore({ url: REDIS_URL, prefix }), await openRedisStore({ url: REDIS_URL, prefix })];
-    const wallet = '0x' + 'ab'.repeat(20);
+    const wallet = `0x${'ab'.repeat(20)}`;
     for (let i = 0; i < 20; i++) {
       const key = await a.createApiKey({
         id: `key-${i}`,

@@ -12,7 +12,7 @@ import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import { describeStoreContract } from './store-contract.js';
 
 const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
-const WALLET = '0x' + 'ab'.repeat(20);
+const WALLET = `0x${'ab'.repeat(20)}`;
 const WORKER = fileURLToPath(new URL('./workers/sqlite-worker.ts', import.meta.url));
 const LOADER = fileURLToPath(new URL('../helpers/ts-loader/register.mjs', import.meta.url));
 

@@ -15,8 +15,8 @@ const DAY = 86_400_000;
 /** A fixed, realistic clock: Friday 2025-03-14 12:00:00 UTC. */
 const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
 
-const WALLET_A = '0x' + 'aA'.repeat(20);
-const WALLET_B = '0x' + 'bB'.repeat(20);
+const WALLET_A = `0x${'aA'.repeat(20)}`;
+const WALLET_B = `0x${'bB'.repeat(20)}`;
 
 const randomHash = (): string => randomBytes(32).toString('hex');
 
@@ -243,7 +243,7 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
           first.id,
           second.id,
         ]);
-        expect(await store.listApiKeys('0x' + 'cc'.repeat(20))).toEqual([]);
+        expect(await store.listApiKeys(`0x${'cc'.repeat(20)}`)).toEqual([]);
       });
 
       it('a rotated key keeps its id and credits', async () => {

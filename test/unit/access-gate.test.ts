@@ -5,13 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AccessGate, createAccessGate } from '../../src/access/access-gate.js';
 import { DEFAULT_MODE_LIMITS } from '../../src/access/caller-limits.js';
 import type { Caller } from '../../src/access/identify-caller.js';
-import { ApiError } from '../../src/errors/api-error.js';
+import type { ApiError } from '../../src/errors/api-error.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import type { ApiKeyRecord } from '../../src/store/store.js';
 
 /** Friday 2025-03-14 12:00:00 UTC. */
 const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
-const WALLET = '0x' + 'ab'.repeat(20);
+const WALLET = `0x${'ab'.repeat(20)}`;
 
 describe('the access gate with an API key (SPEC "API key": per key, 10 concurrent, credits past the daily limit)', () => {
   let dir: string;

@@ -8,12 +8,9 @@ import { recordResult } from '../../src/ccip/record-result.js';
 import { decodeResolveRequest, ResolveRequestError, resolverServiceAbi } from '../../src/ccip/resolve-request.js';
 import { offchainAnswerHash, signOffchainAnswer } from '../../src/ccip/sign-answer.js';
 
-/** ../shared/vectors/ccip: one complete OffchainResolver answer, computed with viem and cross-checked with ethers. */
+/** test/fixtures/vectors/ccip (source in its README): one complete OffchainResolver answer, computed with viem and cross-checked with ethers. */
 const vector = JSON.parse(
-  readFileSync(
-    join(import.meta.dirname, '..', '..', '..', 'shared', 'vectors', 'ccip', 'offchain-resolver-addr.json'),
-    'utf8',
-  ),
+  readFileSync(join(import.meta.dirname, '..', 'fixtures', 'vectors', 'ccip', 'offchain-resolver-addr.json'), 'utf8'),
 ) as Record<string, string> & { expires: number };
 
 const records = parseAbi([

@@ -140,7 +140,7 @@ export function demoAssetsStep(): SeedStep {
         const receipt = await publicClient.waitForTransactionReceipt({ hash, pollingInterval: 50 });
         if (receipt.status !== 'success') throw new Error(`deployment ${hash} reverted`);
       }
-      DEMO_TOKENS.forEach((t) => deployments.set(demoTokenDeployment(t.symbol), expected.tokens[t.symbol]!));
+      for (const t of DEMO_TOKENS) deployments.set(demoTokenDeployment(t.symbol), expected.tokens[t.symbol]!);
       deployments.set(DEMO_COLLECTIBLE_DEPLOYMENT, expected.collectible);
 
       const writes: `0x${string}`[] = [];

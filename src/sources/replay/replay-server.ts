@@ -143,9 +143,15 @@ export async function startReplayServer(params: StartReplayServerParams): Promis
       { method: req.method ?? 'GET', path: `/${rest.join('/')}`, query: url.searchParams },
       scenarios.get(source) ?? null,
     );
-    if (entry === undefined) return sendJson(res, 404, { error: 'no recorded reply' });
+    if (entry === undefined) {
+      sendJson(res, 404, { error: 'no recorded reply' });
+      return;
+    }
     const delayMs = entry.response.delayMs ?? 0;
-    if (delayMs === 0) return sendRecordedReply(res, entry.response);
+    if (delayMs === 0) {
+      sendRecordedReply(res, entry.response);
+      return;
+    }
     const timer = setTimeout(() => {
       pendingReplies.delete(timer);
       if (!res.destroyed) sendRecordedReply(res, entry.response);

@@ -8,7 +8,7 @@ export async function resolve(specifier, context, nextResolve) {
     return await nextResolve(specifier, context);
   } catch (err) {
     if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !specifier.endsWith('.js') || !specifier.startsWith('.')) throw err;
-    return nextResolve(specifier.slice(0, -3) + '.ts', context);
+    return nextResolve(`${specifier.slice(0, -3)}.ts`, context);
   }
 }
 
