@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { sourceProbes } from '../../src/sources/contracts/source-probes.js';
 import { type ContractOperation, VendorContract } from '../../src/sources/contracts/vendor-contract.js';
 import {
   loadVendorContract,
@@ -225,6 +227,10 @@ const EXERCISES: Record<string, Exercise> = {
   },
   growthepie: async ({ fetch }) => {
     await new GrowthepieClient({ ...common(), baseUrl: 'https://api.growthepie.com', fetch }).chainActivity();
+  },
+  'json-rpc': async ({ fetch }) => {
+    const [probe] = sourceProbes(loadConfig({ ETH_RPC_URL: 'https://ethereum-rpc.publicnode.com' }));
+    await probe!.send(fetch);
   },
   'ens-subgraph': async ({ fetch }) => {
     const url = 'https://gateway.thegraph.com/subgraphs/name/ensdomains/ens';

@@ -379,3 +379,40 @@ export const ENS_SUBGRAPH_DOCUMENTED: OpenApiDocument = {
     },
   },
 };
+
+/** Ethereum's JSON-RPC API: `eth_chainId`, the one call `sources:check` makes to each configured chain. */
+export const JSON_RPC_DOCUMENTED: OpenApiDocument = {
+  openapi: '3.1.0',
+  info: { title: 'Ethereum JSON-RPC API (as documented)', version: '2.0' },
+  'x-doc-page': 'https://ethereum.org/en/developers/docs/apis/json-rpc/#eth_chainid',
+  paths: {
+    '/': {
+      post: {
+        responses: {
+          '200': {
+            description: 'a JSON-RPC 2.0 response: the chain id as a hex quantity, or an error',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['jsonrpc', 'id'],
+                  properties: {
+                    jsonrpc: { const: '2.0' },
+                    id: { type: ['integer', 'string', 'null'] },
+                    result: { type: 'string', pattern: '^0x(0|[1-9a-f][0-9a-f]*)$' },
+                    error: {
+                      type: 'object',
+                      required: ['code', 'message'],
+                      properties: { code: { type: 'integer' }, message: { type: 'string' } },
+                    },
+                  },
+                  oneOf: [{ required: ['result'] }, { required: ['error'] }],
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+};

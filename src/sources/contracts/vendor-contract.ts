@@ -345,6 +345,30 @@ export class VendorContract {
     });
   }
 
+  /** The operation a request calls, from its method and its path after the base path. */
+  private locate(
+    request: SentRequest,
+    expect: RequestExpectations,
+  ): { operation: ContractOperation } | { problem: string } {
+    const pathname = request.url.pathname;
+    const base = expect.basePath.replace(/\/+$/, '');
+    // A GraphQL or JSON-RPC endpoint is its base URL itself: its one operation is `/`.
+    if (pathname !== base && !pathname.startsWith(`${base}/`))
+      return { problem: `path ${pathname} is not under ${base || '/'}` };
+    const path = pathname === base ? '/' : pathname.slice(base.length);
+    const operation = this.findOperation(request.method, path);
+    return operation ? { operation } : { problem: `no ${request.method} operation matches ${path}` };
+  }
+
+  /**
+   * The operation a request calls, or undefined when none matches.
+   * @example contract.operationOf({ method: 'GET', url: new URL('https://api.neynar.com/v2/farcaster/user/bulk/?fids=3'), headers: {} }, { basePath: '' })?.path
+   */
+  operationOf(request: SentRequest, expect: RequestExpectations): ContractOperation | undefined {
+    const located = this.locate(request, expect);
+    return 'operation' in located ? located.operation : undefined;
+  }
+
   /**
    * Checks a request as sent against the contract: an operation exists for its method and path, every query
    * parameter is one the operation declares (or its key scheme), each value has the declared type, required ones are
@@ -352,13 +376,9 @@ export class VendorContract {
    * @returns what does not match; empty when the request is one the contract describes.
    */
   checkRequest(request: SentRequest, expect: RequestExpectations): string[] {
-    const pathname = request.url.pathname;
-    const base = expect.basePath.replace(/\/+$/, '');
-    // A GraphQL endpoint is its base URL itself: its one operation is `/`.
-    if (pathname !== base && !pathname.startsWith(`${base}/`)) return [`path ${pathname} is not under ${base || '/'}`];
-    const path = pathname === base ? '/' : pathname.slice(base.length);
-    const operation = this.findOperation(request.method, path);
-    if (!operation) return [`no ${request.method} operation matches ${path}`];
+    const located = this.locate(request, expect);
+    if ('problem' in located) return [located.problem];
+    const { operation } = located;
     const problems: string[] = [];
 
     if (expect.origin !== undefined && !this.isServedFrom(operation, expect.origin)) {

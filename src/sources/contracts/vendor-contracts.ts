@@ -9,6 +9,7 @@ import {
   ENS_SUBGRAPH_DOCUMENTED,
   ETHERSCAN_DOCUMENTED,
   GROWTHEPIE_DOCUMENTED,
+  JSON_RPC_DOCUMENTED,
 } from './documented-contracts.js';
 import type { OpenApiDocument } from './openapi-schema.js';
 import { type RequestExpectations, VendorContract } from './vendor-contract.js';
@@ -185,6 +186,25 @@ export const VENDOR_CONTRACTS: readonly VendorContractSpec[] = [
         ],
       },
       docs: 'https://thegraph.com/docs/en/subgraphs/querying/graphql-api/',
+    },
+  },
+  {
+    vendor: 'json-rpc',
+    source: 'json-rpc',
+    contract: { documented: JSON_RPC_DOCUMENTED },
+    // Any node: the chain's RPC URL is the endpoint.
+    liveBase: 'https://ethereum-rpc.publicnode.com',
+    pathPrefix: '',
+    singleEndpoint: true,
+    errorReplies: {
+      schema: {
+        type: 'object',
+        required: ['error'],
+        properties: {
+          error: { type: 'object', required: ['code', 'message'], properties: { message: { type: 'string' } } },
+        },
+      },
+      docs: 'https://ethereum.org/en/developers/docs/apis/json-rpc/ (error responses)',
     },
   },
 ];

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../config/config.js';
 import type { SourceHealthRegistry, SourceMode } from '../source-health.js';
-import { DebankClient } from './debank-client.js';
+import { DebankClient, debankHeaders } from './debank-client.js';
 import { DefiLlamaClient } from './defillama-client.js';
 import { DefiLlamaProClient } from './defillama-pro-client.js';
 import { DefiLlamaYieldsClient } from './defillama-yields-client.js';
@@ -119,7 +119,7 @@ export function createDefiSourcesFromConfig(p: {
         : {
             baseUrl: d.debank.url,
             mode: 'live',
-            headers: d.debank.accessKey === undefined ? {} : { AccessKey: d.debank.accessKey },
+            headers: debankHeaders(d.debank.accessKey),
           },
     growthepie: at(d.growthepie.url, 'growthepie'),
     registry: p.registry,
