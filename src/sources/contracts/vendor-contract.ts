@@ -98,7 +98,7 @@ export class VendorContract {
     this.document = applyAmendments(toJsonSchemaDialect(structuredClone(document)), amendments);
     this.ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
     addFormats(this.ajv);
-    // OpenAPI's unsigned formats: the type and bounds already say what the value may be.
+    // Formats the documents use beyond ajv-formats (uint64 …): accepted, their type and pattern say what may pass.
     for (const format of ['uint', 'uint32', 'uint64', 'int', 'int8', 'int16', 'decimal', 'url', 'address', 'hex']) {
       if (!this.ajv.formats[format]) this.ajv.addFormat(format, true);
     }
