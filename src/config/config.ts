@@ -75,7 +75,8 @@ const envSchema = z.object({
   FARCASTER_HUB_URL: optionalUrl,
   FARCASTER_HUB_API_KEY: z.string().optional(),
   // Explorer and NFT upstreams of the wallet and utility routes; unset = local replay.
-  // Etherscan API v2 (live when ETHERSCAN_API_KEY or ETHERSCAN_API_URL is set, default https://api.etherscan.io).
+  // Etherscan API v2 (live when ETHERSCAN_API_KEY or ETHERSCAN_API_URL is set, default https://api.etherscan.io); v2
+  // refuses every call without a key, so a URL needs ETHERSCAN_API_KEY or an `apikey` in its query.
   ETHERSCAN_API_URL: optionalUrl,
   ETHERSCAN_API_KEY: z.string().optional(),
   // Sourcify server, e.g. https://sourcify.dev/server (the ABI route's fallback).
@@ -145,6 +146,8 @@ const SECRET_VARIABLES = [
   'NEYNAR_API_KEY',
   'FARCASTER_HUB_API_KEY',
   'ETHERSCAN_API_KEY',
+  // Etherscan's docs write the key into the URL (`?apikey=`), so an operator may too.
+  'ETHERSCAN_API_URL',
   'ALCHEMY_API_KEY',
   'DEFILLAMA_PRO_API_KEY',
   'DEBANK_ACCESS_KEY',
@@ -277,6 +280,27 @@ export class ConfigError extends Error {
 }
 
 /**
+ * Etherscan v2 as configured: the key from ETHERSCAN_API_KEY, else from an `apikey` in ETHERSCAN_API_URL (the form
+ * Etherscan's docs show), which is then dropped from the URL; a URL with no key at all is refused at start, since v2
+ * answers every keyless call with "Missing/Invalid API Key".
+ */
+function etherscanUpstream(e: z.infer<typeof envSchema>): AppConfig['upstreams']['etherscan'] {
+  if (e.ETHERSCAN_API_URL === undefined) {
+    return { url: e.ETHERSCAN_API_KEY === undefined ? undefined : ETHERSCAN_DEFAULT_URL, apiKey: e.ETHERSCAN_API_KEY };
+  }
+  const url = new URL(e.ETHERSCAN_API_URL);
+  const apiKey = e.ETHERSCAN_API_KEY ?? (url.searchParams.get('apikey') || undefined);
+  if (apiKey === undefined) {
+    throw new ConfigError(
+      'invalid configuration:\n  ETHERSCAN_API_URL: Etherscan API v2 refuses every call without a key: set ETHERSCAN_API_KEY',
+    );
+  }
+  url.search = '';
+  url.hash = '';
+  return { url: url.href.replace(/\/+$/, ''), apiKey };
+}
+
+/**
  * Reads and validates the environment once; the rest of the code receives the result.
  * @example const config = loadConfig(process.env)
  */
@@ -314,10 +338,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       defillamaCoins: { url: e.DEFILLAMA_COINS_URL },
       coinbase: { url: e.COINBASE_API_URL },
       farcaster: farcasterUpstreams(e),
-      etherscan: {
-        url: e.ETHERSCAN_API_URL ?? (e.ETHERSCAN_API_KEY === undefined ? undefined : ETHERSCAN_DEFAULT_URL),
-        apiKey: e.ETHERSCAN_API_KEY,
-      },
+      etherscan: etherscanUpstream(e),
       sourcify: { url: e.SOURCIFY_API_URL },
       alchemyNft: { apiKey: e.ALCHEMY_API_KEY },
       defi: {

@@ -15,8 +15,11 @@ const SECRET_PATHS = [
   '*.secret',
 ];
 
-/** Replaces every occurrence of a known secret value (an API key in a URL path, a key in an RPC URL). */
-function scrubber(secrets: readonly string[]): (text: string) => string {
+/**
+ * Replaces every occurrence of a known secret value (an API key in a URL path, a key in an RPC URL).
+ * @example scrubber(["k3y"])("GET /k3y/api") // "GET /[redacted]/api"
+ */
+export function scrubber(secrets: readonly string[]): (text: string) => string {
   if (secrets.length === 0) return (text) => text;
   return (text) => secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
 }

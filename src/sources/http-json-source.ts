@@ -13,6 +13,8 @@ export interface GetJsonOptions {
   freshnessMs?: number;
   /** What an upstream 404 becomes: null (cached like any answer) or a 404 `ApiError` for our caller. Default 'null'. */
   notFound?: 'null' | 'error';
+  /** For upstreams that say "no such thing" with another 4xx than 404 (Snapchain: 400 {error, error_detail}). */
+  notFoundWhen?: (status: number, body: unknown) => boolean;
 }
 
 /** Options of {@link HttpJsonSource.postJson}. */
@@ -125,6 +127,7 @@ export class HttpJsonSource {
           query,
           body: undefined,
           notFound: opts.notFound,
+          notFoundWhen: opts.notFoundWhen,
           signal,
         });
         if (json === null || map === undefined) return json as T | null;
@@ -199,6 +202,7 @@ export class HttpJsonSource {
     query: string;
     body: unknown;
     notFound: 'null' | 'error' | undefined;
+    notFoundWhen?: ((status: number, body: unknown) => boolean) | undefined;
     signal: AbortSignal;
   }): Promise<T | null> {
     const { method, path, query, body, signal } = params;
@@ -225,9 +229,16 @@ export class HttpJsonSource {
     }
 
     if (response.ok) return this.parseJson<T>(response, what, signal);
-    await response.body?.cancel().catch(() => undefined);
     const status = response.status;
-    if (status === 404) {
+    const saysNotFound =
+      status === 404 ||
+      (params.notFoundWhen !== undefined &&
+        status >= 400 &&
+        status < 500 &&
+        status !== 429 &&
+        params.notFoundWhen(status, await this.readRefusalBody(response, signal)));
+    await response.body?.cancel().catch(() => undefined);
+    if (saysNotFound) {
       if (params.notFound === 'error') throw new ApiError(404, 'NOT_FOUND', 'not found');
       return null;
     }
@@ -242,6 +253,16 @@ export class HttpJsonSource {
     if (status >= 500) throw new UpstreamError(`HTTP ${status} on ${what}`, { status, retryable: true });
     // Any other refusal means our request was wrong for this upstream: asking again will not help.
     throw new UpstreamError(`HTTP ${status} on ${what}`, { status, retryable: false });
+  }
+
+  /** The JSON body of a refusal, or undefined when it is not JSON (or cannot be read). */
+  private async readRefusalBody(response: Response, signal: AbortSignal): Promise<unknown> {
+    try {
+      return JSON.parse(await response.text());
+    } catch (err) {
+      if (signal.aborted) throw err;
+      return undefined;
+    }
   }
 
   private async parseJson<T>(response: Response, what: string, signal: AbortSignal): Promise<T | null> {

@@ -1,7 +1,8 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { CHAINS } from '../../src/config/chains.js';
-import { invalidParameter } from '../../src/errors/api-error.js';
+import { invalidParameter, serviceUnavailable } from '../../src/errors/api-error.js';
 import type { HackRecord, RaiseRecord, TokenUnlock } from '../../src/sources/defi/defi-records.js';
+import type { DefiLlamaProClient } from '../../src/sources/defi/defillama-pro-client.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import {
   DEFAULT_EVENTS_PAGE,
@@ -24,6 +25,13 @@ const GROWTHEPIE_KEYS: Record<string, string> = {
 };
 
 const DAY_MS = 86_400_000;
+
+/** DefiLlama's pro API, or 503 when DefiLlama is live without a pro key (these endpoints are pro-only). */
+function defillamaPro(ctx: GraphContext, what: string): DefiLlamaProClient {
+  const pro = ctx.sources.defi.pro;
+  if (!pro) throw serviceUnavailable(`${what} come from DefiLlama's pro API: set DEFILLAMA_PRO_API_KEY`);
+  return pro;
+}
 
 const iso = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString();
 
@@ -129,10 +137,10 @@ export class DefiEventsResolver {
     if (wantedChain !== null && !EVENT_CHAIN.test(wantedChain))
       throw invalidParameter('chain must be a chain name of 1–40 letters, digits, spaces, dots or dashes');
     const wants = (t: EventType): boolean => type === null || type === t;
-    const { defillama } = ctx.sources.defi;
+    const pro = defillamaPro(ctx, 'Hacks and raises');
     const [hacks, raises] = await Promise.all([
-      wants('hack') ? defillama.hacks() : Promise.resolve([]),
-      wants('raise') ? defillama.raises() : Promise.resolve([]),
+      wants('hack') ? pro.hacks() : Promise.resolve([]),
+      wants('raise') ? pro.raises() : Promise.resolve([]),
     ]);
     const events = [...hacks.map(fromHack), ...raises.map(fromRaise)]
       .filter((e) => wantedChain === null || e.chains.some((c) => c.toLowerCase() === wantedChain))
@@ -161,7 +169,7 @@ export class DefiEventsResolver {
     }
     const now = Date.now();
     const until = days === null ? null : now + days * DAY_MS;
-    const unlocks = (await ctx.sources.defi.emissions.nextUnlocks())
+    const unlocks = (await defillamaPro(ctx, 'Token unlocks').nextUnlocks())
       .filter((u) => u.date * 1000 > now && (until === null || u.date * 1000 <= until))
       .sort((a, b) => a.date - b.date);
     return {

@@ -31,7 +31,8 @@ export class FarcasterUser {
   verifications!: string[];
   @Field(() => String, {
     nullable: true,
-    description: "Neynar's active status (active or inactive) where it reports one",
+    description:
+      "active or inactive, from Neynar's user score (active from 0.5); null where no score is known (the hub)",
   })
   activeStatus!: string | null;
   @Field(() => String, { nullable: true, description: 'registration time, ISO 8601, where the upstream reports it' })

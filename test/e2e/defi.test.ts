@@ -237,8 +237,8 @@ describe('DeFi: protocols, yields, protocol stats, positions, active users and e
     expect(onBase.total).toBe(4);
     await expectEnvelope(await server.get('/api/events?type=exploit'), 400, 'INVALID_PARAMETER');
     await expectEnvelope(await server.get('/api/events?limit=101'), 400, 'INVALID_PARAMETER');
-    // Hacks and raises are two upstream lists, each asked once per 5 minutes.
-    expect(upstreamCalls(server)).toMatchObject({ defillama: 2 });
+    // Hacks and raises are two lists of DefiLlama's pro API (pro-only), each asked once per 5 minutes.
+    expect(upstreamCalls(server)).toMatchObject({ 'defillama-pro': 2 });
   });
 
   it('GET /api/events/upcoming answers {success, data} with the next token unlocks after now, soonest first', async () => {
@@ -317,13 +317,15 @@ describe('DeFi upstream failures: 503 in the envelope, never a guess', () => {
 
   it('DefiLlama down: protocol stats and events are 503 SERVICE_UNAVAILABLE; once the breaker opens, calls fail fast without asking', async () => {
     server.replay!.setScenario('defillama', 'down');
+    server.replay!.setScenario('defillama-pro', 'down');
     await expectEnvelope(await server.get('/api/defi/protocol/lido'), 503, 'SERVICE_UNAVAILABLE');
     await expectEnvelope(await server.get('/api/events?type=hack'), 503, 'SERVICE_UNAVAILABLE');
     await expectEnvelope(await server.get('/api/events?type=raise'), 503, 'SERVICE_UNAVAILABLE');
-    const asked = server.replay!.requestCount('defillama');
+    const asked = server.replay!.requestCount('defillama-pro');
     await expectEnvelope(await server.get('/api/events?type=hack&limit=5'), 503, 'SERVICE_UNAVAILABLE');
-    expect(server.replay!.requestCount('defillama')).toBe(asked);
+    expect(server.replay!.requestCount('defillama-pro')).toBe(asked);
     server.replay!.setScenario('defillama', null);
+    server.replay!.setScenario('defillama-pro', null);
   });
 
   it('a truncated yields reply is 503 and is not cached: the next good reply is served', async () => {
@@ -343,5 +345,26 @@ describe('DeFi upstream failures: 503 in the envelope, never a guess', () => {
     await expectEnvelope(await server.get('/api/active-users'), 503, 'SERVICE_UNAVAILABLE');
     server.replay!.setScenario('defillama-pro', 'malformed');
     await expectEnvelope(await server.get('/api/events/upcoming'), 503, 'SERVICE_UNAVAILABLE');
+  });
+});
+
+describe('DefiLlama live without a pro key: its pro-only lists answer 503, never recorded data', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // A live free API (never reached here); hacks, raises and unlocks exist only on the pro host.
+    server = await startTestServer({ DEFILLAMA_API_URL: 'http://127.0.0.1:9', UPSTREAM_TIMEOUT_MS: '300' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('GET /api/events and /api/events/upcoming are 503 SERVICE_UNAVAILABLE naming DEFILLAMA_PRO_API_KEY', async () => {
+    for (const path of ['/api/events', '/api/events/upcoming']) {
+      const { message } = await expectEnvelope(await server.get(path), 503, 'SERVICE_UNAVAILABLE');
+      expect(message).toMatch(/DEFILLAMA_PRO_API_KEY/);
+    }
+    expect(server.replay!.requestCount('defillama-pro')).toBe(0);
+    const health = await (await server.get('/api/sources/health')).json();
+    expect(JSON.stringify(health)).not.toContain('defillama-pro');
   });
 });

@@ -30,4 +30,24 @@ describe('configuration is read and validated once', () => {
     expect(() => loadConfig({ X402_RECEIVER: '0x1234' })).toThrow(/X402_RECEIVER/);
     expect(() => loadConfig({ ETH_RPC_URL: 'not a url' })).toThrow(/ETH_RPC_URL/);
   });
+
+  it('Etherscan API v2 always gets its key: from ETHERSCAN_API_KEY, or from an apikey in ETHERSCAN_API_URL, which then leaves the URL', () => {
+    expect(loadConfig({ ETHERSCAN_API_KEY: 'k1' }).upstreams.etherscan).toEqual({
+      url: 'https://api.etherscan.io',
+      apiKey: 'k1',
+    });
+    expect(
+      loadConfig({ ETHERSCAN_API_URL: 'https://api.etherscan.io/v2/api?apikey=k2', ETHERSCAN_API_KEY: '' }).upstreams
+        .etherscan,
+    ).toEqual({ url: 'https://api.etherscan.io/v2/api', apiKey: 'k2' });
+    expect(
+      loadConfig({ ETHERSCAN_API_URL: 'https://etherscan.proxy.example/', ETHERSCAN_API_KEY: 'k3' }).upstreams
+        .etherscan,
+    ).toEqual({ url: 'https://etherscan.proxy.example', apiKey: 'k3' });
+  });
+
+  it('refuses ETHERSCAN_API_URL without any key: v2 answers every keyless call "Missing/Invalid API Key"', () => {
+    expect(() => loadConfig({ ETHERSCAN_API_URL: 'https://api.etherscan.io' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ETHERSCAN_API_URL: 'https://api.etherscan.io' })).toThrow(/ETHERSCAN_API_KEY/);
+  });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { mapComplexProtocols } from '../../src/sources/defi/debank-client.js';
-import { mapHacks, mapProtocolDetail, mapProtocols, mapRaises } from '../../src/sources/defi/defillama-client.js';
-import { mapNextUnlocks } from '../../src/sources/defi/defillama-emissions-client.js';
+import { mapProtocolDetail, mapProtocols } from '../../src/sources/defi/defillama-client.js';
+import { mapHacks, mapNextUnlocks, mapRaises } from '../../src/sources/defi/defillama-pro-client.js';
 import { mapPools } from '../../src/sources/defi/defillama-yields-client.js';
 import { mapChainActivity } from '../../src/sources/defi/growthepie-client.js';
 import { paginate } from '../../subgraphs/defi/paginate.js';
@@ -45,10 +45,15 @@ describe('DeFi upstream replies are mapped at the edge; a reply of the wrong sha
       amountUsd: 22_500_000,
       valuationUsd: 1500,
     });
-    expect(mapHacks([{ date: 1, name: 'H', amount: 1_460_000_000, chains: ['Ethereum'] }])[0]).toMatchObject({
+    expect(mapHacks([{ date: 1, name: 'H', amount: 1_460_000_000, chain: ['Ethereum'] }])[0]).toMatchObject({
       amountUsd: 1_460_000_000,
     });
     expect(() => mapRaises([])).toThrow();
+  });
+
+  it("a hack's chains are read from its `chain` list, the field DefiLlama's pro contract names", () => {
+    expect(mapHacks([{ date: 1, name: 'H', chain: ['Ethereum', 'Base'] }])[0]?.chains).toEqual(['Ethereum', 'Base']);
+    expect(mapHacks([{ date: 1, name: 'H', chains: ['Ethereum'] }])[0]?.chains).toEqual([]);
   });
 
   it('pools need an id, chain, project and TVL', () => {

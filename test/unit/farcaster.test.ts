@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FarcasterHubClient } from '../../src/sources/farcaster/farcaster-hub-client.js';
 import { farcasterTimeToIso, UnexpectedFarcasterReplyError } from '../../src/sources/farcaster/farcaster-records.js';
 import { createFarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
 import {
@@ -90,7 +91,10 @@ describe('upstream replies are mapped into our records at the edge', () => {
       author: { fid: 3, username: 'dwr' },
       reactions: { likes_count: 7, recasts_count: 2 },
       replies: { count: 1 },
-      embeds: [{ url: 'https://x.y/z.png', metadata: {} }, { cast_id: { fid: 2, hash: '0xdef' } }],
+      embeds: [
+        { url: 'https://x.y/z.png', metadata: {} },
+        { cast: { object: 'cast_embedded', hash: '0xdef', author: { object: 'user_dehydrated', fid: 2 } } },
+      ],
     });
     expect(cast).toMatchObject({
       likes: 7,
@@ -104,7 +108,7 @@ describe('upstream replies are mapped into our records at the edge', () => {
       { url: null, castId: { fid: 2, hash: '0xdef' } },
     ]);
     const page = mapNeynarFollowersPage({
-      users: [{ object: 'follow', user: { fid: 9, username: 'n' } }],
+      users: [{ object: 'follower', user: { fid: 9, username: 'n' } }],
       next: { cursor: null },
     });
     expect(page).toMatchObject({ items: [{ fid: 9 }], cursor: null });
@@ -181,6 +185,16 @@ describe('upstream replies are mapped into our records at the edge', () => {
         .items,
     ).toEqual([77]);
     expect(() => mapHubCasts({ message: [] })).toThrow(UnexpectedFarcasterReplyError);
+  });
+
+  it("a Neynar user's activeStatus comes from its user score: active from 0.5 up, inactive below, null without a score", () => {
+    const user = { object: 'user', fid: 3, username: 'dwr' };
+    expect(mapNeynarUser({ ...user, score: 0.5 }).activeStatus).toBe('active');
+    expect(mapNeynarUser({ ...user, score: 0.49 }).activeStatus).toBe('inactive');
+    // Replies from before `score` was promoted carry it under experimental.
+    expect(mapNeynarUser({ ...user, experimental: { neynar_user_score: 0.91 } }).activeStatus).toBe('active');
+    // The removed active_status field is no longer read.
+    expect(mapNeynarUser({ ...user, active_status: 'active' }).activeStatus).toBeNull();
   });
 
   it("a Neynar user's registered_at becomes registeredAt in ISO 8601; a user without one, or with no date in it, has null", () => {
@@ -266,6 +280,41 @@ describe('upstream replies are mapped into our records at the edge', () => {
     expect(decodeFeedCursor(ours)).toBe('eyJ0cmVuZGluZyI6MTB9');
     expect(decodeFeedCursor('eyJ0cmVuZGluZyI6MTB9')).toBeUndefined();
     expect(decodeFeedCursor(`${ours.slice(0, -1)}${ours.endsWith('0') ? '1' : '0'}`)).toBeUndefined();
+  });
+});
+
+describe('the hub answers as Snapchain does', () => {
+  let replay: ReplayServer;
+  beforeAll(async () => {
+    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+  });
+  afterAll(() => replay.close());
+
+  const hubClient = () => {
+    const registry = new SourceHealthRegistry();
+    const hub = new FarcasterHubClient({
+      baseUrl: replay.baseUrlFor('farcaster-hub'),
+      mode: 'local',
+      registry,
+      timeoutMs: 2000,
+      policy: { retries: 0 },
+    });
+    return { hub, health: () => registry.list().find((s) => s.name === 'farcaster-hub')! };
+  };
+
+  it("an unknown fname is Snapchain's HTTP 400 with a NotFound detail: no user (our 404), and the hub stays up", async () => {
+    replay.setScenario('farcaster-hub', null);
+    const { hub, health } = hubClient();
+    expect(await hub.fidByUsername('nobody-here')).toBeNull();
+    expect(health()).toMatchObject({ state: 'up', lastError: null });
+  });
+
+  it('any other 400 from Snapchain is an upstream failure (503), recorded on the hub', async () => {
+    replay.setScenario('farcaster-hub', 'refused');
+    const { hub, health } = hubClient();
+    await expect(hub.fidByUsername('dwr')).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+    expect(health().lastError).toBe('HTTP 400 on GET /v1/userNameProofByName');
+    replay.setScenario('farcaster-hub', null);
   });
 });
 

@@ -61,6 +61,13 @@ export function mapComplexProtocols(json: unknown): DefiPosition[] {
 }
 
 /**
+ * The headers DeBank Cloud reads its key from.
+ * @example debankHeaders('k') // { AccessKey: 'k' }
+ */
+export const debankHeaders = (accessKey: string | undefined): Record<string, string> =>
+  accessKey === undefined ? {} : { AccessKey: accessKey };
+
+/**
  * DeBank Cloud OpenAPI (pro-openapi.debank.com, `AccessKey` header): a wallet's positions in every protocol DeBank
  * tracks, on every chain, in one request. DefiLlama publishes no per-wallet positions.
  * @example

@@ -1,19 +1,22 @@
 import type { AppConfig } from '../../config/config.js';
 import type { SourceHealthRegistry, SourceMode } from '../source-health.js';
-import { DebankClient } from './debank-client.js';
+import { DebankClient, debankHeaders } from './debank-client.js';
 import { DefiLlamaClient } from './defillama-client.js';
-import { DefiLlamaEmissionsClient } from './defillama-emissions-client.js';
+import { DefiLlamaProClient } from './defillama-pro-client.js';
 import { DefiLlamaYieldsClient } from './defillama-yields-client.js';
 import { GrowthepieClient } from './growthepie-client.js';
 
 /** The DeFi, activity and event upstreams. */
 export interface DefiSources {
-  /** api.llama.fi: protocols, protocol detail, hacks, raises. */
+  /** api.llama.fi: protocols, protocol detail. */
   defillama: DefiLlamaClient;
   /** yields.llama.fi: pools. */
   yields: DefiLlamaYieldsClient;
-  /** pro-api.llama.fi: token unlock schedules. */
-  emissions: DefiLlamaEmissionsClient;
+  /**
+   * pro-api.llama.fi: token unlocks, hacks and raises (pro-only). Undefined when DefiLlama is live without a pro key:
+   * the routes needing it answer 503 rather than recorded data.
+   */
+  pro: DefiLlamaProClient | undefined;
   /** DeBank Cloud: wallet positions. */
   debank: DebankClient;
   /** growthepie: active addresses per chain. */
@@ -35,7 +38,7 @@ export interface DefiUpstream {
 export function createDefiSources(p: {
   defillama: DefiUpstream;
   yields: DefiUpstream;
-  emissions: DefiUpstream;
+  pro: DefiUpstream | undefined;
   debank: DefiUpstream;
   growthepie: DefiUpstream;
   registry: SourceHealthRegistry;
@@ -45,20 +48,40 @@ export function createDefiSources(p: {
   return {
     defillama: new DefiLlamaClient({ ...p.defillama, ...common }),
     yields: new DefiLlamaYieldsClient({ ...p.yields, ...common }),
-    emissions: new DefiLlamaEmissionsClient({ ...p.emissions, ...common }),
+    pro: p.pro && new DefiLlamaProClient({ ...p.pro, ...common }),
     debank: new DebankClient({ ...p.debank, ...common }),
     growthepie: new GrowthepieClient({ ...p.growthepie, ...common }),
   };
 }
 
-/** The DefiLlama pro API's base: the key is the first path segment (`pro-api.llama.fi/{key}/api/emissions`). */
-const DEFILLAMA_PRO_URL = 'https://pro-api.llama.fi';
+/** The DefiLlama pro API's origin: the key is the first path segment (`pro-api.llama.fi/{key}/api/emissions`). */
+export const DEFILLAMA_PRO_URL = 'https://pro-api.llama.fi';
+
+/** The key the replay's recorded pro paths carry (`/replay-key/api/hacks`), as the live key sits in the path. */
+export const REPLAY_DEFILLAMA_PRO_KEY = 'replay-key';
+
+/**
+ * The DefiLlama pro API's base URL for a key.
+ * @example defillamaProBaseUrl('k') // 'https://pro-api.llama.fi/k'
+ */
+export const defillamaProBaseUrl = (apiKey: string): string => `${DEFILLAMA_PRO_URL}/${encodeURIComponent(apiKey)}`;
+
+/**
+ * Where DefiLlama's pro-only data comes from: live with a key; the replay when DefiLlama is not configured at all (the
+ * embedded default); nowhere when the free API is live without a key (recorded data must not pass for live data).
+ */
+export function defillamaProMode(config: AppConfig): 'live' | 'local' | 'not-configured' {
+  const d = config.upstreams.defi;
+  if (d.defillamaPro.apiKey !== undefined) return 'live';
+  return d.defillama.url === undefined ? 'local' : 'not-configured';
+}
 
 /** Whether any DeFi upstream runs on the local replay (some env var unset). */
 export function defiSourcesNeedReplay(config: AppConfig): boolean {
   const d = config.upstreams.defi;
-  return [d.defillama.url, d.yields.url, d.defillamaPro.apiKey, d.debank.url, d.growthepie.url].some(
-    (v) => v === undefined,
+  return (
+    [d.defillama.url, d.yields.url, d.debank.url, d.growthepie.url].some((v) => v === undefined) ||
+    defillamaProMode(config) === 'local'
   );
 }
 
@@ -80,20 +103,23 @@ export function createDefiSourcesFromConfig(p: {
   const at = (url: string | undefined, name: string): DefiUpstream =>
     url === undefined ? local(name) : { baseUrl: url, mode: 'live' };
   const proKey = d.defillamaPro.apiKey;
+  const proMode = defillamaProMode(p.config);
   return createDefiSources({
     defillama: at(d.defillama.url, 'defillama'),
     yields: at(d.yields.url, 'defillama-yields'),
-    emissions:
-      proKey === undefined
-        ? local('defillama-pro')
-        : { baseUrl: `${DEFILLAMA_PRO_URL}/${encodeURIComponent(proKey)}/api`, mode: 'live' },
+    pro:
+      proMode === 'live'
+        ? { baseUrl: defillamaProBaseUrl(proKey!), mode: 'live' }
+        : proMode === 'local'
+          ? { ...local('defillama-pro'), baseUrl: `${local('defillama-pro').baseUrl}/${REPLAY_DEFILLAMA_PRO_KEY}` }
+          : undefined,
     debank:
       d.debank.url === undefined
         ? local('debank')
         : {
             baseUrl: d.debank.url,
             mode: 'live',
-            headers: d.debank.accessKey === undefined ? {} : { AccessKey: d.debank.accessKey },
+            headers: debankHeaders(d.debank.accessKey),
           },
     growthepie: at(d.growthepie.url, 'growthepie'),
     registry: p.registry,

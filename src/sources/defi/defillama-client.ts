@@ -1,7 +1,7 @@
 import type { HttpJsonSource } from '../http-json-source.js';
 import { finiteNumber, isJsonObject, UnexpectedReplyError } from '../prices/price-quotes.js';
 import type { SourceClient } from '../source-client.js';
-import type { HackRecord, ProtocolDetail, ProtocolSummary, RaiseRecord } from './defi-records.js';
+import type { ProtocolDetail, ProtocolSummary } from './defi-records.js';
 import { type DefiUpstreamParams, defiUpstream, stringList, stringOrNull } from './defi-upstream.js';
 
 /** DefiLlama's slugs: lower-case letters, digits and a few separators (`polygon-bridge-&-staking`, `ether.fi-stake`). */
@@ -81,73 +81,8 @@ export function mapProtocolDetail(json: unknown): ProtocolDetail {
 }
 
 /**
- * `/hacks` → exploits, newest first.
- * @example mapHacks([{ date: 1679011200, name: 'Euler', amount: 197000000, chains: ['Ethereum'] }])[0].amountUsd // 197000000
- */
-export function mapHacks(json: unknown): HackRecord[] {
-  if (!Array.isArray(json)) throw new UnexpectedReplyError('/hacks: expected a list of hacks');
-  return json
-    .flatMap((h): HackRecord[] => {
-      if (!isJsonObject(h)) return [];
-      const date = finiteNumber(h.date);
-      const name = stringOrNull(h.name);
-      if (date === null || name === null) return [];
-      return [
-        {
-          date,
-          name,
-          amountUsd: finiteNumber(h.amount),
-          chains: stringList(h.chains),
-          classification: stringOrNull(h.classification),
-          technique: stringOrNull(h.technique),
-          returnedUsd: finiteNumber(h.returnedFunds),
-          bridgeHack: h.bridgeHack === true,
-          source: stringOrNull(h.source),
-        },
-      ];
-    })
-    .sort((a, b) => b.date - a.date);
-}
-
-/** DefiLlama gives raise amounts and valuations in millions of USD; rounded to whole dollars. */
-const millionsToUsd = (value: unknown): number | null => {
-  const millions = finiteNumber(value);
-  return millions === null ? null : Math.round(millions * 1_000_000);
-};
-
-/**
- * `/raises` → funding rounds in USD, newest first.
- * @example mapRaises({ raises: [{ date: 1709251200, name: 'EigenLayer', amount: 100 }] })[0].amountUsd // 100000000
- */
-export function mapRaises(json: unknown): RaiseRecord[] {
-  if (!isJsonObject(json) || !Array.isArray(json.raises))
-    throw new UnexpectedReplyError('/raises: expected { raises: [...] }');
-  return json.raises
-    .flatMap((r): RaiseRecord[] => {
-      if (!isJsonObject(r)) return [];
-      const date = finiteNumber(r.date);
-      const name = stringOrNull(r.name);
-      if (date === null || name === null) return [];
-      return [
-        {
-          date,
-          name,
-          amountUsd: millionsToUsd(r.amount),
-          chains: stringList(r.chains),
-          round: stringOrNull(r.round),
-          sector: stringOrNull(r.sector),
-          leadInvestors: stringList(r.leadInvestors),
-          otherInvestors: stringList(r.otherInvestors),
-          valuationUsd: millionsToUsd(r.valuation),
-          source: stringOrNull(r.source),
-        },
-      ];
-    })
-    .sort((a, b) => b.date - a.date);
-}
-
-/**
- * DefiLlama's free TVL API (api.llama.fi): the protocol list, one protocol's detail, hacks and raises.
+ * DefiLlama's free TVL API (api.llama.fi): the protocol list and one protocol's detail (hacks and raises are pro-only:
+ * DefiLlamaProClient).
  * `/protocols` is several MB: it is fetched once per freshness window and paginated here, never upstream.
  * @example
  * const llama = new DefiLlamaClient({ baseUrl: 'https://api.llama.fi', mode: 'live', registry, timeoutMs: 5000 })
@@ -170,13 +105,5 @@ export class DefiLlamaClient {
   async protocol(slug: string): Promise<ProtocolDetail | null> {
     if (!PROTOCOL_SLUG.test(slug)) throw new TypeError(`not a DefiLlama slug: ${slug}`);
     return this.http.getMapped(`/protocol/${encodeURIComponent(slug)}`, mapProtocolDetail);
-  }
-
-  async hacks(): Promise<HackRecord[]> {
-    return (await this.http.getMapped('/hacks', mapHacks)) ?? [];
-  }
-
-  async raises(): Promise<RaiseRecord[]> {
-    return (await this.http.getMapped('/raises', mapRaises)) ?? [];
   }
 }

@@ -10,6 +10,7 @@ import {
 } from './farcaster-client-params.js';
 import type { FarcasterCastRecord, FarcasterPage, FarcasterProfile } from './farcaster-records.js';
 import {
+  isHubNotFound,
   mapHubCasts,
   mapHubFollowerFids,
   mapHubIdRegistration,
@@ -47,9 +48,12 @@ export class FarcasterHubClient {
     }));
   }
 
-  /** The FID owning an fname; null when no proof exists. */
+  /** The FID owning an fname; null when no proof exists (Hubble answers 404, Snapchain 400 with a NotFound detail). */
   fidByUsername(username: string): Promise<number | null> {
-    return this.http.getMapped('/v1/userNameProofByName', mapHubUsernameProof, { query: { name: username } });
+    return this.http.getMapped('/v1/userNameProofByName', mapHubUsernameProof, {
+      query: { name: username },
+      notFoundWhen: isHubNotFound,
+    });
   }
 
   /**
@@ -88,7 +92,7 @@ export class FarcasterHubClient {
   /** A user's casts, newest first. */
   async casts(fid: number, limit: number, cursor?: string): Promise<FarcasterPage<FarcasterCastRecord>> {
     const page = await this.http.getMapped('/v1/castsByFid', mapHubCasts, {
-      query: { fid, pageSize: Math.min(limit, HUB_MAX_PAGE_SIZE), reverse: 1, ...pageTokenQuery(cursor) },
+      query: { fid, pageSize: Math.min(limit, HUB_MAX_PAGE_SIZE), reverse: true, ...pageTokenQuery(cursor) },
       freshnessMs: SOCIAL_LIST_FRESHNESS_MS,
     });
     return page ?? { items: [], cursor: null };
@@ -101,7 +105,7 @@ export class FarcasterHubClient {
         target_fid: fid,
         link_type: 'follow',
         pageSize: Math.min(limit, HUB_MAX_PAGE_SIZE),
-        reverse: 1,
+        reverse: true,
         ...pageTokenQuery(cursor),
       },
       freshnessMs: SOCIAL_LIST_FRESHNESS_MS,

@@ -14,7 +14,7 @@ export interface FarcasterProfile {
   following: number | null;
   /** Verified Ethereum addresses, EIP-55 checksummed, oldest first. */
   verifications: string[];
-  /** Neynar's `active_status` where the reply carries it. */
+  /** `active` / `inactive` from Neynar's user score (see `activeStatusOf`); null where the reply has no score. */
   activeStatus: string | null;
   /** ISO 8601 registration time where the reply carries it. */
   registeredAt: string | null;

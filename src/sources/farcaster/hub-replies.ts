@@ -125,6 +125,16 @@ export function mapHubFollowerFids(json: unknown): FarcasterPage<number> {
   return { items, cursor };
 }
 
+/**
+ * Whether a hub refusal means "no such thing": Snapchain answers every failed lookup with HTTP 400
+ * `{error, error_detail}`, the detail carrying the gRPC status (`status: NotFound, …` for an unknown fname).
+ * @example isHubNotFound(400, { error: 'Failed to get username proof', error_detail: 'status: NotFound, message: "…"' }) // true
+ */
+export function isHubNotFound(status: number, body: unknown): boolean {
+  if (status !== 400 || !isJsonObject(body) || typeof body.error !== 'string') return false;
+  return typeof body.error_detail === 'string' && /\bNotFound\b|not found/i.test(body.error_detail);
+}
+
 /** `/v1/userNameProofByName` → the FID that owns the name. */
 export function mapHubUsernameProof(json: unknown): number {
   if (!isJsonObject(json)) throw new UnexpectedFarcasterReplyError('userNameProofByName: expected an object');

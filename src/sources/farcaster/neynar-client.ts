@@ -30,7 +30,7 @@ export const NEYNAR_LIMITS = {
 const cursorQuery = (cursor: string | undefined) => (cursor === undefined ? {} : { cursor });
 
 /**
- * Neynar API v2 (api.neynar.com/v2/farcaster/…, key in `x-api-key`): users by name, FID and verified address,
+ * Neynar API v2 (api.neynar.com/v2/farcaster/…/, key in `x-api-key`; paths end in `/` as the contract writes them): users by name, FID and verified address,
  * a user's casts, followers, user search and the global trending feed, each mapped into our records at the edge.
  * @example
  * const neynar = new NeynarClient({ baseUrl: 'https://api.neynar.com', apiKey, mode: 'live', registry, timeoutMs: 5000 })
@@ -55,7 +55,7 @@ export class NeynarClient {
 
   /** The user holding this fname or ENS username; null when none does (Neynar answers 404). */
   userByUsername(username: string): Promise<FarcasterProfile | null> {
-    return this.http.getMapped('/v2/farcaster/user/by_username', mapNeynarUserResponse, { query: { username } });
+    return this.http.getMapped('/v2/farcaster/user/by_username/', mapNeynarUserResponse, { query: { username } });
   }
 
   /** Up to 100 users in ONE request; FIDs Neynar does not know are absent from the map. */
@@ -64,7 +64,7 @@ export class NeynarClient {
     if (unique.length === 0) return new Map();
     if (unique.length > NEYNAR_LIMITS.bulkFids)
       throw new RangeError(`user/bulk takes at most ${NEYNAR_LIMITS.bulkFids} FIDs`);
-    const users = await this.http.getMapped('/v2/farcaster/user/bulk', mapNeynarBulkUsers, {
+    const users = await this.http.getMapped('/v2/farcaster/user/bulk/', mapNeynarBulkUsers, {
       query: { fids: unique.join(',') },
     });
     return users ?? new Map();
@@ -77,7 +77,7 @@ export class NeynarClient {
     if (unique.length > NEYNAR_LIMITS.bulkAddresses)
       throw new RangeError(`at most ${NEYNAR_LIMITS.bulkAddresses} addresses`);
     // Neynar answers 404 when no address has a user: read as an empty map.
-    const users = await this.http.getMapped('/v2/farcaster/user/bulk-by-address', mapNeynarUsersByAddress, {
+    const users = await this.http.getMapped('/v2/farcaster/user/bulk-by-address/', mapNeynarUsersByAddress, {
       query: { addresses: unique.join(','), address_types: 'verified_address' },
     });
     return users ?? new Map();
@@ -85,7 +85,7 @@ export class NeynarClient {
 
   /** A user's casts, newest first, replies included. */
   async userCasts(fid: number, limit: number, cursor?: string): Promise<FarcasterPage<FarcasterCastRecord>> {
-    const page = await this.http.getMapped('/v2/farcaster/feed/user/casts', mapNeynarCastPage, {
+    const page = await this.http.getMapped('/v2/farcaster/feed/user/casts/', mapNeynarCastPage, {
       query: { fid, limit: Math.min(limit, NEYNAR_LIMITS.userCasts), include_replies: true, ...cursorQuery(cursor) },
       freshnessMs: SOCIAL_LIST_FRESHNESS_MS,
     });
@@ -94,7 +94,7 @@ export class NeynarClient {
 
   /** A user's followers, most recent first, each a full user. */
   async followers(fid: number, limit: number, cursor?: string): Promise<FarcasterPage<FarcasterProfile>> {
-    const page = await this.http.getMapped('/v2/farcaster/followers', mapNeynarFollowersPage, {
+    const page = await this.http.getMapped('/v2/farcaster/followers/', mapNeynarFollowersPage, {
       query: { fid, limit: Math.min(limit, NEYNAR_LIMITS.followers), ...cursorQuery(cursor) },
       freshnessMs: SOCIAL_LIST_FRESHNESS_MS,
     });
@@ -103,7 +103,7 @@ export class NeynarClient {
 
   /** Users whose username or display name matches `q`. */
   async searchUsers(q: string, limit: number): Promise<FarcasterProfile[]> {
-    const page = await this.http.getMapped('/v2/farcaster/user/search', mapNeynarUserSearch, {
+    const page = await this.http.getMapped('/v2/farcaster/user/search/', mapNeynarUserSearch, {
       query: { q, limit: Math.min(limit, NEYNAR_LIMITS.search) },
       freshnessMs: SOCIAL_LIST_FRESHNESS_MS,
     });
@@ -112,7 +112,7 @@ export class NeynarClient {
 
   /** The global trending feed (feed_type=filter, filter_type=global_trending), each cast with its author. */
   async trendingFeed(limit: number, cursor?: string): Promise<FarcasterPage<FarcasterCastRecord>> {
-    const page = await this.http.getMapped('/v2/farcaster/feed', mapNeynarCastPage, {
+    const page = await this.http.getMapped('/v2/farcaster/feed/', mapNeynarCastPage, {
       query: {
         feed_type: 'filter',
         filter_type: 'global_trending',

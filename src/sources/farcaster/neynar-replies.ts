@@ -11,6 +11,21 @@ import {
   UnexpectedFarcasterReplyError,
 } from './farcaster-records.js';
 
+/** Neynar's user score at or above which a user counts as active (the score its own notification filter example uses). */
+export const ACTIVE_USER_SCORE = 0.5;
+
+/**
+ * `active` or `inactive` from Neynar's user score (`score`, or `experimental.neynar_user_score` in older replies), which
+ * replaced the `active_status` field Neynar's User schema no longer has; null when the reply carries no score.
+ * @example activeStatusOf({ score: 0.91 }) // 'active'
+ */
+export function activeStatusOf(user: Record<string, unknown>): 'active' | 'inactive' | null {
+  const experimental = isJsonObject(user.experimental) ? user.experimental : {};
+  const score = typeof user.score === 'number' ? user.score : experimental.neynar_user_score;
+  if (typeof score !== 'number' || !Number.isFinite(score)) return null;
+  return score >= ACTIVE_USER_SCORE ? 'active' : 'inactive';
+}
+
 /**
  * A Neynar v2 `User` → our profile. Verified addresses come from `verified_addresses.eth_addresses`
  * (older replies: `verifications`), checksummed. `registered_at` (ISO 8601, in Neynar's current User schema; absent
@@ -41,7 +56,7 @@ export function mapNeynarUser(json: unknown): FarcasterProfile {
     followers: countOrNull(json.follower_count),
     following: countOrNull(json.following_count),
     verifications: ethereumAddresses(eth),
-    activeStatus: typeof json.active_status === 'string' ? json.active_status : null,
+    activeStatus: activeStatusOf(json),
     registeredAt,
   };
 }

@@ -45,6 +45,13 @@ export const ALCHEMY_NETWORKS: Record<ChainKey, string> = {
   polygon: 'polygon-mainnet',
 };
 
+/**
+ * The live base URL of Alchemy's NFT API v3 on a chain: the network is the host, the key a path segment.
+ * @example alchemyNftBaseUrl('base', 'k') // 'https://base-mainnet.g.alchemy.com/nft/v3/k'
+ */
+export const alchemyNftBaseUrl = (chain: ChainKey, apiKey: string): string =>
+  `https://${ALCHEMY_NETWORKS[chain]}.g.alchemy.com/nft/v3/${encodeURIComponent(apiKey)}`;
+
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
 function mapOwnedNft(raw: unknown): OwnedNft {

@@ -2,7 +2,7 @@ import type { AppConfig } from '../../config/config.js';
 import { type ChainReads, createChainReads } from '../chain-reads.js';
 import { EtherscanClient } from '../explorer/etherscan-client.js';
 import { SourcifyClient } from '../explorer/sourcify-client.js';
-import { ALCHEMY_NETWORKS, AlchemyNftClient } from '../nft/alchemy-nft-client.js';
+import { AlchemyNftClient, alchemyNftBaseUrl } from '../nft/alchemy-nft-client.js';
 import type { ReplayServer } from '../replay/replay-server.js';
 import type { ChainClients } from '../rpc/chain-clients.js';
 import type { RpcSourceClients } from '../rpc/rpc-source-clients.js';
@@ -75,8 +75,7 @@ export function createWalletSources(p: {
       alchemyKey === undefined
         ? { baseUrlFor: () => `${replayUrl('alchemy-nft')}/nft/v3/${REPLAY_ALCHEMY_KEY}`, mode: 'local', ...common }
         : {
-            baseUrlFor: (chain) =>
-              `https://${ALCHEMY_NETWORKS[chain]}.g.alchemy.com/nft/v3/${encodeURIComponent(alchemyKey)}`,
+            baseUrlFor: (chain) => alchemyNftBaseUrl(chain, alchemyKey),
             mode: 'live',
             ...common,
           },
