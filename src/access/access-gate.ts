@@ -37,11 +37,13 @@ export interface AccessRoute {
   path?: string;
   /** What the route answers, for the payment offer's description. */
   summary?: string;
+  /** The route only ends the caller's session (logout): a token already refreshed away is accepted for it. */
+  endsSession?: boolean;
 }
 
 export interface AccessGate {
   /** Who is calling; identified once per request (later calls with the same request get the same answer). */
-  identify(req: AccessRequest): Promise<Caller>;
+  identify(req: AccessRequest, endingSession?: boolean): Promise<Caller>;
   /** Identifies the caller and counts the call; throws the ApiError (401, 402, 429) that explains a refusal. */
   admit(req: AccessRequest, route: AccessRoute): Promise<AccessDecision>;
 }
@@ -99,12 +101,12 @@ export function createAccessGate(params: {
   // One identification per request: the gate, and resolvers asking later, share it (keyed by the headers object).
   const identified = new WeakMap<object, Promise<Caller>>();
 
-  const identify = (req: AccessRequest): Promise<Caller> => {
+  const identify = (req: AccessRequest, endingSession = false): Promise<Caller> => {
     // Without credentials the answer is the client IP's anonymous caller, the same however often it is asked.
     if (req.headers['x-api-key'] === undefined && req.headers.authorization === undefined) return params.identify(req);
     let found = identified.get(req.headers);
     if (!found) {
-      found = params.identify(req);
+      found = params.identify(req, endingSession);
       identified.set(req.headers, found);
     }
     return found;
@@ -174,11 +176,11 @@ export function createAccessGate(params: {
       const payment = params.payments && presentedPayment(req.headers);
       const terms = payment && paymentTermsFor(req, route, params.payments!.defaultPriceUsd);
       if (payment && terms) {
-        const caller = await identify(req);
+        const caller = await identify(req, route.endsSession);
         const authorized = await params.payments!.verifier.authorize(payment, terms);
         return { caller, headers: {}, release: noRelease, settle: async () => (await authorized.settle()).headers };
       }
-      const caller = await identify(req);
+      const caller = await identify(req, route.endsSession);
       if (!caller.apiKey) return { caller, headers: await admitCounted(req, caller, route, tier), release: noRelease };
 
       const keyId = caller.apiKey.id;

@@ -110,7 +110,7 @@ const envSchema = z.object({
   ANONYMOUS_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(30),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(10).max(100_000).default(1000),
   // Sign-in: the JWT signing secret (unset: generated once and kept in the store, shared by every instance),
-  // and the domain / URI SIWE messages must name (unset: from PUBLIC_BASE_URL, else the request's Host).
+  // and the domain / URI SIWE messages must name (unset: from PUBLIC_BASE_URL, else the listen address; never a request's Host).
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SIWE_DOMAIN: z
     .string()
@@ -235,9 +235,9 @@ export interface AppConfig {
   auth: {
     /** Signs session tokens; undefined: one generated once and kept in the store. */
     jwtSecret: string | undefined;
-    /** Domain SIWE challenges name; undefined: the host of PUBLIC_BASE_URL, else the request's Host. */
+    /** Domain SIWE challenges name; undefined: from PUBLIC_BASE_URL, else the listen address (src/access/siwe-audience.ts). */
     siweDomain: string | undefined;
-    /** URI SIWE challenges name; undefined: PUBLIC_BASE_URL, else the request's origin. */
+    /** URI SIWE challenges name; undefined: from PUBLIC_BASE_URL, else the listen address. */
     siweUri: string | undefined;
   };
   /** CCIP-Read gateway (SPEC "CCIP gateway (ERC-3668)") and the subnames it serves. */

@@ -9,8 +9,10 @@ import {
   debitCreditScript,
   deleteApiKeyScript,
   getOrCreateSecretScript,
+  openSessionScript,
   putSubnameScript,
   type RedisScript,
+  refreshSessionScript,
   rotateApiKeyScript,
   runScript,
   touchApiKeyScript,
@@ -121,7 +123,7 @@ export class RedisStore implements Store {
     quota: (c: QuotaCounter, window: number) => `${this.prefix}quota:${c.windowMs}:${window}:${c.key}`,
     slots: (key: string) => `${this.prefix}slots:${key}`,
     nonce: (nonce: string) => `${this.prefix}nonce:${nonce}`,
-    revokedSession: (jti: string) => `${this.prefix}revoked-session:${jti}`,
+    session: (id: string) => `${this.prefix}session:${id}`,
     wallet: (address: string) => `${this.prefix}wallet:${address}`,
     apiKey: (id: string) => `${this.prefix}apikey:${id}`,
     apiKeyHash: (hash: string) => `${this.prefix}apikey-hash:${hash}`,
@@ -175,6 +177,8 @@ export class RedisStore implements Store {
     const record: NonceRecord = {
       nonce: nonce.nonce,
       domain: nonce.domain,
+      uri: nonce.uri,
+      chainId: nonce.chainId,
       issuedAt: nonce.issuedAt,
       expiresAt: nonce.expiresAt,
     };
@@ -189,15 +193,32 @@ export class RedisStore implements Store {
     return record.expiresAt > params.now ? record : null;
   }
 
-  async revokeSession(params: { jti: string; expiresAt: number; now: number }): Promise<void> {
+  async openSession(params: { sessionId: string; tokenId: string; expiresAt: number; now: number }): Promise<void> {
     const ttl = params.expiresAt - params.now;
     if (ttl <= 0) return;
-    await this.redis.set(this.keys.revokedSession(params.jti), String(params.expiresAt), 'PX', ttl);
+    await this.run(openSessionScript, [this.keys.session(params.sessionId)], [params.tokenId, params.expiresAt, ttl]);
   }
 
-  async isSessionRevoked(params: { jti: string; now: number }): Promise<boolean> {
-    const expiresAt = await this.redis.get(this.keys.revokedSession(params.jti));
-    return expiresAt !== null && Number(expiresAt) > params.now;
+  async refreshSession(params: {
+    sessionId: string;
+    tokenId: string;
+    nextTokenId: string;
+    expiresAt: number;
+    now: number;
+  }): Promise<boolean> {
+    const ttl = params.expiresAt - params.now;
+    if (ttl <= 0) return false;
+    const args = [params.tokenId, params.nextTokenId, params.now, params.expiresAt, ttl];
+    return (await this.run(refreshSessionScript, [this.keys.session(params.sessionId)], args)) === 1;
+  }
+
+  async endSession(params: { sessionId: string; now: number }): Promise<void> {
+    await this.redis.del(this.keys.session(params.sessionId));
+  }
+
+  async currentSessionToken(params: { sessionId: string; now: number }): Promise<string | null> {
+    const [token, expiresAt] = await this.redis.hmget(this.keys.session(params.sessionId), 'token', 'expiresAt');
+    return token !== null && Number(expiresAt) > params.now ? token : null;
   }
 
   async touchWallet(params: { address: string; now: number }): Promise<WalletRecord> {

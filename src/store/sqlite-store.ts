@@ -48,6 +48,8 @@ interface SubnameRow {
 interface NonceRow {
   nonce: string;
   domain: string;
+  uri: string;
+  chain_id: number;
   issued_at: number;
   expires_at: number;
 }
@@ -125,16 +127,23 @@ export class SqliteStore implements Store {
       slotInsert: prepare('INSERT INTO concurrency_slots (key, token, expires_at) VALUES (?, ?, ?)'),
       slotDelete: prepare('DELETE FROM concurrency_slots WHERE key = ? AND token = ?'),
       noncePut: prepare(
-        `INSERT INTO siwe_nonces (nonce, domain, issued_at, expires_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (nonce) DO UPDATE SET domain = excluded.domain, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
+        `INSERT INTO siwe_nonces (nonce, domain, uri, chain_id, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (nonce) DO UPDATE SET domain = excluded.domain, uri = excluded.uri, chain_id = excluded.chain_id,
+           issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
       ),
       nonceTake: prepare<NonceRow>('DELETE FROM siwe_nonces WHERE nonce = ? RETURNING *'),
-      sessionRevoke: prepare(
-        `INSERT INTO revoked_sessions (jti, expires_at) VALUES (?, ?)
-         ON CONFLICT (jti) DO UPDATE SET expires_at = excluded.expires_at`,
+      sessionOpen: prepare(
+        `INSERT INTO siwe_sessions (session_id, token_id, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (session_id) DO UPDATE SET token_id = excluded.token_id, expires_at = excluded.expires_at`,
       ),
-      sessionRevoked: prepare<{ one: number }>(
-        'SELECT 1 AS one FROM revoked_sessions WHERE jti = ? AND expires_at > ?',
+      // One statement: the compare (current token, still live) and the set are atomic across connections.
+      sessionRefresh: prepare(
+        `UPDATE siwe_sessions SET token_id = ?, expires_at = ?
+         WHERE session_id = ? AND token_id = ? AND expires_at > ?`,
+      ),
+      sessionEnd: prepare('DELETE FROM siwe_sessions WHERE session_id = ?'),
+      sessionCurrent: prepare<{ token_id: string }>(
+        'SELECT token_id FROM siwe_sessions WHERE session_id = ? AND expires_at > ?',
       ),
       walletTouch: prepare<WalletRow>(
         `INSERT INTO wallets (address, first_seen_at, last_seen_at) VALUES (?, ?, ?)
@@ -243,23 +252,46 @@ export class SqliteStore implements Store {
   async putNonce(nonce: NonceRecord): Promise<void> {
     this.sweepExpired(nonce.issuedAt);
     if (nonce.expiresAt <= nonce.issuedAt) return;
-    this.sql.noncePut.run(nonce.nonce, nonce.domain, nonce.issuedAt, nonce.expiresAt);
+    this.sql.noncePut.run(nonce.nonce, nonce.domain, nonce.uri, nonce.chainId, nonce.issuedAt, nonce.expiresAt);
   }
 
   async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
     const row = this.sql.nonceTake.get(params.nonce);
     if (!row || row.expires_at <= params.now) return null;
-    return { nonce: row.nonce, domain: row.domain, issuedAt: row.issued_at, expiresAt: row.expires_at };
+    return {
+      nonce: row.nonce,
+      domain: row.domain,
+      uri: row.uri,
+      chainId: row.chain_id,
+      issuedAt: row.issued_at,
+      expiresAt: row.expires_at,
+    };
   }
 
-  async revokeSession(params: { jti: string; expiresAt: number; now: number }): Promise<void> {
+  async openSession(params: { sessionId: string; tokenId: string; expiresAt: number; now: number }): Promise<void> {
     this.sweepExpired(params.now);
     if (params.expiresAt <= params.now) return;
-    this.sql.sessionRevoke.run(params.jti, params.expiresAt);
+    this.sql.sessionOpen.run(params.sessionId, params.tokenId, params.expiresAt);
   }
 
-  async isSessionRevoked(params: { jti: string; now: number }): Promise<boolean> {
-    return this.sql.sessionRevoked.get(params.jti, params.now) !== undefined;
+  async refreshSession(params: {
+    sessionId: string;
+    tokenId: string;
+    nextTokenId: string;
+    expiresAt: number;
+    now: number;
+  }): Promise<boolean> {
+    if (params.expiresAt <= params.now) return false;
+    const { sessionId, tokenId, nextTokenId, expiresAt, now } = params;
+    return this.sql.sessionRefresh.run(nextTokenId, expiresAt, sessionId, tokenId, now).changes === 1;
+  }
+
+  async endSession(params: { sessionId: string; now: number }): Promise<void> {
+    this.sql.sessionEnd.run(params.sessionId);
+  }
+
+  async currentSessionToken(params: { sessionId: string; now: number }): Promise<string | null> {
+    return this.sql.sessionCurrent.get(params.sessionId, params.now)?.token_id ?? null;
   }
 
   async touchWallet(params: { address: string; now: number }): Promise<WalletRecord> {
