@@ -170,7 +170,10 @@ return {1, redis.call('HINCRBY', KEYS[1], 'credits', ARGV[2])}
 `,
 );
 
-/** KEYS: [key hash]. ARGV: [amount]. Returns {1, balance} debited or {0, balance} too low / unknown key. */
+/**
+ * KEYS: [key hash, counter (optional)]. ARGV: [amount, counter ttlMs (with the counter)].
+ * Returns {1, balance} debited (and the counter moved by one) or {0, balance} too low / unknown key.
+ */
 export const debitCreditScript = script(
   'debitCredit',
   `
@@ -179,7 +182,9 @@ if not credits then return {0, 0} end
 credits = tonumber(credits)
 local amount = tonumber(ARGV[1])
 if credits < amount then return {0, credits} end
-return {1, redis.call('HINCRBY', KEYS[1], 'credits', -amount)}
+local balance = redis.call('HINCRBY', KEYS[1], 'credits', -amount)
+if KEYS[2] and redis.call('INCR', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+return {1, balance}
 `,
 );
 

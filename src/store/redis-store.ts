@@ -327,13 +327,22 @@ export class RedisStore implements Store {
     return { applied: code === 1, balance };
   }
 
-  async debitCredit(params: { keyId: string; amount?: number; now: number }): Promise<DebitResult> {
+  async debitCredit(params: {
+    keyId: string;
+    amount?: number;
+    count?: QuotaCounter;
+    now: number;
+  }): Promise<DebitResult> {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
-    const [ok, balance] = (await this.run(debitCreditScript, [this.keys.apiKey(params.keyId)], [amount])) as [
-      number,
-      number,
-    ];
+    const keys = [this.keys.apiKey(params.keyId)];
+    const args: (string | number)[] = [amount];
+    if (params.count) {
+      const window = quotaWindow(params.count, params.now);
+      keys.push(this.keys.quota(params.count, window.index));
+      args.push(window.resetsAt - params.now + QUOTA_GRACE_MS);
+    }
+    const [ok, balance] = (await this.run(debitCreditScript, keys, args)) as [number, number];
     return { ok: ok === 1, balance };
   }
 

@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { acquireQuotaCounters, releaseQuotaCounters, type SqliteQuotaCounters } from './sqlite-quota-counters.js';
+import {
+  acquireQuotaCounters,
+  type CounterRow,
+  releaseQuotaCounters,
+  type SqliteQuotaCounters,
+} from './sqlite-quota-counters.js';
 import { EXPIRING_TABLES, migrateSqliteSchema } from './sqlite-schema.js';
 import type {
   ApiKeyRecord,
@@ -169,6 +174,10 @@ export class SqliteStore implements Store {
       creditsDebit: prepare<{ credits: number }>(
         'UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ? RETURNING credits',
       ),
+      counterWrite: prepare(
+        `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (key, window_ms, window) DO UPDATE SET count = max(count, excluded.count)`,
+      ),
       ledgerInsert: prepare(
         `INSERT INTO credit_ledger (reference, key_id, amount, created_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (reference) DO NOTHING`,
@@ -210,10 +219,11 @@ export class SqliteStore implements Store {
         }
         return { applied: true, balance: sql.creditsAdd.get(amount, keyId)!.credits };
       }),
-      debitCredit: db.transaction((keyId: string, amount: number): DebitResult => {
+      debitCredit: db.transaction((keyId: string, amount: number, count?: CounterRow): DebitResult => {
         const debited = sql.creditsDebit.get(amount, keyId, amount);
-        if (debited) return { ok: true, balance: debited.credits };
-        return { ok: false, balance: sql.creditsGet.get(keyId)?.credits ?? 0 };
+        if (!debited) return { ok: false, balance: sql.creditsGet.get(keyId)?.credits ?? 0 };
+        if (count) sql.counterWrite.run(count.key, count.windowMs, count.window, count.count, count.expiresAt);
+        return { ok: true, balance: debited.credits };
       }),
       sweep: db.transaction((now: number) => {
         for (const statement of sql.sweeps) statement.run(now);
@@ -365,10 +375,22 @@ export class SqliteStore implements Store {
     return this.tx.addCredits.immediate(params.keyId, params.amount, params.reference, params.now);
   }
 
-  async debitCredit(params: { keyId: string; amount?: number; now: number }): Promise<DebitResult> {
+  async debitCredit(params: {
+    keyId: string;
+    amount?: number;
+    count?: QuotaCounter;
+    now: number;
+  }): Promise<DebitResult> {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
-    return this.tx.debitCredit.immediate(params.keyId, amount);
+    if (!params.count) return this.tx.debitCredit.immediate(params.keyId, amount);
+    let result: DebitResult = { ok: false, balance: 0 };
+    // The counter's next value is written in the debit's own transaction: both commit, or neither does.
+    this.quota.countWithin(params.count, params.now, (row) => {
+      result = this.tx.debitCredit.immediate(params.keyId, amount, row);
+      return result.ok;
+    });
+    return result;
   }
 
   async getCredits(keyId: string): Promise<number> {

@@ -27,7 +27,7 @@ function getWithHost(base: string, path: string, headers: Record<string, string>
 describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transitions")', () => {
   let server: TestServer;
   beforeAll(async () => {
-    // Sign-in routes are Auth tier (10 a minute for an anonymous IP): this file signs in more often than that.
+    // Sign-in routes are Auth tier (20 a minute for an anonymous IP): this file signs in more often than that.
     server = await startTestServer({
       JWT_SECRET,
       ANONYMOUS_DAILY_LIMIT: '100000',

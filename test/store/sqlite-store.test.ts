@@ -186,6 +186,42 @@ describe('sqlite store on disk', () => {
     await store.close();
   });
 
+  it("a durable counter (an API key's) is on disk before the call is answered, below its limit too", async () => {
+    const counter = { key: 'key:durable', limit: 250, windowMs: 86_400_000, durable: true };
+    const store = openSqliteStore({ file });
+    for (let i = 0; i < 3; i++) await store.consumeQuota({ counters: [counter], now: T0 });
+    const db = new Database(file, { readonly: true });
+    const row = db.prepare('SELECT count FROM quota_counters WHERE key = ?').get('key:durable') as
+      | { count: number }
+      | undefined;
+    db.close();
+    expect(row?.count).toBe(3);
+    await store.close();
+  });
+
+  it('a counted debit writes the credit and the count in one transaction', async () => {
+    const store = openSqliteStore({ file });
+    await store.createApiKey({
+      id: 'key-1',
+      wallet: WALLET,
+      name: 'server',
+      keyHash: 'hash-1',
+      prefix: 'sk…',
+      createdAt: T0,
+      dailyLimit: 250,
+      minuteLimit: 60,
+    });
+    await store.addCredits({ keyId: 'key-1', amount: 5, reference: 'tx:1', now: T0 });
+    const spent = { key: 'credits-used:key-1:day', limit: Number.MAX_SAFE_INTEGER, windowMs: 86_400_000 };
+    for (let i = 0; i < 3; i++) await store.debitCredit({ keyId: 'key-1', count: spent, now: T0 });
+    const db = new Database(file, { readonly: true });
+    const row = db.prepare('SELECT count FROM quota_counters WHERE key = ?').get(spent.key) as { count: number };
+    db.close();
+    expect(row.count).toBe(3);
+    expect(await store.getCredits('key-1')).toBe(2);
+    await store.close();
+  });
+
   it('quota counts survive a restart: written behind while running, flushed on close', async () => {
     const counter = { key: 'ip:restart', limit: 5, windowMs: 60_000 };
     const first = openSqliteStore({ file });

@@ -124,6 +124,13 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         expect((await store.readQuota({ counters: [counter], now: T0 })).counts).toEqual([100]);
       });
 
+      it('a durable counter counts like any other', async () => {
+        const counter: QuotaCounter = { key: 'key:1:day', limit: 2, windowMs: DAY, durable: true };
+        expect((await store.consumeQuota({ counters: [counter], now: T0 })).counts).toEqual([1]);
+        expect((await store.consumeQuota({ counters: [counter], now: T0 })).admitted).toBe(true);
+        expect((await stores.at(-1)!.consumeQuota({ counters: [counter], now: T0 })).admitted).toBe(false);
+      });
+
       it('concurrent calls on two counters never pass either limit', async () => {
         const tight: QuotaCounter = { key: 'key:1:minute', limit: 60, windowMs: MINUTE };
         const loose: QuotaCounter = { key: 'key:1:day', limit: 250, windowMs: DAY };
@@ -467,6 +474,27 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         expect(results.filter((r) => r.ok)).toHaveLength(300);
         expect(results.every((r) => r.balance >= 0)).toBe(true);
         expect(await store.getCredits(key.id)).toBe(0);
+      });
+
+      it('a debit that succeeds moves its counter by one in the same step; a refused debit moves nothing', async () => {
+        const key = await store.createApiKey(newKey());
+        const spent: QuotaCounter = { key: `credits-used:${key.id}`, limit: Number.MAX_SAFE_INTEGER, windowMs: DAY };
+        await store.addCredits({ keyId: key.id, amount: 2, reference: 'tx:0x09', now: T0 });
+        expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: true, balance: 1 });
+        expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: true, balance: 0 });
+        expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: false, balance: 0 });
+        expect((await stores.at(-1)!.readQuota({ counters: [spent], now: T0 + 1 })).counts).toEqual([2]);
+        // The counter is a daily window like any other: the next day starts at 0.
+        expect((await store.readQuota({ counters: [spent], now: T0 + DAY })).counts).toEqual([0]);
+      });
+
+      it('1,000 concurrent counted debits against 300 credits: the counter ends at exactly 300', async () => {
+        const key = await store.createApiKey(newKey());
+        const spent: QuotaCounter = { key: `credits-used:${key.id}`, limit: Number.MAX_SAFE_INTEGER, windowMs: DAY };
+        await store.addCredits({ keyId: key.id, amount: 300, reference: 'tx:0x0a', now: T0 });
+        const results = await spread(stores, 1000, (s) => s.debitCredit({ keyId: key.id, count: spent, now: T0 }));
+        expect(results.filter((r) => r.ok)).toHaveLength(300);
+        expect((await store.readQuota({ counters: [spent], now: T0 })).counts).toEqual([300]);
       });
 
       it('amounts must be positive whole numbers', async () => {
