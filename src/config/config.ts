@@ -51,6 +51,8 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   REDIS_URL: optionalUrl,
+  // A store call that has not answered by then is a 503 (SQLite: how long a write waits for a lock held elsewhere).
+  STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
@@ -180,6 +182,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   redisUrl: string | undefined;
+  /** How long one store call may take before the request is answered 503 SERVICE_UNAVAILABLE. */
+  storeTimeoutMs: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
   /** Absolute base URL callers reach us at; used in x402 `resource` and CCIP gateway URLs. */
@@ -304,6 +308,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     redisUrl: e.REDIS_URL,
+    storeTimeoutMs: e.STORE_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),

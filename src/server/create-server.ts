@@ -65,7 +65,12 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
   const startedAt = Date.now();
   const cleanups: (() => Promise<void>)[] = [];
   try {
-    const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, prefix: opts.storePrefix });
+    const store = await openStore({
+      dataDir: config.dataDir,
+      redisUrl: config.redisUrl,
+      prefix: opts.storePrefix,
+      timeoutMs: config.storeTimeoutMs,
+    });
     cleanups.push(() => store.close());
 
     // The embedded x402 facilitator (its own Base chain) starts alongside the embedded Ethereum chain.

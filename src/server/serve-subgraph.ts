@@ -27,7 +27,11 @@ if (!mod) {
 }
 const config = loadConfig({ PORT: '4001', ...process.env });
 const logger = createLogger(config.logLevel, secretValues(process.env));
-const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl });
+const store = await openStore({
+  dataDir: config.dataDir,
+  redisUrl: config.redisUrl,
+  timeoutMs: config.storeTimeoutMs,
+});
 // SIWE's domain and URI when neither is configured: this subgraph's own address, known once it listens.
 let listenUrl = '';
 const chain = await startEmbeddedChainIfNeeded(config, logger);

@@ -41,6 +41,20 @@ const QUOTA_GRACE_MS = 5_000;
 /** Compare-and-swap retries for rotate/delete racing another rotation of the same key. */
 const MAX_CAS_ATTEMPTS = 50;
 
+/** Redis replies that mean the server cannot serve now (loading, busy script, failover, out of memory), not a bug. */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS|OOM)\b/;
+/** ioredis's own failures: the connection is closed or not writeable, a command timed out. */
+const CLIENT_FAILURE = /^(Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries)/;
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/** Whether an error from the Redis store is Redis (or the way to it) failing, rather than a bug or a refused argument. */
+export function isRedisOutage(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'ReplyError') return TRANSIENT_REPLY.test(err.message);
+  if (err.name === 'MaxRetriesPerRequestError' || CLIENT_FAILURE.test(err.message)) return true;
+  return NETWORK_CODES.has((err as NodeJS.ErrnoException).code ?? '');
+}
+
 /** The Redis URL as it may be shown: the password removed. */
 export function redactRedisUrl(url: string): string {
   try {
@@ -94,12 +108,19 @@ export async function openRedisStore(params: {
   prefix?: string;
   /** Told about connection errors (e.g. to log them); the commands in flight reject either way. */
   onError?: (err: Error) => void;
+  /** A command not answered within this rejects (a hung Redis); none by default. */
+  commandTimeoutMs?: number;
 }): Promise<RedisStore> {
   const redis = new Redis(params.url, {
     lazyConnect: true,
     enableAutoPipelining: true,
     maxRetriesPerRequest: 3,
     connectTimeout: 5_000,
+    ...(params.commandTimeoutMs === undefined ? {} : { commandTimeout: params.commandTimeoutMs }),
+    // While disconnected a command fails at once; it is never queued or resent to run after its caller got an
+    // error (a debit or a counted call that ran later would charge for an answer never sent).
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
   });
   redis.on('error', params.onError ?? (() => {}));
   try {

@@ -38,11 +38,12 @@ export class SqliteQuotaCounters {
   constructor(
     file: string,
     private readonly maxCounters = MAX_COUNTERS,
+    busyTimeoutMs = 5000,
   ) {
     this.db = new Database(file);
     // As the store's own connection: a committed write survives a crash of the process.
     this.db.pragma('synchronous = NORMAL');
-    this.db.pragma('busy_timeout = 5000');
+    this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.load = this.db.prepare<[string, number, number], { count: number }>(
       'SELECT count FROM quota_counters WHERE key = ? AND window_ms = ? AND window = ?',
     );
@@ -186,11 +187,11 @@ export class SqliteQuotaCounters {
 
 const shared = new Map<string, { counters: SqliteQuotaCounters; users: number }>();
 
-/** The one SqliteQuotaCounters of a file in this process; release it when the store closes. */
-export function acquireQuotaCounters(file: string): SqliteQuotaCounters {
+/** The one SqliteQuotaCounters of a file in this process (the first opener's lock wait); release it when the store closes. */
+export function acquireQuotaCounters(file: string, busyTimeoutMs?: number): SqliteQuotaCounters {
   let entry = shared.get(file);
   if (!entry) {
-    entry = { counters: new SqliteQuotaCounters(file), users: 0 };
+    entry = { counters: new SqliteQuotaCounters(file, MAX_COUNTERS, busyTimeoutMs), users: 0 };
     shared.set(file, entry);
   }
   entry.users += 1;

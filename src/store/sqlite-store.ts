@@ -95,21 +95,38 @@ const toWallet = (row: WalletRow): WalletRecord => ({
 const isConstraintError = (err: unknown): boolean =>
   err instanceof Database.SqliteError && err.code.startsWith('SQLITE_CONSTRAINT');
 
+/** Result codes (extended ones included) of a database that cannot serve now: locked elsewhere, or its disk failing. */
+const OUTAGE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL)/;
+
+/** Whether an error from the SQLite store is the database failing, rather than a bug or a refused argument. */
+export function isSqliteOutage(err: unknown): boolean {
+  return err instanceof Database.SqliteError && OUTAGE_CODES.test(err.code);
+}
+
+/** How long a write waits for a lock another connection holds when no budget is given. */
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
 /**
  * Opens (creating if needed) the embedded store: one SQLite file in WAL mode, migrated to the newest schema.
  * Every read-modify-write runs in an IMMEDIATE transaction or a single statement, so several processes may share the file.
  * @example const store = openSqliteStore({ file: './data/store.sqlite' })
  */
-export function openSqliteStore(params: { file: string }): SqliteStore {
+export function openSqliteStore(params: {
+  file: string;
+  /** How long a write waits for a lock held by another connection before it fails (SQLITE_BUSY). */
+  busyTimeoutMs?: number;
+}): SqliteStore {
   const file = resolve(params.file);
+  const busyTimeoutMs = params.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL: a committed transaction survives a process crash; only an OS crash can lose the last commits.
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+  // better-sqlite3 waits for a lock synchronously: the whole process waits, so the wait is the store's budget.
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   migrateSqliteSchema(db);
-  return new SqliteStore(db, file);
+  return new SqliteStore(db, file, busyTimeoutMs);
 }
 
 /** The embedded default store (see {@link openSqliteStore}). */
@@ -123,8 +140,9 @@ export class SqliteStore implements Store {
   constructor(
     private readonly db: Database.Database,
     private readonly file: string,
+    busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
   ) {
-    this.quota = acquireQuotaCounters(file);
+    this.quota = acquireQuotaCounters(file, busyTimeoutMs);
     const prepare = <Row = unknown>(source: string) => db.prepare<unknown[], Row>(source);
     this.sql = {
       slotsExpire: prepare('DELETE FROM concurrency_slots WHERE key = ? AND expires_at <= ?'),
