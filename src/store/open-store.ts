@@ -28,7 +28,9 @@ export async function openStore(params: OpenStoreParams): Promise<Store> {
       url: params.redisUrl,
       prefix: params.prefix,
       onError: params.onError,
-      commandTimeoutMs: params.timeoutMs,
+      // A backstop that frees commands a hung Redis never answers; the budget itself is the deadline below, which
+      // (unlike a bare timer) lets a reply that arrived during a busy event loop win.
+      commandTimeoutMs: params.timeoutMs === undefined ? undefined : params.timeoutMs * 10,
     });
     return withStoreBudget(redis, { isOutage: isRedisOutage, deadlineMs: params.timeoutMs });
   }

@@ -3,13 +3,23 @@ import type { Store } from './store.js';
 
 type StoreCall = (...args: unknown[]) => Promise<unknown>;
 
-/** Rejects with `onTimeout()` when `promise` has not settled within `ms`. */
+/**
+ * Rejects with `onTimeout()` when `promise` has not settled within `ms`. The rejection waits one turn for I/O
+ * (setImmediate runs after the poll phase): after the event loop was busy longer than `ms`, a reply that arrived
+ * meanwhile still wins over the timer that expired with it.
+ */
 function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
+  let check: NodeJS.Immediate | undefined;
   const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(onTimeout()), ms);
+    timer = setTimeout(() => {
+      check = setImmediate(() => reject(onTimeout()));
+    }, ms);
   });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([promise, deadline]).finally(() => {
+    clearTimeout(timer);
+    if (check) clearImmediate(check);
+  });
 }
 
 /**

@@ -95,6 +95,26 @@ function describeSessionRaces(name: string, start: () => Promise<TestServer[]>, 
       const me = await servers[0]!.get('/api/me', bearer(session.token));
       expect(me.status).toBe(401);
     });
+
+    it('over /graphql too: a logout mutation with a refreshed-away token ends the session; nothing else accepts it', async () => {
+      const session = await signIn(servers[0]!);
+      const refreshed = await (await servers[0]!.post('/api/auth/siwe/refresh', {}, bearer(session.token))).json();
+      const mixed = await servers.at(-1)!.post(
+        '/graphql',
+        { query: 'mutation { logout { success } }' },
+        {
+          ...bearer(session.token),
+        },
+      );
+      expect((await mixed.json()).data.logout.success).toBe(true);
+      expect(await works(servers, refreshed.token)).toBe(false);
+
+      const other = await signIn(servers[0]!);
+      await servers[0]!.post('/api/auth/siwe/refresh', {}, bearer(other.token));
+      const query = '{ me { address } }';
+      const me = await (await servers.at(-1)!.post('/graphql', { query }, bearer(other.token))).json();
+      expect(me.errors[0].extensions.code).toBe('UNAUTHORIZED');
+    });
   });
 }
 

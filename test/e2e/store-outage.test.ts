@@ -42,7 +42,11 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
   const healthy = async () => (await server.get('/api/health')).status === 200;
   beforeAll(async () => {
     redis = await startOwnRedis();
-    server = await startTestServer({ REDIS_URL: redis.url, ANONYMOUS_PER_MINUTE_LIMIT: '100000' });
+    server = await startTestServer({
+      REDIS_URL: redis.url,
+      ANONYMOUS_PER_MINUTE_LIMIT: '100000',
+      STORE_TIMEOUT_MS: String(BUDGET_MS),
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -101,7 +105,7 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
 describe('a SQLite store that another process keeps locked: a fast 503, not a 500 after seconds', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ STORE_TIMEOUT_MS: String(BUDGET_MS) });
   });
   afterAll(async () => {
     await server?.close();
