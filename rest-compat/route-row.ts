@@ -45,6 +45,11 @@ export interface OperationRow extends RowBase {
   kind: 'operation';
   /** Root field whose value is the response body; the operation selecting all its fields is generated. */
   field: string;
+  /**
+   * The row only ends the caller's session (logout): a token a refresh already replaced is accepted, so a logout
+   * racing a refresh still ends the session.
+   */
+  endsSession?: true;
   /** An explicit operation where the generated one does not fit; must select `field`. */
   operation?: string;
   /** GraphQL variables from the validated input; default: path, query and body merged. */

@@ -5,9 +5,13 @@ const COUNTED_TIERS: Tier[] = ['light', 'medium', 'heavy', 'auth', 'write'];
 
 /** SPEC "Response headers": sent on every counted response, 429 included. */
 export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
-  'X-RateLimit-Limit': { description: 'Daily limit for this tier', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': {
+    description:
+      "Daily limit that binds this call: the tier's own, or the global cap across tiers, whichever has fewer requests left",
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Remaining': {
-    description: 'Requests left today for this tier; 0 on a 429 means the daily limit was hit',
+    description: 'Requests left today of X-RateLimit-Limit; 0 on a 429 means the daily limit was hit',
     schema: { type: 'integer' },
   },
   'X-RateLimit-Reset': {
@@ -15,9 +19,13 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
     schema: { type: 'string', format: 'date-time' },
   },
   'X-RateLimit-Tier': { description: 'Tier of this endpoint', schema: { type: 'string', enum: COUNTED_TIERS } },
-  'X-RateLimit-Tier-Limit': { description: 'Per-minute limit for this tier', schema: { type: 'integer' } },
+  'X-RateLimit-Tier-Limit': {
+    description:
+      "Per-minute limit that binds this call: the tier's own, or the access mode's cap across tiers, whichever has fewer requests left",
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Tier-Remaining': {
-    description: 'Requests left this minute; 0 on a 429 means the per-minute limit was hit',
+    description: 'Requests left this minute of X-RateLimit-Tier-Limit; 0 on a 429 means the per-minute limit was hit',
     schema: { type: 'integer' },
   },
   'X-RateLimit-Global-Used': { description: 'Requests used today across tiers', schema: { type: 'integer' } },

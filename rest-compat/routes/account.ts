@@ -32,9 +32,9 @@ const keyName = z.object({
 });
 
 const SIGN_IN_ERRORS =
-  'Errors: 400 `INVALID_MESSAGE` (not EIP-4361); 401 `INVALID_NONCE` (unknown, used or older than 5 minutes), `DOMAIN_MISMATCH` (not the challenge domain), `EXPIRED_MESSAGE` (past its expiration time, before its not-before time, or issued before the challenge), `INVALID_SIGNATURE`; 503 when a contract wallet cannot be checked.';
+  'Errors, all 401: `INVALID_MESSAGE` (not EIP-4361, or another URI, chain ID or version than the challenge), `INVALID_NONCE` (unknown, used or older than 5 minutes), `DOMAIN_MISMATCH` (not the challenge domain), `EXPIRED_MESSAGE` (past its expiration time, before its not-before time, or issued before the challenge), `INVALID_SIGNATURE`; 503 when a contract wallet cannot be checked.';
 const SESSION_ERRORS =
-  'Needs `Authorization: Bearer <token>`: 401 `UNAUTHORIZED` without a valid or with a logged-out token, 401 `TOKEN_EXPIRED` after 24 hours.';
+  'Needs `Authorization: Bearer <token>`: 401 `UNAUTHORIZED` without a valid token, with a logged-out one or one a refresh replaced (logout alone accepts the latter), 401 `TOKEN_EXPIRED` after 24 hours.';
 
 const nonceOnly = (value: unknown) => {
   const { nonce, expiresAt } = value as { nonce: string; expiresAt: string };
@@ -77,7 +77,7 @@ export const accountRoutes: RouteRow[] = [
     method: 'POST',
     path: '/api/auth/siwe/refresh',
     tag: 'Auth',
-    summary: 'New token and expiry for the session, without a new signature; the old token ends',
+    summary: 'New token and expiry for the session, without a new signature; the old token ends (refreshed once)',
     description: SESSION_ERRORS,
     tier: 'auth',
     field: 'refreshSession',
@@ -89,10 +89,11 @@ export const accountRoutes: RouteRow[] = [
     method: 'POST',
     path: '/api/auth/siwe/logout',
     tag: 'Auth',
-    summary: 'Terminate the session: its token is refused from now on, on every instance',
+    summary: 'Terminate the session: its token and every token refreshed from it are refused from now on, everywhere',
     description: SESSION_ERRORS,
     tier: 'auth',
     field: 'logout',
+    endsSession: true,
     errors: [401],
   },
   {

@@ -11,8 +11,10 @@ export const statusRoutes: RouteRow[] = [
     path: '/api/health',
     tag: 'Status',
     summary: 'Service health',
+    description: 'Readiness: 503 `SERVICE_UNAVAILABLE` (naming the store) while the store does not answer.',
     tier: 'free',
     field: 'health',
+    errors: [503],
   },
   {
     kind: 'operation',

@@ -1,12 +1,12 @@
 import type { Tier } from '../../rest-compat/route-row.js';
 import { ApiError } from '../errors/api-error.js';
-import type { Store } from '../store/store.js';
+import type { QuotaCounter, Store } from '../store/store.js';
 import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits } from './caller-limits.js';
 import type { AccessRequest, Caller, IdentifyCaller } from './identify-caller.js';
 import { routePriceUsd } from './payment-catalog.js';
 import type { PaymentTerms } from './payment-offer.js';
-import { creditsUsedCounter, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
+import { creditsUsedCounter, DAY_MS, MINUTE_MS, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import type { CountedTier } from './tiers.js';
 import { presentedPayment, type X402Payments } from './x402-payments.js';
@@ -37,11 +37,13 @@ export interface AccessRoute {
   path?: string;
   /** What the route answers, for the payment offer's description. */
   summary?: string;
+  /** The route only ends the caller's session (logout): a token already refreshed away is accepted for it. */
+  endsSession?: boolean;
 }
 
 export interface AccessGate {
   /** Who is calling; identified once per request (later calls with the same request get the same answer). */
-  identify(req: AccessRequest): Promise<Caller>;
+  identify(req: AccessRequest, endingSession?: boolean): Promise<Caller>;
   /** Identifies the caller and counts the call; throws the ApiError (401, 402, 429) that explains a refusal. */
   admit(req: AccessRequest, route: AccessRoute): Promise<AccessDecision>;
 }
@@ -99,12 +101,12 @@ export function createAccessGate(params: {
   // One identification per request: the gate, and resolvers asking later, share it (keyed by the headers object).
   const identified = new WeakMap<object, Promise<Caller>>();
 
-  const identify = (req: AccessRequest): Promise<Caller> => {
+  const identify = (req: AccessRequest, endingSession = false): Promise<Caller> => {
     // Without credentials the answer is the client IP's anonymous caller, the same however often it is asked.
     if (req.headers['x-api-key'] === undefined && req.headers.authorization === undefined) return params.identify(req);
     let found = identified.get(req.headers);
     if (!found) {
-      found = params.identify(req);
+      found = params.identify(req, endingSession);
       identified.set(req.headers, found);
     }
     return found;
@@ -118,7 +120,7 @@ export function createAccessGate(params: {
       memo = new BoundedMemo(PLANS_KEPT);
       plans.set(tier, memo);
     }
-    const made = () => ({ limits: caller.limits, plan: quotaPlan(caller.key, caller.limits, tier) });
+    const made = () => ({ limits: caller.limits, plan: quotaPlan(caller, tier) });
     let entry = memo.get(caller.key, made);
     if (entry.limits.daily !== caller.limits.daily || entry.limits.perMinute !== caller.limits.perMinute) {
       entry = made();
@@ -135,33 +137,37 @@ export function createAccessGate(params: {
   ): Promise<Record<string, string>> => {
     const plan = planFor(caller, tier);
     const at = now();
-    const result = await store.consumeQuota({ counters: [plan.globalDaily, plan.tierDaily, plan.tierMinute], now: at });
-    const [globalUsed, tierDailyUsed, tierMinuteUsed] = result.counts as [number, number, number];
-    const headersFor = (minuteUsed: number) =>
-      rateLimitHeaders({ plan, tier, globalUsed, tierDailyUsed, tierMinuteUsed: minuteUsed, now: at });
-    if (result.admitted) return headersFor(tierMinuteUsed);
+    const result = await store.consumeQuota({ counters: plan.counters, now: at });
+    const days = plan.daily.length;
+    const headersFor = (counts: readonly number[]) => rateLimitHeaders({ plan, tier, counts, now: at });
+    if (result.admitted) return headersFor(result.counts);
 
-    const perMinuteHit = tierMinuteUsed >= plan.tierMinute.limit;
-    if (perMinuteHit) throw rateLimited({ plan, tier, perMinute: true, headers: headersFor(tierMinuteUsed), now: at });
+    const minuteLimit = reachedLimit(plan.perMinute, result.counts, days);
+    if (minuteLimit !== undefined) {
+      throw rateLimited({ tier, limit: minuteLimit, perMinute: true, headers: headersFor(result.counts), now: at });
+    }
 
     // Daily limit reached. SPEC: "An API key with credits draws down its credits once the daily limit is reached"
-    // (still within its per-minute limit); anyone else is refused until midnight UTC.
+    // (still within its per-minute limits); anyone else is refused until midnight UTC.
+    const limit = reachedLimit(plan.daily, result.counts, 0)!;
     if (caller.apiKey) {
-      const minute = await store.consumeQuota({ counters: [plan.tierMinute], now: at });
-      const minuteUsed = minute.counts[0]!;
-      const headers = headersFor(minuteUsed);
-      if (!minute.admitted) throw rateLimited({ plan, tier, perMinute: true, headers, now: at });
-      const debit = await store.debitCredit({ keyId: caller.apiKey.id, now: at });
-      if (!debit.ok) throw insufficientCredits({ plan, tier, headers, now: at });
-      await store.consumeQuota({ counters: [creditsUsedCounter(caller.apiKey.id)], now: at });
+      const minute = await store.consumeQuota({ counters: plan.perMinute, now: at });
+      const headers = headersFor([...result.counts.slice(0, days), ...minute.counts]);
+      if (!minute.admitted) {
+        const reached = reachedLimit(plan.perMinute, minute.counts, 0)!;
+        throw rateLimited({ tier, limit: reached, perMinute: true, headers, now: at });
+      }
+      // The credit and the count of credits spent today move in one atomic step: a crash cannot part them.
+      const keyId = caller.apiKey.id;
+      const debit = await store.debitCredit({ keyId, count: creditsUsedCounter(keyId), now: at });
+      if (!debit.ok) throw insufficientCredits({ tier, limit, headers, now: at });
       return headers;
     }
-    const headers = headersFor(tierMinuteUsed);
-    const limit = Math.min(plan.tierDaily.limit, plan.globalDaily.limit);
-    const retryAfter = secondsUntil(windowResetsAt(at, plan.tierDaily.windowMs), at);
+    const headers = headersFor(result.counts);
+    const retryAfter = secondsUntil(windowResetsAt(at, DAY_MS), at);
     throw (
       params.onDailyLimit?.({ caller, route, headers, req, limit, retryAfter }) ??
-      rateLimited({ plan, tier, perMinute: false, headers, now: at })
+      rateLimited({ tier, limit, perMinute: false, headers, now: at })
     );
   };
 
@@ -174,11 +180,11 @@ export function createAccessGate(params: {
       const payment = params.payments && presentedPayment(req.headers);
       const terms = payment && paymentTermsFor(req, route, params.payments!.defaultPriceUsd);
       if (payment && terms) {
-        const caller = await identify(req);
+        const caller = await identify(req, route.endsSession);
         const authorized = await params.payments!.verifier.authorize(payment, terms);
         return { caller, headers: {}, release: noRelease, settle: async () => (await authorized.settle()).headers };
       }
-      const caller = await identify(req);
+      const caller = await identify(req, route.endsSession);
       if (!caller.apiKey) return { caller, headers: await admitCounted(req, caller, route, tier), release: noRelease };
 
       const keyId = caller.apiKey.id;
@@ -213,16 +219,30 @@ function secondsUntil(at: number, now: number): number {
   return Math.max(1, Math.ceil((at - now) / 1000));
 }
 
+/** The tightest limit among counters that a refused call found reached; undefined when none is. */
+function reachedLimit(
+  counters: readonly QuotaCounter[],
+  counts: readonly number[],
+  offset: number,
+): number | undefined {
+  let reached: number | undefined;
+  for (let i = 0; i < counters.length; i++) {
+    const { limit } = counters[i]!;
+    if (counts[offset + i]! >= limit && (reached === undefined || limit < reached)) reached = limit;
+  }
+  return reached;
+}
+
 function rateLimited(p: {
-  plan: QuotaPlan;
   tier: CountedTier;
+  /** The limit that was reached. */
+  limit: number;
   perMinute: boolean;
   headers: Record<string, string>;
   now: number;
 }): ApiError {
-  const window = p.perMinute ? p.plan.tierMinute : p.plan.tierDaily;
-  const retryAfter = secondsUntil(windowResetsAt(p.now, window.windowMs), p.now);
-  const limit = p.perMinute ? p.plan.tierMinute.limit : Math.min(p.plan.tierDaily.limit, p.plan.globalDaily.limit);
+  const retryAfter = secondsUntil(windowResetsAt(p.now, p.perMinute ? MINUTE_MS : DAY_MS), p.now);
+  const { limit } = p;
   const message = p.perMinute
     ? `Rate limit exceeded: ${limit} requests per minute on the ${p.tier} tier`
     : `Daily limit exceeded: ${limit} requests per day on the ${p.tier} tier`;
@@ -244,13 +264,14 @@ function rateLimited(p: {
 
 /** SPEC "Insufficient Credits": the key's daily limit is reached and it has no credits left. */
 function insufficientCredits(p: {
-  plan: QuotaPlan;
   tier: CountedTier;
+  /** The daily limit that was reached. */
+  limit: number;
   headers: Record<string, string>;
   now: number;
 }): ApiError {
-  const retryAfter = secondsUntil(windowResetsAt(p.now, p.plan.tierDaily.windowMs), p.now);
-  const limit = Math.min(p.plan.tierDaily.limit, p.plan.globalDaily.limit);
+  const retryAfter = secondsUntil(windowResetsAt(p.now, DAY_MS), p.now);
+  const { limit } = p;
   return new ApiError(
     402,
     'INSUFFICIENT_CREDITS',

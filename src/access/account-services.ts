@@ -7,6 +7,8 @@ import type { AccessLimits } from './caller-limits.js';
 import { CREDIT_PACKAGES, packagePriceUsd } from './credit-packages.js';
 import { creditsUsedCounter, DAY_MS, globalDailyCounter, windowResetsAt } from './quota-plan.js';
 import type { SessionTokens } from './session-tokens.js';
+import type { SiweAudience } from './siwe-audience.js';
+import { SIWE_VERSION } from './siwe-message.js';
 import { type ContractSignatureCheck, verifySiweSignIn } from './verify-siwe.js';
 import type { X402Payments } from './x402-payments.js';
 
@@ -20,7 +22,10 @@ export const MAX_KEYS_PER_WALLET = 10;
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /** SPEC: sessions enable /api/me, /api/me/usage, /api/auth/session and key management. */
-function requireSession(caller: CallerIdentity): { wallet: `0x${string}`; session: { id: string; expiresAt: number } } {
+function requireSession(caller: CallerIdentity): {
+  wallet: `0x${string}`;
+  session: NonNullable<CallerIdentity['session']>;
+} {
   if (caller.mode !== 'siwe' || !caller.wallet || !caller.session) {
     throw new ApiError(401, 'UNAUTHORIZED', 'a SIWE session token is required: Authorization: Bearer <token>');
   }
@@ -31,9 +36,8 @@ export interface AccountServicesParams {
   store: Store;
   tokens: SessionTokens;
   limits: AccessLimits;
-  /** SIWE_DOMAIN / SIWE_URI; else from the base URL the caller reached us at. */
-  siweDomain: string | undefined;
-  siweUri: string | undefined;
+  /** The domain and URI challenges name (src/access/siwe-audience.ts); asked at the first challenge, after listening. */
+  siweAudience: () => SiweAudience;
   /** Where credit purchases are paid to (x402 receiver). */
   paymentReceiver: string;
   /** x402 verification and settlement; without it a purchase is always a 402 and adds nothing. */
@@ -44,7 +48,7 @@ export interface AccountServicesParams {
 
 /**
  * Sign-in with Ethereum, sessions, API keys, credits and usage, over the store (SPEC "States and transitions").
- * @example const account = createAccountServices({ store, tokens, limits, siweDomain: undefined, siweUri: undefined, paymentReceiver })
+ * @example const account = createAccountServices({ store, tokens, limits, siweAudience: () => audience, paymentReceiver })
  */
 export function createAccountServices(p: AccountServicesParams): AccountServices {
   const { store } = p;
@@ -68,20 +72,19 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
   };
 
   return {
-    async siweChallenge({ publicBaseUrl }) {
+    async siweChallenge() {
       const at = now();
-      const base = new URL(publicBaseUrl);
       const nonce = randomBytes(16).toString('hex');
-      const domain = p.siweDomain ?? base.host;
+      const { domain, uri } = p.siweAudience();
       const expiresAt = at + NONCE_TTL_MS;
-      await store.putNonce({ nonce, domain, issuedAt: at, expiresAt });
+      await store.putNonce({ nonce, domain, uri, chainId: SIWE_CHAIN_ID, issuedAt: at, expiresAt });
       return {
         nonce,
         issuedAt: iso(at),
         expiresAt: iso(expiresAt),
         domain,
-        uri: p.siweUri ?? base.origin,
-        version: '1',
+        uri,
+        version: SIWE_VERSION,
         chainId: SIWE_CHAIN_ID,
       };
     },
@@ -97,22 +100,40 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
       });
       await store.touchWallet({ address, now: at });
       const { token, claims } = await p.tokens.issue({ address, now: at });
+      await store.openSession({
+        sessionId: claims.sessionId,
+        tokenId: claims.tokenId,
+        expiresAt: claims.expiresAt,
+        now: at,
+      });
       return { success: true, token, address: claims.address, expiresAt: iso(claims.expiresAt) };
     },
 
     async refreshSession(caller) {
       const { wallet, session } = requireSession(caller);
       const at = now();
-      const { token, claims } = await p.tokens.issue({ address: wallet, now: at });
-      // One live token per session chain: the refreshed one ends, so logout of the new token ends the session.
-      await store.revokeSession({ jti: session.id, expiresAt: session.expiresAt, now: at });
+      const { token, claims } = await p.tokens.issue({ address: wallet, sessionId: session.id, now: at });
+      // One compare-and-set in the store: of concurrent refreshes of one token exactly one makes its token current.
+      const refreshed = await store.refreshSession({
+        sessionId: session.id,
+        tokenId: session.tokenId,
+        nextTokenId: claims.tokenId,
+        expiresAt: claims.expiresAt,
+        now: at,
+      });
+      if (!refreshed) {
+        throw new ApiError(401, 'UNAUTHORIZED', 'this token was already refreshed, or the session ended');
+      }
       return { success: true, token, expiresAt: iso(claims.expiresAt) };
     },
 
     async logout(caller) {
       const { session } = requireSession(caller);
-      await store.revokeSession({ jti: session.id, expiresAt: session.expiresAt, now: now() });
-      return { success: true, message: 'Session terminated: the token is refused from now on' };
+      await store.endSession({ sessionId: session.id, now: now() });
+      return {
+        success: true,
+        message: 'Session terminated: its token, and every token refreshed from it, is refused from now on',
+      };
     },
 
     async sessionStatus(caller) {

@@ -9,6 +9,7 @@ import { createAccountServices } from './account-services.js';
 import { accessLimitsFromConfig } from './caller-limits.js';
 import { createCallerIdentifier } from './identify-caller.js';
 import { createSessionTokens } from './session-tokens.js';
+import { type SiweAudience, siweAudience } from './siwe-audience.js';
 import type { ContractSignatureCheck } from './verify-siwe.js';
 import { createX402Payments, type X402Payments } from './x402-payments.js';
 
@@ -49,7 +50,7 @@ function contractSignatureCheck(sources: Sources | undefined): ContractSignature
 /**
  * The access layer from config and the store: one session-token signer, one caller identification shared by the
  * gate and the account fields, the limits of SPEC (or the configured ones).
- * @example const access = createAccess({ config, store, sources }); buildHttpApp({ access: access.gate, … })
+ * @example const access = createAccess({ config, store, sources, listenUrl: () => url }); buildHttpApp({ access: access.gate, … })
  */
 export function createAccess(p: {
   config: AppConfig;
@@ -58,6 +59,8 @@ export function createAccess(p: {
   onDailyLimit?: DailyLimitResponse;
   /** The x402 facilitator; without one nothing is sold per call and past the daily limit is a 429. */
   facilitator?: FacilitatorSource;
+  /** The URL the server listens on, known once it does: SIWE's domain and URI when neither is configured. */
+  listenUrl: () => string;
 }): Access {
   const limits = accessLimitsFromConfig(p.config);
   const tokens = createSessionTokens({ store: p.store, configuredSecret: p.config.auth.jwtSecret });
@@ -71,12 +74,18 @@ export function createAccess(p: {
     onDailyLimit: p.onDailyLimit ?? (payments && paymentOffer(payments, p.config.x402.defaultPriceUsd)),
     ...(payments ? { payments: { verifier: payments, defaultPriceUsd: p.config.x402.defaultPriceUsd } } : {}),
   });
+  let audience: SiweAudience | undefined;
   const account = createAccountServices({
     store: p.store,
     tokens,
     limits,
-    siweDomain: p.config.auth.siweDomain,
-    siweUri: p.config.auth.siweUri,
+    siweAudience: () =>
+      (audience ??= siweAudience({
+        siweDomain: p.config.auth.siweDomain,
+        siweUri: p.config.auth.siweUri,
+        publicBaseUrl: p.config.publicBaseUrl,
+        listenUrl: p.listenUrl(),
+      })),
     paymentReceiver: p.config.x402.receiver,
     payments,
     checkContractSignature: contractSignatureCheck(p.sources),

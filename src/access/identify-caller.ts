@@ -40,7 +40,16 @@ function single(value: string | string[] | undefined): string | undefined {
   return value;
 }
 
-export type IdentifyCaller = (req: AccessRequest) => Promise<Caller>;
+/**
+ * Identifies the caller of one request. `endingSession`: the request only ends the caller's session (logout), so a
+ * token of it that a refresh already replaced is still accepted: a logout racing a refresh ends the session either way.
+ */
+export type IdentifyCaller = (req: AccessRequest, endingSession?: boolean) => Promise<Caller>;
+
+const sessionEnded = (): ApiError =>
+  new ApiError(401, 'UNAUTHORIZED', 'the session was terminated (logged out); sign in again');
+const tokenRefreshed = (): ApiError =>
+  new ApiError(401, 'UNAUTHORIZED', 'this token was refreshed: use the token the refresh returned');
 
 /**
  * SPEC "Authentication": an `X-API-Key` (header name in any case) is the key's caller, counted per key; else a
@@ -50,7 +59,7 @@ export type IdentifyCaller = (req: AccessRequest) => Promise<Caller>;
  * @example const identify = createCallerIdentifier({ store, tokens, limits }); (await identify(req)).mode
  */
 export function createCallerIdentifier(p: {
-  store: Pick<Store, 'findApiKeyByHash' | 'isSessionRevoked'>;
+  store: Pick<Store, 'findApiKeyByHash' | 'currentSessionToken'>;
   tokens: SessionTokens;
   limits: AccessLimits;
   now?: () => number;
@@ -58,7 +67,7 @@ export function createCallerIdentifier(p: {
   const now = p.now ?? Date.now;
   // One frozen caller per client IP, reused: its counter keys are then the same strings on every call.
   const anonymous = new BoundedMemo<string, Caller>(ANONYMOUS_CALLERS_KEPT);
-  return async (req) => {
+  return async (req, endingSession = false) => {
     const apiKey = single(req.headers['x-api-key']);
     if (apiKey !== undefined) {
       const key = apiKey.trim();
@@ -82,14 +91,14 @@ export function createCallerIdentifier(p: {
     if (bearer !== undefined) {
       const at = now();
       const claims = await p.tokens.verify({ token: bearer, now: at });
-      if (await p.store.isSessionRevoked({ jti: claims.sessionId, now: at })) {
-        throw new ApiError(401, 'UNAUTHORIZED', 'the session was terminated (logged out); sign in again');
-      }
+      const current = await p.store.currentSessionToken({ sessionId: claims.sessionId, now: at });
+      if (current === null) throw sessionEnded();
+      if (current !== claims.tokenId && !endingSession) throw tokenRefreshed();
       return {
         mode: 'siwe',
         key: `wallet:${claims.address.toLowerCase()}`,
         wallet: claims.address,
-        session: { id: claims.sessionId, expiresAt: claims.expiresAt },
+        session: { id: claims.sessionId, tokenId: claims.tokenId, expiresAt: claims.expiresAt },
         limits: p.limits.modes.siwe,
       };
     }

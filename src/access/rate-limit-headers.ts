@@ -1,6 +1,6 @@
 import type { Tier } from '../../rest-compat/route-row.js';
 import type { QuotaPlan } from './quota-plan.js';
-import { windowResetsAt } from './quota-plan.js';
+import { bindingCounter, windowResetsAt } from './quota-plan.js';
 
 /** The ISO form of the last reset time asked for: it changes once a day, and is on every counted response. */
 let lastReset = { at: Number.NaN, iso: '' };
@@ -9,25 +9,29 @@ function resetIso(at: number): string {
   return lastReset.iso;
 }
 
-/** SPEC "Response headers": all eight X-RateLimit-* headers; X-RateLimit-Reset as ISO 8601 (README). */
+/**
+ * SPEC "Response headers": all eight X-RateLimit-* headers; X-RateLimit-Reset as ISO 8601 (README). Limit and
+ * Tier-Limit are the daily and per-minute limits that bind this call (the tier's own, or the mode's cap across tiers,
+ * whichever has fewer calls left), and each Remaining is counted from the Limit shown with it.
+ */
 export function rateLimitHeaders(p: {
   plan: QuotaPlan;
   tier: Tier;
-  globalUsed: number;
-  tierDailyUsed: number;
-  tierMinuteUsed: number;
+  /** Counts of `plan.daily` then `plan.perMinute`, as the store answered them. */
+  counts: readonly number[];
   now: number;
 }): Record<string, string> {
-  const { plan } = p;
-  const dailyRemaining = Math.min(plan.tierDaily.limit - p.tierDailyUsed, plan.globalDaily.limit - p.globalUsed);
+  const { plan, counts } = p;
+  const daily = bindingCounter(plan.daily, counts);
+  const minute = bindingCounter(plan.perMinute, counts, plan.daily.length);
   return {
-    'X-RateLimit-Limit': String(plan.tierDaily.limit),
-    'X-RateLimit-Remaining': String(Math.max(0, dailyRemaining)),
-    'X-RateLimit-Reset': resetIso(windowResetsAt(p.now, plan.tierDaily.windowMs)),
+    'X-RateLimit-Limit': String(daily.limit),
+    'X-RateLimit-Remaining': String(Math.max(0, daily.limit - daily.used)),
+    'X-RateLimit-Reset': resetIso(windowResetsAt(p.now, plan.daily[0]!.windowMs)),
     'X-RateLimit-Tier': p.tier,
-    'X-RateLimit-Tier-Limit': String(plan.tierMinute.limit),
-    'X-RateLimit-Tier-Remaining': String(Math.max(0, plan.tierMinute.limit - p.tierMinuteUsed)),
-    'X-RateLimit-Global-Used': String(p.globalUsed),
-    'X-RateLimit-Global-Limit': String(plan.globalDaily.limit),
+    'X-RateLimit-Tier-Limit': String(minute.limit),
+    'X-RateLimit-Tier-Remaining': String(Math.max(0, minute.limit - minute.used)),
+    'X-RateLimit-Global-Used': String(counts[0]),
+    'X-RateLimit-Global-Limit': String(plan.daily[0]!.limit),
   };
 }

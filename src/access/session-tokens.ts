@@ -16,15 +16,21 @@ const SECRET_NAME = 'jwt-signing-secret';
 /** What a valid session token says. */
 export interface SessionClaims {
   address: `0x${string}`;
-  /** The token's `jti`: what logout revokes. */
+  /** The token's `sid`: the sign-in it belongs to, kept through refreshes; what logout ends. */
   sessionId: string;
+  /** The token's `jti`: this token; a refresh replaces it with the next one. */
+  tokenId: string;
   /** ms since epoch. */
   expiresAt: number;
 }
 
 export interface SessionTokens {
-  issue(p: { address: string; now: number }): Promise<{ token: string; claims: SessionClaims }>;
-  /** The claims of a token signed here and not expired; TOKEN_EXPIRED or UNAUTHORIZED (401) otherwise. Revocation is the caller's check. */
+  /** A new token: of a new session, or the next token of `sessionId` (a refresh). */
+  issue(p: { address: string; sessionId?: string; now: number }): Promise<{ token: string; claims: SessionClaims }>;
+  /**
+   * The claims of a token signed here and not expired; TOKEN_EXPIRED or UNAUTHORIZED (401) otherwise. Whether it is
+   * still its session's current token is the caller's check (in the store).
+   */
   verify(p: { token: string; now: number }): Promise<SessionClaims>;
 }
 
@@ -58,17 +64,18 @@ export function createSessionTokens(p: {
   };
 
   return {
-    async issue({ address, now }) {
+    async issue({ address, sessionId, now }) {
       const claims: SessionClaims = {
         address: getAddress(address),
-        sessionId: randomUUID(),
+        sessionId: sessionId ?? randomUUID(),
+        tokenId: randomUUID(),
         // JWT times are whole seconds; expiresAt is what the token says.
         expiresAt: (Math.floor(now / 1000) + SESSION_TTL_MS / 1000) * 1000,
       };
-      const token = await new SignJWT({})
+      const token = await new SignJWT({ sid: claims.sessionId })
         .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
         .setSubject(claims.address)
-        .setJti(claims.sessionId)
+        .setJti(claims.tokenId)
         .setIssuer(ISSUER)
         .setAudience(AUDIENCE)
         .setIssuedAt(Math.floor(now / 1000))
@@ -85,23 +92,24 @@ export function createSessionTokens(p: {
           issuer: ISSUER,
           audience: AUDIENCE,
           currentDate: new Date(now),
-          requiredClaims: ['sub', 'jti', 'exp'],
+          requiredClaims: ['sub', 'jti', 'exp', 'sid'],
         }));
       } catch (err) {
         if (err instanceof joseErrors.JWTExpired) throw tokenExpired();
         if (err instanceof joseErrors.JOSEError) throw invalidToken();
         throw err;
       }
-      const { sub, jti, exp } = payload;
+      const { sub, jti, exp, sid } = payload;
       if (
         typeof sub !== 'string' ||
         !/^0x[0-9a-fA-F]{40}$/.test(sub) ||
         typeof jti !== 'string' ||
+        typeof sid !== 'string' ||
         typeof exp !== 'number'
       ) {
         throw invalidToken();
       }
-      return { address: getAddress(sub), sessionId: jti, expiresAt: exp * 1000 };
+      return { address: getAddress(sub), sessionId: sid, tokenId: jti, expiresAt: exp * 1000 };
     },
   };
 }

@@ -1,5 +1,8 @@
 import { getAddress, isAddress } from 'viem';
 
+/** The only version EIP-4361 defines; challenges name it and messages must carry it. */
+export const SIWE_VERSION = '1';
+
 /** The fields of an EIP-4361 (Sign-In with Ethereum) message, times kept as written and as ms since epoch. */
 export interface SiweMessageFields {
   scheme?: string;
@@ -100,7 +103,7 @@ export function parseSiweMessage(message: string): SiweMessageFields {
     throw new SiweMessageError('address is not an EIP-55 checksummed address');
   }
   if (!URI.test(g.uri!)) throw new SiweMessageError('URI is not an RFC 3986 URI');
-  if (g.version !== '1') throw new SiweMessageError('version must be 1');
+  if (g.version !== SIWE_VERSION) throw new SiweMessageError(`version must be ${SIWE_VERSION}`);
   if (!/^[1-9][0-9]{0,15}$/.test(g.chainId!)) throw new SiweMessageError('chain ID must be a positive decimal integer');
   const chainId = Number(g.chainId);
   if (!Number.isSafeInteger(chainId)) throw new SiweMessageError('chain ID is too large');

@@ -22,9 +22,15 @@ export interface VerifySiweParams {
   checkContractSignature?: ContractSignatureCheck;
 }
 
-/** SPEC "Sign-in error codes", with the statuses README documents: a malformed message is 400, a refused sign-in 401. */
+/** SPEC "Sign-in error codes", each a 401 (README "Access"): a sign-in is either a session or a refusal to authenticate. */
 const refuse = {
-  message: (why: string) => new ApiError(400, 'INVALID_MESSAGE', `not a valid SIWE (EIP-4361) message: ${why}`),
+  message: (why: string) => new ApiError(401, 'INVALID_MESSAGE', `not a valid SIWE (EIP-4361) message: ${why}`),
+  notChallenge: (field: string, expected: string | number, got: string | number) =>
+    new ApiError(
+      401,
+      'INVALID_MESSAGE',
+      `the message's ${field} is ${JSON.stringify(got)}, the challenge's ${JSON.stringify(expected)}`,
+    ),
   nonce: () =>
     new ApiError(401, 'INVALID_NONCE', 'the nonce is unknown, expired or already used; request a new challenge'),
   signature: () => new ApiError(401, 'INVALID_SIGNATURE', 'the signature does not match the message and its address'),
@@ -50,9 +56,9 @@ async function signatureMatches(fields: SiweMessageFields, p: VerifySiweParams):
 }
 
 /**
- * SIWE sign-in (EIP-4361): the message must parse strictly, be inside its validity window, use a nonce this service
- * issued (once, within 5 minutes), name the domain the challenge named, not be issued before the challenge, and be
- * signed by its address. Returns the checksummed address and the parsed message.
+ * SIWE sign-in (EIP-4361): the message must parse strictly (version 1), be inside its validity window, use a nonce
+ * this service issued (once, within 5 minutes), name the domain, URI and chain ID the challenge named, not be issued
+ * before the challenge, and be signed by its address. Returns the checksummed address and the parsed message.
  * @example const { address } = await verifySiweSignIn({ message, signature, now: Date.now(), consumeNonce })
  */
 export async function verifySiweSignIn(
@@ -74,6 +80,8 @@ export async function verifySiweSignIn(
   const nonce = await p.consumeNonce(fields.nonce);
   if (!nonce) throw refuse.nonce();
   if (fields.domain !== nonce.domain) throw refuse.domain(nonce.domain, fields.domain);
+  if (fields.uri !== nonce.uri) throw refuse.notChallenge('URI', nonce.uri, fields.uri);
+  if (fields.chainId !== nonce.chainId) throw refuse.notChallenge('chain ID', nonce.chainId, fields.chainId);
   // Wallets often write whole seconds: an issuedAt in the challenge's own second is not older than it.
   if (fields.issuedAt < Math.floor(nonce.issuedAt / 1000) * 1000) {
     throw refuse.expired('the message was issued before its challenge');

@@ -51,6 +51,8 @@ const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   REDIS_URL: optionalUrl,
+  // A store call that has not answered by then is a 503 (SQLite: how long a write waits for a lock held elsewhere).
+  STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: z
     .enum(['true', 'false'])
@@ -111,7 +113,7 @@ const envSchema = z.object({
   ANONYMOUS_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(30),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(10).max(100_000).default(1000),
   // Sign-in: the JWT signing secret (unset: generated once and kept in the store, shared by every instance),
-  // and the domain / URI SIWE messages must name (unset: from PUBLIC_BASE_URL, else the request's Host).
+  // and the domain / URI SIWE messages must name (unset: from PUBLIC_BASE_URL, else the listen address; never a request's Host).
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   SIWE_DOMAIN: z
     .string()
@@ -183,6 +185,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   redisUrl: string | undefined;
+  /** How long one store call may take before the request is answered 503 SERVICE_UNAVAILABLE. */
+  storeTimeoutMs: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   trustProxy: boolean;
   /** Absolute base URL callers reach us at; used in x402 `resource` and CCIP gateway URLs. */
@@ -238,9 +242,9 @@ export interface AppConfig {
   auth: {
     /** Signs session tokens; undefined: one generated once and kept in the store. */
     jwtSecret: string | undefined;
-    /** Domain SIWE challenges name; undefined: the host of PUBLIC_BASE_URL, else the request's Host. */
+    /** Domain SIWE challenges name; undefined: from PUBLIC_BASE_URL, else the listen address (src/access/siwe-audience.ts). */
     siweDomain: string | undefined;
-    /** URI SIWE challenges name; undefined: PUBLIC_BASE_URL, else the request's origin. */
+    /** URI SIWE challenges name; undefined: from PUBLIC_BASE_URL, else the listen address. */
     siweUri: string | undefined;
   };
   /** CCIP-Read gateway (SPEC "CCIP gateway (ERC-3668)") and the subnames it serves. */
@@ -328,6 +332,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     redisUrl: e.REDIS_URL,
+    storeTimeoutMs: e.STORE_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),

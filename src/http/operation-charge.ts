@@ -104,16 +104,33 @@ export function operationPrice(
   return priced;
 }
 
+/** Root fields whose every row only ends the caller's session (logout). */
+export function sessionEndingFields(table: RouteTable): Set<string> {
+  const ending = new Set<string>();
+  const other = new Set<string>();
+  for (const row of table.rows) {
+    if (row.kind === 'operation') (row.endsSession ? ending : other).add(row.field);
+  }
+  for (const field of other) ending.delete(field);
+  return ending;
+}
+
 /** What the root fields of /graphql cost, from the route table (one source of truth with the REST rows). */
 export interface OperationCharges {
   tiers: Map<string, Tier>;
   prices: Map<string, string | null>;
   defaultPriceUsd: string;
+  sessionEnding: Set<string>;
 }
 
 /** The charges of every root field, computed once at start. */
 export function operationCharges(table: RouteTable, defaultPriceUsd: string): OperationCharges {
-  return { tiers: fieldTiers(table), prices: fieldPrices(table, defaultPriceUsd), defaultPriceUsd };
+  return {
+    tiers: fieldTiers(table),
+    prices: fieldPrices(table, defaultPriceUsd),
+    defaultPriceUsd,
+    sessionEnding: sessionEndingFields(table),
+  };
 }
 
 /**
@@ -130,9 +147,12 @@ export function operationRoute(
   const fields = rootFieldNames(operation, document);
   const tier = operationTier(fields, charges.tiers);
   const priced = operationPrice(fields, charges.prices, charges.defaultPriceUsd);
-  if (!priced) return { tier };
+  // An operation that only logs out accepts a refreshed-away token, as POST /api/auth/siwe/logout does.
+  const ending = fields.size > 0 && [...fields].every((f) => charges.sessionEnding.has(f)) ? { endsSession: true } : {};
+  if (!priced) return { tier, ...ending };
   return {
     tier,
+    ...ending,
     price: priced.priceUsd,
     path: '/graphql',
     summary: `GraphQL operation, priced at its heaviest root field (${priced.field})`,

@@ -4,6 +4,7 @@ import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
 import { x402Configuration } from '../access/payment-catalog.js';
 import type { AppConfig } from '../config/config.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
 
 /** The API version SPEC's machine-readable description declares. */
@@ -26,15 +27,16 @@ export function createAppServices(p: {
     account: p.account,
     ccip: p.ccip,
     async status() {
-      const storeOk = await p.store.ping().then(
-        () => true,
-        () => false,
-      );
+      const store = p.store.describe().kind;
+      // Readiness: without its store the service can neither count, sign in nor charge a call.
+      await p.store.ping().catch(() => {
+        throw new ApiError(503, 'SERVICE_UNAVAILABLE', `the ${store} store does not answer`, { store });
+      });
       return {
-        status: storeOk ? 'ok' : 'degraded',
+        status: 'ok',
         version: API_VERSION,
         uptimeSeconds: Math.floor((Date.now() - p.startedAt) / 1000),
-        store: p.store.describe().kind,
+        store,
         timestamp: new Date().toISOString(),
       };
     },

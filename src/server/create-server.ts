@@ -65,7 +65,12 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
   const startedAt = Date.now();
   const cleanups: (() => Promise<void>)[] = [];
   try {
-    const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, prefix: opts.storePrefix });
+    const store = await openStore({
+      dataDir: config.dataDir,
+      redisUrl: config.redisUrl,
+      prefix: opts.storePrefix,
+      timeoutMs: config.storeTimeoutMs,
+    });
     cleanups.push(() => store.close());
 
     // The embedded x402 facilitator (its own Base chain) starts alongside the embedded Ethereum chain.
@@ -113,7 +118,18 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       registry: sources.health,
       timeoutMs: config.upstreamTimeoutMs,
     });
-    const access = createAccess({ config, store, sources, facilitator });
+    // Known once the server listens (PORT may be 0); no request, hence no challenge, comes before.
+    let listenUrl: string | undefined;
+    const access = createAccess({
+      config,
+      store,
+      sources,
+      facilitator,
+      listenUrl: () => {
+        if (listenUrl === undefined) throw new Error('the server is not listening yet');
+        return listenUrl;
+      },
+    });
     const ccip = await createCcipServices({ config, store });
     const app = await buildHttpApp({
       config,
@@ -134,6 +150,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+    listenUrl = `http://${host}:${port}`;
     // The embedded chain's parents get ENS's OffchainResolver, whose URL is fixed at deployment: it points at the
     // address this server just bound (the local chain is loopback-only, so only this machine resolves through it).
     if (localChain) {
@@ -157,7 +174,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     let closing: Promise<void> | undefined;
     return {
       app,
-      url: `http://${host}:${port}`,
+      url: listenUrl,
       store,
       sources,
       localChain,

@@ -27,7 +27,13 @@ if (!mod) {
 }
 const config = loadConfig({ PORT: '4001', ...process.env });
 const logger = createLogger(config.logLevel, secretValues(process.env));
-const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl });
+const store = await openStore({
+  dataDir: config.dataDir,
+  redisUrl: config.redisUrl,
+  timeoutMs: config.storeTimeoutMs,
+});
+// SIWE's domain and URI when neither is configured: this subgraph's own address, known once it listens.
+let listenUrl = '';
 const chain = await startEmbeddedChainIfNeeded(config, logger);
 const { sources, close } = await createSources({ config, localRpcUrl: chain?.rpcUrl });
 const app = createAppServices({
@@ -35,7 +41,7 @@ const app = createAppServices({
   table: ROUTE_TABLE,
   store,
   startedAt: Date.now(),
-  account: createAccess({ config, store, sources }).account,
+  account: createAccess({ config, store, sources, listenUrl: () => listenUrl }).account,
   ccip: await createCcipServices({ config, store }),
 });
 const built = await buildSubgraph(mod);
@@ -65,7 +71,9 @@ http.post('/graphql', async (request, reply) => {
   return reply.send(result.body.kind === 'complete' ? result.body.string : '');
 });
 await http.listen({ port: config.port, host: config.host });
-process.stdout.write(`subgraph ${built.name} serving on port ${(http.server.address() as { port: number }).port}\n`);
+const port = (http.server.address() as { port: number }).port;
+listenUrl = `http://${config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host}:${port}`;
+process.stdout.write(`subgraph ${built.name} serving on port ${port}\n`);
 const stop = async () => {
   await http.close();
   await apollo.stop();

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { openRedisStore } from './redis-store.js';
-import { openSqliteStore } from './sqlite-store.js';
+import { isRedisOutage, openRedisStore } from './redis-store.js';
+import { isSqliteOutage, openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
+import { withStoreBudget } from './store-budget.js';
 
 /** Where the store lives: Redis when `redisUrl` is set, else SQLite at `<dataDir>/store.sqlite`. */
 export interface OpenStoreParams {
@@ -12,14 +13,28 @@ export interface OpenStoreParams {
   prefix?: string;
   /** Told about Redis connection errors (e.g. to log them); ignored by SQLite. */
   onError?: (err: Error) => void;
+  /** STORE_TIMEOUT_MS: a call not answered within it (Redis), or a write kept waiting for a lock (SQLite), is a 503. */
+  timeoutMs?: number;
 }
 
 /**
- * Opens the configured store; rejects if Redis is configured but unreachable.
- * @example const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl })
+ * Opens the configured store; rejects if Redis is configured but unreachable. Once open, a store that fails or does
+ * not answer within `timeoutMs` makes the call a 503 SERVICE_UNAVAILABLE (src/store/store-budget.ts).
+ * @example const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, timeoutMs: 500 })
  */
 export async function openStore(params: OpenStoreParams): Promise<Store> {
-  if (params.redisUrl) return openRedisStore({ url: params.redisUrl, prefix: params.prefix, onError: params.onError });
+  if (params.redisUrl) {
+    const redis = await openRedisStore({
+      url: params.redisUrl,
+      prefix: params.prefix,
+      onError: params.onError,
+      // A backstop that frees commands a hung Redis never answers; the budget itself is the deadline below, which
+      // (unlike a bare timer) lets a reply that arrived during a busy event loop win.
+      commandTimeoutMs: params.timeoutMs === undefined ? undefined : params.timeoutMs * 10,
+    });
+    return withStoreBudget(redis, { isOutage: isRedisOutage, deadlineMs: params.timeoutMs });
+  }
   mkdirSync(params.dataDir, { recursive: true });
-  return openSqliteStore({ file: join(params.dataDir, 'store.sqlite') });
+  const sqlite = openSqliteStore({ file: join(params.dataDir, 'store.sqlite'), busyTimeoutMs: params.timeoutMs });
+  return withStoreBudget(sqlite, { isOutage: isSqliteOutage });
 }

@@ -56,6 +56,32 @@ return 1
 `,
 );
 
+/** KEYS: [session hash]. ARGV: [tokenId, expiresAt, ttlMs]. Opens a session with its current token. */
+export const openSessionScript = script(
+  'openSession',
+  `
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'token', ARGV[1], 'expiresAt', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`,
+);
+
+/**
+ * KEYS: [session hash]. ARGV: [tokenId, nextTokenId, now, expiresAt, ttlMs].
+ * Compare-and-set of the current token of a live session. Returns 1 (refreshed) or 0 (not current, ended, expired).
+ */
+export const refreshSessionScript = script(
+  'refreshSession',
+  `
+local current = redis.call('HMGET', KEYS[1], 'token', 'expiresAt')
+if not current[1] or current[1] ~= ARGV[1] or tonumber(current[2]) <= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], 'token', ARGV[2], 'expiresAt', ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+`,
+);
+
 /**
  * KEYS: [wallet hash]. ARGV: [address, now]. Keeps firstSeenAt, sets lastSeenAt.
  * Returns the hash as a flat field/value list.
@@ -144,7 +170,10 @@ return {1, redis.call('HINCRBY', KEYS[1], 'credits', ARGV[2])}
 `,
 );
 
-/** KEYS: [key hash]. ARGV: [amount]. Returns {1, balance} debited or {0, balance} too low / unknown key. */
+/**
+ * KEYS: [key hash, counter (optional)]. ARGV: [amount, counter ttlMs (with the counter)].
+ * Returns {1, balance} debited (and the counter moved by one) or {0, balance} too low / unknown key.
+ */
 export const debitCreditScript = script(
   'debitCredit',
   `
@@ -153,7 +182,9 @@ if not credits then return {0, 0} end
 credits = tonumber(credits)
 local amount = tonumber(ARGV[1])
 if credits < amount then return {0, credits} end
-return {1, redis.call('HINCRBY', KEYS[1], 'credits', -amount)}
+local balance = redis.call('HINCRBY', KEYS[1], 'credits', -amount)
+if KEYS[2] and redis.call('INCR', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+return {1, balance}
 `,
 );
 

@@ -9,8 +9,10 @@ import {
   debitCreditScript,
   deleteApiKeyScript,
   getOrCreateSecretScript,
+  openSessionScript,
   putSubnameScript,
   type RedisScript,
+  refreshSessionScript,
   rotateApiKeyScript,
   runScript,
   touchApiKeyScript,
@@ -38,6 +40,20 @@ const QUOTA_GRACE_MS = 5_000;
 
 /** Compare-and-swap retries for rotate/delete racing another rotation of the same key. */
 const MAX_CAS_ATTEMPTS = 50;
+
+/** Redis replies that mean the server cannot serve now (loading, busy script, failover, out of memory), not a bug. */
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS|OOM)\b/;
+/** ioredis's own failures: the connection is closed or not writeable, a command timed out. */
+const CLIENT_FAILURE = /^(Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries)/;
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
+
+/** Whether an error from the Redis store is Redis (or the way to it) failing, rather than a bug or a refused argument. */
+export function isRedisOutage(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'ReplyError') return TRANSIENT_REPLY.test(err.message);
+  if (err.name === 'MaxRetriesPerRequestError' || CLIENT_FAILURE.test(err.message)) return true;
+  return NETWORK_CODES.has((err as NodeJS.ErrnoException).code ?? '');
+}
 
 /** The Redis URL as it may be shown: the password removed. */
 export function redactRedisUrl(url: string): string {
@@ -92,12 +108,19 @@ export async function openRedisStore(params: {
   prefix?: string;
   /** Told about connection errors (e.g. to log them); the commands in flight reject either way. */
   onError?: (err: Error) => void;
+  /** A command not answered within this rejects (a hung Redis); none by default. */
+  commandTimeoutMs?: number;
 }): Promise<RedisStore> {
   const redis = new Redis(params.url, {
     lazyConnect: true,
     enableAutoPipelining: true,
     maxRetriesPerRequest: 3,
     connectTimeout: 5_000,
+    ...(params.commandTimeoutMs === undefined ? {} : { commandTimeout: params.commandTimeoutMs }),
+    // While disconnected a command fails at once; it is never queued or resent to run after its caller got an
+    // error (a debit or a counted call that ran later would charge for an answer never sent).
+    enableOfflineQueue: false,
+    autoResendUnfulfilledCommands: false,
   });
   redis.on('error', params.onError ?? (() => {}));
   try {
@@ -121,7 +144,7 @@ export class RedisStore implements Store {
     quota: (c: QuotaCounter, window: number) => `${this.prefix}quota:${c.windowMs}:${window}:${c.key}`,
     slots: (key: string) => `${this.prefix}slots:${key}`,
     nonce: (nonce: string) => `${this.prefix}nonce:${nonce}`,
-    revokedSession: (jti: string) => `${this.prefix}revoked-session:${jti}`,
+    session: (id: string) => `${this.prefix}session:${id}`,
     wallet: (address: string) => `${this.prefix}wallet:${address}`,
     apiKey: (id: string) => `${this.prefix}apikey:${id}`,
     apiKeyHash: (hash: string) => `${this.prefix}apikey-hash:${hash}`,
@@ -175,6 +198,8 @@ export class RedisStore implements Store {
     const record: NonceRecord = {
       nonce: nonce.nonce,
       domain: nonce.domain,
+      uri: nonce.uri,
+      chainId: nonce.chainId,
       issuedAt: nonce.issuedAt,
       expiresAt: nonce.expiresAt,
     };
@@ -189,15 +214,32 @@ export class RedisStore implements Store {
     return record.expiresAt > params.now ? record : null;
   }
 
-  async revokeSession(params: { jti: string; expiresAt: number; now: number }): Promise<void> {
+  async openSession(params: { sessionId: string; tokenId: string; expiresAt: number; now: number }): Promise<void> {
     const ttl = params.expiresAt - params.now;
     if (ttl <= 0) return;
-    await this.redis.set(this.keys.revokedSession(params.jti), String(params.expiresAt), 'PX', ttl);
+    await this.run(openSessionScript, [this.keys.session(params.sessionId)], [params.tokenId, params.expiresAt, ttl]);
   }
 
-  async isSessionRevoked(params: { jti: string; now: number }): Promise<boolean> {
-    const expiresAt = await this.redis.get(this.keys.revokedSession(params.jti));
-    return expiresAt !== null && Number(expiresAt) > params.now;
+  async refreshSession(params: {
+    sessionId: string;
+    tokenId: string;
+    nextTokenId: string;
+    expiresAt: number;
+    now: number;
+  }): Promise<boolean> {
+    const ttl = params.expiresAt - params.now;
+    if (ttl <= 0) return false;
+    const args = [params.tokenId, params.nextTokenId, params.now, params.expiresAt, ttl];
+    return (await this.run(refreshSessionScript, [this.keys.session(params.sessionId)], args)) === 1;
+  }
+
+  async endSession(params: { sessionId: string; now: number }): Promise<void> {
+    await this.redis.del(this.keys.session(params.sessionId));
+  }
+
+  async currentSessionToken(params: { sessionId: string; now: number }): Promise<string | null> {
+    const [token, expiresAt] = await this.redis.hmget(this.keys.session(params.sessionId), 'token', 'expiresAt');
+    return token !== null && Number(expiresAt) > params.now ? token : null;
   }
 
   async touchWallet(params: { address: string; now: number }): Promise<WalletRecord> {
@@ -306,13 +348,22 @@ export class RedisStore implements Store {
     return { applied: code === 1, balance };
   }
 
-  async debitCredit(params: { keyId: string; amount?: number; now: number }): Promise<DebitResult> {
+  async debitCredit(params: {
+    keyId: string;
+    amount?: number;
+    count?: QuotaCounter;
+    now: number;
+  }): Promise<DebitResult> {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
-    const [ok, balance] = (await this.run(debitCreditScript, [this.keys.apiKey(params.keyId)], [amount])) as [
-      number,
-      number,
-    ];
+    const keys = [this.keys.apiKey(params.keyId)];
+    const args: (string | number)[] = [amount];
+    if (params.count) {
+      const window = quotaWindow(params.count, params.now);
+      keys.push(this.keys.quota(params.count, window.index));
+      args.push(window.resetsAt - params.now + QUOTA_GRACE_MS);
+    }
+    const [ok, balance] = (await this.run(debitCreditScript, keys, args)) as [number, number];
     return { ok: ok === 1, balance };
   }
 

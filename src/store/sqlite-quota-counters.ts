@@ -7,12 +7,16 @@ export const QUOTA_FLUSH_INTERVAL_MS = 100;
 /** Counters kept in memory; past it the oldest loaded are written out and dropped (and reloaded if used again). */
 const MAX_COUNTERS = 200_000;
 
-interface CounterState {
+/** One counter's row in `quota_counters`: its current window and count. */
+export interface CounterRow {
   key: string;
   windowMs: number;
   window: number;
   count: number;
   expiresAt: number;
+}
+
+interface CounterState extends CounterRow {
   dirty: boolean;
 }
 
@@ -34,9 +38,12 @@ export class SqliteQuotaCounters {
   constructor(
     file: string,
     private readonly maxCounters = MAX_COUNTERS,
+    busyTimeoutMs = 5000,
   ) {
     this.db = new Database(file);
-    this.db.pragma('busy_timeout = 5000');
+    // As the store's own connection: a committed write survives a crash of the process.
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     this.load = this.db.prepare<[string, number, number], { count: number }>(
       'SELECT count FROM quota_counters WHERE key = ? AND window_ms = ? AND window = ?',
     );
@@ -106,21 +113,43 @@ export class SqliteQuotaCounters {
       if (state.count >= counters[i]!.limit) admitted = false;
     }
     if (admitted) {
-      let exhausted: CounterState[] | undefined;
+      let writeNow: CounterState[] | undefined;
       for (let i = 0; i < states.length; i++) {
         const state = states[i]!;
+        const counter = counters[i]!;
         state.count += 1;
         state.dirty = true;
-        if (state.count >= counters[i]!.limit) (exhausted ??= []).push(state);
+        if (counter.durable || state.count >= counter.limit) (writeNow ??= []).push(state);
       }
-      // A quota that just closed is written at once, so a crash can never reopen it; below the limit, counting is
-      // written behind (a crash forgets at most QUOTA_FLUSH_INTERVAL_MS of it).
-      if (exhausted) {
-        this.save(exhausted);
-        for (const state of exhausted) state.dirty = false;
+      // A quota that just closed, or a durable counter, is written before the call is answered, so a crash can never
+      // reopen a quota or forget a key's count; the rest is written behind (a crash forgets at most
+      // QUOTA_FLUSH_INTERVAL_MS of it).
+      if (writeNow) {
+        this.save(writeNow);
+        for (const state of writeNow) state.dirty = false;
       }
     }
     return { admitted, counts: states.map((state) => state.count), resetsAt: states.map((state) => state.expiresAt) };
+  }
+
+  /**
+   * Moves one counter by one (no limit) inside a transaction the caller runs on its own connection to the file:
+   * `write` must store the row it is given and say whether that committed; only then does the count move here.
+   */
+  countWithin(counter: QuotaCounter, now: number, write: (row: CounterRow) => boolean): void {
+    this.makeRoom(1);
+    const state = this.state(counter, now);
+    const row: CounterRow = {
+      key: state.key,
+      windowMs: state.windowMs,
+      window: state.window,
+      count: state.count + 1,
+      expiresAt: state.expiresAt,
+    };
+    if (!write(row)) return;
+    // The row written holds every count this process had for the window: nothing is left to write behind.
+    state.count = row.count;
+    state.dirty = false;
   }
 
   read(counters: QuotaCounter[], now: number): QuotaReading {
@@ -158,11 +187,11 @@ export class SqliteQuotaCounters {
 
 const shared = new Map<string, { counters: SqliteQuotaCounters; users: number }>();
 
-/** The one SqliteQuotaCounters of a file in this process; release it when the store closes. */
-export function acquireQuotaCounters(file: string): SqliteQuotaCounters {
+/** The one SqliteQuotaCounters of a file in this process (the first opener's lock wait); release it when the store closes. */
+export function acquireQuotaCounters(file: string, busyTimeoutMs?: number): SqliteQuotaCounters {
   let entry = shared.get(file);
   if (!entry) {
-    entry = { counters: new SqliteQuotaCounters(file), users: 0 };
+    entry = { counters: new SqliteQuotaCounters(file, MAX_COUNTERS, busyTimeoutMs), users: 0 };
     shared.set(file, entry);
   }
   entry.users += 1;

@@ -87,6 +87,20 @@ const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  `
+  -- A session is one sign-in and its refreshes: one current token at a time, ended as a whole by logout.
+  DROP TABLE revoked_sessions;
+  CREATE TABLE siwe_sessions (
+    session_id TEXT    PRIMARY KEY,
+    token_id   TEXT    NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX siwe_sessions_expiry ON siwe_sessions (expires_at);
+
+  -- What the signed message must name besides the domain (nonces live 5 minutes: old rows need no real value).
+  ALTER TABLE siwe_nonces ADD COLUMN uri TEXT NOT NULL DEFAULT '';
+  ALTER TABLE siwe_nonces ADD COLUMN chain_id INTEGER NOT NULL DEFAULT 1;
+  `,
 ];
 
 /** Tables holding rows that expire; swept opportunistically by the SQLite store. */
@@ -94,7 +108,7 @@ export const EXPIRING_TABLES = [
   'quota_counters',
   'concurrency_slots',
   'siwe_nonces',
-  'revoked_sessions',
+  'siwe_sessions',
   'spent_payment_nonces',
 ] as const;
 

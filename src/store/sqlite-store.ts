@@ -2,7 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { acquireQuotaCounters, releaseQuotaCounters, type SqliteQuotaCounters } from './sqlite-quota-counters.js';
+import {
+  acquireQuotaCounters,
+  type CounterRow,
+  releaseQuotaCounters,
+  type SqliteQuotaCounters,
+} from './sqlite-quota-counters.js';
 import { EXPIRING_TABLES, migrateSqliteSchema } from './sqlite-schema.js';
 import type {
   ApiKeyRecord,
@@ -48,6 +53,8 @@ interface SubnameRow {
 interface NonceRow {
   nonce: string;
   domain: string;
+  uri: string;
+  chain_id: number;
   issued_at: number;
   expires_at: number;
 }
@@ -88,21 +95,38 @@ const toWallet = (row: WalletRow): WalletRecord => ({
 const isConstraintError = (err: unknown): boolean =>
   err instanceof Database.SqliteError && err.code.startsWith('SQLITE_CONSTRAINT');
 
+/** Result codes (extended ones included) of a database that cannot serve now: locked elsewhere, or its disk failing. */
+const OUTAGE_CODES = /^SQLITE_(BUSY|LOCKED|IOERR|FULL)/;
+
+/** Whether an error from the SQLite store is the database failing, rather than a bug or a refused argument. */
+export function isSqliteOutage(err: unknown): boolean {
+  return err instanceof Database.SqliteError && OUTAGE_CODES.test(err.code);
+}
+
+/** How long a write waits for a lock another connection holds when no budget is given. */
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
 /**
  * Opens (creating if needed) the embedded store: one SQLite file in WAL mode, migrated to the newest schema.
  * Every read-modify-write runs in an IMMEDIATE transaction or a single statement, so several processes may share the file.
  * @example const store = openSqliteStore({ file: './data/store.sqlite' })
  */
-export function openSqliteStore(params: { file: string }): SqliteStore {
+export function openSqliteStore(params: {
+  file: string;
+  /** How long a write waits for a lock held by another connection before it fails (SQLITE_BUSY). */
+  busyTimeoutMs?: number;
+}): SqliteStore {
   const file = resolve(params.file);
+  const busyTimeoutMs = params.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL: a committed transaction survives a process crash; only an OS crash can lose the last commits.
   db.pragma('synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+  // better-sqlite3 waits for a lock synchronously: the whole process waits, so the wait is the store's budget.
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   migrateSqliteSchema(db);
-  return new SqliteStore(db, file);
+  return new SqliteStore(db, file, busyTimeoutMs);
 }
 
 /** The embedded default store (see {@link openSqliteStore}). */
@@ -116,8 +140,9 @@ export class SqliteStore implements Store {
   constructor(
     private readonly db: Database.Database,
     private readonly file: string,
+    busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
   ) {
-    this.quota = acquireQuotaCounters(file);
+    this.quota = acquireQuotaCounters(file, busyTimeoutMs);
     const prepare = <Row = unknown>(source: string) => db.prepare<unknown[], Row>(source);
     this.sql = {
       slotsExpire: prepare('DELETE FROM concurrency_slots WHERE key = ? AND expires_at <= ?'),
@@ -125,16 +150,23 @@ export class SqliteStore implements Store {
       slotInsert: prepare('INSERT INTO concurrency_slots (key, token, expires_at) VALUES (?, ?, ?)'),
       slotDelete: prepare('DELETE FROM concurrency_slots WHERE key = ? AND token = ?'),
       noncePut: prepare(
-        `INSERT INTO siwe_nonces (nonce, domain, issued_at, expires_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (nonce) DO UPDATE SET domain = excluded.domain, issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
+        `INSERT INTO siwe_nonces (nonce, domain, uri, chain_id, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (nonce) DO UPDATE SET domain = excluded.domain, uri = excluded.uri, chain_id = excluded.chain_id,
+           issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
       ),
       nonceTake: prepare<NonceRow>('DELETE FROM siwe_nonces WHERE nonce = ? RETURNING *'),
-      sessionRevoke: prepare(
-        `INSERT INTO revoked_sessions (jti, expires_at) VALUES (?, ?)
-         ON CONFLICT (jti) DO UPDATE SET expires_at = excluded.expires_at`,
+      sessionOpen: prepare(
+        `INSERT INTO siwe_sessions (session_id, token_id, expires_at) VALUES (?, ?, ?)
+         ON CONFLICT (session_id) DO UPDATE SET token_id = excluded.token_id, expires_at = excluded.expires_at`,
       ),
-      sessionRevoked: prepare<{ one: number }>(
-        'SELECT 1 AS one FROM revoked_sessions WHERE jti = ? AND expires_at > ?',
+      // One statement: the compare (current token, still live) and the set are atomic across connections.
+      sessionRefresh: prepare(
+        `UPDATE siwe_sessions SET token_id = ?, expires_at = ?
+         WHERE session_id = ? AND token_id = ? AND expires_at > ?`,
+      ),
+      sessionEnd: prepare('DELETE FROM siwe_sessions WHERE session_id = ?'),
+      sessionCurrent: prepare<{ token_id: string }>(
+        'SELECT token_id FROM siwe_sessions WHERE session_id = ? AND expires_at > ?',
       ),
       walletTouch: prepare<WalletRow>(
         `INSERT INTO wallets (address, first_seen_at, last_seen_at) VALUES (?, ?, ?)
@@ -159,6 +191,10 @@ export class SqliteStore implements Store {
       ),
       creditsDebit: prepare<{ credits: number }>(
         'UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ? RETURNING credits',
+      ),
+      counterWrite: prepare(
+        `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (key, window_ms, window) DO UPDATE SET count = max(count, excluded.count)`,
       ),
       ledgerInsert: prepare(
         `INSERT INTO credit_ledger (reference, key_id, amount, created_at) VALUES (?, ?, ?, ?)
@@ -201,10 +237,11 @@ export class SqliteStore implements Store {
         }
         return { applied: true, balance: sql.creditsAdd.get(amount, keyId)!.credits };
       }),
-      debitCredit: db.transaction((keyId: string, amount: number): DebitResult => {
+      debitCredit: db.transaction((keyId: string, amount: number, count?: CounterRow): DebitResult => {
         const debited = sql.creditsDebit.get(amount, keyId, amount);
-        if (debited) return { ok: true, balance: debited.credits };
-        return { ok: false, balance: sql.creditsGet.get(keyId)?.credits ?? 0 };
+        if (!debited) return { ok: false, balance: sql.creditsGet.get(keyId)?.credits ?? 0 };
+        if (count) sql.counterWrite.run(count.key, count.windowMs, count.window, count.count, count.expiresAt);
+        return { ok: true, balance: debited.credits };
       }),
       sweep: db.transaction((now: number) => {
         for (const statement of sql.sweeps) statement.run(now);
@@ -243,23 +280,46 @@ export class SqliteStore implements Store {
   async putNonce(nonce: NonceRecord): Promise<void> {
     this.sweepExpired(nonce.issuedAt);
     if (nonce.expiresAt <= nonce.issuedAt) return;
-    this.sql.noncePut.run(nonce.nonce, nonce.domain, nonce.issuedAt, nonce.expiresAt);
+    this.sql.noncePut.run(nonce.nonce, nonce.domain, nonce.uri, nonce.chainId, nonce.issuedAt, nonce.expiresAt);
   }
 
   async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
     const row = this.sql.nonceTake.get(params.nonce);
     if (!row || row.expires_at <= params.now) return null;
-    return { nonce: row.nonce, domain: row.domain, issuedAt: row.issued_at, expiresAt: row.expires_at };
+    return {
+      nonce: row.nonce,
+      domain: row.domain,
+      uri: row.uri,
+      chainId: row.chain_id,
+      issuedAt: row.issued_at,
+      expiresAt: row.expires_at,
+    };
   }
 
-  async revokeSession(params: { jti: string; expiresAt: number; now: number }): Promise<void> {
+  async openSession(params: { sessionId: string; tokenId: string; expiresAt: number; now: number }): Promise<void> {
     this.sweepExpired(params.now);
     if (params.expiresAt <= params.now) return;
-    this.sql.sessionRevoke.run(params.jti, params.expiresAt);
+    this.sql.sessionOpen.run(params.sessionId, params.tokenId, params.expiresAt);
   }
 
-  async isSessionRevoked(params: { jti: string; now: number }): Promise<boolean> {
-    return this.sql.sessionRevoked.get(params.jti, params.now) !== undefined;
+  async refreshSession(params: {
+    sessionId: string;
+    tokenId: string;
+    nextTokenId: string;
+    expiresAt: number;
+    now: number;
+  }): Promise<boolean> {
+    if (params.expiresAt <= params.now) return false;
+    const { sessionId, tokenId, nextTokenId, expiresAt, now } = params;
+    return this.sql.sessionRefresh.run(nextTokenId, expiresAt, sessionId, tokenId, now).changes === 1;
+  }
+
+  async endSession(params: { sessionId: string; now: number }): Promise<void> {
+    this.sql.sessionEnd.run(params.sessionId);
+  }
+
+  async currentSessionToken(params: { sessionId: string; now: number }): Promise<string | null> {
+    return this.sql.sessionCurrent.get(params.sessionId, params.now)?.token_id ?? null;
   }
 
   async touchWallet(params: { address: string; now: number }): Promise<WalletRecord> {
@@ -333,10 +393,22 @@ export class SqliteStore implements Store {
     return this.tx.addCredits.immediate(params.keyId, params.amount, params.reference, params.now);
   }
 
-  async debitCredit(params: { keyId: string; amount?: number; now: number }): Promise<DebitResult> {
+  async debitCredit(params: {
+    keyId: string;
+    amount?: number;
+    count?: QuotaCounter;
+    now: number;
+  }): Promise<DebitResult> {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
-    return this.tx.debitCredit.immediate(params.keyId, amount);
+    if (!params.count) return this.tx.debitCredit.immediate(params.keyId, amount);
+    let result: DebitResult = { ok: false, balance: 0 };
+    // The counter's next value is written in the debit's own transaction: both commit, or neither does.
+    this.quota.countWithin(params.count, params.now, (row) => {
+      result = this.tx.debitCredit.immediate(params.keyId, amount, row);
+      return result.ok;
+    });
+    return result;
   }
 
   async getCredits(keyId: string): Promise<number> {

@@ -19,6 +19,8 @@ export interface QuotaCounter {
   limit: number;
   /** Window length; 86_400_000 gives windows that reset at midnight UTC. */
   windowMs: number;
+  /** Its count must survive a crash of the process at any moment (an API key's: it decides when credits are charged). */
+  durable?: boolean;
 }
 
 /** Current values of a list of counters, in the order they were asked for. */
@@ -34,10 +36,12 @@ export interface QuotaDecision extends QuotaReading {
   admitted: boolean;
 }
 
-/** A SIWE challenge nonce, valid until `expiresAt` and usable once. */
+/** A SIWE challenge nonce, valid until `expiresAt` and usable once, with what the signed message must name. */
 export interface NonceRecord {
   nonce: string;
   domain: string;
+  uri: string;
+  chainId: number;
   issuedAt: number;
   expiresAt: number;
 }
@@ -130,11 +134,26 @@ export interface Store {
   /** Uses a nonce up: of concurrent callers exactly one gets the record; used, unknown or expired → null. */
   consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null>;
 
-  /** Marks a session token (by its jti) as terminated until the token would have expired anyway. */
-  revokeSession(params: { jti: string; expiresAt: number; now: number }): Promise<void>;
+  /** Opens a session (one sign-in) whose current token is `tokenId`, live until `expiresAt`. */
+  openSession(params: { sessionId: string; tokenId: string; expiresAt: number; now: number }): Promise<void>;
 
-  /** True while a revoked token has not yet expired. */
-  isSessionRevoked(params: { jti: string; now: number }): Promise<boolean>;
+  /**
+   * Compare-and-set: while the session is live and `tokenId` is its current token, makes `nextTokenId` current (the
+   * old one ends) and the session live until `expiresAt`; of concurrent callers with one token exactly one gets true.
+   */
+  refreshSession(params: {
+    sessionId: string;
+    tokenId: string;
+    nextTokenId: string;
+    expiresAt: number;
+    now: number;
+  }): Promise<boolean>;
+
+  /** Ends the session: none of its tokens is current any more, and it can no longer be refreshed. */
+  endSession(params: { sessionId: string; now: number }): Promise<void>;
+
+  /** The session's current token id; null once it ended or expired, or if it was never opened. */
+  currentSessionToken(params: { sessionId: string; now: number }): Promise<string | null>;
 
   // ── Wallets ──────────────────────────────────────────────────────────────────────────────
 
@@ -176,8 +195,11 @@ export interface Store {
   /** Adds credits once per payment `reference` (globally); throws ApiKeyNotFoundError for an unknown key. */
   addCredits(params: { keyId: string; amount: number; reference: string; now: number }): Promise<CreditResult>;
 
-  /** Takes `amount` (default 1) credits if the balance covers it; never goes below 0. */
-  debitCredit(params: { keyId: string; amount?: number; now: number }): Promise<DebitResult>;
+  /**
+   * Takes `amount` (default 1) credits if the balance covers it; never goes below 0. A debit that succeeds also moves
+   * `count` by one in the same atomic step (the credits a key spent today), so a crash cannot part the two.
+   */
+  debitCredit(params: { keyId: string; amount?: number; count?: QuotaCounter; now: number }): Promise<DebitResult>;
 
   /** Balance of the key; 0 for an unknown or deleted key. */
   getCredits(keyId: string): Promise<number>;

@@ -28,7 +28,7 @@ export class AccountResolver {
     description: 'A fresh single-use SIWE nonce (valid 5 minutes) with the domain and URI to sign for',
   })
   siweChallenge(@Ctx() ctx: GraphContext): Promise<SiweChallenge> {
-    return ctx.app.account.siweChallenge({ publicBaseUrl: ctx.publicBaseUrl });
+    return ctx.app.account.siweChallenge();
   }
 
   @Mutation(() => SiweSession, { description: 'Verifies a signed SIWE message and opens a 24-hour session' })

@@ -2,7 +2,8 @@ import { Field, Float, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'Service liveness, as GET /api/health answers it' })
 export class ServiceHealth {
-  @Field(() => String, { description: 'ok, or degraded when a dependency is down' }) status!: string;
+  @Field(() => String, { description: 'ok; a store that does not answer makes health a 503 SERVICE_UNAVAILABLE' })
+  status!: string;
   @Field(() => String) version!: string;
   @Field(() => Int) uptimeSeconds!: number;
   @Field(() => String, { description: 'sqlite or redis' }) store!: string;

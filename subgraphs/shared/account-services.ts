@@ -10,8 +10,8 @@ export interface CallerIdentity {
   key: string;
   /** The wallet: the signed-in one, or the one owning the API key. */
   wallet?: `0x${string}`;
-  /** The session token's id and expiry (ms), for SIWE callers. */
-  session?: { id: string; expiresAt: number };
+  /** For SIWE callers: the session (one sign-in and its refreshes), the token presented, and its expiry (ms). */
+  session?: { id: string; tokenId: string; expiresAt: number };
   /** The API key's id, for API key callers. */
   apiKeyId?: string;
   /** The mode's daily and per-minute limits. */
@@ -130,8 +130,8 @@ export interface CreditPackageShape {
 }
 
 export interface AccountServices {
-  /** A fresh single-use nonce, valid 5 minutes, bound to the domain callers must sign for. */
-  siweChallenge(p: { publicBaseUrl: string }): Promise<SiweChallengeShape>;
+  /** A fresh single-use nonce, valid 5 minutes, bound to the configured domain, URI and chain callers must sign for. */
+  siweChallenge(): Promise<SiweChallengeShape>;
   /** Checks an EIP-4361 message and its signature; opens a 24-hour session. */
   siweVerify(p: { message: string; signature: string }): Promise<SessionShape>;
   refreshSession(caller: CallerIdentity): Promise<RefreshedSessionShape>;

@@ -147,12 +147,13 @@ describe('one instance on SQLite (the embedded default)', () => {
 /** The server as its own process, from the TypeScript sources (no build), configured by env vars. */
 async function startServerProcess(
   dataDir: string,
+  env: Record<string, string> = LOAD_ENV,
 ): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
   const root = join(import.meta.dirname, '..', '..');
   const loader = join(import.meta.dirname, '..', 'helpers', 'ts-loader', 'register.mjs');
   const child = spawn(process.execPath, ['--import', loader, join(root, 'src', 'server', 'main.ts')], {
     cwd: root,
-    env: { ...process.env, ...LOAD_ENV, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise((resolve) => child.once('exit', resolve));
@@ -237,9 +238,59 @@ describe('SQLite: a server killed with SIGKILL mid-load loses no credit', () => 
     expect(unacknowledged).toBeGreaterThanOrEqual(0);
     expect(unacknowledged).toBeLessThanOrEqual(WORKERS);
 
+    // The credits the key spent today are exactly the credits that left it.
+    const usage = await (await fetch(`${second.url}/api/usage`, { headers: { 'x-api-key': key } })).json();
+    console.log(`sqlite SIGKILL: credits.usedToday ${usage.credits.usedToday} for ${CREDITS - left} credits spent`);
+    expect(usage.credits).toEqual({ balance: left, usedToday: CREDITS - left });
+
     const after = await burst([second.url], left + 20, COUNTED, { 'x-api-key': key });
     expect(after.counts).toEqual({ 200: left, 402: 20 });
     second.child.kill('SIGTERM');
     await second.exited;
+  }, 180_000);
+
+  it("a key's calls today stay counted through SIGKILL: at least every answered call, at most those in flight more", async () => {
+    const WORKERS = 16;
+    const env = { ...LOAD_ENV, API_KEY_DAILY_LIMIT: '100000' };
+    const keyDir = mkdtempSync(join(tmpdir(), 'api-kill-usage-'));
+    try {
+      const first = await startServerProcess(keyDir, env);
+      children.push(first.child);
+      const session = await signIn(client(first.url));
+      const created = await client(first.url).post('/api/user/keys', { name: 'kill' }, bearer(session.token));
+      const { key } = (await created.json()).key as { key: string };
+
+      let answered = 0;
+      let killed = false;
+      const worker = async () => {
+        while (!killed) {
+          try {
+            const res = await fetch(`${first.url}${COUNTED}`, { headers: { 'x-api-key': key } });
+            await res.arrayBuffer();
+            if (res.status !== 200) throw new Error(`unexpected ${res.status}`);
+            if (!killed) answered++;
+          } catch (err) {
+            if (!killed) throw err;
+          }
+          if (answered >= 150 && !killed) {
+            killed = true;
+            first.child.kill('SIGKILL');
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: WORKERS }, worker));
+      await first.exited;
+
+      const second = await startServerProcess(keyDir, env);
+      children.push(second.child);
+      const usage = await (await fetch(`${second.url}/api/usage`, { headers: { 'x-api-key': key } })).json();
+      console.log(`sqlite SIGKILL: the key's usedToday reads ${usage.used} for ${answered} answered calls`);
+      expect(usage.used).toBeGreaterThanOrEqual(answered);
+      expect(usage.used - answered).toBeLessThanOrEqual(WORKERS);
+      second.child.kill('SIGTERM');
+      await second.exited;
+    } finally {
+      rmSync(keyDir, { recursive: true, force: true });
+    }
   }, 180_000);
 });

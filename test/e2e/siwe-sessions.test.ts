@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { request } from 'node:http';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, getChallenge, messageFor, newWallet, signIn } from '../helpers/siwe-wallet.js';
+import { bearer, type Challenge, getChallenge, messageFor, newWallet, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const JWT_SECRET = 'test-secret-that-is-at-least-32-characters-long';
@@ -10,10 +12,22 @@ const DAY = 24 * 60 * 60 * 1000;
 const verify = (server: TestServer, message: string, signature: string) =>
   server.post('/api/auth/siwe/verify', { message, signature });
 
+/** A GET with headers fetch will not send (Host): what a relaying phishing site or a lying proxy sends. */
+function getWithHost(base: string, path: string, headers: Record<string, string>): Promise<Challenge> {
+  return new Promise((resolve, reject) => {
+    const req = request(new URL(path, base), { headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
+    });
+    req.on('error', reject).end();
+  });
+}
+
 describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transitions")', () => {
   let server: TestServer;
   beforeAll(async () => {
-    // Sign-in routes are Auth tier (10 a minute for an anonymous IP): this file signs in more often than that.
+    // Sign-in routes are Auth tier (20 a minute for an anonymous IP): this file signs in more often than that.
     server = await startTestServer({
       JWT_SECRET,
       ANONYMOUS_DAILY_LIMIT: '100000',
@@ -80,6 +94,8 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
     await server.store.putNonce({
       nonce: 'ExpiredNonce1234',
       domain: challenge.domain,
+      uri: challenge.uri,
+      chainId: challenge.chainId,
       issuedAt,
       expiresAt: issuedAt + FIVE_MINUTES,
     });
@@ -128,9 +144,35 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
     expect((await garbage.json()).code).toBe('INVALID_SIGNATURE');
   });
 
-  it('text that is not an EIP-4361 message is INVALID_MESSAGE (400); a missing field is INVALID_PARAMETER (400)', async () => {
+  it('a phishing site that relays the challenge with its own Host gets this server’s domain, so its signature is refused', async () => {
+    const relayed = await getWithHost(server.url, '/api/auth/siwe/challenge', { host: 'login-phish.example' });
+    expect(relayed).toMatchObject({ domain: new URL(server.url).host, uri: server.url });
+    // The victim signs what the phishing page shows: a message for the phishing domain, with the relayed nonce.
+    const wallet = newWallet();
+    const phished = messageFor(wallet, relayed, { domain: 'login-phish.example', uri: 'https://login-phish.example' });
+    const res = await verify(server, phished, await wallet.signMessage({ message: phished }));
+    expect(res.status).toBe(401);
+    expect((await res.json()).code).toBe('DOMAIN_MISMATCH');
+  });
+
+  it('a message for the right domain but another URI, chain or version is INVALID_MESSAGE (401)', async () => {
+    const wallet = newWallet();
+    const others = [
+      messageFor(wallet, await getChallenge(server), { uri: 'https://login-phish.example' }),
+      messageFor(wallet, await getChallenge(server), { chainId: 8453 }),
+      messageFor(wallet, await getChallenge(server), { chainId: 10 }),
+      messageFor(wallet, await getChallenge(server)).replace('\nVersion: 1\n', '\nVersion: 2\n'),
+    ];
+    for (const message of others) {
+      const res = await verify(server, message, await wallet.signMessage({ message }));
+      expect(res.status, message).toBe(401);
+      expect((await res.json()).code, message).toBe('INVALID_MESSAGE');
+    }
+  });
+
+  it('text that is not an EIP-4361 message is INVALID_MESSAGE (401); a missing field is INVALID_PARAMETER (400)', async () => {
     const res = await verify(server, 'please let me in', '0x00');
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(401);
     expect(await res.json()).toMatchObject({ error: true, code: 'INVALID_MESSAGE' });
     const missing = await server.post('/api/auth/siwe/verify', { message: 'x' });
     expect(missing.status).toBe(400);
@@ -163,11 +205,14 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
   it('a session past its 24 hours is TOKEN_EXPIRED (401); a forged token is UNAUTHORIZED (401)', async () => {
     const { address } = newWallet();
     const now = Math.floor(Date.now() / 1000);
+    const [sessionId, tokenId] = [randomUUID(), randomUUID()];
+    // Fixture: the session the tokens below belong to, open in the store.
+    await server.store.openSession({ sessionId, tokenId, expiresAt: (now + 3600) * 1000, now: now * 1000 });
     const sign = (secret: string, exp: number) =>
-      new SignJWT({})
+      new SignJWT({ sid: sessionId })
         .setProtectedHeader({ alg: 'HS256' })
         .setSubject(address)
-        .setJti('00000000-0000-4000-8000-000000000000')
+        .setJti(tokenId)
         .setIssuer('chain-identity-api')
         .setAudience('siwe-session')
         .setIssuedAt(exp - 86_400)
@@ -281,5 +326,44 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
     expect(me.data.me.address).toBe(wallet.address);
     const anonymous = await (await server.post('/graphql', { query: '{ me { address } }' })).json();
     expect(anonymous.errors[0].extensions).toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+});
+
+describe('the relying party SIWE names comes from configuration (SIWE_DOMAIN, SIWE_URI)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    // Behind a proxy (TRUST_PROXY): X-Forwarded-Host is believed for client IPs, never for the sign-in domain.
+    server = await startTestServer({
+      JWT_SECRET,
+      TRUST_PROXY: 'true',
+      SIWE_DOMAIN: 'app.example.com',
+      SIWE_URI: 'https://app.example.com/login',
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('every challenge names the configured domain and URI, whatever Host or X-Forwarded-Host is sent', async () => {
+    const direct = await getChallenge(server);
+    const relayed = await getWithHost(server.url, '/api/auth/siwe/challenge', {
+      host: 'login-phish.example',
+      'x-forwarded-host': 'login-phish.example',
+      'x-forwarded-proto': 'https',
+    });
+    for (const c of [direct, relayed]) {
+      expect(c).toMatchObject({ domain: 'app.example.com', uri: 'https://app.example.com/login', chainId: 1 });
+    }
+  });
+
+  it('a wallet signing for the configured domain and URI signs in; one signing for the server’s own address does not', async () => {
+    const wallet = newWallet();
+    const message = messageFor(wallet, await getChallenge(server));
+    expect((await verify(server, message, await wallet.signMessage({ message }))).status).toBe(200);
+    const own = new URL(server.url);
+    const wrong = messageFor(wallet, await getChallenge(server), { domain: own.host, uri: own.origin });
+    const res = await verify(server, wrong, await wallet.signMessage({ message: wrong }));
+    expect(res.status).toBe(401);
+    expect((await res.json()).code).toBe('DOMAIN_MISMATCH');
   });
 });

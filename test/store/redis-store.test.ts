@@ -58,7 +58,14 @@ describe('redis store specifics', () => {
     const now = Date.now();
     await store.consumeQuota({ counters: [{ key: 'ip:1', limit: 10, windowMs: 60_000 }], now });
     await store.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now });
-    await store.putNonce({ nonce: 'n1', domain: 'example.com', issuedAt: now, expiresAt: now + 300_000 });
+    await store.putNonce({
+      nonce: 'n1',
+      domain: 'example.com',
+      uri: 'https://example.com',
+      chainId: 1,
+      issuedAt: now,
+      expiresAt: now + 300_000,
+    });
     await store.markPaymentNonceSpent({ key: 'p1', expiresAt: now + 60_000, now });
     const keys = await admin.keys(`${prefix}*`);
     expect(keys).toHaveLength(4);

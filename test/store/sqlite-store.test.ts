@@ -101,7 +101,14 @@ describe('sqlite store on disk', () => {
     await first.addCredits({ keyId: key.id, amount: 100, reference: 'tx:1', now: T0 });
     await first.debitCredit({ keyId: key.id, now: T0 });
     await first.consumeQuota({ counters: [{ key: 'ip:1', limit: 10, windowMs: 86_400_000 }], now: T0 });
-    await first.putNonce({ nonce: 'n1', domain: 'example.com', issuedAt: T0, expiresAt: T0 + 300_000 });
+    await first.putNonce({
+      nonce: 'n1',
+      domain: 'example.com',
+      uri: 'https://example.com',
+      chainId: 1,
+      issuedAt: T0,
+      expiresAt: T0 + 300_000,
+    });
     await first.putSubname({
       parent: 'example.eth',
       label: 'alice',
@@ -135,16 +142,23 @@ describe('sqlite store on disk', () => {
     await store.close();
   });
 
-  it('expired windows, slots, nonces and revocations are swept away', async () => {
+  it('expired windows, slots, nonces and sessions are swept away', async () => {
     const store = openSqliteStore({ file });
     await store.consumeQuota({ counters: [{ key: 'ip:1', limit: 10, windowMs: 60_000 }], now: T0 });
     await store.acquireSlot({ key: 'key:1', max: 10, ttlMs: 30_000, now: T0 });
-    await store.putNonce({ nonce: 'n1', domain: 'example.com', issuedAt: T0, expiresAt: T0 + 300_000 });
-    await store.revokeSession({ jti: 'j1', expiresAt: T0 + 60_000, now: T0 });
+    await store.putNonce({
+      nonce: 'n1',
+      domain: 'example.com',
+      uri: 'https://example.com',
+      chainId: 1,
+      issuedAt: T0,
+      expiresAt: T0 + 300_000,
+    });
+    await store.openSession({ sessionId: 's1', tokenId: 't1', expiresAt: T0 + 60_000, now: T0 });
     await store.markPaymentNonceSpent({ key: 'p1', expiresAt: T0 + 60_000, now: T0 });
     const db = new Database(file, { readonly: true });
     const rows = () =>
-      ['quota_counters', 'concurrency_slots', 'siwe_nonces', 'revoked_sessions', 'spent_payment_nonces'].map(
+      ['quota_counters', 'concurrency_slots', 'siwe_nonces', 'siwe_sessions', 'spent_payment_nonces'].map(
         (table) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n,
       );
     // Quota counts are written behind: they reach the file within the flush interval.
@@ -169,6 +183,42 @@ describe('sqlite store on disk', () => {
       | undefined;
     db.close();
     expect(row?.count).toBe(2);
+    await store.close();
+  });
+
+  it("a durable counter (an API key's) is on disk before the call is answered, below its limit too", async () => {
+    const counter = { key: 'key:durable', limit: 250, windowMs: 86_400_000, durable: true };
+    const store = openSqliteStore({ file });
+    for (let i = 0; i < 3; i++) await store.consumeQuota({ counters: [counter], now: T0 });
+    const db = new Database(file, { readonly: true });
+    const row = db.prepare('SELECT count FROM quota_counters WHERE key = ?').get('key:durable') as
+      | { count: number }
+      | undefined;
+    db.close();
+    expect(row?.count).toBe(3);
+    await store.close();
+  });
+
+  it('a counted debit writes the credit and the count in one transaction', async () => {
+    const store = openSqliteStore({ file });
+    await store.createApiKey({
+      id: 'key-1',
+      wallet: WALLET,
+      name: 'server',
+      keyHash: 'hash-1',
+      prefix: 'sk…',
+      createdAt: T0,
+      dailyLimit: 250,
+      minuteLimit: 60,
+    });
+    await store.addCredits({ keyId: 'key-1', amount: 5, reference: 'tx:1', now: T0 });
+    const spent = { key: 'credits-used:key-1:day', limit: Number.MAX_SAFE_INTEGER, windowMs: 86_400_000 };
+    for (let i = 0; i < 3; i++) await store.debitCredit({ keyId: 'key-1', count: spent, now: T0 });
+    const db = new Database(file, { readonly: true });
+    const row = db.prepare('SELECT count FROM quota_counters WHERE key = ?').get(spent.key) as { count: number };
+    db.close();
+    expect(row.count).toBe(3);
+    expect(await store.getCredits('key-1')).toBe(2);
     await store.close();
   });
 

@@ -124,6 +124,13 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         expect((await store.readQuota({ counters: [counter], now: T0 })).counts).toEqual([100]);
       });
 
+      it('a durable counter counts like any other', async () => {
+        const counter: QuotaCounter = { key: 'key:1:day', limit: 2, windowMs: DAY, durable: true };
+        expect((await store.consumeQuota({ counters: [counter], now: T0 })).counts).toEqual([1]);
+        expect((await store.consumeQuota({ counters: [counter], now: T0 })).admitted).toBe(true);
+        expect((await stores.at(-1)!.consumeQuota({ counters: [counter], now: T0 })).admitted).toBe(false);
+      });
+
       it('concurrent calls on two counters never pass either limit', async () => {
         const tight: QuotaCounter = { key: 'key:1:minute', limit: 60, windowMs: MINUTE };
         const loose: QuotaCounter = { key: 'key:1:day', limit: 250, windowMs: DAY };
@@ -169,7 +176,14 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
     });
 
     describe('SIWE nonces', () => {
-      const challenge = { nonce: 'n0nce1234567', domain: 'api.example.com', issuedAt: T0, expiresAt: T0 + 5 * MINUTE };
+      const challenge = {
+        nonce: 'n0nce1234567',
+        domain: 'api.example.com',
+        uri: 'https://api.example.com',
+        chainId: 1,
+        issuedAt: T0,
+        expiresAt: T0 + 5 * MINUTE,
+      };
 
       it('a nonce can be used once', async () => {
         await store.putNonce(challenge);
@@ -194,13 +208,72 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
     });
 
     describe('sessions', () => {
-      it('a logged-out session stays revoked until it would have expired', async () => {
-        expect(await store.isSessionRevoked({ jti: 'jti-1', now: T0 })).toBe(false);
-        await store.revokeSession({ jti: 'jti-1', expiresAt: T0 + DAY, now: T0 });
-        expect(await store.isSessionRevoked({ jti: 'jti-1', now: T0 + 1 })).toBe(true);
-        expect(await stores[stores.length - 1].isSessionRevoked({ jti: 'jti-1', now: T0 + DAY - 1 })).toBe(true);
-        expect(await store.isSessionRevoked({ jti: 'jti-1', now: T0 + DAY })).toBe(false);
-        expect(await store.isSessionRevoked({ jti: 'jti-2', now: T0 + 1 })).toBe(false);
+      const open = (s: Store = store) =>
+        s.openSession({ sessionId: 'session-1', tokenId: 'token-0', expiresAt: T0 + DAY, now: T0 });
+      const refresh = (s: Store, tokenId: string, nextTokenId: string, now = T0 + MINUTE) =>
+        s.refreshSession({ sessionId: 'session-1', tokenId, nextTokenId, expiresAt: now + DAY, now });
+
+      it('an open session has its current token until it expires; an unknown session has none', async () => {
+        await open();
+        expect(await store.currentSessionToken({ sessionId: 'session-1', now: T0 + 1 })).toBe('token-0');
+        expect(await stores.at(-1)!.currentSessionToken({ sessionId: 'session-1', now: T0 + DAY - 1 })).toBe('token-0');
+        expect(await store.currentSessionToken({ sessionId: 'session-1', now: T0 + DAY })).toBeNull();
+        expect(await store.currentSessionToken({ sessionId: 'session-2', now: T0 + 1 })).toBeNull();
+      });
+
+      it('a refresh makes the next token current and the session live a day longer; the old token is refreshed once', async () => {
+        await open();
+        expect(await refresh(store, 'token-0', 'token-1')).toBe(true);
+        expect(await store.currentSessionToken({ sessionId: 'session-1', now: T0 + DAY + 1 })).toBe('token-1');
+        expect(await refresh(stores.at(-1)!, 'token-0', 'token-x')).toBe(false);
+        expect(await store.currentSessionToken({ sessionId: 'session-1', now: T0 + MINUTE })).toBe('token-1');
+        expect(await store.currentSessionToken({ sessionId: 'session-1', now: T0 + MINUTE + DAY })).toBeNull();
+      });
+
+      it('an expired, ended or unknown session cannot be refreshed', async () => {
+        await open();
+        expect(await refresh(store, 'token-0', 'token-1', T0 + DAY)).toBe(false);
+        expect(await refresh(store, 'token-0', 'token-1', T0 + DAY - 1)).toBe(true);
+        await store.endSession({ sessionId: 'session-1', now: T0 + DAY });
+        expect(await refresh(store, 'token-1', 'token-2', T0 + DAY + 1)).toBe(false);
+        expect(await store.currentSessionToken({ sessionId: 'session-1', now: T0 + DAY + 1 })).toBeNull();
+        expect(
+          await store.refreshSession({
+            sessionId: 'never-opened',
+            tokenId: 'a',
+            nextTokenId: 'b',
+            expiresAt: T0 + DAY,
+            now: T0,
+          }),
+        ).toBe(false);
+      });
+
+      it('of 20 concurrent refreshes of one token exactly one succeeds, and its token is the current one', async () => {
+        await open();
+        const results = await spread(stores, 20, (s, i) => refresh(s, 'token-0', `token-${i + 1}`));
+        const winners = results.flatMap((ok, i) => (ok ? [`token-${i + 1}`] : []));
+        expect(winners).toHaveLength(1);
+        expect(await store.currentSessionToken({ sessionId: 'session-1', now: T0 + MINUTE })).toBe(winners[0]);
+      });
+
+      it('ending a session while it is refreshed leaves no current token', async () => {
+        for (let trial = 0; trial < 10; trial++) {
+          const sessionId = `session-race-${trial}`;
+          await store.openSession({ sessionId, tokenId: 't0', expiresAt: T0 + DAY, now: T0 });
+          await Promise.all([
+            ...Array.from({ length: 10 }, (_, i) =>
+              stores[i % stores.length]!.refreshSession({
+                sessionId,
+                tokenId: 't0',
+                nextTokenId: `t${i + 1}`,
+                expiresAt: T0 + 2 * DAY,
+                now: T0 + 1,
+              }),
+            ),
+            stores.at(-1)!.endSession({ sessionId, now: T0 + 1 }),
+          ]);
+          expect(await store.currentSessionToken({ sessionId, now: T0 + 2 })).toBeNull();
+        }
       });
     });
 
@@ -401,6 +474,27 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         expect(results.filter((r) => r.ok)).toHaveLength(300);
         expect(results.every((r) => r.balance >= 0)).toBe(true);
         expect(await store.getCredits(key.id)).toBe(0);
+      });
+
+      it('a debit that succeeds moves its counter by one in the same step; a refused debit moves nothing', async () => {
+        const key = await store.createApiKey(newKey());
+        const spent: QuotaCounter = { key: `credits-used:${key.id}`, limit: Number.MAX_SAFE_INTEGER, windowMs: DAY };
+        await store.addCredits({ keyId: key.id, amount: 2, reference: 'tx:0x09', now: T0 });
+        expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: true, balance: 1 });
+        expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: true, balance: 0 });
+        expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: false, balance: 0 });
+        expect((await stores.at(-1)!.readQuota({ counters: [spent], now: T0 + 1 })).counts).toEqual([2]);
+        // The counter is a daily window like any other: the next day starts at 0.
+        expect((await store.readQuota({ counters: [spent], now: T0 + DAY })).counts).toEqual([0]);
+      });
+
+      it('1,000 concurrent counted debits against 300 credits: the counter ends at exactly 300', async () => {
+        const key = await store.createApiKey(newKey());
+        const spent: QuotaCounter = { key: `credits-used:${key.id}`, limit: Number.MAX_SAFE_INTEGER, windowMs: DAY };
+        await store.addCredits({ keyId: key.id, amount: 300, reference: 'tx:0x0a', now: T0 });
+        const results = await spread(stores, 1000, (s) => s.debitCredit({ keyId: key.id, count: spent, now: T0 }));
+        expect(results.filter((r) => r.ok)).toHaveLength(300);
+        expect((await store.readQuota({ counters: [spent], now: T0 })).counts).toEqual([300]);
       });
 
       it('amounts must be positive whole numbers', async () => {

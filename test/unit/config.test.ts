@@ -7,6 +7,7 @@ describe('configuration is read and validated once', () => {
     expect(c.port).toBe(3000);
     expect(c.dataDir.endsWith('/data')).toBe(true);
     expect(c.redisUrl).toBeUndefined();
+    expect(c.storeTimeoutMs).toBe(500);
     expect(c.anonymousLimits).toEqual({ daily: 100, perMinute: 30 });
     expect(c.x402).toMatchObject({ asset: USDC_ON_BASE, network: 'base', chainId: 8453 });
     expect(c.graphql).toEqual({ maxDepth: 6, maxAliases: 15, maxTokens: 1000 });
@@ -29,6 +30,7 @@ describe('configuration is read and validated once', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ X402_RECEIVER: '0x1234' })).toThrow(/X402_RECEIVER/);
     expect(() => loadConfig({ ETH_RPC_URL: 'not a url' })).toThrow(/ETH_RPC_URL/);
+    expect(() => loadConfig({ STORE_TIMEOUT_MS: '0' })).toThrow(/STORE_TIMEOUT_MS/);
   });
 
   it('Etherscan API v2 always gets its key: from ETHERSCAN_API_KEY, or from an apikey in ETHERSCAN_API_URL, which then leaves the URL', () => {

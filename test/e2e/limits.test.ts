@@ -1,0 +1,121 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+/** Counted routes answered locally: Light (price), Medium (smart price), Heavy (batch price). */
+const LIGHT = '/api/price/ETH';
+const MEDIUM = '/api/price/smart/ETH';
+const HEAVY = '/api/price/batch?symbols=ETH';
+
+type Headers = Record<string, number | string>;
+
+/** Per-minute windows are aligned to the clock: a test that counts calls in one minute starts early in one. */
+async function startOfAMinute(): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 15_000) await new Promise((r) => setTimeout(r, left + 50));
+}
+
+function rateLimitHeaders(res: Response): Headers {
+  const n = (name: string) => Number(res.headers.get(`x-ratelimit-${name}`));
+  return {
+    tier: res.headers.get('x-ratelimit-tier') ?? '',
+    limit: n('limit'),
+    remaining: n('remaining'),
+    tierLimit: n('tier-limit'),
+    tierRemaining: n('tier-remaining'),
+    globalUsed: n('global-used'),
+    globalLimit: n('global-limit'),
+  };
+}
+
+describe('limits exactly as SPEC "Limits" states them (anonymous: 100 a day, 30 a minute per IP)', () => {
+  let server: TestServer;
+  let nextIp = 1;
+  // Each test is its own client IP (TRUST_PROXY: X-Forwarded-For), so each starts with fresh quotas.
+  const newClient = async () => {
+    await startOfAMinute();
+    const ip = { 'x-forwarded-for': `198.51.100.${nextIp++}` };
+    return (path: string) => server.get(path, ip);
+  };
+  beforeAll(async () => {
+    // SPEC's limits: nothing raised.
+    server = await startTestServer({ TRUST_PROXY: 'true' });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('an anonymous IP gets 30 calls a minute on a Light route, not more', async () => {
+    const call = await newClient();
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (let i = 0; i < 31; i++) {
+      last = await call(LIGHT);
+      statuses.push(last.status);
+    }
+    console.log('anonymous Light calls in one minute admitted:', statuses.filter((s) => s === 200).length);
+    expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
+    expect(last!.status).toBe(429);
+    expect(await last!.json()).toMatchObject({ code: 'RATE_LIMITED', tier: 'light', limit: 30 });
+    expect(last!.headers.get('x-ratelimit-tier-remaining')).toBe('0');
+  });
+
+  it('the 30 a minute are a cap across all tiers', async () => {
+    const call = await newClient();
+    for (let i = 0; i < 20; i++) expect((await call(LIGHT)).status).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await call(MEDIUM)).status).toBe(200);
+    const over = await call(MEDIUM);
+    expect(over.status).toBe(429);
+    expect(await over.json()).toMatchObject({ code: 'RATE_LIMITED', limit: 30 });
+  });
+
+  it("a tier's own per-minute limit applies where it is lower: Heavy is SPEC's 10 a minute", async () => {
+    const call = await newClient();
+    for (let i = 0; i < 10; i++) expect((await call(HEAVY)).status).toBe(200);
+    const over = await call(HEAVY);
+    expect(over.status).toBe(429);
+    expect(await over.json()).toMatchObject({ code: 'RATE_LIMITED', tier: 'heavy', limit: 10 });
+    // The cap across tiers still has room: a Light call goes through.
+    expect((await call(LIGHT)).status).toBe(200);
+  });
+
+  it('the first call shows each limit with what is left of that same limit', async () => {
+    const light = rateLimitHeaders(await (await newClient())(LIGHT));
+    console.log('first anonymous Light call:', light);
+    // Light's own daily limit (2 × 100) is above the cap of 100 across tiers: the cap is the limit that applies.
+    expect(light).toEqual({
+      tier: 'light',
+      limit: 100,
+      remaining: 99,
+      tierLimit: 30,
+      tierRemaining: 29,
+      globalUsed: 1,
+      globalLimit: 100,
+    });
+    const heavy = rateLimitHeaders(await (await newClient())(HEAVY));
+    expect(heavy).toEqual({
+      tier: 'heavy',
+      limit: 25,
+      remaining: 24,
+      tierLimit: 10,
+      tierRemaining: 9,
+      globalUsed: 1,
+      globalLimit: 100,
+    });
+  });
+
+  it('on every response Remaining is its Limit less the calls counted against that limit', async () => {
+    const call = await newClient();
+    const used: Record<string, number> = { light: 0, medium: 0, heavy: 0 };
+    const plan = [...Array(12).fill(MEDIUM), ...Array(8).fill(HEAVY), ...Array(5).fill(LIGHT)];
+    for (const path of plan) {
+      const res = await call(path);
+      expect(res.status).toBe(200);
+      const h = rateLimitHeaders(res);
+      used[h.tier as string]! += 1;
+      const countedDaily = h.limit === h.globalLimit ? h.globalUsed : used[h.tier as string]!;
+      expect(h.remaining, `${path} ${JSON.stringify(h)}`).toBe((h.limit as number) - (countedDaily as number));
+      const countedMinute = h.tierLimit === 30 ? h.globalUsed : used[h.tier as string]!;
+      expect(h.tierRemaining, `${path} ${JSON.stringify(h)}`).toBe((h.tierLimit as number) - (countedMinute as number));
+    }
+  });
+});

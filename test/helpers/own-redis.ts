@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** A Redis of the test's own, on a free loopback port: it may be stopped, frozen and restarted (never the shared one). */
+export interface OwnRedis {
+  url: string;
+  /** Freezes the server (SIGSTOP): connections stay open, nothing is answered. */
+  freeze(): void;
+  thaw(): void;
+  /** Kills the server (SIGKILL): connections drop, the port refuses. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port, empty (no persistence). */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function startRedisServer(port: number): Promise<ChildProcess> {
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    });
+    child.once('exit', () => reject(new Error(`redis-server exited:\n${output}`)));
+  });
+}
+
+const exited = (child: ChildProcess): Promise<void> =>
+  child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
+
+/**
+ * Starts `redis-server` as a child process on a free port, persisting nothing.
+ * @example const redis = await startOwnRedis(); redis.freeze(); …; await redis.stop()
+ */
+export async function startOwnRedis(): Promise<OwnRedis> {
+  const port = await freePort();
+  let child = await startRedisServer(port);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    freeze: () => child.kill('SIGSTOP'),
+    thaw: () => child.kill('SIGCONT'),
+    async kill() {
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    async restart() {
+      child = await startRedisServer(port);
+    },
+    async stop() {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+  };
+}
