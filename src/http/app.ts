@@ -84,7 +84,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const apollo = await registerGraphqlRoute(app, {
     gateway: deps.gateway,
     access: deps.access,
-    table: deps.table,
+    operations: deps.operations,
     contexts: deps.contexts,
     limits: deps.config.graphql,
     defaultPriceUsd: deps.config.x402.defaultPriceUsd,

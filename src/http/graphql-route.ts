@@ -2,7 +2,6 @@ import { ApolloServer, type ApolloServerPlugin, HeaderMap } from '@apollo/server
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
-import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 import type { AccessGate } from '../access/access-gate.js';
 import type { AccessRequest } from '../access/identify-caller.js';
@@ -12,7 +11,7 @@ import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { maxAliasesRule, maxDepthRule } from '../gateway/operation-limits.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
-import { type OperationCharges, operationCharges, operationRoute } from './operation-charge.js';
+import { type ChargedRow, type OperationCharges, operationCharges, operationRoute } from './operation-charge.js';
 import { requestResource } from './rest-routes.js';
 
 /**
@@ -77,7 +76,8 @@ export async function registerGraphqlRoute(
   deps: {
     gateway: InProcessGateway;
     access: AccessGate;
-    table: RouteTable;
+    /** The route table's operation rows: a root field is charged like the cheapest row that runs the caller's selection. */
+    operations: readonly ChargedRow[];
     contexts: GraphContextFactory;
     limits: AppConfig['graphql'];
     /** X402_DEFAULT_PRICE_USD: the price of a root field that no REST row exposes. */
@@ -98,7 +98,7 @@ export async function registerGraphqlRoute(
     validationRules: [maxDepthRule(deps.limits.maxDepth), maxAliasesRule(deps.limits.maxAliases)],
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
-      accessPlugin(deps.access, operationCharges(deps.table, deps.defaultPriceUsd)),
+      accessPlugin(deps.access, operationCharges(deps.operations, deps.defaultPriceUsd)),
     ],
   });
   await server.start();

@@ -229,6 +229,25 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
     await expectEnvelope(await server.get('/api/profile/full/nobody-here.eth'), 404, 'NOT_FOUND');
   });
 
+  it('GraphQL { ensProfile(name) { name } } is Medium like its REST twin /api/ens/{name}; with the wallet it is Heavy like /api/profile/full', async () => {
+    const tierOf = async (query: string) => {
+      const res = await server.post('/graphql', { query });
+      expect(res.status).toBe(200);
+      return res.headers.get('x-ratelimit-tier');
+    };
+    expect(await tierOf('{ ensProfile(name: "alice.eth") { name } }')).toBe('medium');
+    expect(await tierOf('{ ensProfile(name: "alice.eth") { name address records { key value } resolver } }')).toBe(
+      'medium',
+    );
+    expect(await tierOf('{ ensProfile(name: "alice.eth") { name wallet { address primaryName } } }')).toBe('heavy');
+    // More than any row runs (a wallet's 100 newest casts): the field's heaviest row.
+    expect(
+      await tierOf(
+        '{ ensProfile(name: "alice.eth") { wallet { farcasterUser { recentCasts(limit: 100) { hash } } } } }',
+      ),
+    ).toBe('heavy');
+  });
+
   it('the federated Wallet entity takes an address in any case and answers its checksummed form', async () => {
     const res = await server.post('/graphql', {
       query:

@@ -126,6 +126,18 @@ describe("x402 on /graphql: an operation past the free tier is sold at its heavi
     expect(await viaFragment.json()).toMatchObject({ priceUSD: '0.02' });
   });
 
+  it('a field several rows run is sold at the cheapest row running the same selection: ensProfile { name } as /api/ens/{name}, with the wallet as /api/profile/full', async () => {
+    const plain = await gql('{ ensProfile(name: "alice.eth") { name } }');
+    expect(plain.status).toBe(402);
+    expect(await plain.json()).toMatchObject({
+      priceUSD: '0.01',
+      tier: 'medium',
+      accepts: [{ maxAmountRequired: '10000', resource: graphqlUrl }],
+    });
+    const withWallet = await gql('{ ensProfile(name: "alice.eth") { name wallet { address } } }');
+    expect(await withWallet.json()).toMatchObject({ priceUSD: '0.02', tier: 'heavy' });
+  });
+
   it('x402-fetch (v1) pays an operation and gets its data; the receiver gets exactly the price', async () => {
     const payer = payers[1]!;
     const [payerBefore, receiverBefore] = await Promise.all([
