@@ -109,6 +109,8 @@ const envSchema = z.object({
   ANONYMOUS_DAILY_LIMIT: z.coerce.number().int().min(1).default(100),
   ANONYMOUS_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(30),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(10).max(100_000).default(1000),
+  // GraphQL Armor's cost formula; 1000 is about 9 × the dearest route's own operation (/api/profile/full, 109).
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   // Sign-in: the JWT signing secret (unset: generated once and kept in the store, shared by every instance),
   // and the domain / URI SIWE messages must name (unset: from PUBLIC_BASE_URL, else the request's Host).
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -227,7 +229,7 @@ export interface AppConfig {
     facilitatorUrl: string | undefined;
     defaultPriceUsd: string;
   };
-  graphql: { maxDepth: number; maxAliases: number; maxTokens: number };
+  graphql: { maxDepth: number; maxAliases: number; maxTokens: number; maxCost: number };
   anonymousLimits: { daily: number; perMinute: number };
   siweLimits: { daily: number; perMinute: number };
   /** Limits a new API key is created with, and how many of its requests may run at once. */
@@ -353,6 +355,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       parentNames: e.CCIP_PARENT_NAMES,
       answerTtlSeconds: e.CCIP_ANSWER_TTL_SECONDS,
     },
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxCost: e.GRAPHQL_MAX_COST,
+    },
   };
 }

@@ -8,7 +8,7 @@ import type { AccessRequest } from '../access/identify-caller.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
-import { maxAliasesRule, maxDepthRule } from '../gateway/operation-limits.js';
+import { maxAliasesRule, maxCostRule, maxDepthRule } from '../gateway/operation-limits.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
 import { type ChargedRow, type OperationCharges, operationCharges, operationRoute } from './operation-charge.js';
@@ -69,7 +69,7 @@ function accessPlugin(access: AccessGate, charges: OperationCharges): ApolloServ
 
 /**
  * POST and GET /graphql through Apollo Server over the in-process gateway, with GraphQL Armor-style
- * depth, alias and token limits and the same access rules as REST. A browser's plain GET gets GraphiQL.
+ * depth, alias, token and cost limits and the same access rules as REST. A browser's plain GET gets GraphiQL.
  */
 export async function registerGraphqlRoute(
   app: FastifyInstance,
@@ -95,7 +95,11 @@ export async function registerGraphqlRoute(
     csrfPrevention: false,
     includeStacktraceInErrorResponses: false,
     parseOptions: { maxTokens: deps.limits.maxTokens },
-    validationRules: [maxDepthRule(deps.limits.maxDepth), maxAliasesRule(deps.limits.maxAliases)],
+    validationRules: [
+      maxDepthRule(deps.limits.maxDepth),
+      maxAliasesRule(deps.limits.maxAliases),
+      maxCostRule(deps.limits.maxCost),
+    ],
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       accessPlugin(deps.access, operationCharges(deps.operations, deps.defaultPriceUsd)),

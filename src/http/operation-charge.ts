@@ -87,7 +87,8 @@ export function fieldCharge(field: FieldSelection, charges: OperationCharges): F
 /**
  * The route the access gate sees for one /graphql operation: the heaviest tier of its root fields and, when it is for
  * sale, the highest of their prices under the one path /graphql (each field charged by {@link fieldCharge}; fragments
- * cannot hide a field). Introspection and `__typename` alone are free; an operation that cannot be resolved is Medium.
+ * cannot hide a field). Introspection (`__schema`, `__type`: no row runs them) is Medium at the default price like any
+ * field without a row; `__typename` alone is free; an operation that cannot be resolved is Medium.
  * @example await access.admit(req, operationRoute(operation, document, charges))
  */
 export function operationRoute(

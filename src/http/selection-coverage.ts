@@ -42,7 +42,7 @@ function argumentsKey(field: FieldNode): string {
 }
 
 /**
- * The fields `sets` select, merged by name and arguments; `__typename` and introspection (`__…`) are left out. Each
+ * The fields `sets` select, merged by name and arguments; `__typename` (free everywhere) is left out. Each
  * fragment is expanded once per level, so a fragment spread many times costs no more than once (no fragment bomb).
  * @example selectedFields([operation.selectionSet], fragmentsOf(document))
  */
@@ -55,7 +55,7 @@ export function selectedFields(
   const collect = (set: SelectionSetNode): void => {
     for (const sel of set.selections) {
       if (sel.kind === Kind.FIELD) {
-        if (sel.name.value.startsWith('__')) continue;
+        if (sel.name.value === '__typename') continue;
         const key = `${sel.name.value}(${argumentsKey(sel)})`;
         const entry = merged.get(key) ?? { first: sel, subsets: [] };
         if (sel.selectionSet) entry.subsets.push(sel.selectionSet);

@@ -9,7 +9,7 @@ describe('configuration is read and validated once', () => {
     expect(c.redisUrl).toBeUndefined();
     expect(c.anonymousLimits).toEqual({ daily: 100, perMinute: 30 });
     expect(c.x402).toMatchObject({ asset: USDC_ON_BASE, network: 'base', chainId: 8453 });
-    expect(c.graphql).toEqual({ maxDepth: 6, maxAliases: 15, maxTokens: 1000 });
+    expect(c.graphql).toEqual({ maxDepth: 6, maxAliases: 15, maxTokens: 1000, maxCost: 1000 });
     expect(Object.values(c.chains).every((chain) => chain.rpcUrl === undefined)).toBe(true);
   });
 

@@ -103,9 +103,16 @@ describe('what a /graphql operation costs, from the route table', () => {
     expect(routeOf('{ cheap noRowAtAll }')).toMatchObject({ tier: 'medium', price: '0.01' });
   });
 
-  it('free fields add nothing; an operation of free fields or introspection alone is free and not sold', () => {
+  it('free fields and __typename add nothing; an operation of them alone is free and not sold', () => {
     expect(routeOf('{ status cheap }')).toMatchObject({ tier: 'light', price: '0.005' });
     expect(routeOf('{ status __typename }')).toEqual({ tier: 'free' });
+  });
+
+  it('introspection is counted like any Medium operation, at the default price', () => {
+    expect(routeOf('{ __schema { queryType { name } } }')).toMatchObject({ tier: 'medium', price: '0.01' });
+    expect(routeOf('{ __type(name: "Query") { name } }')).toMatchObject({ tier: 'medium', price: '0.01' });
+    expect(routeOf('{ ...I } fragment I on Query { __schema { types { name } } }')).toMatchObject({ tier: 'medium' });
+    expect(routeOf('{ cheap __schema { types { name } } }')).toMatchObject({ tier: 'medium', price: '0.01' });
   });
 
   it('an operation with a field that is not sold per call (Auth tier) is not sold', () => {
