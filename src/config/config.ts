@@ -46,6 +46,31 @@ function ccipParentNames(value: string, ctx: z.RefinementCtx): string[] {
   return names;
 }
 
+/** `*`, or comma-separated origins (`https://app.example.com`), each exactly as a browser sends it in `Origin`. */
+function corsOrigins(value: string, ctx: z.RefinementCtx): '*' | string[] {
+  const origins = [
+    ...new Set(
+      value
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== ''),
+    ),
+  ];
+  if (origins.includes('*')) return '*';
+  for (const origin of origins) {
+    let parsed: string | undefined;
+    try {
+      parsed = new URL(origin).origin;
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== origin)
+      ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin like https://app.example.com` });
+  }
+  if (origins.length === 0) ctx.addIssue({ code: 'custom', message: 'name at least one origin, or *' });
+  return origins;
+}
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -57,6 +82,13 @@ const envSchema = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   PUBLIC_BASE_URL: optionalUrl,
+  // Browser origins allowed to call the API (CORS); `*` without credentials, since callers authenticate with headers.
+  CORS_ORIGINS: z
+    .string()
+    .default('*')
+    .transform((v, ctx) => corsOrigins(v, ctx)),
+  // Bearer token GET /metrics asks for; unset: /metrics is not served.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ETH_RPC_URL: optionalUrl,
   BASE_RPC_URL: optionalUrl,
   ARBITRUM_RPC_URL: optionalUrl,
@@ -152,6 +184,7 @@ const SECRET_VARIABLES = [
   'DEBANK_ACCESS_KEY',
   'JWT_SECRET',
   'CCIP_SIGNER_KEY',
+  'METRICS_TOKEN',
   'REDIS_URL',
   'ETH_RPC_URL',
   'BASE_RPC_URL',
@@ -186,6 +219,10 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Absolute base URL callers reach us at; used in x402 `resource` and CCIP gateway URLs. */
   publicBaseUrl: string | undefined;
+  /** Origins browsers may call from (CORS_ORIGINS): `*` or a list. */
+  corsOrigins: '*' | string[];
+  /** Bearer token of GET /metrics; undefined: /metrics is not served. Never logged. */
+  metricsToken: string | undefined;
   chains: Record<ChainKey, ChainEndpoint>;
   upstreamTimeoutMs: number;
   upstreams: {
@@ -309,6 +346,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    corsOrigins: e.CORS_ORIGINS,
+    metricsToken: e.METRICS_TOKEN,
     chains,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreams: {

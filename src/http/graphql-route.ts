@@ -13,6 +13,7 @@ import type { GraphContextFactory } from './graph-context-factory.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
 import { type ChargedRow, type OperationCharges, operationCharges, operationRoute } from './operation-charge.js';
 import { requestResource } from './rest-routes.js';
+import { htmlPageHeaders } from './security-headers.js';
 
 /**
  * What the access plugin learnt about one request, for the handler that sends its response: Apollo answers the
@@ -107,6 +108,8 @@ export async function registerGraphqlRoute(
   });
   await server.start();
   const graphiql = renderGraphiqlPage({ endpoint: '/graphql' });
+  // GraphiQL's scroll lock (react-remove-scroll) adds a <style> element at run time: styles inline, scripts by hash.
+  const graphiqlHeaders = await htmlPageHeaders(graphiql, { styles: 'unsafe-inline' });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
@@ -114,7 +117,7 @@ export async function registerGraphqlRoute(
       request.method === 'GET' &&
       !new URLSearchParams(search).has('query') &&
       (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage) return reply.type('text/html; charset=utf-8').send(graphiql);
+    if (wantsPage) return reply.headers(graphiqlHeaders).type('text/html; charset=utf-8').send(graphiql);
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(request.headers)) {
       if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);

@@ -8,10 +8,12 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 const gql = (server: TestServer, query: string, headers: Record<string, string> = {}) =>
   server.post('/graphql', { query }, headers);
 
+const METRICS_TOKEN = 'scraper-token-0123456789';
+
 describe('the vertical slice, REST → gateway → subgraph → source', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ METRICS_TOKEN });
   });
   afterAll(async () => {
     await server?.close();
@@ -150,8 +152,11 @@ describe('the vertical slice, REST → gateway → subgraph → source', () => {
     }
   });
 
-  it('serves Prometheus metrics at /metrics', async () => {
-    const text = await (await server.get('/metrics')).text();
+  it('serves Prometheus metrics at /metrics to a scraper with the METRICS_TOKEN bearer token, and to no one else', async () => {
+    const refused = await server.get('/metrics');
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: true, code: 'UNAUTHORIZED' });
+    const text = await (await server.get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` })).text();
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/health",status="200"\} \d+/);
   });
 });
