@@ -62,9 +62,21 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
     oneOf: [
       {
         type: 'object',
-        required: ['error', 'code', 'message', 'timestamp', 'priceUSD', 'recipient'],
+        description:
+          "x402 v1's PaymentRequirementsResponse (`x402Version`, `error` as a string, `accepts`) with SPEC's `priceUSD` and `recipient` and the envelope's `code`, `message`, `timestamp`",
+        required: ['x402Version', 'error', 'accepts', 'code', 'message', 'timestamp', 'priceUSD', 'recipient'],
         properties: {
-          error: { type: 'boolean', const: true },
+          x402Version: { type: 'integer', const: 1 },
+          error: {
+            type: 'string',
+            description: "x402's machine reason when a sent payment was refused, else why a payment is needed",
+          },
+          accepts: {
+            type: 'array',
+            description:
+              'x402 v1 payment requirements (scheme exact, network base, USDC); the v2 offer is in the PAYMENT-REQUIRED header',
+            items: { type: 'object' },
+          },
           code: { type: 'string', const: 'PAYMENT_REQUIRED' },
           message,
           ...paymentFields,
@@ -258,10 +270,29 @@ function exampleBody(status: number, envelope: Envelope, info: StatusInfo): Reco
   }
   if (status === 402) {
     const text = 'Free tier used up: pay 0.01 USD with x402';
+    const recipient = '0x0000000000000000000000000000000000000000';
+    if (envelope === 'ccip') return { ...head('PAYMENT_REQUIRED', text), priceUSD: '0.01', recipient };
     return {
-      ...head('PAYMENT_REQUIRED', text),
+      x402Version: 1,
+      error: text,
+      accepts: [
+        {
+          scheme: 'exact',
+          network: 'base',
+          maxAmountRequired: '10000',
+          resource: 'https://api.example.com/api/ens/alice.eth',
+          description: 'ENS profile',
+          mimeType: 'application/json',
+          payTo: recipient,
+          maxTimeoutSeconds: 60,
+          asset: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+          extra: { name: 'USD Coin', version: '2' },
+        },
+      ],
+      code: 'PAYMENT_REQUIRED',
+      message: text,
       priceUSD: '0.01',
-      recipient: '0x0000000000000000000000000000000000000000',
+      recipient,
       ...time,
     };
   }

@@ -46,7 +46,7 @@ const profileProperties = {
 };
 const profileSchema = { type: 'object', required: Object.keys(profileProperties), properties: profileProperties };
 
-const batchDescription = `At most ${MAX_ENS_BATCH} names (400 above); a repeated name is answered once. All names are resolved together in ONE Multicall3 \`eth_call\` through the ENS Universal Resolver. \`address\` is null for a name that is unregistered, expired or has no address; \`count\` is how many resolved.`;
+const batchDescription = `At most ${MAX_ENS_BATCH} names (400 above); a repeated name is answered once. All names are resolved together in ONE Multicall3 \`eth_call\` through the ENS Universal Resolver. \`address\` is null for a name that is unregistered, expired or has no address; \`count\` is the number of results, \`resolved\` how many of them resolved.`;
 
 /** SPEC "Identity": ENS resolution, profile, avatar, reverse, batch, names by address, and the full profile. */
 export const ensRoutes: RouteRow[] = [

@@ -73,12 +73,11 @@ export function encodeHeaderJson(value: unknown): string {
 
 /**
  * The 402 that offers a payment, in both protocol versions at once, through the one error renderer:
- * - body: the full envelope (`error: true`, `code: PAYMENT_REQUIRED`, `message`, `timestamp`) merged with x402 v1's
- *   `x402Version: 1` and `accepts: [requirement]`, SPEC's `priceUSD` and `recipient`, and `reason` (x402's machine
- *   reason, e.g. `invalid_exact_evm_payload_recipient_mismatch`) when a sent payment was refused. x402's own
- *   `error` string would clash with the envelope's boolean: v1 clients read only `x402Version` and `accepts`, so the
- *   envelope keeps `error: true` and the reason travels in `reason` and `message`;
- * - header `PAYMENT-REQUIRED`: x402 v2's PaymentRequired (base64 JSON: `x402Version: 2`, `error` as a string,
+ * - body: x402 v1's PaymentRequirementsResponse (`x402Version: 1`, `error` as a string, `accepts: [requirement]`) with
+ *   SPEC's `priceUSD` and `recipient` and the envelope's `code: PAYMENT_REQUIRED`, `message` and `timestamp`. `error`
+ *   is x402's machine reason when a sent payment was refused (e.g. `invalid_exact_evm_payload_recipient_mismatch`),
+ *   else the message: x402's string wins over the envelope's `error: true` (README, Choices);
+ * - header `PAYMENT-REQUIRED`: x402 v2's PaymentRequired (base64 JSON: `x402Version: 2`, the same `error`,
  *   `resource`, `accepts` with network `eip155:8453` and `amount`).
  * @example throw paymentRequired(config.x402, terms, { message: 'Daily limit exceeded …' })
  */
@@ -87,9 +86,10 @@ export function paymentRequired(
   terms: PaymentTerms,
   p: { message: string; reason?: string; extra?: Record<string, unknown>; headers?: Record<string, string> },
 ): ApiError {
+  const error = p.reason ?? p.message;
   const v2 = {
     x402Version: 2,
-    error: p.reason ?? p.message,
+    error,
     resource: { url: terms.resource, description: terms.description, mimeType: terms.mimeType },
     accepts: [requirementV2(x402, terms)],
   };
@@ -99,7 +99,8 @@ export function paymentRequired(
     p.message,
     {
       ...p.extra,
-      ...(p.reason ? { reason: p.reason } : {}),
+      // Replaces the envelope's `error: true` where the renderer merges it (src/errors/error-envelope.ts).
+      error,
       priceUSD: terms.priceUsd,
       recipient: x402.receiver,
       x402Version: 1,

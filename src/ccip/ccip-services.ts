@@ -104,7 +104,8 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
       return {
         status: 'ok',
         recordCount,
-        dbPath: p.store.describe().location,
+        // SPEC's field, naming the store's kind: a file path or a Redis host tells a caller nothing it should know.
+        dbPath: p.store.describe().kind,
         timestamp: new Date(now()).toISOString(),
         signer,
         parents: [...parentNames],

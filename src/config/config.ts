@@ -46,6 +46,31 @@ function ccipParentNames(value: string, ctx: z.RefinementCtx): string[] {
   return names;
 }
 
+/** `*`, or comma-separated origins (`https://app.example.com`), each exactly as a browser sends it in `Origin`. */
+function corsOrigins(value: string, ctx: z.RefinementCtx): '*' | string[] {
+  const origins = [
+    ...new Set(
+      value
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== ''),
+    ),
+  ];
+  if (origins.includes('*')) return '*';
+  for (const origin of origins) {
+    let parsed: string | undefined;
+    try {
+      parsed = new URL(origin).origin;
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== origin)
+      ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin like https://app.example.com` });
+  }
+  if (origins.length === 0) ctx.addIssue({ code: 'custom', message: 'name at least one origin, or *' });
+  return origins;
+}
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -59,6 +84,13 @@ const envSchema = z.object({
     .default('false')
     .transform((v) => v === 'true'),
   PUBLIC_BASE_URL: optionalUrl,
+  // Browser origins allowed to call the API (CORS); `*` without credentials, since callers authenticate with headers.
+  CORS_ORIGINS: z
+    .string()
+    .default('*')
+    .transform((v, ctx) => corsOrigins(v, ctx)),
+  // Bearer token GET /metrics asks for; unset: /metrics is not served.
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ETH_RPC_URL: optionalUrl,
   BASE_RPC_URL: optionalUrl,
   ARBITRUM_RPC_URL: optionalUrl,
@@ -112,6 +144,8 @@ const envSchema = z.object({
   ANONYMOUS_DAILY_LIMIT: z.coerce.number().int().min(1).default(100),
   ANONYMOUS_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(30),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(10).max(100_000).default(1000),
+  // GraphQL Armor's cost formula; 1000 is about 9 × the dearest route's own operation (/api/profile/full, 109).
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   // Sign-in: the JWT signing secret (unset: generated once and kept in the store, shared by every instance),
   // and the domain / URI SIWE messages must name (unset: from PUBLIC_BASE_URL, else the listen address; never a request's Host).
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
@@ -155,6 +189,7 @@ const SECRET_VARIABLES = [
   'DEBANK_ACCESS_KEY',
   'JWT_SECRET',
   'CCIP_SIGNER_KEY',
+  'METRICS_TOKEN',
   'REDIS_URL',
   'ETH_RPC_URL',
   'BASE_RPC_URL',
@@ -191,6 +226,10 @@ export interface AppConfig {
   trustProxy: boolean;
   /** Absolute base URL callers reach us at; used in x402 `resource` and CCIP gateway URLs. */
   publicBaseUrl: string | undefined;
+  /** Origins browsers may call from (CORS_ORIGINS): `*` or a list. */
+  corsOrigins: '*' | string[];
+  /** Bearer token of GET /metrics; undefined: /metrics is not served. Never logged. */
+  metricsToken: string | undefined;
   chains: Record<ChainKey, ChainEndpoint>;
   upstreamTimeoutMs: number;
   upstreams: {
@@ -234,7 +273,7 @@ export interface AppConfig {
     facilitatorUrl: string | undefined;
     defaultPriceUsd: string;
   };
-  graphql: { maxDepth: number; maxAliases: number; maxTokens: number };
+  graphql: { maxDepth: number; maxAliases: number; maxTokens: number; maxCost: number };
   anonymousLimits: { daily: number; perMinute: number };
   siweLimits: { daily: number; perMinute: number };
   /** Limits a new API key is created with, and how many of its requests may run at once. */
@@ -336,6 +375,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
+    corsOrigins: e.CORS_ORIGINS,
+    metricsToken: e.METRICS_TOKEN,
     chains,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreams: {
@@ -379,6 +420,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       parentNames: e.CCIP_PARENT_NAMES,
       answerTtlSeconds: e.CCIP_ANSWER_TTL_SECONDS,
     },
-    graphql: { maxDepth: e.GRAPHQL_MAX_DEPTH, maxAliases: e.GRAPHQL_MAX_ALIASES, maxTokens: e.GRAPHQL_MAX_TOKENS },
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxCost: e.GRAPHQL_MAX_COST,
+    },
   };
 }

@@ -21,6 +21,7 @@ export function toApiError(err: unknown): ApiError {
  */
 export function renderError(err: unknown, style: EnvelopeStyle, now: Date = new Date()): RenderedError {
   const e = toApiError(err);
+  // `extra` comes after `error` so that x402's 402 body can carry its `error` string (src/access/payment-offer.ts).
   const body =
     style === 'ccip'
       ? { error: e.message, code: e.code, message: e.message, ...e.extra }

@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { requestLoggerFactory } from '../logging/request-logger.js';
 import { registerBatchRoutes } from './batch-route.js';
+import { registerCors } from './cors.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { registerGraphqlRoute } from './graphql-route.js';
@@ -14,6 +15,7 @@ import { createHttpMetrics, registerMetrics } from './metrics.js';
 import { requestIdFor } from './request-id.js';
 import { ResponseCache } from './response-cache.js';
 import { fastifyPath, registerOperationRoutes } from './rest-routes.js';
+import { htmlPageHeaders, registerSecurityHeaders } from './security-headers.js';
 import { uiAssets } from './ui-assets.js';
 
 export interface HttpAppDeps {
@@ -58,7 +60,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     reply.header('X-Request-Id', request.id);
     done();
   });
-  registerMetrics(app, createHttpMetrics());
+  await registerCors(app, deps.config.corsOrigins);
+  await registerSecurityHeaders(app);
+  registerMetrics(app, createHttpMetrics(), deps.config.metricsToken);
   await app.register(uiAssets, {});
 
   registerOperationRoutes(app, {
@@ -70,13 +74,15 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     publicBaseUrl: deps.config.publicBaseUrl,
   });
   for (const { row, body } of deps.documents) {
+    // An HTML page (the docs) gets a CSP that lets its own inline script run; other documents keep the API's.
+    const pageHeaders = row.contentType.startsWith('text/html') ? await htmlPageHeaders(body) : {};
     app.route({
       method: row.method,
       url: fastifyPath(row.path),
       handler: async (request, reply) => {
         const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
         if (decision.release !== noRelease) reply.raw.once('close', decision.release);
-        return reply.headers(decision.headers).type(row.contentType).send(body);
+        return reply.headers(pageHeaders).headers(decision.headers).type(row.contentType).send(body);
       },
     });
   }
@@ -84,7 +90,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   const apollo = await registerGraphqlRoute(app, {
     gateway: deps.gateway,
     access: deps.access,
-    table: deps.table,
+    operations: deps.operations,
     contexts: deps.contexts,
     limits: deps.config.graphql,
     defaultPriceUsd: deps.config.x402.defaultPriceUsd,

@@ -2,18 +2,18 @@ import { ApolloServer, type ApolloServerPlugin, HeaderMap } from '@apollo/server
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
-import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 import type { AccessGate } from '../access/access-gate.js';
 import type { AccessRequest } from '../access/identify-caller.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
-import { maxAliasesRule, maxDepthRule } from '../gateway/operation-limits.js';
+import { maxAliasesRule, maxCostRule, maxDepthRule } from '../gateway/operation-limits.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
-import { type OperationCharges, operationCharges, operationRoute } from './operation-charge.js';
+import { type ChargedRow, type OperationCharges, operationCharges, operationRoute } from './operation-charge.js';
 import { requestResource } from './rest-routes.js';
+import { htmlPageHeaders } from './security-headers.js';
 
 /**
  * What the access plugin learnt about one request, for the handler that sends its response: Apollo answers the
@@ -70,14 +70,15 @@ function accessPlugin(access: AccessGate, charges: OperationCharges): ApolloServ
 
 /**
  * POST and GET /graphql through Apollo Server over the in-process gateway, with GraphQL Armor-style
- * depth, alias and token limits and the same access rules as REST. A browser's plain GET gets GraphiQL.
+ * depth, alias, token and cost limits and the same access rules as REST. A browser's plain GET gets GraphiQL.
  */
 export async function registerGraphqlRoute(
   app: FastifyInstance,
   deps: {
     gateway: InProcessGateway;
     access: AccessGate;
-    table: RouteTable;
+    /** The route table's operation rows: a root field is charged like the cheapest row that runs the caller's selection. */
+    operations: readonly ChargedRow[];
     contexts: GraphContextFactory;
     limits: AppConfig['graphql'];
     /** X402_DEFAULT_PRICE_USD: the price of a root field that no REST row exposes. */
@@ -95,14 +96,20 @@ export async function registerGraphqlRoute(
     csrfPrevention: false,
     includeStacktraceInErrorResponses: false,
     parseOptions: { maxTokens: deps.limits.maxTokens },
-    validationRules: [maxDepthRule(deps.limits.maxDepth), maxAliasesRule(deps.limits.maxAliases)],
+    validationRules: [
+      maxDepthRule(deps.limits.maxDepth),
+      maxAliasesRule(deps.limits.maxAliases),
+      maxCostRule(deps.limits.maxCost),
+    ],
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
-      accessPlugin(deps.access, operationCharges(deps.table, deps.defaultPriceUsd)),
+      accessPlugin(deps.access, operationCharges(deps.operations, deps.defaultPriceUsd)),
     ],
   });
   await server.start();
   const graphiql = renderGraphiqlPage({ endpoint: '/graphql' });
+  // GraphiQL's scroll lock (react-remove-scroll) adds a <style> element at run time: styles inline, scripts by hash.
+  const graphiqlHeaders = await htmlPageHeaders(graphiql, { styles: 'unsafe-inline' });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const search = request.url.includes('?') ? request.url.slice(request.url.indexOf('?') + 1) : '';
@@ -110,7 +117,7 @@ export async function registerGraphqlRoute(
       request.method === 'GET' &&
       !new URLSearchParams(search).has('query') &&
       (request.headers.accept ?? '').includes('text/html');
-    if (wantsPage) return reply.type('text/html; charset=utf-8').send(graphiql);
+    if (wantsPage) return reply.headers(graphiqlHeaders).type('text/html; charset=utf-8').send(graphiql);
     const headers = new HeaderMap();
     for (const [k, v] of Object.entries(request.headers)) {
       if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);

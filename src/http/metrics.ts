@@ -1,5 +1,7 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, type Histogram, Registry } from 'prom-client';
+import { ApiError } from '../errors/api-error.js';
 
 /** Upper bounds (seconds) of the request duration histogram. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] as const;
@@ -114,8 +116,12 @@ export function createHttpMetrics(): HttpMetrics {
   return { registry, tallies };
 }
 
-/** Counts every response and serves GET /metrics in the Prometheus text format. */
-export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics): void {
+/**
+ * Counts every response and serves GET /metrics in the Prometheus text format to a scraper that sends
+ * `Authorization: Bearer <METRICS_TOKEN>`; without a configured token /metrics is not served (404 like any unknown path).
+ * @example registerMetrics(app, createHttpMetrics(), config.metricsToken)
+ */
+export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics, token: string | undefined): void {
   app.addHook('onResponse', (request, reply, done) => {
     metrics.tallies.record(
       request.method,
@@ -125,7 +131,24 @@ export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics): voi
     );
     done();
   });
-  app.get('/metrics', async (_request, reply) => {
+  if (token === undefined) return;
+  const expected = createHash('sha256').update(`Bearer ${token}`).digest();
+  app.get('/metrics', async (request, reply) => {
+    // Compared as digests of equal length, in constant time: the token never leaks through timing.
+    const sent = createHash('sha256')
+      .update(request.headers.authorization ?? '')
+      .digest();
+    if (!timingSafeEqual(sent, expected)) {
+      throw new ApiError(
+        401,
+        'UNAUTHORIZED',
+        'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>',
+        {},
+        {
+          'WWW-Authenticate': 'Bearer realm="metrics"',
+        },
+      );
+    }
     reply.header('Content-Type', metrics.registry.contentType);
     return metrics.registry.metrics();
   });

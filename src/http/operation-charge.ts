@@ -1,141 +1,104 @@
-import {
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  Kind,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
-} from 'graphql';
-import type { RouteTable, Tier } from '../../rest-compat/route-row.js';
+import type { DocumentNode, OperationDefinitionNode } from 'graphql';
+import type { OperationRow, Tier } from '../../rest-compat/route-row.js';
 import type { AccessRoute } from '../access/access-gate.js';
 import { routePriceUsd, usdToUsdcUnits } from '../access/payment-catalog.js';
 import { heavierTier } from '../access/tiers.js';
+import { covers, type FieldSelection, fragmentsOf, selectedFields } from './selection-coverage.js';
 
 /** Root fields without a REST row are "most operations": medium (SPEC "Endpoint tiers"). */
 const DEFAULT_FIELD_TIER: Tier = 'medium';
 
-/** Each root field's tier, from the route table rows that expose it. */
-export function fieldTiers(table: RouteTable): Map<string, Tier> {
-  const tiers = new Map<string, Tier>();
-  for (const row of table.rows) {
-    if (row.kind !== 'operation') continue;
-    const known = tiers.get(row.field);
-    tiers.set(row.field, known ? heavierTier(known, row.tier) : row.tier);
-  }
-  return tiers;
+/** What a caller is charged for one root field: its tier and its price in USD ('0' free; null: not sold per call). */
+export interface FieldCharge {
+  tier: Tier;
+  price: string | null;
 }
 
-/**
- * Each root field's price per call in USD, from the route table rows that expose it: the highest of their prices
- * (a row without one costs the configured default, an always-free row "0"), or null when one of those rows is not
- * sold per call (Auth tier: sign-in, key management, credit purchases).
- */
-export function fieldPrices(table: RouteTable, defaultPriceUsd: string): Map<string, string | null> {
-  const prices = new Map<string, string | null>();
-  for (const row of table.rows) {
-    if (row.kind !== 'operation') continue;
-    const price = row.tier === 'free' ? '0' : (routePriceUsd(row, defaultPriceUsd) ?? null);
-    const known = prices.get(row.field);
-    prices.set(row.field, known === undefined ? price : known === null || price === null ? null : dearer(known, price));
-  }
-  return prices;
-}
-
-function dearer(a: string, b: string): string {
-  return BigInt(usdToUsdcUnits(a)) >= BigInt(usdToUsdcUnits(b)) ? a : b;
-}
-
-/**
- * The root fields an operation selects, its fragments (named and inline) included; introspection fields (`__…`) are
- * left out. A fragment cannot hide a field from its charge.
- */
-export function rootFieldNames(operation: OperationDefinitionNode, document?: DocumentNode): Set<string> {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document?.definitions ?? [])
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  const names = new Set<string>();
-  const seen = new Set<string>();
-  const collect = (set: SelectionSetNode): void => {
-    for (const sel of set.selections) {
-      if (sel.kind === Kind.FIELD) {
-        if (!sel.name.value.startsWith('__')) names.add(sel.name.value);
-      } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-        collect(sel.selectionSet);
-      } else if (!seen.has(sel.name.value)) {
-        seen.add(sel.name.value);
-        const fragment = fragments.get(sel.name.value);
-        // Validation has already refused unknown fragments; one not given here costs what an unknown field costs.
-        if (fragment) collect(fragment.selectionSet);
-        else names.add(`...${sel.name.value}`);
-      }
-    }
-  };
-  collect(operation.selectionSet);
-  return names;
-}
-
-/** An operation is counted at the tier of its heaviest root field; introspection and __typename alone are free. */
-export function operationTier(fields: Iterable<string>, tiers: Map<string, Tier>): Tier {
-  let tier: Tier = 'free';
-  for (const name of fields) tier = heavierTier(tier, tiers.get(name) ?? DEFAULT_FIELD_TIER);
-  return tier;
-}
-
-/**
- * What one call of an operation costs with x402: the price of its dearest root field (a field without a REST row
- * costs the configured default) and that field's name; undefined when it is not sold per call (one of its fields is
- * not, or all of them are free).
- */
-export function operationPrice(
-  fields: Iterable<string>,
-  prices: Map<string, string | null>,
-  defaultPriceUsd: string,
-): { priceUsd: string; field: string } | undefined {
-  let priced: { priceUsd: string; field: string } | undefined;
-  let highest = 0n;
-  for (const field of fields) {
-    const price = prices.has(field) ? prices.get(field)! : defaultPriceUsd;
-    if (price === null) return undefined;
-    const units = BigInt(usdToUsdcUnits(price));
-    if (units > highest) {
-      highest = units;
-      priced = { priceUsd: price, field };
-    }
-  }
-  return priced;
+/** One route row's charge for the root field it runs, and what it runs of that field. */
+interface RowCharge extends FieldCharge {
+  runs: FieldSelection[];
 }
 
 /** Root fields whose every row only ends the caller's session (logout). */
-export function sessionEndingFields(table: RouteTable): Set<string> {
+export function sessionEndingFields(rows: readonly OperationRow[]): Set<string> {
   const ending = new Set<string>();
   const other = new Set<string>();
-  for (const row of table.rows) {
-    if (row.kind === 'operation') (row.endsSession ? ending : other).add(row.field);
-  }
+  for (const row of rows) (row.endsSession ? ending : other).add(row.field);
   for (const field of other) ending.delete(field);
   return ending;
 }
 
 /** What the root fields of /graphql cost, from the route table (one source of truth with the REST rows). */
 export interface OperationCharges {
-  tiers: Map<string, Tier>;
-  prices: Map<string, string | null>;
+  /** The rows that run each root field, cheapest first. */
+  rows: Map<string, RowCharge[]>;
+  /** Each root field's charge when no row runs the caller's selection of it: the heaviest and dearest of its rows. */
+  fallback: Map<string, FieldCharge>;
   defaultPriceUsd: string;
   sessionEnding: Set<string>;
 }
 
-/** The charges of every root field, computed once at start. */
-export function operationCharges(table: RouteTable, defaultPriceUsd: string): OperationCharges {
-  return {
-    tiers: fieldTiers(table),
-    prices: fieldPrices(table, defaultPriceUsd),
-    defaultPriceUsd,
-    sessionEnding: sessionEndingFields(table),
-  };
+/** A route row with its GraphQL operation parsed (rest-compat's CompiledOperationRow). */
+export interface ChargedRow {
+  row: OperationRow;
+  prepared: { document: DocumentNode; operation: OperationDefinitionNode };
+}
+
+function units(usd: string): bigint {
+  return BigInt(usdToUsdcUnits(usd));
+}
+
+/** Lighter tier first (more calls a minute), then the lower price; a row not sold per call last. */
+function cheaperFirst(a: FieldCharge, b: FieldCharge): number {
+  if (a.tier !== b.tier) return heavierTier(a.tier, b.tier) === a.tier ? 1 : -1;
+  if (a.price === null || b.price === null) return a.price === b.price ? 0 : a.price === null ? 1 : -1;
+  const diff = units(a.price) - units(b.price);
+  return diff === 0n ? 0 : diff > 0n ? 1 : -1;
 }
 
 /**
- * The route the access gate sees for one /graphql operation: its tier and, when it is for sale, its price under the
- * one path /graphql. An operation that cannot be resolved counts as Medium.
+ * The charges of every root field, computed once at start from the rows that run them: a row's tier, its price (an
+ * always-free row "0", a row without one the configured default, an Auth row null) and its selection of the field.
+ */
+export function operationCharges(rows: readonly ChargedRow[], defaultPriceUsd: string): OperationCharges {
+  const byField = new Map<string, RowCharge[]>();
+  for (const { row, prepared } of rows) {
+    const runs = selectedFields([prepared.operation.selectionSet], fragmentsOf(prepared.document)).filter(
+      (f) => f.name === row.field,
+    );
+    const price = row.tier === 'free' ? '0' : (routePriceUsd(row, defaultPriceUsd) ?? null);
+    byField.set(row.field, [...(byField.get(row.field) ?? []), { tier: row.tier, price, runs }]);
+  }
+  const fallback = new Map<string, FieldCharge>();
+  for (const [field, charges] of byField) {
+    charges.sort(cheaperFirst);
+    const tier = charges.map((c) => c.tier).reduce(heavierTier);
+    const prices = charges.map((c) => c.price);
+    const price = prices.includes(null) ? null : (prices as string[]).reduce((a, b) => (units(a) >= units(b) ? a : b));
+    fallback.set(field, { tier, price });
+  }
+  return { rows: byField, fallback, defaultPriceUsd, sessionEnding: sessionEndingFields(rows.map((r) => r.row)) };
+}
+
+/**
+ * What a caller's selection of a root field costs: the cheapest row that runs at least that selection (same field,
+ * arguments it accepts, every sub-field), else the heaviest row of the field; a field no row runs is Medium at the
+ * configured default price.
+ * @example fieldCharge(selectedFields([parse('{ ensProfile(name: "a.eth") { name } }')…]), charges) // medium, like /api/ens/{name}
+ */
+export function fieldCharge(field: FieldSelection, charges: OperationCharges): FieldCharge {
+  const rows = charges.rows.get(field.name);
+  if (!rows) return { tier: DEFAULT_FIELD_TIER, price: charges.defaultPriceUsd };
+  const covering = rows.find((row) => row.runs.some((run) => covers(run, field)));
+  if (covering) return { tier: covering.tier, price: covering.price };
+  return charges.fallback.get(field.name)!;
+}
+
+/**
+ * The route the access gate sees for one /graphql operation: the heaviest tier of its root fields and, when it is for
+ * sale, the highest of their prices under the one path /graphql (each field charged by {@link fieldCharge}; fragments
+ * cannot hide a field). Introspection (`__schema`, `__type`: no row runs them) is Medium at the default price like any
+ * field without a row; `__typename` alone is free; an operation that cannot be resolved is Medium.
  * @example await access.admit(req, operationRoute(operation, document, charges))
  */
 export function operationRoute(
@@ -144,12 +107,24 @@ export function operationRoute(
   charges: OperationCharges,
 ): AccessRoute {
   if (!operation) return { tier: DEFAULT_FIELD_TIER };
-  const fields = rootFieldNames(operation, document);
-  const tier = operationTier(fields, charges.tiers);
-  const priced = operationPrice(fields, charges.prices, charges.defaultPriceUsd);
+  let tier: Tier = 'free';
+  let forSale = true;
+  let priced: { priceUsd: string; field: string } | undefined;
+  let highest = 0n;
+  const fields = selectedFields([operation.selectionSet], fragmentsOf(document));
+  for (const field of fields) {
+    const charge = fieldCharge(field, charges);
+    tier = heavierTier(tier, charge.tier);
+    if (charge.price === null) forSale = false;
+    else if (units(charge.price) > highest) {
+      highest = units(charge.price);
+      priced = { priceUsd: charge.price, field: field.name };
+    }
+  }
   // An operation that only logs out accepts a refreshed-away token, as POST /api/auth/siwe/logout does.
-  const ending = fields.size > 0 && [...fields].every((f) => charges.sessionEnding.has(f)) ? { endsSession: true } : {};
-  if (!priced) return { tier, ...ending };
+  const ending =
+    fields.length > 0 && fields.every((f) => charges.sessionEnding.has(f.name)) ? { endsSession: true } : {};
+  if (!forSale || !priced) return { tier, ...ending };
   return {
     tier,
     ...ending,

@@ -10,7 +10,7 @@ export interface HttpUpstreamParams {
   /** live = the real upstream; local = the replay of recorded replies. */
   mode: SourceMode;
   registry: SourceHealthRegistry;
-  /** Per attempt (UPSTREAM_TIMEOUT_MS). */
+  /** Deadline of one upstream call, its retries included (UPSTREAM_TIMEOUT_MS). */
   timeoutMs: number;
   /** Sent on every request (API keys); never logged. */
   headers?: Record<string, string>;

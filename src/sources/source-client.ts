@@ -1,25 +1,16 @@
-import {
-  CircuitState,
-  ConsecutiveBreaker,
-  circuitBreaker,
-  handleWhen,
-  type IPolicy,
-  retry,
-  TimeoutStrategy,
-  timeout,
-  wrap,
-} from 'cockatiel';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type CircuitBreakerPolicy, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen } from 'cockatiel';
 import { LRUCache } from 'lru-cache';
 import { serviceUnavailable } from '../errors/api-error.js';
-import { upstreamRetryBackoff } from './retry-backoff.js';
+import { type RetryBackoffParams, upstreamRetryDelayMs } from './retry-backoff.js';
 import type { BreakerState, SourceHealthRegistry, SourceMonitor } from './source-health.js';
 import { type ResolvedSourcePolicy, resolveSourcePolicy, type SourcePolicy } from './source-policy.js';
-import { describeUpstreamFailure, isPassThroughError, isRetryableFailure } from './upstream-failure.js';
+import { describeUpstreamFailure, isPassThroughError, isRetryableFailure, UpstreamError } from './upstream-failure.js';
 
 export type { SourcePolicy } from './source-policy.js';
 export { UpstreamError } from './upstream-failure.js';
 
-/** Fetches one value from the upstream; must honour `signal` (aborted on timeout). */
+/** Fetches one value from the upstream; should honour `signal` (aborted when the call's deadline passes). */
 export type UpstreamFetcher<T> = (signal: AbortSignal) => Promise<T>;
 
 /** Per-call options of {@link SourceClient.load}. */
@@ -48,8 +39,6 @@ interface CachedReply {
   storedAt: number;
 }
 
-type AttemptPolicy = IPolicy<{ signal: AbortSignal }>;
-
 const BREAKER_STATES: Record<CircuitState, BreakerState> = {
   [CircuitState.Closed]: 'closed',
   [CircuitState.Open]: 'open',
@@ -58,8 +47,9 @@ const BREAKER_STATES: Record<CircuitState, BreakerState> = {
 };
 
 /**
- * The base every upstream source stands on: a freshness cache with stale-if-error, single-flight,
- * and timeout → retry → circuit breaker around each upstream call, reported to the health registry.
+ * The base every upstream source stands on: a freshness cache with stale-if-error, single-flight, and one deadline
+ * (`timeoutMs`) per upstream call that covers all its attempts, retries through a circuit breaker, reported to the
+ * health registry. Past the deadline the caller gets the cached value if there is one, else 503, never later.
  * Upstream failures leave as `ApiError(503, 'SERVICE_UNAVAILABLE')`; a 4xx `ApiError` from the fetcher passes through.
  * @example
  * const client = new SourceClient({ policy: { name: 'coingecko', kind: 'prices', mode: 'live', freshnessMs: 30_000 }, registry })
@@ -71,8 +61,8 @@ export class SourceClient {
   private readonly now: () => number;
   private readonly cache: LRUCache<string, CachedReply>;
   private readonly inFlight = new Map<string, Promise<unknown>>();
-  private readonly retryingAttempts: AttemptPolicy;
-  private readonly singleAttempt: AttemptPolicy;
+  private readonly breaker: CircuitBreakerPolicy;
+  private readonly backoff: RetryBackoffParams;
   private upstreamCallCount = 0;
 
   constructor(params: SourceClientParams) {
@@ -87,7 +77,6 @@ export class SourceClient {
     });
     this.cache = new LRUCache<string, CachedReply>({ max: this.policy.maxEntries });
 
-    const perAttemptTimeout = timeout(this.policy.timeoutMs, TimeoutStrategy.Aggressive);
     const breaker = circuitBreaker(
       handleWhen((err) => !isPassThroughError(err)),
       {
@@ -107,16 +96,12 @@ export class SourceClient {
         message: describeUpstreamFailure(failure, this.policy.timeoutMs),
       });
     });
-    const retrying = retry(handleWhen(isRetryableFailure), {
-      maxAttempts: this.policy.retries,
-      backoff: upstreamRetryBackoff({
-        ...this.policy.backoff,
-        retryAfterCapMs: this.policy.retryAfterCapMs,
-        ...(params.random === undefined ? {} : { random: params.random }),
-      }),
-    });
-    this.retryingAttempts = wrap(retrying, breaker, perAttemptTimeout);
-    this.singleAttempt = wrap(breaker, perAttemptTimeout);
+    this.breaker = breaker;
+    this.backoff = {
+      ...this.policy.backoff,
+      retryAfterCapMs: this.policy.retryAfterCapMs,
+      ...(params.random === undefined ? {} : { random: params.random }),
+    };
   }
 
   /** How many times a fetcher was invoked (every attempt, retries included). */
@@ -164,11 +149,42 @@ export class SourceClient {
     }
   }
 
-  private callUpstream<T>(fetcher: UpstreamFetcher<T>, idempotent: boolean): Promise<T> {
-    const policy = idempotent ? this.retryingAttempts : this.singleAttempt;
-    return policy.execute(({ signal }) => {
-      this.upstreamCallCount += 1;
-      return fetcher(signal);
+  /** Attempts the call until it answers, fails for good, runs out of retries or would outlast its deadline. */
+  private async callUpstream<T>(fetcher: UpstreamFetcher<T>, idempotent: boolean): Promise<T> {
+    const startedAt = performance.now();
+    const remainingMs = () => this.policy.timeoutMs - (performance.now() - startedAt);
+    const attempts = idempotent ? 1 + this.policy.retries : 1;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.breaker.execute(() => this.attempt(fetcher, remainingMs()));
+      } catch (err) {
+        if (attempt >= attempts || !isRetryableFailure(err)) throw err;
+        const delayMs = upstreamRetryDelayMs(err, attempt, this.backoff);
+        // A retry that could not start before the deadline would only delay the stale value or the 503.
+        if (delayMs >= remainingMs()) throw err;
+        await sleep(delayMs);
+        if (remainingMs() <= 0) throw err;
+      }
+    }
+  }
+
+  /** One attempt, given what is left of the call's deadline; raced, so a fetcher that ignores its signal cannot hold us. */
+  private attempt<T>(fetcher: UpstreamFetcher<T>, timeoutMs: number): Promise<T> {
+    this.upstreamCallCount += 1;
+    const controller = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        const timedOut = new UpstreamError(`timed out after ${Math.round(timeoutMs)}ms`, { retryable: true });
+        controller.abort(timedOut);
+        reject(timedOut);
+      }, timeoutMs);
+    });
+    const answered = Promise.resolve().then(() => fetcher(controller.signal));
+    return Promise.race([answered, expired]).finally(() => {
+      clearTimeout(timer);
+      // Ends whatever the fetcher left open (a body not read, a request still pending).
+      controller.abort();
     });
   }
 }

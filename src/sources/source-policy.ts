@@ -10,7 +10,7 @@ export interface SourcePolicy {
   freshnessMs: number;
   /** How old a cached reply may be and still be served when upstream fails. Default: 10 × freshness, at most 1 h. */
   staleIfErrorMs?: number;
-  /** Per attempt. Default 5000. */
+  /** Deadline of one upstream call: every attempt and every wait between them. Default 5000. */
   timeoutMs?: number;
   /** Attempts after the first, for idempotent calls. Default 2. */
   retries?: number;

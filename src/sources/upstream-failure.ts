@@ -79,7 +79,7 @@ export function isRetryableFailure(err: unknown): boolean {
 export function describeUpstreamFailure(err: unknown, timeoutMs: number): string {
   if (err instanceof UpstreamError) return err.message;
   if (isBrokenCircuitError(err)) return 'circuit breaker open';
-  // Our per-attempt timeout is the only thing that aborts a fetcher's signal.
+  // Our deadline is the only thing that aborts a fetcher's signal.
   if (isTimeout(err) || (err instanceof Error && err.name === 'AbortError')) {
     return `timed out after ${timeoutMs}ms`;
   }

@@ -18,7 +18,10 @@ export class CcipAnswer {
 export class CcipHealth {
   @Field(() => String) status!: string;
   @Field(() => Int, { description: 'subnames stored, under every parent' }) recordCount!: number;
-  @Field(() => String, { description: 'the SQLite file, or the Redis URL without its password' }) dbPath!: string;
+  @Field(() => String, {
+    description: 'the kind of store holding the records (sqlite or redis), never a file path or a host',
+  })
+  dbPath!: string;
   @Field(() => String, { description: 'ISO 8601' }) timestamp!: string;
   @Field(() => String, { description: 'address signing the answers: an OffchainResolver must list it' })
   signer!: string;

@@ -150,7 +150,7 @@ export class EnsResolver {
     const unique = batchNames(names);
     const addresses = settled(await ensAddressLoader(ctx).loadMany(unique));
     const results = unique.map((name, i) => ({ name, address: addresses[i] ?? null }));
-    return { results, count: results.filter((r) => r.address !== null).length };
+    return { results, count: results.length, resolved: results.filter((r) => r.address !== null).length };
   }
 
   @Query(() => EnsDomainsPage, {

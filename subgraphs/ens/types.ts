@@ -85,7 +85,9 @@ export class EnsBatchEntry {
 export class EnsBatchResult {
   @Field(() => [EnsBatchEntry], { description: 'one entry per distinct name asked, in order' })
   results!: EnsBatchEntry[];
-  @Field(() => Int, { description: 'how many names resolved to an address' }) count!: number;
+  @Field(() => Int, { description: 'how many results: one per distinct name asked (SPEC: results and count)' })
+  count!: number;
+  @Field(() => Int, { description: 'how many of the names resolved to an address' }) resolved!: number;
 }
 
 @ObjectType({ description: 'A name an address holds as registrant or controller' })

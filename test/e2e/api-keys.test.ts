@@ -163,7 +163,9 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
     );
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({
-      error: true,
+      x402Version: 1,
+      error: expect.stringContaining('pay it with x402'),
+      accepts: [expect.objectContaining({ maxAmountRequired: '900000' })],
       code: 'PAYMENT_REQUIRED',
       priceUSD: '0.90',
       recipient: expect.stringMatching(/^0x/),

@@ -83,7 +83,8 @@ describe('Base names (chain 8453) resolve on Base itself: its registry and L2 re
         { name: 'demo.base.eth', address: demo },
         { name: 'nobody.base.eth', address: null },
       ],
-      count: 2,
+      count: 3,
+      resolved: 2,
     });
     expect(calls('ethereum')).toBe(1);
     expect(calls('base')).toBe(1);

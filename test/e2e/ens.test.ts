@@ -124,7 +124,7 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
     await expectEnvelope(await server.get(`/api/ens/reverse/${carol}`), 404, 'NOT_FOUND');
   });
 
-  it('GET /api/ens/batch with 100 names makes exactly 1 eth_call upstream', async () => {
+  it('GET /api/ens/batch with 100 names makes exactly 1 eth_call upstream; count is the number of results, resolved how many resolved', async () => {
     const names = [
       'alice.eth',
       'bob.eth',
@@ -135,7 +135,12 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
     const res = await server.get(`/api/ens/batch?names=${names.join(',')}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-tier')).toBe('heavy');
-    const body = (await res.json()) as { results: { name: string; address: string | null }[]; count: number };
+    const body = (await res.json()) as {
+      results: { name: string; address: string | null }[];
+      count: number;
+      resolved: number;
+    };
+    expect(Object.keys(body)).toEqual(['results', 'count', 'resolved']);
     expect(body.results).toHaveLength(100);
     expect(body.results.slice(0, 4)).toEqual([
       { name: 'alice.eth', address: alice },
@@ -143,7 +148,8 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
       { name: 'carol.eth', address: carol },
       { name: 'expired.eth', address: null },
     ]);
-    expect(body.count).toBe(3);
+    expect(body.count).toBe(100);
+    expect(body.resolved).toBe(3);
     expect(ethCalls()).toBe(1);
   });
 
@@ -221,6 +227,25 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
       wallet: { address: alice, primaryName: 'alice.eth' },
     });
     await expectEnvelope(await server.get('/api/profile/full/nobody-here.eth'), 404, 'NOT_FOUND');
+  });
+
+  it('GraphQL { ensProfile(name) { name } } is Medium like its REST twin /api/ens/{name}; with the wallet it is Heavy like /api/profile/full', async () => {
+    const tierOf = async (query: string) => {
+      const res = await server.post('/graphql', { query });
+      expect(res.status).toBe(200);
+      return res.headers.get('x-ratelimit-tier');
+    };
+    expect(await tierOf('{ ensProfile(name: "alice.eth") { name } }')).toBe('medium');
+    expect(await tierOf('{ ensProfile(name: "alice.eth") { name address records { key value } resolver } }')).toBe(
+      'medium',
+    );
+    expect(await tierOf('{ ensProfile(name: "alice.eth") { name wallet { address primaryName } } }')).toBe('heavy');
+    // More than any row runs (a wallet's 100 newest casts): the field's heaviest row.
+    expect(
+      await tierOf(
+        '{ ensProfile(name: "alice.eth") { wallet { farcasterUser { recentCasts(limit: 100) { hash } } } } }',
+      ),
+    ).toBe('heavy');
   });
 
   it('the federated Wallet entity takes an address in any case and answers its checksummed form', async () => {

@@ -313,7 +313,8 @@ describe('Farcaster when Neynar fails: rate limits retried, then the hub answers
     server = await startTestServer({
       ANONYMOUS_DAILY_LIMIT: '1000000',
       ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
-      UPSTREAM_TIMEOUT_MS: '500',
+      // Room in one call's deadline for two waits of Neynar's Retry-After (1 s).
+      UPSTREAM_TIMEOUT_MS: '3000',
     });
   });
   afterAll(async () => {
@@ -393,7 +394,8 @@ describe("Farcaster registeredAt: Neynar's registered_at, else the hub's ID Regi
     server = await startTestServer({
       ANONYMOUS_DAILY_LIMIT: '1000000',
       ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
-      UPSTREAM_TIMEOUT_MS: '500',
+      // Room in one call's deadline for two waits of Neynar's Retry-After (1 s).
+      UPSTREAM_TIMEOUT_MS: '3000',
     });
   });
   afterAll(async () => {

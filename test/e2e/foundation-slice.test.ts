@@ -1,4 +1,5 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { getIntrospectionQuery } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
@@ -7,10 +8,12 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 const gql = (server: TestServer, query: string, headers: Record<string, string> = {}) =>
   server.post('/graphql', { query }, headers);
 
+const METRICS_TOKEN = 'scraper-token-0123456789';
+
 describe('the vertical slice, REST → gateway → subgraph → source', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ METRICS_TOKEN });
   });
   afterAll(async () => {
     await server?.close();
@@ -149,8 +152,11 @@ describe('the vertical slice, REST → gateway → subgraph → source', () => {
     }
   });
 
-  it('serves Prometheus metrics at /metrics', async () => {
-    const text = await (await server.get('/metrics')).text();
+  it('serves Prometheus metrics at /metrics to a scraper with the METRICS_TOKEN bearer token, and to no one else', async () => {
+    const refused = await server.get('/metrics');
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toMatchObject({ error: true, code: 'UNAUTHORIZED' });
+    const text = await (await server.get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` })).text();
     expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/health",status="200"\} \d+/);
   });
 });
@@ -185,9 +191,36 @@ describe('/graphql limits and access', () => {
     expect(body.errors?.[0]?.message).toMatch(/more that 1000 tokens/);
   });
 
-  it('allows introspection, as GraphiQL needs it', async () => {
-    const body = await (await gql(server, '{ __schema { queryType { name } } }')).json();
-    expect(body.data.__schema.queryType.name).toBe('Query');
+  it('allows introspection, as GraphiQL needs it, and counts it like any Medium operation', async () => {
+    const first = await gql(server, '{ __schema { queryType { name } } }');
+    expect((await first.json()).data.__schema.queryType.name).toBe('Query');
+    expect(first.headers.get('x-ratelimit-tier')).toBe('medium');
+    const second = await gql(server, getIntrospectionQuery());
+    expect(second.status).toBe(200);
+    expect(second.headers.get('x-ratelimit-tier')).toBe('medium');
+    expect(Number(second.headers.get('x-ratelimit-tier-remaining'))).toBe(
+      Number(first.headers.get('x-ratelimit-tier-remaining')) - 1,
+    );
+  });
+
+  it('refuses an operation above the cost limit (GRAPHQL_MAX_COST, 1000): ten full profiles in one operation', async () => {
+    const profile =
+      'ensProfile(name: "alice.eth") { name address avatar contentHash records { key value } expiration registrant controller resolver wallet { address primaryName balance { balance balanceUsd tokens { symbol balance balanceUsd } } farcasterUser { fid username displayName pfp followers following recentCasts(limit: 5) { hash text timestamp } } } }';
+    const ten = `{ ${Array.from({ length: 10 }, (_, i) => `p${i}: ${profile}`).join(' ')} }`;
+    const res = await gql(server, ten);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.data).toBeUndefined();
+    expect(body.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(/^Query Cost limit of 1000 exceeded, found \d+/),
+        // Apollo reports every validation rule's refusal (depth, aliases, cost) under its own code.
+        extensions: expect.objectContaining({ code: 'GRAPHQL_VALIDATION_FAILED' }),
+      }),
+    ]);
+    // One full profile is what GET /api/profile/full runs: well within the limit.
+    const one = await gql(server, `{ ${profile} }`);
+    expect((await one.json()).errors).toBeUndefined();
   });
 
   it('charges an operation at its heaviest root field and sends the X-RateLimit-* headers', async () => {
@@ -207,6 +240,16 @@ describe('/graphql limits and access', () => {
     }
     expect(res.headers.get('x-ratelimit-tier')).toBe('medium');
     expect(Number.isNaN(Date.parse(res.headers.get('x-ratelimit-reset')!))).toBe(false);
+  });
+
+  it('an anonymous caller past 30 introspections a minute gets 429 RATE_LIMITED, as for any Medium operation', async () => {
+    let last: Response | undefined;
+    for (let i = 0; i < 31; i++) {
+      last = await gql(server, '{ __schema { queryType { name } } }');
+      if (last.status === 429) break;
+    }
+    expect(last!.status).toBe(429);
+    expect((await last!.json()).errors[0].extensions).toMatchObject({ code: 'RATE_LIMITED', tier: 'medium' });
   });
 
   it('an anonymous caller past 30 calls a minute gets 429 RATE_LIMITED with Retry-After', async () => {

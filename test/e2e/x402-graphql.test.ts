@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { PaymentRequiredV2Schema } from '@x402/core/schemas';
+import { PaymentRequiredV1Schema, PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch';
 import { getAddress, parseUnits } from 'viem';
@@ -71,7 +71,7 @@ describe("x402 on /graphql: an operation past the free tier is sold at its heavi
     expect(res.status).toBe(402);
     const body = await res.json();
     expect(body).toEqual({
-      error: true,
+      error: body.message,
       code: 'PAYMENT_REQUIRED',
       message: expect.stringContaining('pay 0.005 USD per request with x402'),
       tier: 'light',
@@ -96,7 +96,8 @@ describe("x402 on /graphql: an operation past the free tier is sold at its heavi
       ],
       timestamp: expect.any(String),
     });
-    // What x402 clients parse: the x402 package's strict schema, and nothing of Apollo's `{errors}` shape.
+    // What x402 clients parse: x402's v1 body (error a string) and strict requirement schemas, nothing of Apollo's `{errors}`.
+    expect(PaymentRequiredV1Schema.safeParse(body).success).toBe(true);
     expect(PaymentRequirementsSchema.safeParse(body.accepts[0]).success).toBe(true);
     expect(body).not.toHaveProperty('errors');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -124,6 +125,18 @@ describe("x402 on /graphql: an operation past the free tier is sold at its heavi
       `{ ...F } fragment F on Query { addressChecksum(address: "${ADDRESS}") { address } ... on Query { addressTypes(addresses: ["${ADDRESS}"]) { count } } }`,
     );
     expect(await viaFragment.json()).toMatchObject({ priceUSD: '0.02' });
+  });
+
+  it('a field several rows run is sold at the cheapest row running the same selection: ensProfile { name } as /api/ens/{name}, with the wallet as /api/profile/full', async () => {
+    const plain = await gql('{ ensProfile(name: "alice.eth") { name } }');
+    expect(plain.status).toBe(402);
+    expect(await plain.json()).toMatchObject({
+      priceUSD: '0.01',
+      tier: 'medium',
+      accepts: [{ maxAmountRequired: '10000', resource: graphqlUrl }],
+    });
+    const withWallet = await gql('{ ensProfile(name: "alice.eth") { name wallet { address } } }');
+    expect(await withWallet.json()).toMatchObject({ priceUSD: '0.02', tier: 'heavy' });
   });
 
   it('x402-fetch (v1) pays an operation and gets its data; the receiver gets exactly the price', async () => {
@@ -177,7 +190,7 @@ describe("x402 on /graphql: an operation past the free tier is sold at its heavi
     const body = await cheap.json();
     expect(body).toMatchObject({
       code: 'PAYMENT_REQUIRED',
-      reason: 'invalid_exact_evm_payload_authorization_value',
+      error: 'invalid_exact_evm_payload_authorization_value',
       priceUSD: '0.02',
     });
     expect(body).not.toHaveProperty('data');
@@ -211,7 +224,7 @@ describe("x402 on /graphql: an operation past the free tier is sold at its heavi
       const body = await replay.json();
       expect(body).toMatchObject({
         code: 'PAYMENT_REQUIRED',
-        reason: 'duplicate_settlement',
+        error: 'duplicate_settlement',
         message: expect.stringContaining('already used'),
       });
       expect(body).not.toHaveProperty('data');
@@ -293,9 +306,8 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
     expect(res.status).toBe(402);
     const body = await res.json();
     expect(body).toMatchObject({
-      error: true,
+      error: 'insufficient_funds',
       code: 'PAYMENT_REQUIRED',
-      reason: 'insufficient_funds',
       message: expect.stringContaining('settlement failed'),
     });
     expect(body).not.toHaveProperty('data');

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTcpServer, type Server as TcpServer } from 'node:net';
-import { PaymentRequiredV2Schema } from '@x402/core/schemas';
+import { PaymentRequiredV1Schema, PaymentRequiredV2Schema } from '@x402/core/schemas';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment as wrapFetchV2, x402Client } from '@x402/fetch';
 import { getAddress, type LocalAccount, parseUnits } from 'viem';
@@ -53,13 +53,13 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
     await server?.close();
   });
 
-  it('past the free quota a priced route answers 402 with the x402 v1 body, priceUSD, recipient and the v2 PAYMENT-REQUIRED header', async () => {
+  it('past the free quota a priced route answers 402 with the x402 v1 body (error a string), priceUSD, recipient, the envelope and the v2 PAYMENT-REQUIRED header', async () => {
     const res = await server.get(CHECKSUM);
     expect(res.status).toBe(402);
     const body = await res.json();
     const resource = `${server.url}${CHECKSUM}`;
     expect(body).toEqual({
-      error: true,
+      error: body.message,
       code: 'PAYMENT_REQUIRED',
       message: expect.stringContaining('pay 0.005 USD per request with x402'),
       tier: 'light',
@@ -84,7 +84,8 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
       ],
       timestamp: expect.any(String),
     });
-    // The x402 package's own (strict) schema accepts the offer as a v1 client reads it.
+    // x402's own schemas: v1's PaymentRequirementsResponse (error a string), and the offer as a v1 client reads it.
+    expect(PaymentRequiredV1Schema.safeParse(body).success).toBe(true);
     expect(PaymentRequirementsSchema.safeParse(body.accepts[0]).success).toBe(true);
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
 
@@ -193,7 +194,7 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
       const body = await replay.json();
       expect(body).toMatchObject({
         code: 'PAYMENT_REQUIRED',
-        reason: 'duplicate_settlement',
+        error: 'duplicate_settlement',
         message: expect.stringContaining('already used'),
       });
       expect(body).not.toHaveProperty('address');
@@ -230,12 +231,14 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
       expect(res.status, what).toBe(402);
       const body = await res.json();
       expect(body, what).toMatchObject({
-        error: true,
+        error: reason,
         code: 'PAYMENT_REQUIRED',
-        reason,
         priceUSD: '0.005',
         x402Version: 1,
       });
+      // The x402 package's response schema, whose `error` is one of x402's machine reasons.
+      expect(x402ResponseSchema.safeParse(body).success, what).toBe(true);
+      expect(PaymentRequiredV1Schema.safeParse(body).success, what).toBe(true);
       expect(body.message, what).toMatch(/^Payment refused: /);
       expect(decodeHeader(res.headers.get('payment-required')).error, what).toBe(reason);
     }
@@ -264,7 +267,7 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
     };
     const res = await server.get(CHECKSUM, { 'PAYMENT-SIGNATURE': encodeHeader(v2) });
     expect(res.status).toBe(402);
-    expect(await res.json()).toMatchObject({ reason: 'invalid_exact_evm_payload_authorization_value' });
+    expect(await res.json()).toMatchObject({ error: 'invalid_exact_evm_payload_authorization_value' });
   });
 
   it('a payer without USDC is refused by the facilitator with a 402, and is not served', async () => {
@@ -380,7 +383,7 @@ describe('credit purchase paid with x402 (SPEC "States and transitions": Credits
       { ...bearer(session.token), 'X-PAYMENT': recorder.sent.at(-1)!.get('x-payment')! },
     );
     expect(replay.status).toBe(402);
-    expect((await replay.json()).reason).toBe('duplicate_settlement');
+    expect((await replay.json()).error).toBe('duplicate_settlement');
     const { keys } = await (await server.get('/api/user/keys', bearer(session.token))).json();
     expect(keys.find((k: { id: string }) => k.id === id).credits).toBe(100);
   });
@@ -398,7 +401,7 @@ describe('x402 across instances and facilitator outages', () => {
       expect((await a.get(CHECKSUM, { 'X-PAYMENT': payment })).status).toBe(200);
       const replay = await b.get(CHECKSUM, { 'X-PAYMENT': payment });
       expect(replay.status).toBe(402);
-      expect((await replay.json()).reason).toBe('duplicate_settlement');
+      expect((await replay.json()).error).toBe('duplicate_settlement');
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

@@ -113,7 +113,7 @@ describe('the CCIP services over the store', () => {
     await expect(ccip.health()).resolves.toMatchObject({
       status: 'ok',
       recordCount: 0,
-      dbPath: join(dataDir, 'store.sqlite'),
+      dbPath: 'sqlite',
     });
     await store.close();
     await expect(ccip.health()).rejects.toMatchObject({ status: 500, code: 'CCIP_HEALTH_ERROR' });

@@ -10,7 +10,7 @@ describe('configuration is read and validated once', () => {
     expect(c.storeTimeoutMs).toBe(500);
     expect(c.anonymousLimits).toEqual({ daily: 100, perMinute: 30 });
     expect(c.x402).toMatchObject({ asset: USDC_ON_BASE, network: 'base', chainId: 8453 });
-    expect(c.graphql).toEqual({ maxDepth: 6, maxAliases: 15, maxTokens: 1000 });
+    expect(c.graphql).toEqual({ maxDepth: 6, maxAliases: 15, maxTokens: 1000, maxCost: 1000 });
     expect(Object.values(c.chains).every((chain) => chain.rpcUrl === undefined)).toBe(true);
   });
 
@@ -51,5 +51,16 @@ describe('configuration is read and validated once', () => {
   it('refuses ETHERSCAN_API_URL without any key: v2 answers every keyless call "Missing/Invalid API Key"', () => {
     expect(() => loadConfig({ ETHERSCAN_API_URL: 'https://api.etherscan.io' })).toThrow(ConfigError);
     expect(() => loadConfig({ ETHERSCAN_API_URL: 'https://api.etherscan.io' })).toThrow(/ETHERSCAN_API_KEY/);
+  });
+
+  it('reads CORS_ORIGINS as * (the default) or a list of exact origins, and refuses anything else', () => {
+    expect(loadConfig({}).corsOrigins).toBe('*');
+    expect(loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://app.example.com',
+      'http://localhost:5173',
+    ]);
+    expect(() => loadConfig({ CORS_ORIGINS: 'https://app.example.com/' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ CORS_ORIGINS: 'app.example.com' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
   });
 });

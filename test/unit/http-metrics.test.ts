@@ -122,17 +122,20 @@ describe('request counting', () => {
   });
 });
 
+const TOKEN = 'metrics-token-of-the-test';
+const scrape = { authorization: `Bearer ${TOKEN}` };
+
 describe('GET /metrics in the app', () => {
   it('labels requests with the route pattern, and requests no route matched as "unmatched"', async () => {
     const app = Fastify();
-    registerMetrics(app, createHttpMetrics());
+    registerMetrics(app, createHttpMetrics(), TOKEN);
     app.get('/items/:id', async (request) => ({ id: (request.params as { id: string }).id }));
     try {
       expect((await app.inject({ method: 'GET', url: '/items/7' })).statusCode).toBe(200);
       expect((await app.inject({ method: 'GET', url: '/items/8' })).statusCode).toBe(200);
       expect((await app.inject({ method: 'GET', url: '/nowhere/7' })).statusCode).toBe(404);
 
-      const res = await app.inject({ method: 'GET', url: '/metrics' });
+      const res = await app.inject({ method: 'GET', url: '/metrics', headers: scrape });
 
       expect(res.statusCode).toBe(200);
       expect(res.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -149,14 +152,38 @@ describe('GET /metrics in the app', () => {
 
   it('counts a scrape of /metrics once it has been answered', async () => {
     const app = Fastify();
-    registerMetrics(app, createHttpMetrics());
+    registerMetrics(app, createHttpMetrics(), TOKEN);
     try {
-      await app.inject({ method: 'GET', url: '/metrics' });
-      const res = await app.inject({ method: 'GET', url: '/metrics' });
+      await app.inject({ method: 'GET', url: '/metrics', headers: scrape });
+      const res = await app.inject({ method: 'GET', url: '/metrics', headers: scrape });
 
       expect(res.body).toContain('http_requests_total{method="GET",route="/metrics",status="200"} 1\n');
     } finally {
       await app.close();
+    }
+  });
+
+  it('is served only with the bearer token (METRICS_TOKEN): another token or none is 401, and no token configured is no route', async () => {
+    const guarded = Fastify();
+    registerMetrics(guarded, createHttpMetrics(), TOKEN);
+    const open = Fastify();
+    registerMetrics(open, createHttpMetrics(), undefined);
+    try {
+      const refused = [
+        {},
+        { authorization: 'Bearer wrong-token-of-the-test' },
+        { authorization: TOKEN },
+        { authorization: `Bearer ${TOKEN}x` },
+      ];
+      for (const headers of refused) {
+        const res = await guarded.inject({ method: 'GET', url: '/metrics', headers });
+        expect(res.statusCode, JSON.stringify(headers)).toBe(401);
+        expect(res.body).not.toContain('http_requests_total');
+      }
+      expect((await guarded.inject({ method: 'GET', url: '/metrics', headers: scrape })).statusCode).toBe(200);
+      expect((await open.inject({ method: 'GET', url: '/metrics', headers: scrape })).statusCode).toBe(404);
+    } finally {
+      await Promise.all([guarded.close(), open.close()]);
     }
   });
 });

@@ -1,6 +1,6 @@
 import { buildSchema, parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { maxAliasesRule, maxDepthRule } from '../../src/gateway/operation-limits.js';
+import { maxAliasesRule, maxCostRule, maxDepthRule } from '../../src/gateway/operation-limits.js';
 
 const schema = buildSchema(`
   type Query { node: Node }
@@ -36,6 +36,51 @@ describe('operation depth limit', () => {
 
   it('survives a cyclic fragment without looping (another rule reports the cycle)', () => {
     expect(() => errorsOf('{ node { ...A } } fragment A on Node { child { ...A } }')).not.toThrow();
+  });
+
+  it('measures a fragment bomb (each fragment spreading the one before twice) in linear time', () => {
+    const started = performance.now();
+    expect(errorsOf(fragmentBomb(80))).toEqual([]);
+    expect(errorsOf(fragmentBomb(80, 'node { child { child { child { child { child { ...F80 } } } } } }'))).toEqual([
+      'Query depth 7 exceeds the maximum of 6',
+    ]);
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+});
+
+/** `{ node { ...F<n> } }` where F<i> spreads F<i-1> twice: 2^n paths in under 1000 tokens. */
+function fragmentBomb(n: number, selection = `node { ...F${n} }`): string {
+  let source = `{ ${selection} } fragment F0 on Node { id }`;
+  for (let i = 1; i <= n; i++) source += ` fragment F${i} on Node { ...F${i - 1} ...F${i - 1} }`;
+  return source;
+}
+
+describe('operation cost limit (GraphQL Armor cost: object 2, scalar 1, x 1.5 per level)', () => {
+  const costErrors = (query: string, max: number) => errorsOf(query, maxCostRule(max));
+
+  it('allows an operation at the limit and refuses one above it, as a 400-style validation error', () => {
+    // node (object 2) + id (scalar 1 x 1.5) = 3.5
+    expect(costErrors('{ node { id } }', 3.5)).toEqual([]);
+    expect(costErrors('{ node { id } }', 3)).toEqual(['Query Cost limit of 3 exceeded, found 3.5.']);
+    const [error] = validate(schema, parse('{ node { id } }'), [maxCostRule(3)]);
+    expect(error?.extensions).toEqual({ code: 'INVALID_PARAMETER' });
+  });
+
+  it('counts fields behind aliases and fragments, each time they are selected', () => {
+    const aliased = `{ ${Array.from({ length: 10 }, (_, i) => `a${i}: node { id child { id } }`).join(' ')} }`;
+    expect(costErrors(aliased, 100)).toEqual([]);
+    expect(costErrors(aliased, 80)).toEqual([expect.stringMatching(/^Query Cost limit of 80 exceeded/)]);
+    expect(costErrors('{ node { ...F } } fragment F on Node { child { id } }', 3)).toHaveLength(1);
+  });
+
+  it('leaves __schema to the access rules (introspection is counted as a Medium call)', () => {
+    expect(costErrors('{ __schema { types { fields { name } } } }', 1)).toEqual([]);
+  });
+
+  it('prices a fragment bomb at what it would select (2^80 fields), reading each fragment once', () => {
+    const started = performance.now();
+    expect(costErrors(fragmentBomb(80), 1000)).toEqual([expect.stringMatching(/^Query Cost limit of 1000 exceeded/)]);
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });
 

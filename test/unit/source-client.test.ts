@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ApiError, notFound } from '../../src/errors/api-error.js';
 import { SourceClient, type SourcePolicy, UpstreamError } from '../../src/sources/source-client.js';
@@ -104,27 +105,74 @@ describe('SourceClient', () => {
     expect(await client.load('k', fetcher)).toBe(3);
   });
 
-  it('times out each attempt, retries, then answers 503 SERVICE_UNAVAILABLE and reports degraded', async () => {
-    const { client, health } = makeClient({ timeoutMs: 20, retries: 2 });
+  it('a hung upstream gets one deadline for the whole call: 503 SERVICE_UNAVAILABLE at the deadline, degraded', async () => {
+    const { client, health } = makeClient({ timeoutMs: 60, retries: 2 });
     const fetcher = scriptedFetcher(neverAnswers);
 
+    const started = performance.now();
     const error = await client.load('eth', fetcher).catch((e: unknown) => e);
+    const elapsed = performance.now() - started;
 
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'test-source is unavailable' });
-    expect(fetcher.calls).toBe(3);
-    expect(health()).toMatchObject({ state: 'degraded', lastError: 'timed out after 20ms' });
-    expect(health().lastLatencyMs).toBeGreaterThanOrEqual(15);
+    expect(elapsed).toBeGreaterThanOrEqual(55);
+    expect(elapsed).toBeLessThan(60 + 40);
+    // The first attempt used the whole deadline: no time was left for a retry.
+    expect(fetcher.calls).toBe(1);
+    expect(health()).toMatchObject({ state: 'degraded', lastError: 'timed out after 60ms' });
+    expect(health().lastLatencyMs).toBeGreaterThanOrEqual(55);
   });
 
-  it('times out and retries a fetcher that ignores its abort signal', async () => {
+  it('a fetcher that ignores its abort signal still cannot hold the caller past the deadline', async () => {
     const { client, health } = makeClient({ timeoutMs: 20, retries: 1 });
     const fetcher = scriptedFetcher(() => new Promise<never>(() => undefined));
     const started = performance.now();
     await expect(client.load('eth', fetcher)).rejects.toMatchObject({ status: 503 });
-    expect(fetcher.calls).toBe(2);
-    expect(performance.now() - started).toBeLessThan(1000);
+    expect(performance.now() - started).toBeLessThan(20 + 40);
+    expect(fetcher.calls).toBe(1);
     expect(health().lastError).toBe('timed out after 20ms');
+  });
+
+  it('the deadline covers every attempt: after fast failures, the last attempt gets only what is left of it', async () => {
+    const { client, health } = makeClient({
+      timeoutMs: 300,
+      retries: 2,
+      backoff: { initialDelayMs: 100, maxDelayMs: 100 },
+    });
+    // A 502 after 50 ms, a wait of 50–100 ms, then an upstream that hangs.
+    const fetcher = scriptedFetcher((call, signal) =>
+      call === 1 ? sleep(50).then(serverError) : neverAnswers(call, signal),
+    );
+    const started = performance.now();
+    await expect(client.load('eth', fetcher)).rejects.toMatchObject({ status: 503 });
+    const elapsed = performance.now() - started;
+    expect(fetcher.calls).toBe(2);
+    expect(elapsed).toBeGreaterThanOrEqual(295);
+    expect(elapsed).toBeLessThan(300 + 40);
+    expect(health().lastError).toMatch(/^timed out after (1[5-9]\d|200)ms$/);
+  });
+
+  it('makes no retry whose wait (an upstream Retry-After) would outlast the deadline', async () => {
+    const { client } = makeClient({ timeoutMs: 200, retries: 2, retryAfterCapMs: 10_000 });
+    const fetcher = scriptedFetcher(() =>
+      Promise.reject(
+        new UpstreamError('rate limited (HTTP 429)', { status: 429, retryable: true, retryAfterMs: 5000 }),
+      ),
+    );
+    const started = performance.now();
+    await expect(client.load('eth', fetcher)).rejects.toMatchObject({ status: 503 });
+    expect(performance.now() - started).toBeLessThan(50);
+    expect(fetcher.calls).toBe(1);
+  });
+
+  it('serves the cached value at the deadline when the upstream hangs after its freshness ran out', async () => {
+    const { client, clock, health } = makeClient({ timeoutMs: 50, freshnessMs: 1000, staleIfErrorMs: 60_000 });
+    await client.load('eth', async () => ({ usd: 3012.45 }));
+    clock.advance(1001);
+    const started = performance.now();
+    expect(await client.load('eth', scriptedFetcher(neverAnswers))).toEqual({ usd: 3012.45 });
+    expect(performance.now() - started).toBeLessThan(50 + 40);
+    expect(health()).toMatchObject({ state: 'degraded', lastError: 'timed out after 50ms' });
   });
 
   it('recovers on retry and reports up', async () => {

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+/** The budget these tests configure: one upstream call, every attempt and retry wait included. */
+const BUDGET_MS = 1000;
+/** Time past the budget the answer may take: the route, the envelope, a loaded machine. */
+const MARGIN_MS = 400;
+const PRICE_SOURCES = ['coingecko', 'defillama-coins', 'coinbase'] as const;
+
+async function timed(call: () => Promise<Response>): Promise<{ res: Response; elapsedMs: number; body: unknown }> {
+  const started = performance.now();
+  const res = await call();
+  const body = await res.json();
+  return { res, elapsedMs: performance.now() - started, body };
+}
+
+describe('upstream budget: one deadline per upstream call covers all its attempts', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      ANONYMOUS_DAILY_LIMIT: '100000',
+      ANONYMOUS_PER_MINUTE_LIMIT: '100000',
+      UPSTREAM_TIMEOUT_MS: String(BUDGET_MS),
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  beforeEach(() => {
+    for (const source of [...PRICE_SOURCES, 'debank']) server.replay!.setScenario(source, null);
+    server.replay!.resetCounts();
+  });
+
+  it('an upstream that fails fast is still retried inside the budget (three attempts), then 503', async () => {
+    server.replay!.setScenario('coingecko', 'down');
+    const { res, elapsedMs } = await timed(() => server.get('/api/price/ETH'));
+    expect(res.status).toBe(503);
+    expect(server.replay!.requestCount('coingecko')).toBe(3);
+    expect(elapsedMs).toBeLessThan(BUDGET_MS + MARGIN_MS);
+    // An answer closes the breaker's count again, so the hung-upstream cases below start from a closed breaker.
+    server.replay!.setScenario('coingecko', null);
+    expect((await server.get('/api/price/UNI')).status).toBe(200);
+  });
+
+  it('a hung upstream with nothing cached answers 503 SERVICE_UNAVAILABLE within the budget, after one attempt', async () => {
+    server.replay!.setScenario('coingecko', 'slow');
+    const { res, elapsedMs, body } = await timed(() => server.get('/api/price/ETH'));
+    expect(res.status).toBe(503);
+    expect(body).toMatchObject({ error: true, code: 'SERVICE_UNAVAILABLE', message: 'coingecko is unavailable' });
+    expect(elapsedMs).toBeGreaterThanOrEqual(BUDGET_MS - 50);
+    expect(elapsedMs).toBeLessThan(BUDGET_MS + MARGIN_MS);
+    // No time is left in the budget for a second attempt at a hung upstream.
+    expect(server.replay!.requestCount('coingecko')).toBe(1);
+  });
+
+  it('the same holds through /graphql and for another upstream (DeBank positions)', async () => {
+    server.replay!.setScenario('coingecko', 'slow');
+    const graphql = await timed(() => server.post('/graphql', { query: '{ tokenPrice(symbol: "BTC") { price } }' }));
+    expect(graphql.elapsedMs).toBeLessThan(BUDGET_MS + MARGIN_MS);
+    expect(graphql.body).toMatchObject({ errors: [{ extensions: { code: 'SERVICE_UNAVAILABLE' } }] });
+
+    server.replay!.setScenario('debank', 'slow');
+    const positions = await timed(() => server.get('/api/defi/positions/0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'));
+    expect(positions.res.status).toBe(503);
+    expect(positions.elapsedMs).toBeLessThan(BUDGET_MS + MARGIN_MS);
+  });
+
+  it('three hung price sources of one smart price are waited for side by side: one budget, not three', async () => {
+    for (const source of PRICE_SOURCES) server.replay!.setScenario(source, 'slow');
+    const { res, elapsedMs } = await timed(() => server.get('/api/price/smart/AAVE'));
+    expect(res.status).toBe(503);
+    expect(elapsedMs).toBeLessThan(BUDGET_MS + MARGIN_MS);
+  });
+});
