@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { ApolloGateway } from '@apollo/gateway';
-import type { GatewayExecutor, GatewayGraphQLRequestContext, GatewayInterface } from '@apollo/server-gateway-interface';
 import {
   type DocumentNode,
   type ExecutionResult,
+  execute,
   type GraphQLSchema,
   getOperationAST,
   Kind,
@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import type { BuiltSubgraph } from '../../subgraphs/shared/build-subgraph.js';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
-import { CachedLocalDataSource } from './cached-local-data-source.js';
+import { mergeSubgraphSchemas } from './merged-schema.js';
 
 /** An operation parsed and validated once, ready to run many times. */
 export interface PreparedOperation {
@@ -23,18 +23,16 @@ export interface PreparedOperation {
 }
 
 export interface InProcessGateway {
-  /** The API schema clients see (federation internals removed). */
+  /**
+   * The API schema clients see (federation internals removed), executable: each field runs its subgraph's resolver.
+   */
   apiSchema: GraphQLSchema;
   supergraphSdl: string;
   execute(op: PreparedOperation, variables: Record<string, unknown>, context: GraphContext): Promise<ExecutionResult>;
-  /** The same executor, shaped as the GatewayInterface Apollo Server expects. */
-  asApolloGateway(): GatewayInterface;
   stop(): Promise<void>;
 }
 
 const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
-const noCachePolicy = { replace() {}, restrict() {}, policyIfCacheable: () => null };
-const noopCache = { get: async () => undefined, set: async () => {}, delete: async () => true };
 
 /** Wraps a parsed document as a PreparedOperation; the caller has validated it against the API schema. */
 export function prepareOperation(
@@ -55,63 +53,43 @@ export function prepareOperation(
 }
 
 /**
- * Loads @apollo/gateway over the composed supergraph, with every subgraph executed in process.
+ * The composed supergraph, executed in process: @apollo/gateway derives the API schema from the supergraph SDL (as a
+ * router would), and each field of it runs the resolver of the subgraph that defines it (merged-schema.ts), with no
+ * query plan and no subgraph requests in between.
  * @example const gw = await startInProcessGateway({ subgraphs, supergraphSdl })
  */
 export async function startInProcessGateway(params: {
   subgraphs: readonly BuiltSubgraph[];
   supergraphSdl: string;
 }): Promise<InProcessGateway> {
-  const byName = new Map(params.subgraphs.map((s) => [s.name as string, s.schema]));
   const gateway = new ApolloGateway({
     supergraphSdl: params.supergraphSdl,
     logger: quietLogger,
-    buildService: ({ name }) => {
-      const schema = byName.get(name);
-      if (!schema) throw new Error(`no subgraph named ${name}`);
-      return new CachedLocalDataSource(schema);
-    },
+    // Only the schema is taken from the gateway: it never executes a query plan here.
+    buildService: ({ name }) => ({
+      process: async () => ({ errors: [{ message: `subgraph ${name} is executed in process, not fetched` }] }),
+    }),
   });
-  let apiSchema: GraphQLSchema | undefined;
-  gateway.onSchemaLoadOrUpdate(({ apiSchema: s }) => {
-    apiSchema = s;
+  let loaded: GraphQLSchema | undefined;
+  gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
+    loaded = apiSchema;
   });
-  const { executor } = await gateway.load();
-  if (!executor || !apiSchema) throw new Error('gateway did not load');
-  const schema: GraphQLSchema = apiSchema;
-  const exec: GatewayExecutor = executor;
-
+  await gateway.load();
+  await gateway.stop();
+  if (!loaded) throw new Error('gateway did not load');
+  const schema = mergeSubgraphSchemas({ apiSchema: loaded, subgraphs: params.subgraphs });
   return {
     apiSchema: schema,
     supergraphSdl: params.supergraphSdl,
     async execute(op, variables, context) {
-      const requestContext = {
-        request: { query: op.source, operationName: op.operationName ?? undefined, variables },
-        logger: quietLogger,
+      return execute({
         schema,
-        schemaHash: 'in-process',
-        context,
-        cache: noopCache,
-        queryHash: op.queryHash,
         document: op.document,
-        source: op.source,
         operationName: op.operationName,
-        operation: op.operation,
-        metrics: {},
-        overallCachePolicy: noCachePolicy,
-      } as unknown as GatewayGraphQLRequestContext;
-      return exec(requestContext);
+        variableValues: variables,
+        contextValue: context,
+      });
     },
-    asApolloGateway(): GatewayInterface {
-      return {
-        load: async () => ({ executor: exec }),
-        onSchemaLoadOrUpdate(callback) {
-          callback({ apiSchema: schema, coreSupergraphSdl: params.supergraphSdl });
-          return () => {};
-        },
-        stop: async () => {},
-      };
-    },
-    stop: () => gateway.stop(),
+    stop: async () => {},
   };
 }

@@ -1,5 +1,8 @@
 import { ApolloServer, type ApolloServerPlugin, HeaderMap } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
@@ -88,7 +91,7 @@ export async function registerGraphqlRoute(
   },
 ): Promise<ApolloServer<GraphqlContext>> {
   const server = new ApolloServer<GraphqlContext>({
-    gateway: deps.gateway.asApolloGateway(),
+    schema: deps.gateway.apiSchema,
     introspection: true,
     // Shutdown is ours (src/server/start-server.ts): Apollo's own SIGTERM handler would exit before the chain and store close.
     stopOnTerminationSignals: false,
@@ -103,6 +106,8 @@ export async function registerGraphqlRoute(
     ],
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
+      // No field sets a cache hint; answers carry the Cache-Control the HTTP layer gives them.
+      ApolloServerPluginCacheControlDisabled(),
       accessPlugin(deps.access, operationCharges(deps.operations, deps.defaultPriceUsd)),
     ],
   });

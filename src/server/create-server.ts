@@ -5,27 +5,18 @@ import { compileRouteTable } from '../../rest-compat/compile-routes.js';
 import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
-import { createAccess } from '../access/create-access.js';
-import { createCcipServices } from '../ccip/ccip-services.js';
 import type { LocalChain } from '../chain/local-chain.js';
-import { serveParentsOffchain } from '../chain/offchain-resolver.js';
-import { localTokenList } from '../chain/seed-steps/demo-assets.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import { composeSupergraph } from '../gateway/compose-supergraph.js';
 import { startInProcessGateway } from '../gateway/in-process-gateway.js';
 import { buildHttpApp } from '../http/app.js';
-import { graphContextFactory } from '../http/graph-context-factory.js';
 import { createLogger } from '../logging/logger.js';
 import type { ReplayServer } from '../sources/replay/replay-server.js';
 import type { Sources } from '../sources/sources.js';
-import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
-import { type LocalFacilitator, startLocalFacilitator } from '../sources/x402/local-facilitator.js';
-import { openStore } from '../store/open-store.js';
+import type { LocalFacilitator } from '../sources/x402/local-facilitator.js';
 import type { Store } from '../store/store.js';
-import { createAppServices } from './app-services.js';
-import { createSources } from './create-sources.js';
-import { startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
+import { startServices } from './start-services.js';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -65,35 +56,17 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
   const startedAt = Date.now();
   const cleanups: (() => Promise<void>)[] = [];
   try {
-    const store = await openStore({
-      dataDir: config.dataDir,
-      redisUrl: config.redisUrl,
-      prefix: opts.storePrefix,
-      timeoutMs: config.storeTimeoutMs,
-    });
-    cleanups.push(() => store.close());
-
-    // The embedded x402 facilitator (its own Base chain) starts alongside the embedded Ethereum chain.
-    const facilitatorStart = config.x402.facilitatorUrl === undefined ? startLocalFacilitator({ logger }) : undefined;
-    facilitatorStart?.catch(() => undefined);
-    if (facilitatorStart) cleanups.push(async () => (await facilitatorStart).close());
-
-    const localChain = await startEmbeddedChainIfNeeded(config, logger);
-    if (localChain) cleanups.push(() => localChain.stop());
-    const localFacilitator = await facilitatorStart;
-
-    const created = await createSources({
+    const services = await startServices({
       config,
-      localRpcUrl: localChain?.rpcUrl,
-      localBaseRpcUrl: localFacilitator?.chain.rpcUrl,
-      localBaseDeployments: localFacilitator?.deployments,
+      logger,
+      table,
+      storePrefix: opts.storePrefix,
       fixturesDir: opts.fixturesDir,
       onRpcRequest: opts.onRpcRequest,
-      localTokens: localChain ? localTokenList(localChain.deployments) : [],
-      localDeployments: localChain?.deployments,
+      startedAt,
     });
-    cleanups.push(() => created.close());
-    const { sources } = created;
+    cleanups.push(() => services.close());
+    const { store, sources, localChain, localFacilitator } = services;
 
     const subgraphs = await buildAllSubgraphs();
     const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
@@ -111,26 +84,6 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
           defaultPriceUsd: config.x402.defaultPriceUsd,
         }),
       }));
-    const facilitatorUrl = localFacilitator?.url ?? config.x402.facilitatorUrl!;
-    const facilitator = createFacilitatorSource({
-      url: facilitatorUrl,
-      mode: localFacilitator ? 'local' : 'live',
-      registry: sources.health,
-      timeoutMs: config.upstreamTimeoutMs,
-    });
-    // Known once the server listens (PORT may be 0); no request, hence no challenge, comes before.
-    let listenUrl: string | undefined;
-    const access = createAccess({
-      config,
-      store,
-      sources,
-      facilitator,
-      listenUrl: () => {
-        if (listenUrl === undefined) throw new Error('the server is not listening yet');
-        return listenUrl;
-      },
-    });
-    const ccip = await createCcipServices({ config, store });
     const app = await buildHttpApp({
       config,
       logger,
@@ -138,35 +91,22 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       table,
       operations: [...compiled.values()],
       documents,
-      access: access.gate,
-      contexts: graphContextFactory({
-        sources,
-        app: createAppServices({ config, table, store, startedAt, account: access.account, ccip, facilitatorUrl }),
-        publicBaseUrl: config.publicBaseUrl,
-        identify: access.gate.identify,
-      }),
+      access: services.access.gate,
+      contexts: services.contexts,
     });
+    cleanups.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-    listenUrl = `http://${host}:${port}`;
-    // The embedded chain's parents get ENS's OffchainResolver, whose URL is fixed at deployment: it points at the
-    // address this server just bound (the local chain is loopback-only, so only this machine resolves through it).
-    if (localChain) {
-      await serveParentsOffchain({
-        rpcUrl: localChain.rpcUrl,
-        gatewayUrl: `http://${host}:${port}/ccip/{sender}/{data}.json`,
-        signers: [ccip.signer],
-        parents: config.ccip.parentNames,
-      });
-    }
+    const listenUrl = `http://${host}:${port}`;
+    await services.listening(listenUrl);
     logger.info(
       {
         port,
         store: store.describe().kind,
         chain: localChain ? 'local' : 'live',
-        ccipSigner: ccip.signer,
+        ccipSigner: services.ccipSigner,
         ms: Date.now() - startedAt,
       },
       'listening',
@@ -178,11 +118,10 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       store,
       sources,
       localChain,
-      replay: created.replay,
+      replay: services.replay,
       localFacilitator,
       close() {
         closing ??= (async () => {
-          await app.close();
           for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
         })();
         return closing;

@@ -240,6 +240,14 @@ export class FarcasterUserResolver {
     const list = await ctx.sources.farcaster.casts(user.fid, limit);
     return castsWithAuthors(ctx, list.items);
   }
+
+  @FieldResolver(() => [Wallet], {
+    description:
+      "The wallets of the user's verified addresses, oldest first: other subgraphs add their primary ENS names and balances",
+  })
+  verifiedWallets(@Root() user: FarcasterUser): Wallet[] {
+    return user.verifications.map((address) => ({ address }));
+  }
 }
 
 @Resolver(() => FarcasterCast)

@@ -14,6 +14,8 @@ declare module 'autocannon' {
       /** Seconds without a response before a request counts as a timeout. */
       timeout?: number;
       title?: string;
+      /** Requests sent in turn on each connection (a mix); each may set its own method, path, headers and body. */
+      requests?: { method?: string; path?: string; headers?: Record<string, string>; body?: string }[];
     }
     /** Percentiles and mean of one histogram; latency in ms, requests per second. */
     interface Histogram {

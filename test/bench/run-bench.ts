@@ -6,9 +6,12 @@ import autocannon from 'autocannon';
 import type { BareRouteSpec } from './bare-server.js';
 import { BENCH_ROUTES, type BenchRoute } from './bench-routes.js';
 import { type ChildServer, startChildServer, stopAllChildServers } from './child-server.js';
+import { benchFederation, type FederationResult, printFederation } from './federation-bench.js';
 
 // `npm run bench [-- <name filter>]`: the service and a bare fastify returning the same bytes, each in its own
-// process, driven by autocannon from this one — never both at once. After a warm-up of each, the two take turns
+// process, driven by autocannon from this one — never both at once. Then (filter absent or "federation") the
+// cross-subgraph mix through the service's /graphql against Hive Gateway and @apollo/gateway over the subgraphs
+// served alone (federation-bench.ts). After a warm-up of each, the two take turns
 // in short rounds, so that a change in the machine's load (other processes) weighs on both sides alike; the
 // table shows medians over the rounds. Knobs: BENCH_DURATION (measured seconds per side, default 8),
 // BENCH_ROUNDS (4), BENCH_WARMUP (s, 2), BENCH_CONNECTIONS (50), BENCH_NODE_ARGS (extra node flags for the
@@ -299,7 +302,8 @@ function printTable(results: RouteResult[]): void {
 async function main(): Promise<void> {
   const filter = process.argv[2];
   const routes = filter ? BENCH_ROUTES.filter((r) => r.name.includes(filter)) : BENCH_ROUTES;
-  if (routes.length === 0) throw new Error(`no bench route matches "${filter}"`);
+  const withFederation = !filter || filter === 'federation';
+  if (routes.length === 0 && !withFederation) throw new Error(`no bench route matches "${filter}"`);
   const scratch = mkdtempSync(join(tmpdir(), 'api-bench-'));
   const dataDir = join(scratch, 'data');
   process.stderr.write(
@@ -313,6 +317,7 @@ async function main(): Promise<void> {
   process.once('SIGTERM', stopAll);
   let server: ChildServer | undefined;
   const results: RouteResult[] = [];
+  let federation: FederationResult | undefined;
   try {
     server = await startChildServer({
       label: 'service',
@@ -332,12 +337,21 @@ async function main(): Promise<void> {
     });
     process.stderr.write(`bench: service at ${server.url}\n`);
     for (const route of routes) results.push(await benchRoute(server, route, scratch));
+    if (withFederation) {
+      federation = await benchFederation({
+        server,
+        scratch,
+        ...options,
+        log: (line) => process.stderr.write(`bench: ${line}\n`),
+      });
+    }
   } finally {
     await server?.stop();
     rmSync(scratch, { recursive: true, force: true });
   }
 
-  printTable(results);
+  if (results.length > 0) printTable(results);
+  if (federation) printFederation(federation, (line) => process.stdout.write(line));
   writeFileSync(
     RESULTS_FILE,
     `${JSON.stringify(
@@ -348,6 +362,7 @@ async function main(): Promise<void> {
         cpuModel: cpus()[0]?.model,
         options,
         results,
+        federation,
       },
       null,
       2,

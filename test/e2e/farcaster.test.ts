@@ -292,6 +292,16 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
     expect(carol.wallet?.farcasterUser ?? null).toBeNull();
   });
 
+  it("a Farcaster user's verified wallets carry their primary ENS names (FarcasterUser → Wallet → ENS)", async () => {
+    const query = '{ farcasterUser(identifier: "alice") { fid verifiedWallets { address primaryName } } }';
+    const { data, errors } = await (await server.post('/graphql', { query })).json();
+    expect(errors).toBeUndefined();
+    expect(data.farcasterUser).toEqual({
+      fid: 880001,
+      verifiedWallets: [{ address: ALICE_ADDRESS, primaryName: 'alice.eth' }],
+    });
+  });
+
   it('GET /api/sources/health lists neynar and farcaster-hub as social sources served by the local replay', async () => {
     const { sources } = await (await server.get('/api/sources/health')).json();
     for (const name of ['neynar', 'farcaster-hub']) {

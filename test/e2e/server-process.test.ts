@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,10 +14,11 @@ interface Instance {
   exited: Promise<number | null>;
 }
 
-/** `npm start` as a user runs it: the built entry point, configured only by env vars. */
-async function start(env: Record<string, string>): Promise<Instance> {
+/** `npm start` as a user runs it: the built entry point (or `npm start` itself), configured only by env vars. */
+async function start(env: Record<string, string>, command: 'node' | 'npm start' = 'node'): Promise<Instance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-proc-'));
-  const child = spawn(process.execPath, [main], {
+  const [file, args] = command === 'node' ? [process.execPath, [main]] : ['npm', ['start']];
+  const child = spawn(file, args, {
     cwd: root,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -39,6 +40,42 @@ async function start(env: Record<string, string>): Promise<Instance> {
     child.on('exit', () => reject(new Error(`server exited:\n${output}`)));
   });
   return { child, url, dataDir, exited };
+}
+
+/** Every process below `pid` (its children, theirs …), read from /proc. */
+function descendantsOf(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      // Field 4 of /proc/<pid>/stat is the parent pid; the command name before it is in parentheses.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parentOf.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length > 0) {
+    const parent = queue.shift()!;
+    for (const [child, ppid] of parentOf) {
+      if (ppid === parent) {
+        found.push(child);
+        queue.push(child);
+      }
+    }
+  }
+  return found;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 describe.skipIf(!existsSync(main))('npm start, as separate processes', () => {
@@ -78,5 +115,20 @@ describe.skipIf(!existsSync(main))('npm start, as separate processes', () => {
     await expect(fetch(`${i.url}/api/health`)).rejects.toThrow();
     // SQLite checkpoints and removes its write-ahead log only on a clean close.
     expect(existsSync(join(i.dataDir, 'store.sqlite-wal'))).toBe(false);
+  });
+
+  it('SIGTERM to the `npm start` process itself stops the server and its anvil chains within 5 s', async () => {
+    const i = await start({}, 'npm start');
+    started.push(i);
+    const below = descendantsOf(i.child.pid!);
+    // npm → node (the server) → the embedded Ethereum and Base chains (anvil).
+    expect(below.length).toBeGreaterThanOrEqual(3);
+    const sentAt = Date.now();
+    i.child.kill('SIGTERM');
+    await i.exited;
+    while (below.some(isRunning) && Date.now() - sentAt < 5_000) await new Promise((r) => setTimeout(r, 50));
+    expect(below.filter(isRunning)).toEqual([]);
+    expect(Date.now() - sentAt).toBeLessThan(5_000);
+    await expect(fetch(`${i.url}/api/health`)).rejects.toThrow();
   });
 });

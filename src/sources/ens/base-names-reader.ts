@@ -1,10 +1,11 @@
-import { type Address, type Hex, isAddressEqual, labelhash, namehash, zeroAddress } from 'viem';
+import { type Address, type Hex, isAddressEqual, zeroAddress } from 'viem';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
 import type { SourceClient } from '../source-client.js';
 import { decodeContentHash } from './content-hash.js';
 import { type EnsProfileRecord, type EnsRegistration, PROFILE_TEXT_KEYS, revertOf } from './ens-chain-reader.js';
 import { ensRegistryAbi, ethRegistrarAbi, nameResolverAbi, resolverProfileAbi } from './ens-contracts.js';
 import { isNormalizedEnsName } from './ens-names.js';
+import { labelhash, namehash } from './name-hashes.js';
 import { BASE_COIN_TYPE, reverseNameOf } from './reverse-names.js';
 
 /** The parent whose subnames live on Base (Basenames); `base.eth` itself stays on Ethereum. */

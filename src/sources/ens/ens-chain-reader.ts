@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import {
   type Address,
   BaseError,
@@ -7,8 +8,6 @@ import {
   decodeFunctionResult,
   encodeFunctionData,
   type Hex,
-  labelhash,
-  namehash,
   toHex,
   zeroAddress,
 } from 'viem';
@@ -24,6 +23,7 @@ import {
   universalResolverAbi,
 } from './ens-contracts.js';
 import { ethSecondLevelLabel, isNormalizedEnsName } from './ens-names.js';
+import { labelhash, namehash } from './name-hashes.js';
 
 /** Text records a profile reads, by their ENS keys (ENSIP-5 / ENSIP-18). */
 export const PROFILE_TEXT_KEYS = [
@@ -115,7 +115,18 @@ type MulticallResult = { status: 'success'; result: unknown } | { status: 'failu
  * const reader = new EnsChainReader({ client, contracts: MAINNET_ENS_CONTRACTS, rpc })
  * await reader.addresses(['alice.eth', 'bob.eth']) // ['0x…', null]
  */
+/** What reading one name's profile sends, a pure function of the name (its calldata): made once per recent name. */
+interface ProfilePlan {
+  name: string;
+  node: Hex;
+  label: string | undefined;
+  resolveArgs: readonly [Hex, Hex, string[]];
+}
+
 export class EnsChainReader {
+  // Encoding a profile read is 9 ABI encodings (each hashing its function signature) per name; the names repeat.
+  private readonly profilePlans = new LRUCache<string, ProfilePlan>({ max: 10_000 });
+
   constructor(private readonly p: { client: ChainRpcClient; contracts: EnsContracts; rpc: SourceClient }) {}
 
   /** SPEC "ENS records: real time, on-chain": every call reads the chain (single-flight, stale only on failure). */
@@ -202,20 +213,12 @@ export class EnsChainReader {
   private async readProfiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]> {
     const { client, contracts } = this.p;
     const plans = names.map((name) => {
-      const node = namehash(name);
-      const calls: Hex[] = [
-        encodeFunctionData({ abi: resolverProfileAbi, functionName: 'addr', args: [node] }),
-        encodeFunctionData({ abi: resolverProfileAbi, functionName: 'contenthash', args: [node] }),
-        ...PROFILE_TEXT_KEYS.map((key) =>
-          encodeFunctionData({ abi: resolverProfileAbi, functionName: 'text', args: [node, key] }),
-        ),
-      ];
-      const resolveArgs = [
-        toHex(packetToBytes(name)),
-        encodeFunctionData({ abi: resolverProfileAbi, functionName: 'multicall', args: [calls] }),
-        contracts.gateways,
-      ] as const;
-      return { name, node, label: ethSecondLevelLabel(name), resolveArgs };
+      let plan = this.profilePlans.get(name);
+      if (!plan) {
+        plan = profilePlan(name, contracts.gateways);
+        this.profilePlans.set(name, plan);
+      }
+      return plan;
     });
     const reads = plans.flatMap((plan) => {
       const resolve = {
@@ -327,4 +330,21 @@ function decodeProfileAnswers(answer: { answers: readonly Hex[]; resolver: Addre
     texts: records,
     resolver: nonZero(answer.resolver),
   };
+}
+
+function profilePlan(name: string, gateways: string[]): ProfilePlan {
+  const node = namehash(name);
+  const calls: Hex[] = [
+    encodeFunctionData({ abi: resolverProfileAbi, functionName: 'addr', args: [node] }),
+    encodeFunctionData({ abi: resolverProfileAbi, functionName: 'contenthash', args: [node] }),
+    ...PROFILE_TEXT_KEYS.map((key) =>
+      encodeFunctionData({ abi: resolverProfileAbi, functionName: 'text', args: [node, key] }),
+    ),
+  ];
+  const resolveArgs = [
+    toHex(packetToBytes(name)),
+    encodeFunctionData({ abi: resolverProfileAbi, functionName: 'multicall', args: [calls] }),
+    gateways,
+  ] as const;
+  return { name, node, label: ethSecondLevelLabel(name), resolveArgs };
 }

@@ -1,6 +1,6 @@
 import { type Address, getAddress, isAddress } from 'viem';
-import { normalize } from 'viem/ens';
 import { invalidParameter } from '../../errors/api-error.js';
+import { normalize } from './name-hashes.js';
 
 /** Longest name accepted (characters, before normalisation); ENS has no limit, DNS encoding caps each label. */
 export const MAX_ENS_NAME_LENGTH = 512;

@@ -1,0 +1,155 @@
+import { MapperKind, mapSchema } from '@graphql-tools/utils';
+import {
+  defaultFieldResolver,
+  type GraphQLFieldResolver,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  type GraphQLSchema,
+  getNamedType,
+  isObjectType,
+  isScalarType,
+  Kind,
+} from 'graphql';
+import type { BuiltSubgraph } from '../../subgraphs/shared/build-subgraph.js';
+
+export class MergedSchemaError extends Error {
+  override name = 'MergedSchemaError';
+}
+
+type Resolver = GraphQLFieldResolver<unknown, unknown>;
+type ResolveReference = (reference: Record<string, unknown>, context: unknown, info: GraphQLResolveInfo) => unknown;
+
+/** An entity type several subgraphs define: its key fields and, per subgraph, how it turns a key into its object. */
+interface SharedEntity {
+  keyFields: string[];
+  resolveReference: Map<string, ResolveReference | undefined>;
+}
+
+/** `@key(fields: "address")` of a subgraph type: the flat key fields (nested keys are not used here). */
+function keyFieldsOf(type: GraphQLObjectType): string[] | undefined {
+  const key = type.astNode?.directives?.find((d) => d.name.value === 'key');
+  const fields = key?.arguments?.find((a) => a.name.value === 'fields')?.value;
+  if (!fields) return undefined;
+  if (fields.kind !== Kind.STRING || fields.value.includes('{'))
+    throw new MergedSchemaError(`${type.name}: only flat @key fields are supported`);
+  return fields.value.split(/\s+/).filter(Boolean);
+}
+
+function subgraphResolveReference(type: GraphQLObjectType): ResolveReference | undefined {
+  const ext = type.extensions as { apollo?: { subgraph?: { resolveReference?: ResolveReference } } };
+  return ext.apollo?.subgraph?.resolveReference;
+}
+
+/**
+ * One executable schema for the whole API: the supergraph's API schema (what clients see, introspection included),
+ * each field resolved by the resolver of the subgraph that defines it. This is what a federation router does, minus
+ * the query plan and the subgraph requests: a field of an entity that another subgraph produced gets that subgraph's
+ * object first, from its `__resolveReference` on the entity's key (once per object and subgraph), exactly the
+ * `_entities` call a router would send. Subgraphs still never import each other.
+ * @example const schema = mergeSubgraphSchemas({ apiSchema, subgraphs })
+ */
+export function mergeSubgraphSchemas(p: {
+  apiSchema: GraphQLSchema;
+  subgraphs: readonly BuiltSubgraph[];
+}): GraphQLSchema {
+  const shared = new Map<string, SharedEntity>();
+  for (const sub of p.subgraphs) {
+    for (const type of Object.values(sub.schema.getTypeMap())) {
+      if (!isObjectType(type)) continue;
+      const keyFields = keyFieldsOf(type);
+      if (!keyFields) continue;
+      const entity = shared.get(type.name) ?? { keyFields, resolveReference: new Map() };
+      if (entity.keyFields.join(' ') !== keyFields.join(' '))
+        throw new MergedSchemaError(`${type.name}: subgraphs disagree on its key`);
+      entity.resolveReference.set(sub.name, subgraphResolveReference(type));
+      shared.set(type.name, entity);
+    }
+  }
+  for (const [name, entity] of shared) if (entity.resolveReference.size < 2) shared.delete(name);
+
+  /** Which subgraph produced an entity object: only that subgraph's resolvers may read it as it is. */
+  const origin = new WeakMap<object, string>();
+  /** Per object, the other subgraphs' objects for the same entity (the `_entities` answer), made once. */
+  const converted = new WeakMap<object, Map<string, unknown>>();
+
+  const tag = (value: unknown, subgraph: string): unknown => {
+    if (value === null || typeof value !== 'object') return value;
+    if (typeof (value as PromiseLike<unknown>).then === 'function')
+      return (value as Promise<unknown>).then((v) => tag(v, subgraph));
+    if (Array.isArray(value)) {
+      for (const item of value) tag(item, subgraph);
+      return value;
+    }
+    origin.set(value, subgraph);
+    return value;
+  };
+
+  const asSeenBy = (
+    parent: object,
+    typeName: string,
+    entity: SharedEntity,
+    subgraph: string,
+    context: unknown,
+    info: GraphQLResolveInfo,
+  ): unknown => {
+    let bySubgraph = converted.get(parent);
+    if (!bySubgraph) {
+      bySubgraph = new Map();
+      converted.set(parent, bySubgraph);
+    }
+    if (bySubgraph.has(subgraph)) return bySubgraph.get(subgraph);
+    const reference: Record<string, unknown> = { __typename: typeName };
+    for (const field of entity.keyFields) reference[field] = (parent as Record<string, unknown>)[field];
+    const resolveReference = entity.resolveReference.get(subgraph);
+    const made = resolveReference ? resolveReference(reference, context, info) : reference;
+    bySubgraph.set(subgraph, made);
+    return made;
+  };
+
+  return mapSchema(p.apiSchema, {
+    [MapperKind.SCALAR_TYPE]: (scalar) => {
+      // A custom scalar (JSON) parses and serializes as its subgraph defines it.
+      for (const sub of p.subgraphs) {
+        const own = sub.schema.getType(scalar.name);
+        if (own && isScalarType(own)) return own;
+      }
+      return scalar;
+    },
+    [MapperKind.OBJECT_FIELD]: (config, fieldName, typeName) => {
+      const owners = p.subgraphs.flatMap((sub) => {
+        const type = sub.schema.getType(typeName);
+        const field = type && isObjectType(type) ? type.getFields()[fieldName] : undefined;
+        return field
+          ? [{ subgraph: sub.name as string, resolve: (field.resolve ?? defaultFieldResolver) as Resolver }]
+          : [];
+      });
+      if (owners.length === 0) throw new MergedSchemaError(`no subgraph resolves ${typeName}.${fieldName}`);
+      const returnsShared = shared.has(getNamedType(config.type).name);
+      const entity = shared.get(typeName);
+      const first = owners[0]!;
+      // Objects of a shared entity remember which subgraph made them (for a default resolver: its parent's maker).
+      const made = (subgraph: string, value: unknown) => (returnsShared ? tag(value, subgraph) : value);
+      if (!entity) {
+        if (!returnsShared) return { ...config, resolve: first.resolve };
+        return {
+          ...config,
+          resolve: (parent, args, context, info) => made(first.subgraph, first.resolve(parent, args, context, info)),
+        };
+      }
+      const bySubgraph = new Map(owners.map((o) => [o.subgraph, o.resolve]));
+      return {
+        ...config,
+        resolve: (parent, args, context, info) => {
+          const from = origin.get(parent as object);
+          // The subgraph that made the object resolves the fields it defines; another one gets its own object first.
+          const own = from === undefined ? undefined : bySubgraph.get(from);
+          if (own) return made(from!, own(parent, args, context, info));
+          const seen = asSeenBy(parent as object, typeName, entity, first.subgraph, context, info);
+          const run = (source: unknown) =>
+            source == null ? null : made(first.subgraph, first.resolve(source, args, context, info));
+          return seen instanceof Promise ? seen.then(run) : run(seen);
+        },
+      };
+    },
+  });
+}

@@ -1,0 +1,164 @@
+import 'reflect-metadata';
+import type { Logger } from 'pino';
+import type { RouteTable } from '../../rest-compat/route-row.js';
+import type { AppServices } from '../../subgraphs/shared/graph-context.js';
+import { type Access, createAccess } from '../access/create-access.js';
+import { createCcipServices } from '../ccip/ccip-services.js';
+import { serveParentsOffchain } from '../chain/offchain-resolver.js';
+import { localTokenList } from '../chain/seed-steps/demo-assets.js';
+import type { ChainKey } from '../config/chains.js';
+import type { AppConfig } from '../config/config.js';
+import { type GraphContextFactory, graphContextFactory } from '../http/graph-context-factory.js';
+import type { ReplayServer } from '../sources/replay/replay-server.js';
+import type { Sources } from '../sources/sources.js';
+import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
+import { type LocalFacilitator, startLocalFacilitator } from '../sources/x402/local-facilitator.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/store.js';
+import { createAppServices } from './app-services.js';
+import { createSources } from './create-sources.js';
+import { type EmbeddedChain, startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
+
+/** Everything a resolver can reach, built once from config: the same for the whole server and a subgraph alone. */
+export interface Services {
+  store: Store;
+  sources: Sources;
+  /** The embedded Ethereum chain, when ETH_RPC_URL is unset. */
+  localChain: EmbeddedChain | undefined;
+  /** The embedded x402 facilitator and its Base chain, when X402_FACILITATOR_URL does not name one. */
+  localFacilitator: LocalFacilitator | undefined;
+  replay: ReplayServer | undefined;
+  access: Access;
+  /** The CCIP signer's address (CCIP_SIGNER_KEY, or the key generated once into the store). */
+  ccipSigner: `0x${string}`;
+  app: AppServices;
+  /** One GraphContext per HTTP request: fresh loaders, the caller identified by the access gate. */
+  contexts: GraphContextFactory;
+  /**
+   * Called once the process listens at `url`: SIWE's default audience and x402 resources use it, and the embedded
+   * chain's CCIP parents get an OffchainResolver pointing at `url`'s /ccip route.
+   */
+  listening(url: string): Promise<void>;
+  /** The URL given to listening(); throws before. */
+  listenUrl(): string;
+  /** Closes in reverse order of start: sources, chains, store. */
+  close(): Promise<void>;
+}
+
+export interface StartServicesOptions {
+  config: AppConfig;
+  logger: Logger;
+  table: RouteTable;
+  /** Namespace for Redis keys (tests isolate with it); defaults to the store's own. */
+  storePrefix?: string;
+  /** Recorded upstream replies for local sources; default test/fixtures. */
+  fixturesDir?: string;
+  /** Called once per JSON-RPC method sent to a chain (tests count upstream calls with it). */
+  onRpcRequest?: (chain: ChainKey, method: string) => void;
+  startedAt?: number;
+}
+
+/**
+ * The composition root: store, embedded chains (when no RPC is configured), sources, access, CCIP and the app
+ * services, from validated config. `createServer` and `npm run subgraph` both start here, so a subgraph served
+ * alone sees the same chain data, upstreams and env vars as inside the server.
+ * @example const services = await startServices({ config, logger, table: ROUTE_TABLE })
+ */
+export async function startServices(opts: StartServicesOptions): Promise<Services> {
+  const { config, logger } = opts;
+  const startedAt = opts.startedAt ?? Date.now();
+  const cleanups: (() => Promise<void>)[] = [];
+  const closeAll = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
+  };
+  try {
+    const store = await openStore({
+      dataDir: config.dataDir,
+      redisUrl: config.redisUrl,
+      prefix: opts.storePrefix,
+      timeoutMs: config.storeTimeoutMs,
+    });
+    cleanups.push(() => store.close());
+
+    // The embedded x402 facilitator (its own Base chain) starts alongside the embedded Ethereum chain.
+    const facilitatorStart = config.x402.facilitatorUrl === undefined ? startLocalFacilitator({ logger }) : undefined;
+    facilitatorStart?.catch(() => undefined);
+    if (facilitatorStart) cleanups.push(async () => (await facilitatorStart).close());
+
+    const localChain = await startEmbeddedChainIfNeeded(config, logger);
+    if (localChain) cleanups.push(() => localChain.stop());
+    const localFacilitator = await facilitatorStart;
+
+    const created = await createSources({
+      config,
+      localRpcUrl: localChain?.rpcUrl,
+      localBaseRpcUrl: localFacilitator?.chain.rpcUrl,
+      localBaseDeployments: localFacilitator?.deployments,
+      fixturesDir: opts.fixturesDir,
+      onRpcRequest: opts.onRpcRequest,
+      localTokens: localChain ? localTokenList(localChain.deployments) : [],
+      localDeployments: localChain?.deployments,
+    });
+    cleanups.push(() => created.close());
+    const { sources } = created;
+
+    const facilitatorUrl = localFacilitator?.url ?? config.x402.facilitatorUrl!;
+    const facilitator = createFacilitatorSource({
+      url: facilitatorUrl,
+      mode: localFacilitator ? 'local' : 'live',
+      registry: sources.health,
+      timeoutMs: config.upstreamTimeoutMs,
+    });
+    // Known once the process listens (PORT may be 0); no request, hence no challenge, comes before.
+    let listenUrl: string | undefined;
+    const currentListenUrl = () => {
+      if (listenUrl === undefined) throw new Error('the server is not listening yet');
+      return listenUrl;
+    };
+    const access = createAccess({ config, store, sources, facilitator, listenUrl: currentListenUrl });
+    const ccip = await createCcipServices({ config, store });
+    const app = createAppServices({
+      config,
+      table: opts.table,
+      store,
+      startedAt,
+      account: access.account,
+      ccip,
+      facilitatorUrl,
+    });
+    return {
+      store,
+      sources,
+      localChain,
+      localFacilitator,
+      replay: created.replay,
+      access,
+      ccipSigner: ccip.signer,
+      app,
+      contexts: graphContextFactory({
+        sources,
+        app,
+        publicBaseUrl: config.publicBaseUrl,
+        identify: access.gate.identify,
+      }),
+      async listening(url) {
+        listenUrl = url;
+        // The embedded chain's parents get ENS's OffchainResolver, whose URL is fixed at deployment: it points at the
+        // address this process just bound (the local chain is loopback-only, so only this machine resolves through it).
+        if (localChain) {
+          await serveParentsOffchain({
+            rpcUrl: localChain.rpcUrl,
+            gatewayUrl: `${url}/ccip/{sender}/{data}.json`,
+            signers: [ccip.signer],
+            parents: config.ccip.parentNames,
+          });
+        }
+      },
+      listenUrl: currentListenUrl,
+      close: closeAll,
+    };
+  } catch (err) {
+    await closeAll();
+    throw err;
+  }
+}
