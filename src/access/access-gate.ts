@@ -9,7 +9,7 @@ import type { PaymentTerms } from './payment-offer.js';
 import { creditsUsedCounter, DAY_MS, MINUTE_MS, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import type { CountedTier } from './tiers.js';
-import { presentedPayment, type X402Payments } from './x402-payments.js';
+import { type PaymentReceipt, presentedPayment, type X402Payments } from './x402-payments.js';
 
 export interface AccessDecision {
   /** Null on always-free routes, which identify no one. */
@@ -22,7 +22,7 @@ export interface AccessDecision {
    * Present on a call paid with x402: settles the payment; call it once the answer is ready and before sending it,
    * and send the headers it resolves to (`X-PAYMENT-RESPONSE` / `PAYMENT-RESPONSE`). If it throws, send no data.
    */
-  settle?: () => Promise<Record<string, string>>;
+  settle?: () => Promise<{ headers: Record<string, string>; receipt: PaymentReceipt }>;
 }
 
 /** What the gate needs to know about the route being called. */
@@ -177,12 +177,12 @@ export function createAccessGate(params: {
       if (route.tier === 'free') return { caller: null, headers: {}, release: noRelease };
       const tier = route.tier;
       // A payment header on a row that is for sale: verified and paid for, not counted (no quota, no slot).
-      const payment = params.payments && presentedPayment(req.headers);
+      const payment = params.payments && (req.payment ?? presentedPayment(req.headers));
       const terms = payment && paymentTermsFor(req, route, params.payments!.defaultPriceUsd);
       if (payment && terms) {
         const caller = await identify(req, route.endsSession);
         const authorized = await params.payments!.verifier.authorize(payment, terms);
-        return { caller, headers: {}, release: noRelease, settle: async () => (await authorized.settle()).headers };
+        return { caller, headers: {}, release: noRelease, settle: () => authorized.settle() };
       }
       const caller = await identify(req, route.endsSession);
       if (!caller.apiKey) return { caller, headers: await admitCounted(req, caller, route, tier), release: noRelease };

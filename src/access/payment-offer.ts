@@ -66,6 +66,22 @@ export function requirementV2(x402: X402Settings, terms: PaymentTerms): Requirem
   };
 }
 
+/** x402 v2 PaymentRequired: what a 402 offers, in the `PAYMENT-REQUIRED` header and an MCP tool's error result. */
+export interface PaymentRequiredV2 {
+  x402Version: 2;
+  error: string;
+  resource: { url: string; description: string; mimeType: string };
+  accepts: RequirementV2[];
+}
+
+/** The PaymentRequired a 402 offer from `paymentRequired` carries (decoded from its header), else undefined. */
+export function paymentRequiredOf(err: ApiError): PaymentRequiredV2 | undefined {
+  const header = err.status === 402 ? err.headers['PAYMENT-REQUIRED'] : undefined;
+  return header === undefined
+    ? undefined
+    : (JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as PaymentRequiredV2);
+}
+
 /** base64 of the JSON: how x402 carries objects in headers. */
 export function encodeHeaderJson(value: unknown): string {
   return Buffer.from(JSON.stringify(value), 'utf8').toString('base64');
@@ -87,7 +103,7 @@ export function paymentRequired(
   p: { message: string; reason?: string; extra?: Record<string, unknown>; headers?: Record<string, string> },
 ): ApiError {
   const error = p.reason ?? p.message;
-  const v2 = {
+  const v2: PaymentRequiredV2 = {
     x402Version: 2,
     error,
     resource: { url: terms.resource, description: terms.description, mimeType: terms.mimeType },

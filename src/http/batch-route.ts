@@ -132,7 +132,7 @@ export function registerBatchRoutes(
           reply.headers(decision.headers);
           const results = await Promise.all(requests.map((r, i) => runInner(app, request, patterns, r.path, i)));
           // A paid batch is settled once, for the batch, before its answers are sent (inner calls carry no payment).
-          if (decision.settle) reply.headers(await decision.settle());
+          if (decision.settle) reply.headers((await decision.settle()).headers);
           return reply.header('Cache-Control', 'no-store').send({ results, count: results.length });
         } finally {
           decision.release();

@@ -17,6 +17,7 @@ import { startInProcessGateway } from '../gateway/in-process-gateway.js';
 import { buildHttpApp } from '../http/app.js';
 import { graphContextFactory } from '../http/graph-context-factory.js';
 import { createLogger } from '../logging/logger.js';
+import { agentSurface } from '../mcp/agent-surface.js';
 import type { ReplayServer } from '../sources/replay/replay-server.js';
 import type { Sources } from '../sources/sources.js';
 import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
@@ -131,6 +132,12 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       },
     });
     const ccip = await createCcipServices({ config, store });
+    const agents = agentSurface({
+      operations: [...compiled.values()],
+      documents,
+      supergraphSdl: gateway.supergraphSdl,
+      defaultPriceUsd: config.x402.defaultPriceUsd,
+    });
     const app = await buildHttpApp({
       config,
       logger,
@@ -138,6 +145,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       table,
       operations: [...compiled.values()],
       documents,
+      agents,
       access: access.gate,
       contexts: graphContextFactory({
         sources,
