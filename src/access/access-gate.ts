@@ -1,6 +1,7 @@
 import type { Tier } from '../../rest-compat/route-row.js';
 import { ApiError } from '../errors/api-error.js';
 import type { QuotaCounter, Store } from '../store/store.js';
+import { type BazaarExtension, bazaarTags } from './bazaar-discovery.js';
 import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits } from './caller-limits.js';
 import type { AccessRequest, Caller, IdentifyCaller } from './identify-caller.js';
@@ -37,6 +38,10 @@ export interface AccessRoute {
   path?: string;
   /** What the route answers, for the payment offer's description. */
   summary?: string;
+  /** The route's area (SPEC tag), a bazaar listing tag. */
+  tag?: string;
+  /** x402 bazaar discovery offered with the route's 402 (how to call it, what it answers). */
+  discovery?: BazaarExtension | undefined;
   /** The route only ends the caller's session (logout): a token already refreshed away is accepted for it. */
   endsSession?: boolean;
 }
@@ -71,7 +76,14 @@ export function paymentTermsFor(
   if (route.path === undefined || req.resource === undefined) return undefined;
   const priceUsd = routePriceUsd(route, defaultPriceUsd);
   if (priceUsd === undefined) return undefined;
-  return { priceUsd, resource: req.resource(), description: route.summary ?? route.path, mimeType: 'application/json' };
+  return {
+    priceUsd,
+    resource: req.resource(),
+    description: route.summary ?? route.path,
+    mimeType: 'application/json',
+    discovery: route.discovery,
+    tags: route.tag === undefined ? undefined : bazaarTags([route.tag]),
+  };
 }
 
 /** Quota plans remembered per tier (callers seen most recently). */

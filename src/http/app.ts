@@ -76,6 +76,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     contexts: deps.contexts,
     cache: new ResponseCache(),
     publicBaseUrl: deps.config.publicBaseUrl,
+    discovery: deps.agents.httpDiscovery,
   });
   for (const { row, body } of deps.documents) {
     // An HTML page (the docs) gets a CSP that lets its own inline script run; other documents keep the API's.
@@ -101,7 +102,12 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       configured: deps.config.mcpAllowedHosts,
     }),
   });
-  registerBatchRoutes(app, { table: deps.table, access: deps.access, publicBaseUrl: deps.config.publicBaseUrl });
+  registerBatchRoutes(app, {
+    table: deps.table,
+    access: deps.access,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    discovery: deps.agents.httpDiscovery,
+  });
   const apollo = await registerGraphqlRoute(app, {
     gateway: deps.gateway,
     access: deps.access,

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
-import type { OperationRow, RouteInput, RouteParams } from '../../rest-compat/route-row.js';
-import { type AccessGate, noRelease } from '../access/access-gate.js';
+import type { OperationRow, RouteInput, RouteParams, RouteRow } from '../../rest-compat/route-row.js';
+import { type AccessGate, type AccessRoute, noRelease } from '../access/access-gate.js';
+import type { BazaarExtension } from '../access/bazaar-discovery.js';
 import { invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { admitBatchInnerCall, isBatchInnerCall } from './batch-inner-call.js';
@@ -55,10 +56,13 @@ export function registerOperationRoutes(
     cache: ResponseCache;
     /** PUBLIC_BASE_URL: the origin of x402 `resource` URLs (else the request's). */
     publicBaseUrl?: string | undefined;
+    /** x402 bazaar discovery of each priced row, offered with its 402s. */
+    discovery?: ReadonlyMap<RouteRow, BazaarExtension>;
   },
 ): void {
   for (const compiled of deps.rows) {
     const row: OperationRow = compiled.row;
+    const route: AccessRoute = { ...row, discovery: deps.discovery?.get(row) };
     const cacheControl = row.maxAge ? `public, max-age=${row.maxAge}` : 'no-store';
     // A row with maxAge answers the same to every caller for the same URL: its body may be reused briefly. The URL
     // alone decides such a GET row's input (no body, no CCIP codes), so a fresh body also vouches that it is valid.
@@ -83,7 +87,7 @@ export function registerOperationRoutes(
         // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
         const decision = await (isBatchInnerCall(request)
           ? admitBatchInnerCall(deps.access, caller, row)
-          : deps.access.admit(caller, row));
+          : deps.access.admit(caller, route));
         // An API key's concurrency slot is held until the response is done (or the connection drops).
         if (decision.release !== noRelease) reply.raw.once('close', decision.release);
         reply.headers(decision.headers);

@@ -1,7 +1,10 @@
 import { parse as parseYaml } from 'yaml';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { OpenApiDocument } from '../../rest-compat/openapi/openapi-types.js';
-import type { DocumentRow } from '../../rest-compat/route-row.js';
+import { operationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
+import type { DocumentRow, RouteRow, RouteTable } from '../../rest-compat/route-row.js';
+import { type BazaarExtension, httpDiscovery as describeHttpRoute } from '../access/bazaar-discovery.js';
+import { type PricedTool, routePriceUsd } from '../access/payment-catalog.js';
 import { type AgentTool, agentTools } from './agent-tools.js';
 import type { AgentResource } from './mcp-server.js';
 
@@ -14,6 +17,8 @@ export interface AgentSurface {
   document: OpenApiDocument;
   tools: AgentTool[];
   resources: AgentResource[];
+  /** x402 bazaar discovery of each priced HTTP route, offered with its 402s and listed by /.well-known/x402. */
+  httpDiscovery: Map<RouteRow, BazaarExtension>;
 }
 
 /**
@@ -22,6 +27,7 @@ export interface AgentSurface {
  * @example const surface = agentSurface({ operations, documents, supergraphSdl, defaultPriceUsd: '0.01' })
  */
 export function agentSurface(p: {
+  table: RouteTable;
   operations: readonly CompiledOperationRow[];
   documents: readonly { row: DocumentRow; body: string }[];
   supergraphSdl: string;
@@ -49,5 +55,30 @@ export function agentSurface(p: {
       text: p.supergraphSdl,
     },
   ];
-  return { document, tools, resources };
+  const httpDiscovery = new Map<RouteRow, BazaarExtension>();
+  for (const row of p.table.rows) {
+    if (routePriceUsd(row, p.defaultPriceUsd) === undefined) continue;
+    const operation = document.paths[row.path]?.[row.method.toLowerCase() as 'get' | 'post' | 'delete'];
+    if (!operation) throw new Error(`route ${row.id}: not in the OpenAPI document`);
+    httpDiscovery.set(row, describeHttpRoute({ method: row.method, schemas: operationSchemas(document, operation) }));
+  }
+  return { document, tools, resources, httpDiscovery };
+}
+
+/** The tools sold per call, as /.well-known/x402 lists them. */
+export function pricedTools(tools: readonly AgentTool[]): PricedTool[] {
+  return tools.flatMap((tool) =>
+    tool.priceUsd !== undefined && tool.accessRoute.discovery
+      ? [
+          {
+            name: tool.name,
+            summary: tool.compiled.row.summary,
+            priceUsd: tool.priceUsd,
+            resourceUrl: tool.resourceUrl,
+            tag: tool.compiled.row.tag,
+            discovery: tool.accessRoute.discovery,
+          },
+        ]
+      : [],
+  );
 }

@@ -1,9 +1,11 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { OpenApiDocument, OperationObject } from '../../rest-compat/openapi/openapi-types.js';
+import { type OperationSchemas, operationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
 import type { OperationRow } from '../../rest-compat/route-row.js';
+import type { AccessRoute } from '../access/access-gate.js';
+import { mcpDiscovery } from '../access/bazaar-discovery.js';
 import { routePriceUsd } from '../access/payment-catalog.js';
-import { type ToolSchemas, toolSchemas } from './tool-schemas.js';
 
 /** One MCP tool: a documented operation row, as an agent sees and calls it. */
 export interface AgentTool {
@@ -11,13 +13,15 @@ export interface AgentTool {
   compiled: CompiledOperationRow;
   /** What `tools/list` answers for it. */
   definition: Tool;
-  schemas: ToolSchemas;
+  schemas: OperationSchemas;
   /** Subname registration (Write tier): listed and callable only with a SIWE session. */
   needsSession: boolean;
   /** USD per call past the free quota (the row's price or the default); undefined: never sold. */
   priceUsd: string | undefined;
   /** x402 `resource.url` of a payment for this tool (x402's MCP transport names tools so). */
   resourceUrl: string;
+  /** What the access gate sees: the row, with the tool's bazaar discovery for its 402 offers. */
+  accessRoute: AccessRoute;
 }
 
 /** Tags whose rows only read this service's own state (usage, health): no outside world involved. */
@@ -67,9 +71,10 @@ export function agentTools(p: {
     const name = toolName(row.id);
     if (names.has(name)) throw new Error(`two routes make the tool name ${name}`);
     names.add(name);
-    const schemas = toolSchemas(p.document, operation);
+    const schemas = operationSchemas(p.document, operation);
     const priceUsd = routePriceUsd(row, p.defaultPriceUsd);
     const readOnly = row.tier !== 'write';
+    const text = description(row, priceUsd);
     tools.push({
       name,
       compiled,
@@ -77,10 +82,15 @@ export function agentTools(p: {
       needsSession: row.tier === 'write',
       priceUsd,
       resourceUrl: `mcp://tool/${name}`,
+      accessRoute: {
+        ...row,
+        tag: row.tag,
+        discovery: priceUsd === undefined ? undefined : mcpDiscovery({ toolName: name, description: text, schemas }),
+      },
       definition: {
         name,
         title: row.summary,
-        description: description(row, priceUsd),
+        description: text,
         inputSchema: schemas.inputSchema,
         ...(schemas.outputSchema ? { outputSchema: schemas.outputSchema } : {}),
         annotations: {

@@ -91,7 +91,7 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
           `${tool.name} needs a SIWE session: send Authorization: Bearer <token>`,
         );
     }
-    const decision = await deps.access.admit(request, tool.compiled.row);
+    const decision = await deps.access.admit(request, tool.accessRoute);
     release = decision.release;
     const value = await runOperationRow({
       compiled: tool.compiled,

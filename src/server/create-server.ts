@@ -17,7 +17,7 @@ import { startInProcessGateway } from '../gateway/in-process-gateway.js';
 import { buildHttpApp } from '../http/app.js';
 import { graphContextFactory } from '../http/graph-context-factory.js';
 import { createLogger } from '../logging/logger.js';
-import { agentSurface } from '../mcp/agent-surface.js';
+import { agentSurface, pricedTools } from '../mcp/agent-surface.js';
 import type { ReplayServer } from '../sources/replay/replay-server.js';
 import type { Sources } from '../sources/sources.js';
 import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
@@ -133,6 +133,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     });
     const ccip = await createCcipServices({ config, store });
     const agents = agentSurface({
+      table,
       operations: [...compiled.values()],
       documents,
       supergraphSdl: gateway.supergraphSdl,
@@ -149,7 +150,19 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       access: access.gate,
       contexts: graphContextFactory({
         sources,
-        app: createAppServices({ config, table, store, startedAt, account: access.account, ccip, facilitatorUrl }),
+        app: createAppServices({
+          config,
+          table,
+          store,
+          startedAt,
+          account: access.account,
+          ccip,
+          facilitatorUrl,
+          offers: {
+            discovery: agents.httpDiscovery,
+            tools: pricedTools(agents.tools),
+          },
+        }),
         publicBaseUrl: config.publicBaseUrl,
         identify: access.gate.identify,
       }),

@@ -6,6 +6,7 @@ import { x402Client } from '@x402/core/client';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { isValidServiceName, sanitizeTags, validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/chain/dev-accounts.js';
@@ -128,5 +129,77 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
     const garbage = await callTool(agent, { x402Version: 2, nonsense: true } as unknown as PaymentPayload);
     expect(garbage.isError).toBe(true);
     expect(garbage.structuredContent).toMatchObject({ x402Version: 2, error: 'invalid_payload' });
+  });
+
+  it('every 402 offer carries the bazaar discovery extension: MCP (tool name, inputSchema, example), HTTP v2 PAYMENT-REQUIRED and the v1 body (method, parameters from the OpenAPI example), each valid against its own JSON Schema', async () => {
+    const mcpOffer = (await callTool(agent)).structuredContent as unknown as PaymentRequired & {
+      extensions: { bazaar: Parameters<typeof validateDiscoveryExtension>[0] };
+    };
+    const mcpBazaar = mcpOffer.extensions.bazaar;
+    expect(mcpBazaar.info.input).toMatchObject({
+      type: 'mcp',
+      toolName: 'resolve_ens_name',
+      transport: 'streamable-http',
+      inputSchema: { type: 'object', required: ['name'] },
+      example: { name: 'alice.eth' },
+    });
+    expect(mcpBazaar.info.output).toMatchObject({ type: 'json', example: { name: expect.any(String) } });
+    expect(Object.keys(mcpBazaar.info.output?.example as object).sort()).toEqual(['address', 'name']);
+    expect(validateDiscoveryExtension(mcpBazaar)).toEqual({ valid: true });
+    expect(isValidServiceName(mcpOffer.resource.serviceName)).toBe(true);
+    expect(sanitizeTags(mcpOffer.resource.tags)).toEqual(['ENS']);
+
+    const res = await first.get('/api/ens/resolve/alice.eth');
+    expect(res.status).toBe(402);
+    const v2 = JSON.parse(Buffer.from(res.headers.get('payment-required')!, 'base64').toString('utf8'));
+    expect(v2.extensions.bazaar.info.input).toEqual({ type: 'http', method: 'GET', pathParams: { name: 'alice.eth' } });
+    expect(validateDiscoveryExtension(v2.extensions.bazaar)).toEqual({ valid: true });
+    const v1 = await res.json();
+    expect(v1.accepts[0].outputSchema).toEqual({
+      input: { type: 'http', method: 'GET', pathParams: { name: 'alice.eth' }, discoverable: true },
+      output: v2.extensions.bazaar.info.output.example,
+    });
+
+    const bulk = await first.post('/api/ens/bulk', { names: ['alice.eth'] });
+    expect(bulk.status).toBe(402);
+    const bulkOffer = JSON.parse(Buffer.from(bulk.headers.get('payment-required')!, 'base64').toString('utf8'));
+    expect(bulkOffer.extensions.bazaar.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'json' });
+    expect(validateDiscoveryExtension(bulkOffer.extensions.bazaar)).toEqual({ valid: true });
+  });
+
+  it('GET /.well-known/x402 lists each priced route and each priced tool with the same discovery its 402 offers, all valid', async () => {
+    const doc = await (await first.get('/.well-known/x402')).json();
+    expect(doc.accepts.length).toBeGreaterThan(30);
+    for (const offer of doc.accepts) {
+      expect(validateDiscoveryExtension(offer.extensions.bazaar), `${offer.method} ${offer.path}`).toEqual({
+        valid: true,
+      });
+      expect(offer.outputSchema.input).toMatchObject({ type: 'http', method: offer.method, discoverable: true });
+      expect(isValidServiceName(offer.serviceName)).toBe(true);
+      expect(sanitizeTags(offer.tags)).toEqual(offer.tags);
+    }
+    const resolve = doc.accepts.find((o: { path: string }) => o.path === '/api/ens/resolve/{name}');
+    const res = await first.get('/api/ens/resolve/alice.eth');
+    const offered = JSON.parse(Buffer.from(res.headers.get('payment-required')!, 'base64').toString('utf8'));
+    expect(resolve.extensions.bazaar).toEqual(offered.extensions.bazaar);
+
+    const { tools } = (await agent.listTools()) as { tools: { name: string }[] };
+    const priced = doc.tools.map((t: { toolName: string }) => t.toolName);
+    expect(priced).toContain('resolve_ens_name');
+    // Subname registration is listed to sessions only; every other priced tool is in an anonymous tools/list.
+    const listed = priced.filter((name: string) => !name.startsWith('register_'));
+    expect(listed.every((name: string) => tools.some((t) => t.name === name))).toBe(true);
+    for (const tool of doc.tools) {
+      expect(tool).toMatchObject({
+        resource: `mcp://tool/${tool.toolName}`,
+        network: 'eip155:8453',
+        asset: USDC_ON_BASE,
+      });
+      expect(validateDiscoveryExtension(tool.extensions.bazaar), tool.toolName).toEqual({ valid: true });
+    }
+    const mcpOffer = (await callTool(agent)).structuredContent as { extensions: { bazaar: unknown } };
+    expect(doc.tools.find((t: { toolName: string }) => t.toolName === 'resolve_ens_name').extensions.bazaar).toEqual(
+      mcpOffer.extensions.bazaar,
+    );
   });
 });

@@ -1,13 +1,7 @@
-import type {
-  JsonSchema,
-  OpenApiDocument,
-  OperationObject,
-  ParameterObject,
-  ResponseObject,
-} from '../../rest-compat/openapi/openapi-types.js';
+import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './openapi-types.js';
 
-/** The JSON Schemas of one tool, read from the row's operation in the OpenAPI document (its one source). */
-export interface ToolSchemas {
+/** One documented operation's input and output as plain JSON Schemas (MCP tools, x402 discovery), from the OpenAPI document. */
+export interface OperationSchemas {
   /** Path, query and body parameters as one object; `$defs` hold the document components they reference. */
   inputSchema: JsonSchema & { type: 'object' };
   /** The 200 body's schema when it is a JSON object (MCP's `structuredContent` is one); undefined otherwise. */
@@ -70,15 +64,15 @@ function jsonContent(response: ResponseObject | undefined): { schema?: JsonSchem
 }
 
 /**
- * The tool schemas of one documented operation: its parameters and JSON body merged into one input object, its 200
+ * The schemas of one documented operation: its parameters and JSON body merged into one input object, its 200
  * body as the output. A name used by two parts stops the server at start (the arguments could not be told apart).
- * @example toolSchemas(document, document.paths['/api/ens/resolve/{name}'].get).inputSchema.required // ['name']
+ * @example operationSchemas(document, document.paths['/api/ens/resolve/{name}'].get).inputSchema.required // ['name']
  */
-export function toolSchemas(document: OpenApiDocument, operation: OperationObject): ToolSchemas {
+export function operationSchemas(document: OpenApiDocument, operation: OperationObject): OperationSchemas {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
-  const argumentParts: ToolSchemas['argumentParts'] = {};
-  const inputExample: ToolSchemas['inputExample'] = { path: {}, query: {}, body: {} };
+  const argumentParts: OperationSchemas['argumentParts'] = {};
+  const inputExample: OperationSchemas['inputExample'] = { path: {}, query: {}, body: {} };
   const add = (name: string, part: 'path' | 'query' | 'body', schema: JsonSchema, isRequired: boolean) => {
     if (argumentParts[name] !== undefined)
       throw new Error(
