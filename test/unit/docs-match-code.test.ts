@@ -26,10 +26,9 @@ describe('the README and .env.example say what the code does', () => {
   it("the README's Agents section lists every MCP tool with what it costs past the free quota", () => {
     const defaultPrice = loadConfig({}).x402.defaultPriceUsd;
     const listed = new Map(
-      [...readme.matchAll(/^\| `([a-z0-9_]+)` \| `(?:GET|POST) [^`]+` \| \w+ \| (free|\$[\d.]+) \|$/gm)].map((m) => [
-        m[1],
-        m[2],
-      ]),
+      [...readme.matchAll(/^\| `([a-z0-9_]+)` +\| `(?:GET|POST) [^`]+` +\| \w+ +\| (free|\$[\d.]+) +\|$/gm)].map(
+        (m) => [m[1], m[2]],
+      ),
     );
     const tools = ROUTE_TABLE.rows.filter(
       (row) => row.kind === 'operation' && (row.method === 'GET' || row.method === 'POST') && row.tier !== 'auth',
