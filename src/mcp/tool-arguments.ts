@@ -24,10 +24,15 @@ export function toolInput(tool: AgentTool, args: unknown): RouteInput {
   if (args !== undefined && (args === null || typeof args !== 'object' || Array.isArray(args))) {
     throw invalidParameter('arguments must be a JSON object');
   }
-  const given: Record<(typeof PARTS)[number], Record<string, unknown>> = { path: {}, query: {}, body: {} };
+  const given: Record<(typeof PARTS)[number], Record<string, unknown>> = {
+    path: Object.create(null),
+    query: Object.create(null),
+    body: Object.create(null),
+  };
   const { argumentParts } = tool.schemas;
   for (const [name, value] of Object.entries((args ?? {}) as Record<string, unknown>)) {
-    const part = argumentParts[name];
+    // Own properties only: `constructor` or `__proto__` are unknown arguments, not Object.prototype's members.
+    const part = Object.hasOwn(argumentParts, name) ? argumentParts[name] : undefined;
     if (part === undefined) {
       const known = Object.keys(argumentParts);
       throw invalidParameter(

@@ -4,6 +4,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 async function connect(server: TestServer, headers: Record<string, string> = {}): Promise<Client> {
@@ -159,5 +160,62 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
     expect(await post({ host: `evil.example:${port}` })).toBe(403);
     expect(await post({ host: `localhost:${port}`, origin: 'http://localhost:1234' })).toBe(200);
     expect(await post({ host: `127.0.0.1:${port}` })).toBe(200);
+  });
+
+  it('arguments that are not an object, or named like Object.prototype members, are tool errors too', async () => {
+    for (const args of [{ constructor: 'x' }, { toString: 1 }, { hasOwnProperty: 'name' }]) {
+      const result = (await client.callTool({ name: 'resolve_ens_name', arguments: args })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(JSON.parse(textOf(result))).toMatchObject({ status: 400, code: 'INVALID_PARAMETER' });
+    }
+  });
+
+  it('a body that is not JSON-RPC is answered without a 500: not JSON (or a __proto__ key) is a 400, not JSON a 415', async () => {
+    const post = (body: string, type = 'application/json') =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': type, accept: 'application/json, text/event-stream' },
+        body,
+      });
+    expect((await post('{not json')).status).toBe(400);
+    expect((await post('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"__proto__":{}}}')).status).toBe(400);
+    expect((await post('x', 'text/plain')).status).toBe(415);
+    for (const body of [
+      '[]',
+      '{"jsonrpc":"2.0"}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"x"}',
+      '7',
+    ]) {
+      expect((await post(body)).status, body).toBeLessThan(500);
+    }
+    expect((await fetch(`${server.url}/mcp`)).status).toBe(405);
+  });
+
+  it('subname registration tools are listed to a SIWE session only, and refused without one', async () => {
+    const writeTools = ['register_ccip_name', 'register_subname'];
+    expect(tools.filter((t) => writeTools.includes(t.name))).toEqual([]);
+    const session = await signIn(server);
+    const signedIn = await connect(server, bearer(session.token));
+    try {
+      const listed = (await signedIn.listTools()).tools;
+      expect(listed.length).toBe(tools.length + 2);
+      const register = listed.find((t) => t.name === 'register_subname')!;
+      expect(register.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+      expect(register.inputSchema).toMatchObject({ required: ['parent_name', 'label'] });
+      const registered = (await signedIn.callTool({
+        name: 'register_subname',
+        arguments: { parent_name: 'offchain.eth', label: `mcp${Date.now()}` },
+      })) as CallToolResult;
+      expect(registered.isError).toBeFalsy();
+      expect(registered.structuredContent).toMatchObject({ owner: session.address });
+    } finally {
+      await signedIn.close();
+    }
+    const anonymous = (await client.callTool({
+      name: 'register_subname',
+      arguments: { parent_name: 'offchain.eth', label: 'nobody' },
+    })) as CallToolResult;
+    expect(anonymous.isError).toBe(true);
+    expect(JSON.parse(textOf(anonymous))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 });
