@@ -202,4 +202,26 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
       mcpOffer.extensions.bazaar,
     );
   });
+
+  it('instances keep no MCP session: a tools/call sent to another instance than the one that initialized is answered there', async () => {
+    const res = await fetch(`${second.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'get_gas_prices', arguments: {} },
+      }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const answer = await res.json();
+    expect(answer).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: expect.any(Object) } });
+    expect(answer.result.isError).toBeFalsy();
+  });
 });
