@@ -50,6 +50,31 @@ export function selfContained(document: OpenApiDocument, schema: JsonSchema): Js
   return Object.keys(defs).length > 0 ? { ...root, $defs: { ...(root.$defs as object), ...defs } } : root;
 }
 
+/** `$defs` names a value refers to (`#/$defs/X`), not looking inside `$defs` itself. */
+function refsIn(value: unknown, into: Set<string>): Set<string> {
+  if (Array.isArray(value)) for (const v of value) refsIn(v, into);
+  else if (value !== null && typeof value === 'object') {
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith('#/$defs/')) into.add(inner.slice(8));
+      else if (key !== '$defs') refsIn(inner, into);
+    }
+  }
+  return into;
+}
+
+/** Only the definitions the schema reaches (a root that was inlined leaves its own behind). */
+function reachableDefs(root: unknown, defs: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const kept: Record<string, JsonSchema> = {};
+  const pending = [...refsIn(root, new Set())];
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    if (kept[name] !== undefined || defs[name] === undefined) continue;
+    kept[name] = defs[name];
+    pending.push(...refsIn(defs[name], new Set()));
+  }
+  return kept;
+}
+
 /** Follows a root `$ref` to its definition (a tool schema's root must be an object, not a reference). */
 function resolvedRoot(schema: JsonSchema): JsonSchema {
   const ref = schema.$ref;
@@ -103,14 +128,16 @@ export function operationSchemas(document: OpenApiDocument, operation: Operation
     if (body.example && typeof body.example === 'object') Object.assign(inputExample.body, body.example);
   }
   const parameters = selfContained(document, { properties });
+  const inputDefs = reachableDefs(parameters.properties, {
+    ...((parameters.$defs ?? {}) as Record<string, JsonSchema>),
+    ...defs,
+  });
   const inputSchema = {
     type: 'object' as const,
     properties: parameters.properties as Record<string, JsonSchema>,
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
-    ...(parameters.$defs || Object.keys(defs).length > 0
-      ? { $defs: { ...(parameters.$defs as object), ...defs } }
-      : {}),
+    ...(Object.keys(inputDefs).length > 0 ? { $defs: inputDefs } : {}),
   };
 
   const ok = jsonContent(operation.responses['200'] as ResponseObject | undefined);
