@@ -182,3 +182,42 @@ export function v1OutputSchema(discovery: BazaarExtension): Record<string, unkno
   if (input.type !== 'http') return undefined;
   return { input: { ...input, discoverable: true }, ...(output ? { output: output.example } : {}) };
 }
+
+/** POST /graphql as a bazaar listing: a JSON body with the query (an example that a REST row also answers). */
+export const GRAPHQL_DISCOVERY: BazaarExtension = httpDiscovery({
+  method: 'POST',
+  schemas: {
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: {
+          type: 'string',
+          description: 'a GraphQL operation on the supergraph (GET /api/openapi.yaml and the SDL describe it)',
+        },
+        variables: { type: 'object', description: 'values of the operation variables' },
+        operationName: { type: 'string' },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    outputSchema: undefined,
+    argumentParts: { query: 'body', variables: 'body', operationName: 'body' },
+    inputExample: {
+      path: {},
+      query: {},
+      body: {
+        query: 'query ($name: String!) { ensResolve(name: $name) { name address } }',
+        variables: { name: 'alice.eth' },
+      },
+    },
+    responseSchema: {
+      type: 'object',
+      properties: {
+        data: {
+          type: 'object',
+          example: { ensResolve: { name: 'alice.eth', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' } },
+        },
+      },
+    },
+  },
+});

@@ -1,4 +1,3 @@
-import { parse as parseYaml } from 'yaml';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { OpenApiDocument } from '../../rest-compat/openapi/openapi-types.js';
 import { operationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
@@ -13,7 +12,7 @@ const OPENAPI_PATH = '/api/openapi.yaml';
 
 /** What agents get: the tools and the documents they come from. */
 export interface AgentSurface {
-  /** The OpenAPI document as served (parsed once): tools, their schemas and discovery metadata come from it. */
+  /** The OpenAPI document as served: tools, their schemas and discovery metadata come from it. */
   document: OpenApiDocument;
   tools: AgentTool[];
   resources: AgentResource[];
@@ -22,20 +21,22 @@ export interface AgentSurface {
 }
 
 /**
- * The agent tools and resources, from the exact OpenAPI bytes GET /api/openapi.yaml serves and the supergraph SDL
- * the gateway runs: what an agent reads is what the server answers.
+ * The agent tools and resources, from the OpenAPI document GET /api/openapi.yaml serves (the object its bytes were
+ * rendered from, not parsed back: YAML parsing took seconds at start) and the supergraph SDL the gateway runs.
  * @example const surface = agentSurface({ operations, documents, supergraphSdl, defaultPriceUsd: '0.01' })
  */
 export function agentSurface(p: {
   table: RouteTable;
   operations: readonly CompiledOperationRow[];
   documents: readonly { row: DocumentRow; body: string }[];
+  /** The OpenAPI document object those bytes were rendered from (rest-compat/routes/documents.ts). */
+  document: OpenApiDocument;
   supergraphSdl: string;
   defaultPriceUsd: string;
 }): AgentSurface {
   const openapi = p.documents.find((d) => d.row.path === OPENAPI_PATH);
   if (!openapi) throw new Error(`the route table serves no ${OPENAPI_PATH}: agent tools are built from it`);
-  const document = parseYaml(openapi.body) as OpenApiDocument;
+  const { document } = p;
   const tools = agentTools({ operations: p.operations, document, defaultPriceUsd: p.defaultPriceUsd });
   const resources: AgentResource[] = [
     {

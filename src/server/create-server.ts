@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { compileRouteTable } from '../../rest-compat/compile-routes.js';
 import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { openApiDocument } from '../../rest-compat/routes/documents.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import { createAccess } from '../access/create-access.js';
 import { createCcipServices } from '../ccip/ccip-services.js';
@@ -101,17 +102,15 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     cleanups.push(() => gateway.stop());
 
     const compiled = compileRouteTable(table, gateway.apiSchema);
+    const documentContext = {
+      table,
+      apiSchema: gateway.apiSchema,
+      publicBaseUrl: config.publicBaseUrl,
+      defaultPriceUsd: config.x402.defaultPriceUsd,
+    };
     const documents = table.rows
       .filter((row): row is DocumentRow => row.kind === 'document')
-      .map((row) => ({
-        row,
-        body: row.render({
-          table,
-          apiSchema: gateway.apiSchema,
-          publicBaseUrl: config.publicBaseUrl,
-          defaultPriceUsd: config.x402.defaultPriceUsd,
-        }),
-      }));
+      .map((row) => ({ row, body: row.render(documentContext) }));
     const facilitatorUrl = localFacilitator?.url ?? config.x402.facilitatorUrl!;
     const facilitator = createFacilitatorSource({
       url: facilitatorUrl,
@@ -136,6 +135,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       table,
       operations: [...compiled.values()],
       documents,
+      document: openApiDocument(documentContext),
       supergraphSdl: gateway.supergraphSdl,
       defaultPriceUsd: config.x402.defaultPriceUsd,
     });

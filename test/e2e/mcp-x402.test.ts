@@ -165,6 +165,18 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
     const bulkOffer = JSON.parse(Buffer.from(bulk.headers.get('payment-required')!, 'base64').toString('utf8'));
     expect(bulkOffer.extensions.bazaar.info.input).toMatchObject({ type: 'http', method: 'POST', bodyType: 'json' });
     expect(validateDiscoveryExtension(bulkOffer.extensions.bazaar)).toEqual({ valid: true });
+
+    const graphql = await first.post('/graphql', { query: '{ ensResolve(name: "alice.eth") { address } }' });
+    expect(graphql.status).toBe(402);
+    const graphqlOffer = JSON.parse(Buffer.from(graphql.headers.get('payment-required')!, 'base64').toString('utf8'));
+    expect(graphqlOffer.extensions.bazaar.info.input).toMatchObject({
+      type: 'http',
+      method: 'POST',
+      bodyType: 'json',
+      body: { query: expect.stringContaining('ensResolve') },
+    });
+    expect(validateDiscoveryExtension(graphqlOffer.extensions.bazaar)).toEqual({ valid: true });
+    expect((await graphql.json()).accepts[0].outputSchema.input).toMatchObject({ method: 'POST', discoverable: true });
   });
 
   it('GET /.well-known/x402 lists each priced route and each priced tool with the same discovery its 402 offers, all valid', async () => {
