@@ -11,7 +11,7 @@ import { priceRoutes } from './routes/prices.js';
 import { statusRoutes } from './routes/status.js';
 import { walletRoutes } from './routes/wallet.js';
 
-/** Every documented path the server answers; nothing is served that is not a row here (plus /graphql, /metrics). */
+/** Every documented path the server answers; nothing is served that is not a row here (plus /graphql, /metrics, and /mcp, whose tools are these rows). */
 export const ROUTE_TABLE: RouteTable = {
   rows: [
     ...statusRoutes,

@@ -1,7 +1,18 @@
 import { renderDocsPage } from '../../src/http/docs-page.js';
 import { buildOpenApi } from '../openapi/build-openapi.js';
+import type { OpenApiDocument } from '../openapi/openapi-types.js';
 import { renderOpenApiYaml } from '../openapi/openapi-yaml.js';
-import type { RouteRow } from '../route-row.js';
+import type { DocumentContext, RouteRow } from '../route-row.js';
+
+/** The OpenAPI document GET /api/openapi.yaml serves, as an object (MCP tools and x402 discovery read it). */
+export function openApiDocument({
+  table,
+  apiSchema,
+  publicBaseUrl,
+  defaultPriceUsd,
+}: DocumentContext): OpenApiDocument {
+  return buildOpenApi({ table, schema: apiSchema, serverUrl: publicBaseUrl, defaultPriceUsd });
+}
 
 /** The machine-readable description and the page that renders it, both generated from this table. */
 export const documentRoutes: RouteRow[] = [
@@ -14,8 +25,7 @@ export const documentRoutes: RouteRow[] = [
     summary: 'OpenAPI 3.1 description of every documented route',
     tier: 'free',
     contentType: 'application/yaml',
-    render: ({ table, apiSchema, publicBaseUrl, defaultPriceUsd }) =>
-      renderOpenApiYaml(buildOpenApi({ table, schema: apiSchema, serverUrl: publicBaseUrl, defaultPriceUsd })),
+    render: (ctx) => renderOpenApiYaml(openApiDocument(ctx)),
   },
   {
     kind: 'document',

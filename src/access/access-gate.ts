@@ -1,6 +1,7 @@
 import type { Tier } from '../../rest-compat/route-row.js';
 import { ApiError } from '../errors/api-error.js';
 import type { QuotaCounter, Store } from '../store/store.js';
+import { type BazaarExtension, bazaarTags } from './bazaar-discovery.js';
 import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits } from './caller-limits.js';
 import type { AccessRequest, Caller, IdentifyCaller } from './identify-caller.js';
@@ -9,7 +10,7 @@ import type { PaymentTerms } from './payment-offer.js';
 import { creditsUsedCounter, DAY_MS, MINUTE_MS, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import type { CountedTier } from './tiers.js';
-import { presentedPayment, type X402Payments } from './x402-payments.js';
+import { type PaymentReceipt, presentedPayment, type X402Payments } from './x402-payments.js';
 
 export interface AccessDecision {
   /** Null on always-free routes, which identify no one. */
@@ -22,7 +23,7 @@ export interface AccessDecision {
    * Present on a call paid with x402: settles the payment; call it once the answer is ready and before sending it,
    * and send the headers it resolves to (`X-PAYMENT-RESPONSE` / `PAYMENT-RESPONSE`). If it throws, send no data.
    */
-  settle?: () => Promise<Record<string, string>>;
+  settle?: () => Promise<{ headers: Record<string, string>; receipt: PaymentReceipt }>;
 }
 
 /** What the gate needs to know about the route being called. */
@@ -37,6 +38,10 @@ export interface AccessRoute {
   path?: string;
   /** What the route answers, for the payment offer's description. */
   summary?: string;
+  /** The route's area (SPEC tag), a bazaar listing tag. */
+  tag?: string;
+  /** x402 bazaar discovery offered with the route's 402 (how to call it, what it answers). */
+  discovery?: BazaarExtension | undefined;
   /** The route only ends the caller's session (logout): a token already refreshed away is accepted for it. */
   endsSession?: boolean;
 }
@@ -71,7 +76,14 @@ export function paymentTermsFor(
   if (route.path === undefined || req.resource === undefined) return undefined;
   const priceUsd = routePriceUsd(route, defaultPriceUsd);
   if (priceUsd === undefined) return undefined;
-  return { priceUsd, resource: req.resource(), description: route.summary ?? route.path, mimeType: 'application/json' };
+  return {
+    priceUsd,
+    resource: req.resource(),
+    description: route.summary ?? route.path,
+    mimeType: 'application/json',
+    discovery: route.discovery,
+    tags: route.tag === undefined ? undefined : bazaarTags([route.tag]),
+  };
 }
 
 /** Quota plans remembered per tier (callers seen most recently). */
@@ -177,12 +189,12 @@ export function createAccessGate(params: {
       if (route.tier === 'free') return { caller: null, headers: {}, release: noRelease };
       const tier = route.tier;
       // A payment header on a row that is for sale: verified and paid for, not counted (no quota, no slot).
-      const payment = params.payments && presentedPayment(req.headers);
+      const payment = params.payments && (req.payment ?? presentedPayment(req.headers));
       const terms = payment && paymentTermsFor(req, route, params.payments!.defaultPriceUsd);
       if (payment && terms) {
         const caller = await identify(req, route.endsSession);
         const authorized = await params.payments!.verifier.authorize(payment, terms);
-        return { caller, headers: {}, release: noRelease, settle: async () => (await authorized.settle()).headers };
+        return { caller, headers: {}, release: noRelease, settle: () => authorized.settle() };
       }
       const caller = await identify(req, route.endsSession);
       if (!caller.apiKey) return { caller, headers: await admitCounted(req, caller, route, tier), release: noRelease };

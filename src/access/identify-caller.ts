@@ -5,6 +5,7 @@ import { hashApiKey, looksLikeApiKey } from './api-key-secrets.js';
 import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits, AccessMode } from './caller-limits.js';
 import type { SessionTokens } from './session-tokens.js';
+import type { PresentedPayment } from './x402-payments.js';
 
 export type { AccessMode };
 
@@ -20,6 +21,8 @@ export interface AccessRequest {
   headers: Record<string, string | string[] | undefined>;
   /** Absolute URL of the request (x402 `resource`), on routes that can be paid for; computed only for an offer. */
   resource?: () => string;
+  /** A payment carried outside the headers (an MCP tool call's `_meta["x402/payment"]`); else the headers' one counts. */
+  payment?: PresentedPayment;
 }
 
 export const invalidApiKey = (): ApiError =>

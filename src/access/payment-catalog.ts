@@ -2,6 +2,7 @@ import { parseUnits } from 'viem';
 import type { RouteRow, RouteTable, Tier } from '../../rest-compat/route-row.js';
 import type { X402ConfigShape } from '../../subgraphs/shared/graph-context.js';
 import type { AppConfig } from '../config/config.js';
+import { type BazaarExtension, bazaarTags, SERVICE_NAME, v1OutputSchema } from './bazaar-discovery.js';
 
 /** USDC has 6 decimals: $0.005 → "5000". */
 export function usdToUsdcUnits(usd: string): string {
@@ -18,6 +19,17 @@ export function routePriceUsd(
 ): string | undefined {
   if (row.tier === 'free' || row.tier === 'auth') return undefined;
   return row.price ?? defaultPriceUsd;
+}
+
+/** An MCP tool sold per call, as /.well-known/x402 lists it. */
+export interface PricedTool {
+  name: string;
+  summary: string;
+  priceUsd: string;
+  /** x402 resource URL, mcp://tool/<name>. */
+  resourceUrl: string;
+  tag: string;
+  discovery: BazaarExtension;
 }
 
 /** How long a signed payment authorization may take to arrive (x402 `maxTimeoutSeconds`). */
@@ -40,11 +52,17 @@ export function x402Configuration(p: {
   table: RouteTable;
   baseUrl: string;
   facilitatorUrl: string;
+  /** Bazaar discovery of each priced row (the same its 402 offers); the server passes one for every priced row. */
+  discovery: ReadonlyMap<RouteRow, BazaarExtension>;
+  /** The MCP tools sold per call. */
+  tools: readonly PricedTool[];
 }): X402ConfigShape {
   const { x402 } = p.config;
   const accepts = p.table.rows.flatMap((row) => {
     const price = routePriceUsd(row, x402.defaultPriceUsd);
     if (price === undefined) return [];
+    // A subgraph served alone (npm run subgraph) has no OpenAPI document to describe routes with: no discovery.
+    const discovery = p.discovery.get(row);
     return [
       {
         scheme: 'exact',
@@ -60,9 +78,29 @@ export function x402Configuration(p: {
         asset: x402.asset,
         maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
         extra: { ...USDC_EIP712_DOMAIN },
+        serviceName: SERVICE_NAME,
+        tags: bazaarTags([row.tag]),
+        outputSchema: (discovery && v1OutputSchema(discovery)) ?? {},
+        extensions: discovery ? { bazaar: discovery } : {},
       },
     ];
   });
+  const tools = p.tools.map((tool) => ({
+    toolName: tool.name,
+    resource: tool.resourceUrl,
+    description: tool.summary,
+    priceUSD: tool.priceUsd,
+    scheme: 'exact',
+    network: `eip155:${x402.chainId}`,
+    amount: usdToUsdcUnits(tool.priceUsd),
+    payTo: x402.receiver,
+    asset: x402.asset,
+    maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
+    extra: { ...USDC_EIP712_DOMAIN },
+    serviceName: SERVICE_NAME,
+    tags: bazaarTags([tool.tag, 'MCP']),
+    extensions: { bazaar: tool.discovery },
+  }));
   return {
     x402Version: 1,
     network: x402.network,
@@ -72,5 +110,6 @@ export function x402Configuration(p: {
     receiver: x402.receiver,
     facilitator: p.facilitatorUrl,
     accepts,
+    tools,
   };
 }

@@ -1,5 +1,6 @@
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
+import { type BazaarExtension, SERVICE_NAME, v1OutputSchema } from './bazaar-discovery.js';
 import { PAYMENT_TIMEOUT_SECONDS, USDC_EIP712_DOMAIN, usdToUsdcUnits } from './payment-catalog.js';
 
 /** What one payment is for: its price and the resource it buys. */
@@ -10,6 +11,10 @@ export interface PaymentTerms {
   resource: string;
   description: string;
   mimeType: string;
+  /** x402 bazaar discovery of the resource (how to call it, what it answers); offered with every 402. */
+  discovery?: BazaarExtension | undefined;
+  /** Bazaar listing tags (SPEC areas), within the bazaar's limits. */
+  tags?: string[] | undefined;
 }
 
 /** x402 v1 `exact` requirement (the x402 package's PaymentRequirements: network by name, no null outputSchema). */
@@ -24,6 +29,8 @@ export interface RequirementV1 {
   maxTimeoutSeconds: number;
   asset: string;
   extra: { name: string; version: string };
+  /** v1's place for bazaar discovery (src/access/bazaar-discovery.ts); absent when there is none. */
+  outputSchema?: Record<string, unknown>;
 }
 
 /** x402 v2 `exact` requirement (CAIP-2 network, `amount`). */
@@ -40,6 +47,7 @@ export interface RequirementV2 {
 export type X402Settings = AppConfig['x402'];
 
 export function requirementV1(x402: X402Settings, terms: PaymentTerms): RequirementV1 {
+  const outputSchema = terms.discovery && v1OutputSchema(terms.discovery);
   return {
     scheme: 'exact',
     network: x402.network,
@@ -51,6 +59,7 @@ export function requirementV1(x402: X402Settings, terms: PaymentTerms): Requirem
     maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
     asset: x402.asset,
     extra: { ...USDC_EIP712_DOMAIN },
+    ...(outputSchema ? { outputSchema } : {}),
   };
 }
 
@@ -64,6 +73,23 @@ export function requirementV2(x402: X402Settings, terms: PaymentTerms): Requirem
     maxTimeoutSeconds: PAYMENT_TIMEOUT_SECONDS,
     extra: { ...USDC_EIP712_DOMAIN },
   };
+}
+
+/** x402 v2 PaymentRequired: what a 402 offers, in the `PAYMENT-REQUIRED` header and an MCP tool's error result. */
+export interface PaymentRequiredV2 {
+  x402Version: 2;
+  error: string;
+  resource: { url: string; description: string; mimeType: string; serviceName: string; tags?: string[] };
+  accepts: RequirementV2[];
+  extensions?: { bazaar: BazaarExtension };
+}
+
+/** The PaymentRequired a 402 offer from `paymentRequired` carries (decoded from its header), else undefined. */
+export function paymentRequiredOf(err: ApiError): PaymentRequiredV2 | undefined {
+  const header = err.status === 402 ? err.headers['PAYMENT-REQUIRED'] : undefined;
+  return header === undefined
+    ? undefined
+    : (JSON.parse(Buffer.from(header, 'base64').toString('utf8')) as PaymentRequiredV2);
 }
 
 /** base64 of the JSON: how x402 carries objects in headers. */
@@ -87,11 +113,18 @@ export function paymentRequired(
   p: { message: string; reason?: string; extra?: Record<string, unknown>; headers?: Record<string, string> },
 ): ApiError {
   const error = p.reason ?? p.message;
-  const v2 = {
+  const v2: PaymentRequiredV2 = {
     x402Version: 2,
     error,
-    resource: { url: terms.resource, description: terms.description, mimeType: terms.mimeType },
+    resource: {
+      url: terms.resource,
+      description: terms.description,
+      mimeType: terms.mimeType,
+      serviceName: SERVICE_NAME,
+      ...(terms.tags && terms.tags.length > 0 ? { tags: terms.tags } : {}),
+    },
     accepts: [requirementV2(x402, terms)],
+    ...(terms.discovery ? { extensions: { bazaar: terms.discovery } } : {}),
   };
   return new ApiError(
     402,

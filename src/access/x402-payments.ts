@@ -13,11 +13,24 @@ import {
   type X402Settings,
 } from './payment-offer.js';
 
-/** A payment as the caller sent it: the header's raw value and which protocol version's header carried it. */
-export interface PresentedPayment {
+/**
+ * A payment as the caller sent it: an HTTP header's raw value and which protocol version's header carried it, or the
+ * payment payload object an MCP tool call carries in `_meta["x402/payment"]` (x402's MCP transport).
+ */
+export type PresentedPayment = HeaderPayment | { header: 'x402/payment'; payload: unknown };
+
+export interface HeaderPayment {
   /** `X-PAYMENT` (x402 v1) or `PAYMENT-SIGNATURE` (x402 v2); header names are case-insensitive. */
   header: 'X-PAYMENT' | 'PAYMENT-SIGNATURE';
   value: string;
+}
+
+/** x402's SettlementResponse: what a settled payment bought, for the caller's records. */
+export interface PaymentReceipt {
+  success: true;
+  transaction: string;
+  network: string;
+  payer: `0x${string}`;
 }
 
 /** A verified payment whose nonce is now spent: settle it once the answer is ready, before sending it. */
@@ -29,7 +42,7 @@ export interface AuthorizedPayment {
    * Settles through the facilitator, once; resolves to the settlement transaction and the response headers
    * (`X-PAYMENT-RESPONSE` for v1, `PAYMENT-RESPONSE` for v2). A refused settlement is a 402, no answer a 503.
    */
-  settle(): Promise<{ transaction: string; headers: Record<string, string> }>;
+  settle(): Promise<{ transaction: string; receipt: PaymentReceipt; headers: Record<string, string> }>;
 }
 
 export interface X402Payments {
@@ -52,7 +65,7 @@ const MAX_HEADER_CHARS = 8192;
 const MIN_VALIDITY_LEFT_SECONDS = 6;
 
 /** The payment header a request carries, if any: two property reads, no allocation when there is none. */
-export function presentedPayment(headers: Record<string, string | string[] | undefined>): PresentedPayment | undefined {
+export function presentedPayment(headers: Record<string, string | string[] | undefined>): HeaderPayment | undefined {
   const v1 = headers['x-payment'];
   const v2 = headers['payment-signature'];
   if (v1 === undefined && v2 === undefined) return undefined;
@@ -118,15 +131,19 @@ class PaymentRefused extends Error {
   }
 }
 
-function decode(value: string): DecodedPayment {
+/** The JSON payment payload a header carries as base64. */
+function headerJson(value: string): unknown {
   if (value === '' || value.length > MAX_HEADER_CHARS)
     throw new PaymentRefused('invalid_payload', 'send exactly one payment header, base64 of the x402 payment payload');
-  let json: unknown;
   try {
-    json = JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
+    return JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
   } catch {
     throw new PaymentRefused('invalid_payload', 'the payment header is not base64 of a JSON payment payload');
   }
+}
+
+function decode(payment: PresentedPayment): DecodedPayment {
+  const json = payment.header === 'x402/payment' ? payment.payload : headerJson(payment.value);
   const parsed = paymentPayload.safeParse(json);
   if (!parsed.success) {
     const version = (json as { x402Version?: unknown } | null)?.x402Version;
@@ -244,7 +261,7 @@ export function createX402Payments(p: {
       let decoded: DecodedPayment;
       let request: FacilitatorRequest;
       try {
-        decoded = decode(payment.value);
+        decoded = decode(payment);
         request = await check(decoded, terms, at);
       } catch (err) {
         if (err instanceof PaymentRefused) return refuse(terms, err);
@@ -298,9 +315,15 @@ export function createX402Payments(p: {
             );
           }
           const network = decoded.x402Version === 1 ? x402.network : v2Network;
-          const receipt = { success: true, transaction: answer.transaction, network: answer.network || network, payer };
+          const receipt: PaymentReceipt = {
+            success: true,
+            transaction: answer.transaction,
+            network: answer.network || network,
+            payer,
+          };
           return {
             transaction: answer.transaction,
+            receipt,
             headers: { [responseHeader]: encodeHeaderJson(receipt), 'Cache-Control': 'no-store' },
           };
         },

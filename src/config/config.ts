@@ -71,6 +71,19 @@ function corsOrigins(value: string, ctx: z.RefinementCtx): '*' | string[] {
   return origins;
 }
 
+/** Comma-separated host names (`api.example.com`, no scheme or port), lower-cased. */
+function mcpAllowedHosts(value: string, ctx: z.RefinementCtx): string[] {
+  const hosts = value
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== '');
+  for (const host of hosts) {
+    if (!/^[a-z0-9.-]+$|^\[[0-9a-f:.]+\]$/.test(host))
+      ctx.addIssue({ code: 'custom', message: `"${host}" is not a host name like api.example.com` });
+  }
+  return [...new Set(hosts)];
+}
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
@@ -89,6 +102,11 @@ const envSchema = z.object({
     .string()
     .default('*')
     .transform((v, ctx) => corsOrigins(v, ctx)),
+  // Host names /mcp answers besides loopback and PUBLIC_BASE_URL's (DNS-rebinding protection), comma-separated.
+  MCP_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => mcpAllowedHosts(v, ctx)),
   // Bearer token GET /metrics asks for; unset: /metrics is not served.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ETH_RPC_URL: optionalUrl,
@@ -228,6 +246,8 @@ export interface AppConfig {
   publicBaseUrl: string | undefined;
   /** Origins browsers may call from (CORS_ORIGINS): `*` or a list. */
   corsOrigins: '*' | string[];
+  /** Host names /mcp answers (Host and Origin), besides loopback and PUBLIC_BASE_URL's: DNS-rebinding protection. */
+  mcpAllowedHosts: string[];
   /** Bearer token of GET /metrics; undefined: /metrics is not served. Never logged. */
   metricsToken: string | undefined;
   chains: Record<ChainKey, ChainEndpoint>;
@@ -376,6 +396,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     trustProxy: e.TRUST_PROXY,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     corsOrigins: e.CORS_ORIGINS,
+    mcpAllowedHosts: e.MCP_ALLOWED_HOSTS,
     metricsToken: e.METRICS_TOKEN,
     chains,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,

@@ -6,6 +6,8 @@ import { type AccessGate, noRelease } from '../access/access-gate.js';
 import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { requestLoggerFactory } from '../logging/request-logger.js';
+import type { AgentSurface } from '../mcp/agent-surface.js';
+import { mcpAllowedHosts, registerMcpRoute } from '../mcp/mcp-route.js';
 import { registerBatchRoutes } from './batch-route.js';
 import { registerCors } from './cors.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
@@ -26,6 +28,8 @@ export interface HttpAppDeps {
   operations: readonly CompiledOperationRow[];
   /** Document rows with the bytes rendered at start. */
   documents: readonly { row: DocumentRow; body: string }[];
+  /** MCP tools and resources (POST /mcp). */
+  agents: AgentSurface;
   access: AccessGate;
   contexts: GraphContextFactory;
 }
@@ -72,6 +76,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     contexts: deps.contexts,
     cache: new ResponseCache(),
     publicBaseUrl: deps.config.publicBaseUrl,
+    discovery: deps.agents.httpDiscovery,
   });
   for (const { row, body } of deps.documents) {
     // An HTML page (the docs) gets a CSP that lets its own inline script run; other documents keep the API's.
@@ -86,7 +91,23 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       },
     });
   }
-  registerBatchRoutes(app, { table: deps.table, access: deps.access, publicBaseUrl: deps.config.publicBaseUrl });
+  registerMcpRoute(app, {
+    tools: deps.agents.tools,
+    resources: deps.agents.resources,
+    access: deps.access,
+    gateway: deps.gateway,
+    contexts: deps.contexts,
+    allowedHosts: mcpAllowedHosts({
+      publicBaseUrl: deps.config.publicBaseUrl,
+      configured: deps.config.mcpAllowedHosts,
+    }),
+  });
+  registerBatchRoutes(app, {
+    table: deps.table,
+    access: deps.access,
+    publicBaseUrl: deps.config.publicBaseUrl,
+    discovery: deps.agents.httpDiscovery,
+  });
   const apollo = await registerGraphqlRoute(app, {
     gateway: deps.gateway,
     access: deps.access,

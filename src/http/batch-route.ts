@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { BatchRow, RouteRow, RouteTable } from '../../rest-compat/route-row.js';
-import type { AccessGate } from '../access/access-gate.js';
+import type { AccessGate, AccessRoute } from '../access/access-gate.js';
+import type { BazaarExtension } from '../access/bazaar-discovery.js';
 import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/error-envelope.js';
 import { batchInnerCallHeader, isBatchable, isBatchInnerCall } from './batch-inner-call.js';
@@ -110,12 +111,19 @@ async function runInner(
  */
 export function registerBatchRoutes(
   app: FastifyInstance,
-  deps: { table: RouteTable; access: AccessGate; publicBaseUrl?: string | undefined },
+  deps: {
+    table: RouteTable;
+    access: AccessGate;
+    publicBaseUrl?: string | undefined;
+    /** x402 bazaar discovery of each priced row, offered with its 402s. */
+    discovery?: ReadonlyMap<RouteRow, BazaarExtension>;
+  },
 ): void {
   const patterns = deps.table.rows.map(rowPattern);
   for (const row of deps.table.rows) {
     if (row.kind !== 'batch') continue;
     const batchRow: BatchRow = row;
+    const route: AccessRoute = { ...batchRow, discovery: deps.discovery?.get(batchRow) };
     app.route({
       method: batchRow.method,
       url: fastifyPath(batchRow.path),
@@ -127,12 +135,12 @@ export function registerBatchRoutes(
           throw new ApiError(400, 'INVALID_PARAMETER', `a batch holds at most ${batchRow.maxRequests} requests`);
         }
         const resource = () => requestResource(request, deps.publicBaseUrl);
-        const decision = await deps.access.admit({ ip: request.ip, headers: request.headers, resource }, batchRow);
+        const decision = await deps.access.admit({ ip: request.ip, headers: request.headers, resource }, route);
         try {
           reply.headers(decision.headers);
           const results = await Promise.all(requests.map((r, i) => runInner(app, request, patterns, r.path, i)));
           // A paid batch is settled once, for the batch, before its answers are sent (inner calls carry no payment).
-          if (decision.settle) reply.headers(await decision.settle());
+          if (decision.settle) reply.headers((await decision.settle()).headers);
           return reply.header('Cache-Control', 'no-store').send({ results, count: results.length });
         } finally {
           decision.release();

@@ -6,7 +6,7 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GraphQLError } from 'graphql';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
-import type { AccessGate } from '../access/access-gate.js';
+import type { AccessDecision, AccessGate } from '../access/access-gate.js';
 import type { AccessRequest } from '../access/identify-caller.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
@@ -26,7 +26,7 @@ interface Admission {
   /** An x402 offer or refused payment (402 PAYMENT_REQUIRED): answered in the envelope, which x402 clients read. */
   offer?: ApiError;
   /** Present on a paid operation: settles the payment (AccessDecision.settle). */
-  settle?: () => Promise<Record<string, string>>;
+  settle?: AccessDecision['settle'];
   /** Whether the operation produced its data without errors: only then is a payment settled. */
   succeeded?: boolean;
 }
@@ -148,7 +148,7 @@ export async function registerGraphqlRoute(
     }
     // x402 'exact': a paid operation that produced its data is settled before it is sent (a failed settlement throws
     // and sends no data); one that failed is not charged.
-    const receipt = admission.settle && admission.succeeded ? await admission.settle() : {};
+    const receipt = admission.settle && admission.succeeded ? (await admission.settle()).headers : {};
     reply.code(result.status ?? 200);
     for (const [k, v] of result.headers) reply.header(k, v);
     return reply.headers(receipt).send(body);

@@ -1,6 +1,7 @@
 import type { DocumentNode, OperationDefinitionNode } from 'graphql';
 import type { OperationRow, Tier } from '../../rest-compat/route-row.js';
 import type { AccessRoute } from '../access/access-gate.js';
+import { GRAPHQL_DISCOVERY } from '../access/bazaar-discovery.js';
 import { routePriceUsd, usdToUsdcUnits } from '../access/payment-catalog.js';
 import { heavierTier } from '../access/tiers.js';
 import { covers, type FieldSelection, fragmentsOf, selectedFields } from './selection-coverage.js';
@@ -131,5 +132,7 @@ export function operationRoute(
     price: priced.priceUsd,
     path: '/graphql',
     summary: `GraphQL operation, priced at its heaviest root field (${priced.field})`,
+    tag: 'GraphQL',
+    discovery: GRAPHQL_DISCOVERY,
   };
 }

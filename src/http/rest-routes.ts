@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
-import type { OperationRow, RouteInput, RouteParams } from '../../rest-compat/route-row.js';
-import { type AccessGate, noRelease } from '../access/access-gate.js';
-import { ApiError, invalidParameter } from '../errors/api-error.js';
+import type { OperationRow, RouteInput, RouteParams, RouteRow } from '../../rest-compat/route-row.js';
+import { type AccessGate, type AccessRoute, noRelease } from '../access/access-gate.js';
+import type { BazaarExtension } from '../access/bazaar-discovery.js';
+import { invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { admitBatchInnerCall, isBatchInnerCall } from './batch-inner-call.js';
 import { withCcipCodes } from './ccip-route-input.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
-import { apiErrorFromGraphQL } from './graphql-errors.js';
 import type { ResponseCache } from './response-cache.js';
+import { runOperationRow } from './run-operation-row.js';
 
 /** Absolute URL of the request as the caller reached it: x402's `resource`. */
 export function requestResource(request: FastifyRequest, publicBaseUrl: string | undefined): string {
@@ -41,14 +42,6 @@ export function parseRouteInput(params: RouteParams | undefined, request: Fastif
   };
 }
 
-function variablesFor(compiled: CompiledOperationRow, input: RouteInput): Record<string, unknown> {
-  if (compiled.row.variables) return compiled.row.variables(input);
-  const merged: Record<string, unknown> = { ...input.body, ...input.query, ...input.path };
-  const vars: Record<string, unknown> = {};
-  for (const name of compiled.variableNames) if (merged[name] !== undefined) vars[name] = merged[name];
-  return vars;
-}
-
 /**
  * Registers one fastify route per operation row: validate → access → one GraphQL operation through the
  * gateway → the root field's value as the body (null → 404).
@@ -63,10 +56,13 @@ export function registerOperationRoutes(
     cache: ResponseCache;
     /** PUBLIC_BASE_URL: the origin of x402 `resource` URLs (else the request's). */
     publicBaseUrl?: string | undefined;
+    /** x402 bazaar discovery of each priced row, offered with its 402s. */
+    discovery?: ReadonlyMap<RouteRow, BazaarExtension>;
   },
 ): void {
   for (const compiled of deps.rows) {
     const row: OperationRow = compiled.row;
+    const route: AccessRoute = { ...row, discovery: deps.discovery?.get(row) };
     const cacheControl = row.maxAge ? `public, max-age=${row.maxAge}` : 'no-store';
     // A row with maxAge answers the same to every caller for the same URL: its body may be reused briefly. The URL
     // alone decides such a GET row's input (no body, no CCIP codes), so a fresh body also vouches that it is valid.
@@ -91,28 +87,23 @@ export function registerOperationRoutes(
         // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
         const decision = await (isBatchInnerCall(request)
           ? admitBatchInnerCall(deps.access, caller, row)
-          : deps.access.admit(caller, row));
+          : deps.access.admit(caller, route));
         // An API key's concurrency slot is held until the response is done (or the connection drops).
         if (decision.release !== noRelease) reply.raw.once('close', decision.release);
         reply.headers(decision.headers);
-        const render = async () => {
-          const valid = input!;
-          const result = await deps.gateway.execute(
-            compiled.prepared,
-            variablesFor(compiled, valid),
-            deps.contexts.create(request),
+        const render = async () =>
+          JSON.stringify(
+            await runOperationRow({
+              compiled,
+              input: input!,
+              gateway: deps.gateway,
+              context: deps.contexts.create(request),
+            }),
           );
-          const value = result.data?.[row.field];
-          if (value === null || value === undefined) {
-            if (result.errors?.length) throw apiErrorFromGraphQL(result.errors);
-            throw new ApiError(404, 'NOT_FOUND', row.notFound ?? 'resource not found');
-          }
-          return JSON.stringify(row.shape ? row.shape(value, valid) : value);
-        };
         const body = await (cached ?? (cacheable ? deps.cache.get(cacheKey, ttlMs, render) : render()));
         reply.header('Cache-Control', cacheControl);
         // x402 'exact': the answer is ready; settle the payment before sending it (a failed settlement sends no data).
-        if (decision.settle) reply.headers(await decision.settle());
+        if (decision.settle) reply.headers((await decision.settle()).headers);
         return reply.type('application/json; charset=utf-8').send(body);
       },
     });

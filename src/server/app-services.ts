@@ -1,14 +1,21 @@
-import type { RouteTable } from '../../rest-compat/route-row.js';
+import type { RouteRow, RouteTable } from '../../rest-compat/route-row.js';
 import type { AccountServices } from '../../subgraphs/shared/account-services.js';
 import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
-import { x402Configuration } from '../access/payment-catalog.js';
+import type { BazaarExtension } from '../access/bazaar-discovery.js';
+import { type PricedTool, x402Configuration } from '../access/payment-catalog.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
 
 /** The API version SPEC's machine-readable description declares. */
 export const API_VERSION = '3.0.0';
+
+/** Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402. */
+export interface AppOffers {
+  discovery: ReadonlyMap<RouteRow, BazaarExtension>;
+  tools: readonly PricedTool[];
+}
 
 /** What the status and discovery fields report about this running instance. */
 export function createAppServices(p: {
@@ -22,6 +29,8 @@ export function createAppServices(p: {
   ccip: CcipServices;
   /** The x402 facilitator in use (the embedded local one, or X402_FACILITATOR_URL); default the configured URL. */
   facilitatorUrl?: string;
+  /** Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402. */
+  offers?: AppOffers;
 }): AppServices {
   return {
     account: p.account,
@@ -46,6 +55,8 @@ export function createAppServices(p: {
         table: p.table,
         baseUrl,
         facilitatorUrl: p.facilitatorUrl ?? p.config.x402.facilitatorUrl ?? '',
+        discovery: p.offers?.discovery ?? new Map(),
+        tools: p.offers?.tools ?? [],
       }),
   };
 }

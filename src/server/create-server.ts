@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { compileRouteTable } from '../../rest-compat/compile-routes.js';
 import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { openApiDocument } from '../../rest-compat/routes/documents.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import type { LocalChain } from '../chain/local-chain.js';
 import type { ChainKey } from '../config/chains.js';
@@ -12,6 +13,7 @@ import { composeSupergraph } from '../gateway/compose-supergraph.js';
 import { startInProcessGateway } from '../gateway/in-process-gateway.js';
 import { buildHttpApp } from '../http/app.js';
 import { createLogger } from '../logging/logger.js';
+import { agentSurface, pricedTools } from '../mcp/agent-surface.js';
 import type { ReplayServer } from '../sources/replay/replay-server.js';
 import type { Sources } from '../sources/sources.js';
 import type { LocalFacilitator } from '../sources/x402/local-facilitator.js';
@@ -56,6 +58,29 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
   const startedAt = Date.now();
   const cleanups: (() => Promise<void>)[] = [];
   try {
+    const subgraphs = await buildAllSubgraphs();
+    const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
+    cleanups.push(() => gateway.stop());
+
+    const compiled = compileRouteTable(table, gateway.apiSchema);
+    const documentContext = {
+      table,
+      apiSchema: gateway.apiSchema,
+      publicBaseUrl: config.publicBaseUrl,
+      defaultPriceUsd: config.x402.defaultPriceUsd,
+    };
+    const documents = table.rows
+      .filter((row): row is DocumentRow => row.kind === 'document')
+      .map((row) => ({ row, body: row.render(documentContext) }));
+    const agents = agentSurface({
+      table,
+      operations: [...compiled.values()],
+      documents,
+      document: openApiDocument(documentContext),
+      supergraphSdl: gateway.supergraphSdl,
+      defaultPriceUsd: config.x402.defaultPriceUsd,
+    });
+
     const services = await startServices({
       config,
       logger,
@@ -64,26 +89,11 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       fixturesDir: opts.fixturesDir,
       onRpcRequest: opts.onRpcRequest,
       startedAt,
+      offers: { discovery: agents.httpDiscovery, tools: pricedTools(agents.tools) },
     });
     cleanups.push(() => services.close());
     const { store, sources, localChain, localFacilitator } = services;
 
-    const subgraphs = await buildAllSubgraphs();
-    const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
-    cleanups.push(() => gateway.stop());
-
-    const compiled = compileRouteTable(table, gateway.apiSchema);
-    const documents = table.rows
-      .filter((row): row is DocumentRow => row.kind === 'document')
-      .map((row) => ({
-        row,
-        body: row.render({
-          table,
-          apiSchema: gateway.apiSchema,
-          publicBaseUrl: config.publicBaseUrl,
-          defaultPriceUsd: config.x402.defaultPriceUsd,
-        }),
-      }));
     const app = await buildHttpApp({
       config,
       logger,
@@ -91,6 +101,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       table,
       operations: [...compiled.values()],
       documents,
+      agents,
       access: services.access.gate,
       contexts: services.contexts,
     });

@@ -15,7 +15,7 @@ import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
 import { type LocalFacilitator, startLocalFacilitator } from '../sources/x402/local-facilitator.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
-import { createAppServices } from './app-services.js';
+import { type AppOffers, createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
 import { type EmbeddedChain, startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
 
@@ -56,6 +56,8 @@ export interface StartServicesOptions {
   /** Called once per JSON-RPC method sent to a chain (tests count upstream calls with it). */
   onRpcRequest?: (chain: ChainKey, method: string) => void;
   startedAt?: number;
+  /** Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402 (server only). */
+  offers?: AppOffers;
 }
 
 /**
@@ -125,6 +127,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       account: access.account,
       ccip,
       facilitatorUrl,
+      offers: opts.offers,
     });
     return {
       store,

@@ -1,3 +1,4 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: "The asset's EIP-712 domain, which EIP-3009 authorizations are signed under" })
@@ -21,6 +22,37 @@ export class X402Accept {
   @Field(() => String) asset!: string;
   @Field(() => Int) maxTimeoutSeconds!: number;
   @Field(() => X402AssetDomain) extra!: X402AssetDomain;
+  @Field(() => String, { description: 'name of the service on x402 bazaar listings' }) serviceName!: string;
+  @Field(() => [String], { description: 'bazaar listing tags (the route area)' }) tags!: string[];
+  @Field(() => GraphQLJSONObject, {
+    description: 'x402 v1 discovery: input (method, parameters, body) and output example',
+  })
+  outputSchema!: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, {
+    description: 'x402 extensions offered with the 402: `bazaar` (info and its JSON Schema)',
+  })
+  extensions!: Record<string, unknown>;
+}
+
+@ObjectType({ description: 'One priced MCP tool (POST /mcp) as an x402 v2 payment requirement' })
+export class X402ToolOffer {
+  @Field(() => String, { description: 'MCP tool name' }) toolName!: string;
+  @Field(() => String, { description: 'x402 resource URL of the tool, mcp://tool/<name>' }) resource!: string;
+  @Field(() => String) description!: string;
+  @Field(() => String, { description: 'price in USD (dollars)' }) priceUSD!: string;
+  @Field(() => String, { description: 'x402 v2 exact scheme' }) scheme!: string;
+  @Field(() => String, { description: 'CAIP-2 network (eip155:8453)' }) network!: string;
+  @Field(() => String, { description: 'price in USDC base units (6 decimals)' }) amount!: string;
+  @Field(() => String) payTo!: string;
+  @Field(() => String) asset!: string;
+  @Field(() => Int) maxTimeoutSeconds!: number;
+  @Field(() => X402AssetDomain) extra!: X402AssetDomain;
+  @Field(() => String, { description: 'name of the service on x402 bazaar listings' }) serviceName!: string;
+  @Field(() => [String], { description: 'bazaar listing tags (the tool area)' }) tags!: string[];
+  @Field(() => GraphQLJSONObject, {
+    description: 'x402 extensions offered with the 402: `bazaar` (info and its JSON Schema)',
+  })
+  extensions!: Record<string, unknown>;
 }
 
 @ObjectType({ description: 'GET /.well-known/x402: how to pay per request' })
@@ -33,6 +65,8 @@ export class X402Config {
   @Field(() => String, { description: 'address payments go to' }) receiver!: string;
   @Field(() => String, { description: 'facilitator URL that verifies and settles payments' }) facilitator!: string;
   @Field(() => [X402Accept]) accepts!: X402Accept[];
+  @Field(() => [X402ToolOffer], { description: 'the priced MCP tools of POST /mcp, paid per call over MCP' })
+  tools!: X402ToolOffer[];
 }
 
 @ObjectType({ description: 'GET /api/auth/siwe/challenge: what to put in the SIWE (EIP-4361) message' })

@@ -37,6 +37,26 @@ export interface X402ConfigShape {
     maxTimeoutSeconds: number;
     /** The asset's EIP-712 domain name and version, which x402 clients sign EIP-3009 authorizations under. */
     extra: { name: string; version: string };
+    serviceName: string;
+    tags: string[];
+    outputSchema: Record<string, unknown>;
+    extensions: Record<string, unknown>;
+  }[];
+  tools: {
+    toolName: string;
+    resource: string;
+    description: string;
+    priceUSD: string;
+    scheme: string;
+    network: string;
+    amount: string;
+    payTo: string;
+    asset: string;
+    maxTimeoutSeconds: number;
+    extra: { name: string; version: string };
+    serviceName: string;
+    tags: string[];
+    extensions: Record<string, unknown>;
   }[];
 }
 

@@ -92,6 +92,11 @@ describe("x402 on /graphql: an operation past the free tier is sold at its heavi
           maxTimeoutSeconds: 60,
           asset: USDC_ON_BASE,
           extra: { name: 'USD Coin', version: '2' },
+          // x402 bazaar discovery, v1's form: a POST of a JSON { query } (test/e2e/mcp-x402.test.ts checks it).
+          outputSchema: {
+            input: { type: 'http', method: 'POST', bodyType: 'json', body: expect.any(Object), discoverable: true },
+            output: expect.any(Object),
+          },
         },
       ],
       timestamp: expect.any(String),

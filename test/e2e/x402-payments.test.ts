@@ -80,6 +80,11 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
           maxTimeoutSeconds: 60,
           asset: USDC_ON_BASE,
           extra: { name: 'USD Coin', version: '2' },
+          // x402 bazaar discovery, v1's form (test/e2e/mcp-x402.test.ts checks its content).
+          outputSchema: {
+            input: { type: 'http', method: 'GET', pathParams: expect.any(Object), discoverable: true },
+            output: expect.any(Object),
+          },
         },
       ],
       timestamp: expect.any(String),

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
-import { CONFIG_VARIABLES } from '../../src/config/config.js';
+import { routePriceUsd } from '../../src/access/payment-catalog.js';
+import { CONFIG_VARIABLES, loadConfig } from '../../src/config/config.js';
+import { toolName } from '../../src/mcp/agent-tools.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');
@@ -19,5 +21,23 @@ describe('the README and .env.example say what the code does', () => {
   it('every environment variable the config reads is in .env.example and in the README', () => {
     expect(CONFIG_VARIABLES.filter((name) => !new RegExp(`^${name}=`, 'm').test(envExample))).toEqual([]);
     expect(CONFIG_VARIABLES.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it("the README's Agents section lists every MCP tool with what it costs past the free quota", () => {
+    const defaultPrice = loadConfig({}).x402.defaultPriceUsd;
+    const listed = new Map(
+      [...readme.matchAll(/^\| `([a-z0-9_]+)` +\| `(?:GET|POST) [^`]+` +\| \w+ +\| (free|\$[\d.]+) +\|$/gm)].map(
+        (m) => [m[1], m[2]],
+      ),
+    );
+    const tools = ROUTE_TABLE.rows.filter(
+      (row) => row.kind === 'operation' && (row.method === 'GET' || row.method === 'POST') && row.tier !== 'auth',
+    );
+    expect(tools.length).toBeGreaterThan(40);
+    for (const row of tools) {
+      const price = routePriceUsd(row, defaultPrice);
+      expect(listed.get(toolName(row.id)), row.id).toBe(price === undefined ? 'free' : `$${price}`);
+    }
+    expect(listed.size).toBe(tools.length);
   });
 });

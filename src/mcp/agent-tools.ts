@@ -1,0 +1,106 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
+import type { OpenApiDocument, OperationObject } from '../../rest-compat/openapi/openapi-types.js';
+import { type OperationSchemas, operationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
+import type { OperationRow } from '../../rest-compat/route-row.js';
+import type { AccessRoute } from '../access/access-gate.js';
+import { mcpDiscovery } from '../access/bazaar-discovery.js';
+import { routePriceUsd } from '../access/payment-catalog.js';
+
+/** One MCP tool: a documented operation row, as an agent sees and calls it. */
+export interface AgentTool {
+  name: string;
+  compiled: CompiledOperationRow;
+  /** What `tools/list` answers for it. */
+  definition: Tool;
+  schemas: OperationSchemas;
+  /** Subname registration (Write tier): listed and callable only with a SIWE session. */
+  needsSession: boolean;
+  /** USD per call past the free quota (the row's price or the default); undefined: never sold. */
+  priceUsd: string | undefined;
+  /** x402 `resource.url` of a payment for this tool (x402's MCP transport names tools so). */
+  resourceUrl: string;
+  /** What the access gate sees: the row, with the tool's bazaar discovery for its 402 offers. */
+  accessRoute: AccessRoute;
+}
+
+/** Tags whose rows only read this service's own state (usage, health): no outside world involved. */
+const CLOSED_WORLD_TAGS: ReadonlySet<string> = new Set(['Status', 'Free', 'x402']);
+
+/** `resolveEnsName` → `resolve_ens_name`; `getX402Configuration` → `get_x402_configuration`. */
+export function toolName(rowId: string): string {
+  return rowId
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .toLowerCase();
+}
+
+function description(row: OperationRow, priceUsd: string | undefined): string {
+  const cost =
+    priceUsd === undefined
+      ? 'Always free.'
+      : `Counted against the caller's daily quota; past it, ${priceUsd} USD per call with x402 (USDC on Base).`;
+  return [row.summary, row.description, cost].filter(Boolean).join('\n\n');
+}
+
+/** Whether a row is an agent tool: GET/POST operations outside Auth; Write rows only for a session. */
+function isToolRow(row: OperationRow): boolean {
+  return (row.method === 'GET' || row.method === 'POST') && row.tier !== 'auth';
+}
+
+/**
+ * The agent tools of the route table: one per GET/POST operation row outside the Auth tier (Write rows marked as
+ * needing a session), named after the row id in snake_case, with schemas read from the row's operation in the
+ * OpenAPI document, so that a tool and its REST path cannot disagree.
+ * @example const tools = agentTools({ operations, document, defaultPriceUsd: '0.01' })
+ */
+export function agentTools(p: {
+  operations: readonly CompiledOperationRow[];
+  document: OpenApiDocument;
+  defaultPriceUsd: string;
+}): AgentTool[] {
+  const tools: AgentTool[] = [];
+  const names = new Set<string>();
+  for (const compiled of p.operations) {
+    const { row } = compiled;
+    if (!isToolRow(row)) continue;
+    const operation = p.document.paths[row.path]?.[row.method.toLowerCase() as 'get' | 'post'] as
+      | OperationObject
+      | undefined;
+    if (!operation) throw new Error(`route ${row.id}: not in the OpenAPI document`);
+    const name = toolName(row.id);
+    if (names.has(name)) throw new Error(`two routes make the tool name ${name}`);
+    names.add(name);
+    const schemas = operationSchemas(p.document, operation);
+    const priceUsd = routePriceUsd(row, p.defaultPriceUsd);
+    const readOnly = row.tier !== 'write';
+    const text = description(row, priceUsd);
+    tools.push({
+      name,
+      compiled,
+      schemas,
+      needsSession: row.tier === 'write',
+      priceUsd,
+      resourceUrl: `mcp://tool/${name}`,
+      accessRoute: {
+        ...row,
+        tag: row.tag,
+        discovery: priceUsd === undefined ? undefined : mcpDiscovery({ toolName: name, description: text, schemas }),
+      },
+      definition: {
+        name,
+        title: row.summary,
+        description: text,
+        inputSchema: schemas.inputSchema,
+        ...(schemas.outputSchema ? { outputSchema: schemas.outputSchema } : {}),
+        annotations: {
+          title: row.summary,
+          readOnlyHint: readOnly,
+          ...(readOnly ? {} : { destructiveHint: false, idempotentHint: false }),
+          openWorldHint: !CLOSED_WORLD_TAGS.has(row.tag),
+        },
+      },
+    });
+  }
+  return tools;
+}

@@ -1,0 +1,114 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from 'pino';
+import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
+import { type AccessGate, noRelease } from '../access/access-gate.js';
+import type { AccessRequest } from '../access/identify-caller.js';
+import { paymentRequiredOf } from '../access/payment-offer.js';
+import type { PresentedPayment } from '../access/x402-payments.js';
+import { ApiError } from '../errors/api-error.js';
+import { renderError, toApiError } from '../errors/error-envelope.js';
+import type { InProcessGateway } from '../gateway/in-process-gateway.js';
+import { runOperationRow } from '../http/run-operation-row.js';
+import type { AgentTool } from './agent-tools.js';
+import { toolInput } from './tool-arguments.js';
+
+/** `_meta` keys of x402's MCP transport. */
+export const X402_PAYMENT_META = 'x402/payment';
+export const X402_PAYMENT_RESPONSE_META = 'x402/payment-response';
+
+export interface AgentToolCall {
+  tool: AgentTool;
+  arguments: unknown;
+  /** The call's `_meta`: `x402/payment` carries a payment for it. */
+  meta: Record<string, unknown> | undefined;
+  /** The /mcp request's client address and credentials (X-API-Key or Authorization: Bearer). */
+  caller: Pick<AccessRequest, 'ip' | 'headers'>;
+}
+
+export interface AgentToolDeps {
+  access: AccessGate;
+  gateway: InProcessGateway;
+  /** A fresh GraphQL context for the /mcp request (loaders, caller). */
+  context: () => GraphContext;
+  log: Pick<Logger, 'error'>;
+}
+
+/** A tool's answer: the body as `structuredContent` (an object) and the same JSON as a text block. */
+function dataResult(value: unknown): CallToolResult {
+  const structured = value !== null && typeof value === 'object' && !Array.isArray(value);
+  return {
+    content: [{ type: 'text', text: JSON.stringify(value) }],
+    ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
+  };
+}
+
+/**
+ * A refused call as a tool error (never a protocol error): a 402 is x402's MCP form (PaymentRequired as
+ * `structuredContent`, and wrapped in `x402/error` in the text); anything else is the API's error envelope, from the
+ * one renderer, as text.
+ */
+export function errorResult(err: ApiError): CallToolResult {
+  const offer = paymentRequiredOf(err);
+  if (offer) {
+    const wrapped = { 'x402/error': { code: 402, message: err.message, data: offer } };
+    return {
+      isError: true,
+      structuredContent: offer as unknown as Record<string, unknown>,
+      content: [{ type: 'text', text: JSON.stringify(wrapped) }],
+    };
+  }
+  const { status, body } = renderError(err, 'full');
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ status, ...body }) }] };
+}
+
+/**
+ * Runs one tool call as its REST path would run: the row's validation, the same access gate (the caller's key or
+ * session, else the client IP, counted at the row's tier; past the daily limit an x402 offer; a payment in
+ * `_meta["x402/payment"]` verified and its nonce spent in the store), the row's GraphQL operation, and settlement
+ * before the answer, whose receipt goes in `_meta["x402/payment-response"]`.
+ * @example const result = await callAgentTool({ tool, arguments: { name: 'alice.eth' }, meta, caller }, deps)
+ */
+export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): Promise<CallToolResult> {
+  const { tool } = call;
+  let release = noRelease;
+  try {
+    const input = toolInput(tool, call.arguments);
+    const sent = call.meta?.[X402_PAYMENT_META];
+    const payment: PresentedPayment | undefined =
+      sent === undefined ? undefined : { header: 'x402/payment', payload: sent };
+    const request: AccessRequest = {
+      ip: call.caller.ip,
+      headers: call.caller.headers,
+      resource: () => tool.resourceUrl,
+      ...(payment ? { payment } : {}),
+    };
+    if (tool.needsSession) {
+      const caller = await deps.access.identify(request);
+      if (caller.mode !== 'siwe')
+        throw new ApiError(
+          401,
+          'UNAUTHORIZED',
+          `${tool.name} needs a SIWE session: send Authorization: Bearer <token>`,
+        );
+    }
+    const decision = await deps.access.admit(request, tool.accessRoute);
+    release = decision.release;
+    const value = await runOperationRow({
+      compiled: tool.compiled,
+      input,
+      gateway: deps.gateway,
+      context: deps.context(),
+    });
+    const result = dataResult(value);
+    if (decision.settle) {
+      const { receipt } = await decision.settle();
+      result._meta = { [X402_PAYMENT_RESPONSE_META]: receipt };
+    }
+    return result;
+  } catch (err) {
+    if (!(err instanceof ApiError)) deps.log.error({ err, tool: tool.name }, 'tool call failed');
+    return errorResult(toApiError(err));
+  } finally {
+    release();
+  }
+}

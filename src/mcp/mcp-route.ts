@@ -1,0 +1,147 @@
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccessGate } from '../access/access-gate.js';
+import { ApiError } from '../errors/api-error.js';
+import type { InProcessGateway } from '../gateway/in-process-gateway.js';
+import type { GraphContextFactory } from '../http/graph-context-factory.js';
+import type { AgentTool } from './agent-tools.js';
+import { type AgentResource, mcpServer } from './mcp-server.js';
+
+export const MCP_PATH = '/mcp';
+
+/** Loopback names every local client uses; always answered. */
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
+
+/** The credentials a tool call is identified by: the /mcp request's own. */
+const IDENTITY_HEADERS = ['x-api-key', 'authorization'] as const;
+
+/** Host names /mcp answers: loopback, PUBLIC_BASE_URL's, and the configured ones. */
+export function mcpAllowedHosts(p: { publicBaseUrl: string | undefined; configured: readonly string[] }): Set<string> {
+  const hosts = new Set([...LOOPBACK_HOSTS, ...p.configured]);
+  if (p.publicBaseUrl) hosts.add(new URL(p.publicBaseUrl).hostname.toLowerCase());
+  return hosts;
+}
+
+function hostnameOf(authority: string): string | undefined {
+  try {
+    return new URL(`http://${authority}`).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * DNS-rebinding protection (MCP "Security Warning"): a page on another site that gets its name to resolve to this
+ * server still sends its own Host and Origin, which are not ours; such a request is refused before anything runs.
+ */
+function refuseForeignHost(request: FastifyRequest, allowed: ReadonlySet<string>): void {
+  const host = hostnameOf(request.headers.host ?? '');
+  if (host === undefined || !allowed.has(host)) {
+    throw new ApiError(403, 'FORBIDDEN', 'this Host is not one /mcp answers (DNS-rebinding protection)');
+  }
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  let originHost: string | undefined;
+  try {
+    originHost = new URL(origin).hostname.toLowerCase();
+  } catch {
+    originHost = undefined;
+  }
+  if (originHost === undefined || !allowed.has(originHost)) {
+    throw new ApiError(403, 'FORBIDDEN', 'this Origin may not call /mcp (DNS-rebinding protection)');
+  }
+}
+
+function webHeaders(request: FastifyRequest): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
+  }
+  return headers;
+}
+
+/**
+ * POST /mcp: MCP Streamable HTTP, stateless (no session: every instance behind a load balancer answers every
+ * request; what must be shared, quotas and spent payment nonces, is in the store). Answers are JSON, not SSE: no tool
+ * streams. GET and DELETE (a server-sent stream, ending a session) do not apply without sessions: 405.
+ * @example registerMcpRoute(app, { tools, resources, access, gateway, contexts, allowedHosts })
+ */
+export function registerMcpRoute(
+  app: FastifyInstance,
+  deps: {
+    tools: readonly AgentTool[];
+    resources: readonly AgentResource[];
+    access: AccessGate;
+    gateway: InProcessGateway;
+    contexts: GraphContextFactory;
+    allowedHosts: ReadonlySet<string>;
+  },
+): void {
+  const byName = new Map(deps.tools.map((t) => [t.name, t]));
+  app.route({
+    method: 'POST',
+    url: MCP_PATH,
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      refuseForeignHost(request, deps.allowedHosts);
+      const headers: Record<string, string | string[] | undefined> = {};
+      for (const name of IDENTITY_HEADERS)
+        if (request.headers[name] !== undefined) headers[name] = request.headers[name];
+      const caller = { ip: request.ip, headers };
+      const server = mcpServer({
+        tools: deps.tools,
+        byName,
+        resources: deps.resources,
+        deps: {
+          access: deps.access,
+          gateway: deps.gateway,
+          context: () => deps.contexts.create(request),
+          log: request.log,
+        },
+        scope: {
+          caller,
+          hasSession: async () => {
+            if (headers.authorization === undefined || headers['x-api-key'] !== undefined) return false;
+            return (await deps.access.identify(caller).catch(() => undefined))?.mode === 'siwe';
+          },
+        },
+      });
+      const transport = new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
+      try {
+        await server.connect(transport);
+        const url = `http://${request.headers.host ?? 'localhost'}${request.url}`;
+        const response = await transport.handleRequest(
+          new Request(url, { method: 'POST', headers: webHeaders(request) }),
+          { parsedBody: request.body },
+        );
+        reply.code(response.status);
+        response.headers.forEach((value, name) => {
+          reply.header(name, value);
+        });
+        reply.header('Cache-Control', 'no-store');
+        const body = await response.text();
+        return reply.send(body === '' ? undefined : body);
+      } finally {
+        await server.close();
+      }
+    },
+  });
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: MCP_PATH,
+    handler: async (request: FastifyRequest, reply: FastifyReply) => {
+      refuseForeignHost(request, deps.allowedHosts);
+      return reply
+        .code(405)
+        .header('Allow', 'POST')
+        .send({
+          jsonrpc: '2.0',
+          error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; POST JSON-RPC to /mcp' },
+          id: null,
+        });
+    },
+  });
+}

@@ -1,0 +1,221 @@
+import { request as httpRequest } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { bearer, signIn } from '../helpers/siwe-wallet.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+async function connect(server: TestServer, headers: Record<string, string> = {}): Promise<Client> {
+  const client = new Client({ name: 'mcp-tools-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers } }));
+  return client;
+}
+
+const textOf = (result: CallToolResult): string => (result.content[0] as { type: 'text'; text: string }).text;
+
+describe('MCP: every documented read operation is an agent tool on /mcp (Streamable HTTP)', () => {
+  let server: TestServer;
+  let client: Client;
+  let tools: Tool[];
+  beforeAll(async () => {
+    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000' });
+    client = await connect(server);
+    tools = (await client.listTools()).tools;
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server?.close();
+  });
+
+  it('tools/list has one tool per GET/POST operation row outside the Auth and Write tiers, named after the row id in snake_case', () => {
+    const expected = ROUTE_TABLE.rows
+      .filter((r) => r.kind === 'operation' && r.method !== 'DELETE' && r.tier !== 'auth' && r.tier !== 'write')
+      .map((r) => r.id.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
+    expect(tools.map((t) => t.name).sort()).toEqual(expected.sort());
+    expect(tools.map((t) => t.name)).toContain('resolve_ens_name');
+    expect(tools.map((t) => t.name)).not.toContain('register_subname');
+  });
+
+  it("a tool carries the row's summary, its Zod params as inputSchema, its response schema as outputSchema, and hints", () => {
+    const resolve = tools.find((t) => t.name === 'resolve_ens_name')!;
+    expect(resolve.description).toMatch(/^Address of an ENS name/);
+    expect(resolve.description).toContain('0.01 USD per call');
+    expect(resolve.inputSchema).toMatchObject({
+      type: 'object',
+      required: ['name'],
+      properties: { name: { type: 'string', examples: ['alice.eth'] } },
+    });
+    expect(resolve.outputSchema).toMatchObject({ type: 'object', required: ['name', 'address'] });
+    expect(resolve.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+    const bulk = tools.find((t) => t.name === 'post_ens_bulk')!;
+    expect(bulk.inputSchema).toMatchObject({ required: ['names'], properties: { names: { type: 'array' } } });
+  });
+
+  it('resolve_ens_name answers structuredContent and the same JSON as text', async () => {
+    const result = (await client.callTool({
+      name: 'resolve_ens_name',
+      arguments: { name: 'Alice.ETH' },
+    })) as CallToolResult;
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      name: 'alice.eth',
+      address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+    });
+    expect(JSON.parse(textOf(result))).toEqual(result.structuredContent);
+    const rest = await (await server.get('/api/ens/resolve/alice.eth')).json();
+    expect(result.structuredContent).toEqual(rest);
+  });
+
+  it('get_token_prices_batch and get_farcaster_user answer what their REST paths answer', async () => {
+    const prices = (await client.callTool({
+      name: 'get_token_prices_batch',
+      arguments: { symbols: 'ETH,BTC,USDC' },
+    })) as CallToolResult;
+    expect(prices.isError).toBeFalsy();
+    expect(JSON.parse(textOf(prices))).toEqual(
+      await (await server.get('/api/price/batch?symbols=ETH,BTC,USDC')).json(),
+    );
+
+    const user = (await client.callTool({
+      name: 'get_farcaster_user',
+      arguments: { identifier: 'dwr' },
+    })) as CallToolResult;
+    expect(user.isError).toBeFalsy();
+    expect(user.structuredContent).toMatchObject({ fid: 3, username: 'dwr', displayName: 'Dan Romero' });
+    const byFid = (await client.callTool({
+      name: 'get_farcaster_user_by_fid',
+      arguments: { fid: '3' },
+    })) as CallToolResult;
+    expect(byFid.structuredContent).toEqual(user.structuredContent);
+  });
+
+  it('a bad argument is a tool error naming the argument, not a protocol error', async () => {
+    const bad = (await client.callTool({
+      name: 'resolve_ens_name',
+      arguments: { name: 'bad name.eth' },
+    })) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    expect(JSON.parse(textOf(bad))).toMatchObject({
+      status: 400,
+      code: 'INVALID_PARAMETER',
+      message: expect.stringMatching(/^argument name:/),
+    });
+    const unknown = (await client.callTool({
+      name: 'resolve_ens_name',
+      arguments: { nam: 'alice.eth' },
+    })) as CallToolResult;
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toContain('argument nam: unknown');
+    const missing = (await client.callTool({ name: 'resolve_ens_name', arguments: {} })) as CallToolResult;
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toContain('argument name:');
+  });
+
+  it('a missing resource is a tool error with the 404 message', async () => {
+    const result = (await client.callTool({
+      name: 'resolve_ens_name',
+      arguments: { name: 'nobody-here.eth' },
+    })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(textOf(result))).toMatchObject({
+      status: 404,
+      code: 'NOT_FOUND',
+      message: 'ENS name does not resolve: unregistered, expired or no address set',
+    });
+  });
+
+  it('an unknown tool is a JSON-RPC invalid-params error', async () => {
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/Unknown tool no_such_tool/);
+  });
+
+  it('resources are the OpenAPI document as served and the supergraph SDL', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(['api://openapi.yaml', 'api://supergraph.graphql']);
+    const openapi = await client.readResource({ uri: 'api://openapi.yaml' });
+    expect((openapi.contents[0] as { text: string }).text).toBe(await (await server.get('/api/openapi.yaml')).text());
+    const sdl = await client.readResource({ uri: 'api://supergraph.graphql' });
+    expect((sdl.contents[0] as { text: string }).text).toContain('ensResolve');
+  });
+
+  it('a foreign Host or Origin is refused (DNS-rebinding protection); loopback is answered', async () => {
+    // node:http, not fetch: fetch does not let a caller choose the Host header.
+    const post = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+        const req = httpRequest(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        });
+        req.on('response', (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const port = new URL(server.url).port;
+    expect(await post({ origin: 'http://evil.example' })).toBe(403);
+    expect(await post({ host: `evil.example:${port}` })).toBe(403);
+    expect(await post({ host: `localhost:${port}`, origin: 'http://localhost:1234' })).toBe(200);
+    expect(await post({ host: `127.0.0.1:${port}` })).toBe(200);
+  });
+
+  it('arguments that are not an object, or named like Object.prototype members, are tool errors too', async () => {
+    for (const args of [{ constructor: 'x' }, { toString: 1 }, { hasOwnProperty: 'name' }]) {
+      const result = (await client.callTool({ name: 'resolve_ens_name', arguments: args })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(JSON.parse(textOf(result))).toMatchObject({ status: 400, code: 'INVALID_PARAMETER' });
+    }
+  });
+
+  it('a body that is not JSON-RPC is answered without a 500: not JSON (or a __proto__ key) is a 400, not JSON a 415', async () => {
+    const post = (body: string, type = 'application/json') =>
+      fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': type, accept: 'application/json, text/event-stream' },
+        body,
+      });
+    expect((await post('{not json')).status).toBe(400);
+    expect((await post('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"__proto__":{}}}')).status).toBe(400);
+    expect((await post('x', 'text/plain')).status).toBe(415);
+    for (const body of [
+      '[]',
+      '{"jsonrpc":"2.0"}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"x"}',
+      '7',
+    ]) {
+      expect((await post(body)).status, body).toBeLessThan(500);
+    }
+    expect((await fetch(`${server.url}/mcp`)).status).toBe(405);
+  });
+
+  it('subname registration tools are listed to a SIWE session only, and refused without one', async () => {
+    const writeTools = ['register_ccip_name', 'register_subname'];
+    expect(tools.filter((t) => writeTools.includes(t.name))).toEqual([]);
+    const session = await signIn(server);
+    const signedIn = await connect(server, bearer(session.token));
+    try {
+      const listed = (await signedIn.listTools()).tools;
+      expect(listed.length).toBe(tools.length + 2);
+      const register = listed.find((t) => t.name === 'register_subname')!;
+      expect(register.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
+      expect(register.inputSchema).toMatchObject({ required: ['parent_name', 'label'] });
+      const registered = (await signedIn.callTool({
+        name: 'register_subname',
+        arguments: { parent_name: 'offchain.eth', label: `mcp${Date.now()}` },
+      })) as CallToolResult;
+      expect(registered.isError).toBeFalsy();
+      expect(registered.structuredContent).toMatchObject({ owner: session.address });
+    } finally {
+      await signedIn.close();
+    }
+    const anonymous = (await client.callTool({
+      name: 'register_subname',
+      arguments: { parent_name: 'offchain.eth', label: 'nobody' },
+    })) as CallToolResult;
+    expect(anonymous.isError).toBe(true);
+    expect(JSON.parse(textOf(anonymous))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  });
+});
