@@ -14,6 +14,9 @@ interface Instance {
   exited: Promise<number | null>;
 }
 
+/** Every process start() spawned, killed after the suite even when its start timed out. */
+const spawned: { child: ChildProcess; dataDir: string }[] = [];
+
 /** `npm start` as a user runs it: the built entry point (or `npm start` itself), configured only by env vars. */
 async function start(env: Record<string, string>, command: 'node' | 'npm start' = 'node'): Promise<Instance> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-proc-'));
@@ -23,10 +26,11 @@ async function start(env: Record<string, string>, command: 'node' | 'npm start' 
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  spawned.push({ child, dataDir });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const m = output.match(/serving on (http:\/\/[^\s]+)/);
@@ -78,57 +82,71 @@ function isRunning(pid: number): boolean {
   }
 }
 
+// Each test starts whole servers (two anvil chains each, seeded): on a loaded machine that alone can take half a minute.
+const PROCESS_TEST_MS = 120_000;
+
 describe.skipIf(!existsSync(main))('npm start, as separate processes', () => {
-  const started: Instance[] = [];
   afterAll(() => {
-    for (const i of started) {
+    for (const i of spawned) {
       i.child.kill('SIGKILL');
       rmSync(i.dataDir, { recursive: true, force: true });
     }
   });
 
-  it('two instances with different PORT and DATA_DIR run side by side, each with its own chain', async () => {
-    const [a, b] = await Promise.all([start({}), start({})]);
-    started.push(a!, b!);
-    expect(a!.url).not.toBe(b!.url);
-    for (const i of [a!, b!]) {
-      const health = await (await fetch(`${i.url}/api/health`)).json();
-      expect(health).toMatchObject({ status: 'ok', store: 'sqlite' });
+  it(
+    'two instances with different PORT and DATA_DIR run side by side, each with its own chain',
+    async () => {
+      const [a, b] = await Promise.all([start({}), start({})]);
+      expect(a!.url).not.toBe(b!.url);
+      for (const i of [a!, b!]) {
+        const health = await (await fetch(`${i.url}/api/health`)).json();
+        expect(health).toMatchObject({ status: 'ok', store: 'sqlite' });
+        expect((await fetch(`${i.url}/api/gas`)).status).toBe(200);
+        expect(existsSync(join(i.dataDir, 'store.sqlite'))).toBe(true);
+      }
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
+    'REDIS_URL switches the store to Redis',
+    async () => {
+      const i = await start({ REDIS_URL: 'redis://127.0.0.1:6379' });
+      expect(await (await fetch(`${i.url}/api/health`)).json()).toMatchObject({ store: 'redis' });
+    },
+    PROCESS_TEST_MS,
+  );
+
+  it(
+    'shuts down gracefully on SIGTERM: stops listening, closes the store cleanly, exits 0',
+    async () => {
+      const i = await start({});
       expect((await fetch(`${i.url}/api/gas`)).status).toBe(200);
-      expect(existsSync(join(i.dataDir, 'store.sqlite'))).toBe(true);
-    }
-  });
+      expect(existsSync(join(i.dataDir, 'store.sqlite-wal'))).toBe(true);
+      i.child.kill('SIGTERM');
+      expect(await i.exited).toBe(0);
+      await expect(fetch(`${i.url}/api/health`)).rejects.toThrow();
+      // SQLite checkpoints and removes its write-ahead log only on a clean close.
+      expect(existsSync(join(i.dataDir, 'store.sqlite-wal'))).toBe(false);
+    },
+    PROCESS_TEST_MS,
+  );
 
-  it('REDIS_URL switches the store to Redis', async () => {
-    const i = await start({ REDIS_URL: 'redis://127.0.0.1:6379' });
-    started.push(i);
-    expect(await (await fetch(`${i.url}/api/health`)).json()).toMatchObject({ store: 'redis' });
-  });
-
-  it('shuts down gracefully on SIGTERM: stops listening, closes the store cleanly, exits 0', async () => {
-    const i = await start({});
-    started.push(i);
-    expect((await fetch(`${i.url}/api/gas`)).status).toBe(200);
-    expect(existsSync(join(i.dataDir, 'store.sqlite-wal'))).toBe(true);
-    i.child.kill('SIGTERM');
-    expect(await i.exited).toBe(0);
-    await expect(fetch(`${i.url}/api/health`)).rejects.toThrow();
-    // SQLite checkpoints and removes its write-ahead log only on a clean close.
-    expect(existsSync(join(i.dataDir, 'store.sqlite-wal'))).toBe(false);
-  });
-
-  it('SIGTERM to the `npm start` process itself stops the server and its anvil chains within 5 s', async () => {
-    const i = await start({}, 'npm start');
-    started.push(i);
-    const below = descendantsOf(i.child.pid!);
-    // npm → node (the server) → the embedded Ethereum and Base chains (anvil).
-    expect(below.length).toBeGreaterThanOrEqual(3);
-    const sentAt = Date.now();
-    i.child.kill('SIGTERM');
-    await i.exited;
-    while (below.some(isRunning) && Date.now() - sentAt < 5_000) await new Promise((r) => setTimeout(r, 50));
-    expect(below.filter(isRunning)).toEqual([]);
-    expect(Date.now() - sentAt).toBeLessThan(5_000);
-    await expect(fetch(`${i.url}/api/health`)).rejects.toThrow();
-  });
+  it(
+    'SIGTERM to the `npm start` process itself stops the server and its anvil chains within 5 s',
+    async () => {
+      const i = await start({}, 'npm start');
+      const below = descendantsOf(i.child.pid!);
+      // npm → node (the server) → the embedded Ethereum and Base chains (anvil).
+      expect(below.length).toBeGreaterThanOrEqual(3);
+      const sentAt = Date.now();
+      i.child.kill('SIGTERM');
+      await i.exited;
+      while (below.some(isRunning) && Date.now() - sentAt < 5_000) await new Promise((r) => setTimeout(r, 50));
+      expect(below.filter(isRunning)).toEqual([]);
+      expect(Date.now() - sentAt).toBeLessThan(5_000);
+      await expect(fetch(`${i.url}/api/health`)).rejects.toThrow();
+    },
+    PROCESS_TEST_MS,
+  );
 });
