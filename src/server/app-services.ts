@@ -2,6 +2,7 @@ import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { AccountServices } from '../../subgraphs/shared/account-services.js';
 import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
+import type { WebhookServices } from '../../subgraphs/shared/webhook-services.js';
 import { x402Configuration } from '../access/payment-catalog.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
@@ -20,12 +21,15 @@ export function createAppServices(p: {
   account: AccountServices;
   /** CCIP gateway and subnames (src/ccip/ccip-services.ts). */
   ccip: CcipServices;
+  /** Webhook subscriptions and deliveries (src/webhooks/webhook-services.ts). */
+  webhooks: WebhookServices;
   /** The x402 facilitator in use (the embedded local one, or X402_FACILITATOR_URL); default the configured URL. */
   facilitatorUrl?: string;
 }): AppServices {
   return {
     account: p.account,
     ccip: p.ccip,
+    webhooks: p.webhooks,
     async status() {
       const store = p.store.describe().kind;
       // Readiness: without its store the service can neither count, sign in nor charge a call.

@@ -23,6 +23,7 @@ import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
 import { type LocalFacilitator, startLocalFacilitator } from '../sources/x402/local-facilitator.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import { startWebhooks } from '../webhooks/start-webhooks.js';
 import { createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
 import { startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
@@ -131,6 +132,9 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       },
     });
     const ccip = await createCcipServices({ config, store });
+    const webhooks = startWebhooks({ config, store, logger });
+    // Stopped before the store closes (cleanups run in reverse): no attempt records into a closed store.
+    cleanups.push(() => webhooks.stop());
     const app = await buildHttpApp({
       config,
       logger,
@@ -141,7 +145,16 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       access: access.gate,
       contexts: graphContextFactory({
         sources,
-        app: createAppServices({ config, table, store, startedAt, account: access.account, ccip, facilitatorUrl }),
+        app: createAppServices({
+          config,
+          table,
+          store,
+          startedAt,
+          account: access.account,
+          ccip,
+          webhooks: webhooks.services,
+          facilitatorUrl,
+        }),
         publicBaseUrl: config.publicBaseUrl,
         identify: access.gate.identify,
       }),

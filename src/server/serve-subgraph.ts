@@ -11,6 +11,7 @@ import { createCcipServices } from '../ccip/ccip-services.js';
 import { loadConfig, secretValues } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
 import { openStore } from '../store/open-store.js';
+import { startWebhooks } from '../webhooks/start-webhooks.js';
 import { createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
 import { startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
@@ -43,6 +44,8 @@ const app = createAppServices({
   startedAt: Date.now(),
   account: createAccess({ config, store, sources, listenUrl: () => listenUrl }).account,
   ccip: await createCcipServices({ config, store }),
+  // Served alone, this instance also delivers (the outbox is shared through the store).
+  webhooks: startWebhooks({ config, store, logger }).services,
 });
 const built = await buildSubgraph(mod);
 const apollo = new ApolloServer<GraphContext>({
