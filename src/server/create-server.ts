@@ -23,6 +23,7 @@ import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
 import { type LocalFacilitator, startLocalFacilitator } from '../sources/x402/local-facilitator.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import { createEventDetectors } from '../webhooks/detectors/create-detectors.js';
 import { startWebhooks } from '../webhooks/start-webhooks.js';
 import { createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
@@ -135,6 +136,15 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     const webhooks = startWebhooks({ config, store, logger });
     // Stopped before the store closes (cleanups run in reverse): no attempt records into a closed store.
     cleanups.push(() => webhooks.stop());
+    webhooks.runDetectors(
+      createEventDetectors({
+        config,
+        sources,
+        store,
+        publish: webhooks.publish,
+        localDeployments: localChain?.deployments,
+      }),
+    );
     const app = await buildHttpApp({
       config,
       logger,
