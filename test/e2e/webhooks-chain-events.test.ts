@@ -6,6 +6,7 @@ import { getDevAccounts } from '../../src/chain/dev-accounts.js';
 import { loadPublishedContract } from '../../src/chain/published-contracts.js';
 import { demoAssetAddresses } from '../../src/chain/seed-steps/demo-assets.js';
 import { localEnsAddresses } from '../../src/chain/seed-steps/ens.js';
+import { chainCursorName } from '../../src/webhooks/detectors/chain-event-detector.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import {
@@ -76,7 +77,9 @@ beforeAll(async () => {
   );
   walletSecret = ((await walletHook.json()) as { secret: string }).secret;
   // The detector starts at the head it first sees with a subscriber: act only once it has.
-  for (let waited = 0; (await server.store.getCursor('chain:1:block')) === null; waited += 50) {
+  const genesis = await chain().test.getBlock({ blockNumber: 0n });
+  const cursor = chainCursorName(1, genesis.hash);
+  for (let waited = 0; (await server.store.getCursor(cursor)) === null; waited += 50) {
     if (waited > 10_000) throw new Error('the chain detector never started');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -29,6 +29,14 @@ const nameExpiresAbi = [
   },
 ] as const;
 
+/**
+ * The store name of a chain's cursor: by chain id and genesis hash, so that an embedded chain started afresh (a new
+ * genesis) starts a new cursor instead of waiting for the old chain's height.
+ */
+export function chainCursorName(chainId: number, genesisHash: string): string {
+  return `chain:${chainId}:${genesisHash}:block`;
+}
+
 /** `block:time` (time in Unix seconds): where the detector got to, kept in the store. */
 function parseCursor(value: string | null): { block: bigint; time: number } | null {
   const match = value === null ? null : /^(\d+):(\d+)$/.exec(value);
@@ -54,7 +62,7 @@ export function chainEventDetector(p: {
   publish: PublishEvents;
   intervalMs: number;
 }): EventDetector {
-  const cursorName = `chain:${p.chainId}:block`;
+  let cursorName: string | undefined;
   const book = new EnsNameBook('eth');
   let historyLoaded = !p.ensHistory;
   const expiryRead = new Set<string>();
@@ -88,6 +96,7 @@ export function chainEventDetector(p: {
       // Idle (no RPC at all) while no webhook wants chain events; the cursor then resumes where it stopped.
       if (![...wanted].some((e) => e.startsWith('ens.') || e.startsWith('wallet.'))) return;
       // viem caches the block number for its polling interval (4 s) unless told not to.
+      cursorName ??= chainCursorName(p.chainId, (await p.client.getBlock({ blockNumber: 0n })).hash);
       const head = await p.client.getBlockNumber({ cacheTime: 0 });
       const safe = head - BigInt(p.confirmations);
       if (safe < 0n) return;
