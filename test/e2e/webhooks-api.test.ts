@@ -16,7 +16,7 @@ const call = (method: string, path: string, headers: Record<string, string>, bod
 
 beforeAll(async () => {
   [server, receiver] = await Promise.all([
-    startTestServer({ WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_BASE_MS: '200' }),
+    startTestServer({ WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_BASE_MS: '200', WEBHOOK_SOURCE_POLL_MS: '300' }),
     startWebhookReceiver(),
   ]);
 });
@@ -187,6 +187,28 @@ describe('webhooks API', () => {
     const eleventh = await make();
     expect(eleventh.status).toBe(402);
     expect((await eleventh.json()).message).toMatch(/pro plan allows 10 webhooks/);
+  });
+
+  it('price.alert: a threshold the prices source already crossed fires once on its refresh, signed', async () => {
+    const { token } = await signIn(server);
+    const res = await server.post(
+      '/api/webhooks',
+      { url: receiver.url, events: ['price.alert'], filters: { prices: [{ symbol: 'eth', above: 1 }] } },
+      bearer(token),
+    );
+    const { id, secret } = (await res.json()) as { id: string; secret: string };
+    const [alert] = await receiver.waitFor(
+      (d) =>
+        d.json.type === 'price.alert' && d.headers['webhook-id'] === d.json.id && d.body.includes(`"threshold":1,`),
+    );
+    expect(alert!.json.data).toMatchObject({ symbol: 'ETH', threshold: 1, direction: 'above', previousPrice: null });
+    expect(alert!.json.data.price).toBeGreaterThan(1);
+    verifyDelivery(alert!, secret);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const page = (await (await server.get(`/api/webhooks/${id}/deliveries`, bearer(token))).json()) as {
+      deliveries: unknown[];
+    };
+    expect(page.deliveries).toHaveLength(1);
   });
 
   it('GraphQL creates and lists webhooks from the same services', async () => {
