@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
-import type { DeliveryShape, WebhookServices, WebhookShape } from '../../subgraphs/shared/webhook-services.js';
+import type {
+  DeliveryShape,
+  WebhookFiltersInputShape,
+  WebhookServices,
+  WebhookShape,
+} from '../../subgraphs/shared/webhook-services.js';
 import { ApiError, invalidParameter } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
 import type { DeliveryRecord, WebhookChanges, WebhookRecord } from '../store/webhook-store.js';
@@ -23,6 +29,22 @@ const iso = (ms: number | null): string | null => (ms === null ? null : new Date
 /** GraphQL null (an omitted optional argument) is absent, as in the REST body. */
 const withoutNulls = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+
+/** A GraphQL input as the REST body would carry it: nulls dropped, in the filters and their thresholds too. */
+function asBody(input: { filters?: WebhookFiltersInputShape | null } & object): Record<string, unknown> {
+  const body: Record<string, unknown> = withoutNulls(input);
+  if (input.filters) {
+    const filters: Record<string, unknown> = withoutNulls(input.filters);
+    if (input.filters.prices) filters.prices = input.filters.prices.map((t) => withoutNulls(t));
+    body.filters = filters;
+  }
+  return body;
+}
+
+const deliveriesPage = z.object({
+  limit: z.number().int().min(1, 'limit: 1 to 100').max(100, 'limit: 1 to 100'),
+  offset: z.number().int().min(0, 'offset: 0 or more').max(1_000_000),
+});
 
 function webhookShape(w: WebhookRecord, secret: string | null = null): WebhookShape {
   const f = w.filters as WebhookFilters;
@@ -98,10 +120,7 @@ export function createWebhookServices(p: {
   return {
     async create(caller, input) {
       const wallet = requireWallet(caller);
-      const body = parseWebhookInput(createWebhookBody, {
-        ...withoutNulls(input),
-        ...(input.filters ? { filters: withoutNulls(input.filters) } : {}),
-      });
+      const body = parseWebhookInput(createWebhookBody, asBody(input));
       await checkUrl(body.url);
       const plan = await p.store.getWebhookPlan(wallet);
       const limits = WEBHOOK_PLANS[plan];
@@ -158,10 +177,9 @@ export function createWebhookServices(p: {
     },
 
     async update(caller, id, input) {
-      const changes = parseWebhookInput(updateWebhookBody, {
-        ...withoutNulls(input),
-        ...(input.filters ? { filters: withoutNulls(input.filters) } : {}),
-      }) as WebhookChanges & { filters?: WebhookFilters };
+      const changes = parseWebhookInput(updateWebhookBody, asBody(input)) as WebhookChanges & {
+        filters?: WebhookFilters;
+      };
       const current = await own(caller, id);
       if (!current) return null;
       const missing = missingFilter(
@@ -202,7 +220,8 @@ export function createWebhookServices(p: {
       return { success: true, message: 'ping queued for delivery', delivery: deliveryShape(delivery) };
     },
 
-    async deliveries(caller, id, page) {
+    async deliveries(caller, id, requested) {
+      const page = parseWebhookInput(deliveriesPage, requested);
       const webhook = await own(caller, id);
       if (!webhook) return null;
       const rows = await p.store.listDeliveries({ webhookId: id, limit: page.limit + 1, offset: page.offset });

@@ -222,6 +222,16 @@ describe('webhooks API', () => {
     );
     const body = (await res.json()) as { data: { createWebhook: { id: string; status: string; secret: string } } };
     expect(body.data.createWebhook).toMatchObject({ status: 'active' });
+    for (const query of [
+      `{ webhookDeliveries(id: "${body.data.createWebhook.id}", limit: -1) { limit } }`,
+      `mutation { updateWebhook(id: "${body.data.createWebhook.id}", filters: { prices: [{ symbol: "ETH", above: null, below: null }] }) { id } }`,
+      `mutation { createWebhook(url: "${receiver.url}", events: ["ens.nope"]) { id } }`,
+    ]) {
+      const bad = await server.post('/graphql', { query }, bearer(token));
+      expect(bad.status, query).toBeLessThan(500);
+      const answer = (await bad.json()) as { errors: { extensions: { code: string } }[] };
+      expect(answer.errors[0]!.extensions.code, query).toBe('INVALID_PARAMETER');
+    }
     const listed = await server.post(
       '/graphql',
       { query: '{ webhooks { count webhooks { id events } } }' },
