@@ -3,7 +3,7 @@ import type { z } from 'zod';
 
 /** SPEC "Endpoint tiers"; `free` is the always-free set that no counter sees. */
 export type Tier = 'free' | 'light' | 'medium' | 'heavy' | 'auth' | 'write';
-export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /** The validated input of a call: path, query and body after their schemas ran. */
 export interface RouteInput {

@@ -10,6 +10,7 @@ import { farcasterRoutes } from './routes/farcaster.js';
 import { priceRoutes } from './routes/prices.js';
 import { statusRoutes } from './routes/status.js';
 import { walletRoutes } from './routes/wallet.js';
+import { webhookRoutes } from './routes/webhooks.js';
 
 /** Every documented path the server answers; nothing is served that is not a row here (plus /graphql, /metrics, and /mcp, whose tools are these rows). */
 export const ROUTE_TABLE: RouteTable = {
@@ -24,6 +25,7 @@ export const ROUTE_TABLE: RouteTable = {
     ...chainUtilityRoutes,
     ...ensRoutes,
     ...ccipRoutes,
+    ...webhookRoutes,
     ...documentRoutes,
   ],
 };

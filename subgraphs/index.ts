@@ -7,6 +7,7 @@ import { farcasterSubgraph } from './farcaster/index.js';
 import { pricesSubgraph } from './prices/index.js';
 import { type BuiltSubgraph, buildSubgraph, type SubgraphModule } from './shared/build-subgraph.js';
 import { walletSubgraph } from './wallet/index.js';
+import { webhooksSubgraph } from './webhooks/index.js';
 
 /** Every subgraph the supergraph is composed of; a domain joins by adding its module here. */
 export const SUBGRAPH_MODULES: readonly SubgraphModule[] = [
@@ -18,6 +19,7 @@ export const SUBGRAPH_MODULES: readonly SubgraphModule[] = [
   walletSubgraph,
   ensSubgraph,
   ccipSubgraph,
+  webhooksSubgraph,
 ];
 
 export async function buildAllSubgraphs(): Promise<BuiltSubgraph[]> {

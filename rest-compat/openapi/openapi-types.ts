@@ -54,7 +54,7 @@ export interface OperationObject {
   'x-price-usd'?: string;
 }
 
-export type PathItemObject = Partial<Record<'get' | 'post' | 'delete', OperationObject>>;
+export type PathItemObject = Partial<Record<'get' | 'post' | 'patch' | 'delete', OperationObject>>;
 
 export interface SecuritySchemeObject {
   type: 'apiKey' | 'http';

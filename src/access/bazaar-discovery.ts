@@ -1,6 +1,7 @@
 import type { JsonSchema } from '../../rest-compat/openapi/openapi-types.js';
 import type { OperationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
 import { schemaExample } from '../../rest-compat/openapi/schema-example.js';
+import type { HttpMethod } from '../../rest-compat/route-row.js';
 
 /**
  * x402's `bazaar` discovery extension: how to call a paid resource (`info`) and the JSON Schema `info` conforms to,
@@ -106,10 +107,10 @@ function extension(
  * examples, and a sample of its 200 body.
  * @example httpDiscovery({ method: 'GET', schemas }).info.input // { type: 'http', method: 'GET', pathParams: { name: 'alice.eth' } }
  */
-export function httpDiscovery(p: { method: 'GET' | 'POST' | 'DELETE'; schemas: OperationSchemas }): BazaarExtension {
+export function httpDiscovery(p: { method: HttpMethod; schemas: OperationSchemas }): BazaarExtension {
   const { schemas, method } = p;
   const defs = rootDefs(schemas);
-  const withBody = method === 'POST';
+  const withBody = method === 'POST' || method === 'PATCH';
   const has = (part: Part) => Object.keys(propertiesOf(schemas, part).properties).length > 0;
   const input: Record<string, unknown> = { type: 'http', method };
   const properties: Record<string, JsonSchema> = {

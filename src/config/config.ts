@@ -189,6 +189,15 @@ const envSchema = z.object({
     .default('offchain.eth')
     .transform((v, ctx) => ccipParentNames(v, ctx)),
   CCIP_ANSWER_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  // Webhooks: whether http and private / loopback / link-local targets are accepted (unset: only with the embedded
+  // chain, i.e. without ETH_RPC_URL), blocks a chain event waits before it is sent (reorg safety; unset: 0 on the
+  // embedded chain, 3 live), how often the chain and the outbox are polled, the first retry delay (doubling after),
+  // and how often the prices and Farcaster sources are polled.
+  WEBHOOK_ALLOW_LOCAL_URLS: z.enum(['true', 'false']).optional(),
+  WEBHOOK_CONFIRMATIONS: z.coerce.number().int().min(0).max(128).optional(),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1000),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5000),
+  WEBHOOK_SOURCE_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
 });
 
 /** Every environment variable the service reads (README and .env.example document each). */
@@ -315,6 +324,19 @@ export interface AppConfig {
     /** Seconds a signed answer stays valid (its `validUntil`). */
     answerTtlSeconds: number;
   };
+  /** Webhooks (SPEC "Events"): where they may point, and how events are detected and delivered. */
+  webhooks: {
+    /** http and private, loopback and link-local targets accepted (development and tests). */
+    allowLocalUrls: boolean;
+    /** Blocks behind the head a chain event waits for before it is detected (reorg safety). */
+    confirmations: number;
+    /** How often the chain and the delivery outbox are polled, ms. */
+    pollMs: number;
+    /** First retry delay, ms; it doubles with each failure (with jitter), up to an hour, for 24 hours. */
+    retryBaseMs: number;
+    /** How often the prices (price.alert) and Farcaster (farcaster.*) sources are polled, ms. */
+    sourcePollMs: number;
+  };
 }
 
 /** Etherscan's API v2 origin, used when only ETHERSCAN_API_KEY is set. */
@@ -440,6 +462,13 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       signerKey: e.CCIP_SIGNER_KEY as `0x${string}` | undefined,
       parentNames: e.CCIP_PARENT_NAMES,
       answerTtlSeconds: e.CCIP_ANSWER_TTL_SECONDS,
+    },
+    webhooks: {
+      allowLocalUrls: (e.WEBHOOK_ALLOW_LOCAL_URLS ?? (e.ETH_RPC_URL === undefined ? 'true' : 'false')) === 'true',
+      confirmations: e.WEBHOOK_CONFIRMATIONS ?? (e.ETH_RPC_URL === undefined ? 0 : 3),
+      pollMs: e.WEBHOOK_POLL_MS,
+      retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
+      sourcePollMs: e.WEBHOOK_SOURCE_POLL_MS,
     },
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,

@@ -40,7 +40,7 @@ export async function registerCors(app: FastifyInstance, origins: '*' | readonly
     await preflights.register(fastifyCors, {
       origin: (origin, callback) => callback(null, allowedOrigin(allowed, origin) ?? false),
       credentials: false,
-      methods: ['GET', 'HEAD', 'POST', 'DELETE'],
+      methods: ['GET', 'HEAD', 'POST', 'PATCH', 'DELETE'],
       exposedHeaders: [...EXPOSED_HEADERS],
       maxAge: PREFLIGHT_MAX_AGE_SECONDS,
       // A bare OPTIONS (no Origin) gets the same 204, not the plugin's plain-text 400 outside our envelope.

@@ -59,7 +59,7 @@ export function agentSurface(p: {
   const httpDiscovery = new Map<RouteRow, BazaarExtension>();
   for (const row of p.table.rows) {
     if (routePriceUsd(row, p.defaultPriceUsd) === undefined) continue;
-    const operation = document.paths[row.path]?.[row.method.toLowerCase() as 'get' | 'post' | 'delete'];
+    const operation = document.paths[row.path]?.[row.method.toLowerCase() as Lowercase<typeof row.method>];
     if (!operation) throw new Error(`route ${row.id}: not in the OpenAPI document`);
     httpDiscovery.set(row, describeHttpRoute({ method: row.method, schemas: operationSchemas(document, operation) }));
   }

@@ -2,6 +2,7 @@ import type { RouteRow, RouteTable } from '../../rest-compat/route-row.js';
 import type { AccountServices } from '../../subgraphs/shared/account-services.js';
 import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
+import type { WebhookServices } from '../../subgraphs/shared/webhook-services.js';
 import type { BazaarExtension } from '../access/bazaar-discovery.js';
 import { type PricedTool, x402Configuration } from '../access/payment-catalog.js';
 import type { AppConfig } from '../config/config.js';
@@ -27,6 +28,8 @@ export function createAppServices(p: {
   account: AccountServices;
   /** CCIP gateway and subnames (src/ccip/ccip-services.ts). */
   ccip: CcipServices;
+  /** Webhook subscriptions and deliveries (src/webhooks/webhook-services.ts). */
+  webhooks: WebhookServices;
   /** The x402 facilitator in use (the embedded local one, or X402_FACILITATOR_URL); default the configured URL. */
   facilitatorUrl?: string;
   /** Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402. */
@@ -35,6 +38,7 @@ export function createAppServices(p: {
   return {
     account: p.account,
     ccip: p.ccip,
+    webhooks: p.webhooks,
     async status() {
       const store = p.store.describe().kind;
       // Readiness: without its store the service can neither count, sign in nor charge a call.

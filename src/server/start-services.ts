@@ -15,6 +15,8 @@ import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
 import { type LocalFacilitator, startLocalFacilitator } from '../sources/x402/local-facilitator.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
+import { createEventDetectors } from '../webhooks/detectors/create-detectors.js';
+import { startWebhooks } from '../webhooks/start-webhooks.js';
 import { type AppOffers, createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
 import { type EmbeddedChain, startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
@@ -119,6 +121,19 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     };
     const access = createAccess({ config, store, sources, facilitator, listenUrl: currentListenUrl });
     const ccip = await createCcipServices({ config, store });
+    // Every process that serves the webhooks API also delivers and detects: the outbox, claims and cursors live in
+    // the store, so instances sharing it send each delivery once. Stopped before the store closes.
+    const webhooks = startWebhooks({ config, store, logger });
+    cleanups.push(() => webhooks.stop());
+    webhooks.runDetectors(
+      createEventDetectors({
+        config,
+        sources,
+        store,
+        publish: webhooks.publish,
+        localDeployments: localChain?.deployments,
+      }),
+    );
     const app = createAppServices({
       config,
       table: opts.table,
@@ -126,6 +141,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       startedAt,
       account: access.account,
       ccip,
+      webhooks: webhooks.services,
       facilitatorUrl,
       offers: opts.offers,
     });

@@ -13,7 +13,7 @@ export interface RedisScript {
   sha: string;
 }
 
-const script = (name: string, lua: string): RedisScript => ({
+export const script = (name: string, lua: string): RedisScript => ({
   name,
   lua,
   sha: createHash('sha1').update(lua).digest('hex'),

@@ -101,6 +101,69 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE siwe_nonces ADD COLUMN uri TEXT NOT NULL DEFAULT '';
   ALTER TABLE siwe_nonces ADD COLUMN chain_id INTEGER NOT NULL DEFAULT 1;
   `,
+  `
+  -- Webhooks: subscriptions, each wallet's plan, and the delivery outbox (src/store/webhook-store.ts).
+  CREATE TABLE webhook_plans (
+    wallet TEXT PRIMARY KEY,
+    plan   TEXT NOT NULL
+  );
+
+  CREATE TABLE webhooks (
+    id              TEXT    PRIMARY KEY,
+    wallet          TEXT    NOT NULL,
+    url             TEXT    NOT NULL,
+    events          TEXT    NOT NULL,
+    filters         TEXT    NOT NULL,
+    secret          TEXT    NOT NULL,
+    status          TEXT    NOT NULL,
+    created_at      INTEGER NOT NULL,
+    updated_at      INTEGER NOT NULL,
+    failing_since   INTEGER,
+    disabled_reason TEXT
+  );
+  CREATE INDEX webhooks_wallet ON webhooks (wallet, created_at, id);
+
+  -- One row per event ever recorded: recording it again does nothing.
+  CREATE TABLE webhook_events (
+    id          TEXT    PRIMARY KEY,
+    recorded_at INTEGER NOT NULL
+  );
+
+  CREATE TABLE webhook_deliveries (
+    id              TEXT    PRIMARY KEY,
+    webhook_id      TEXT    NOT NULL,
+    wallet          TEXT    NOT NULL,
+    event_id        TEXT    NOT NULL,
+    event_type      TEXT    NOT NULL,
+    payload         TEXT    NOT NULL,
+    status          TEXT    NOT NULL,
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    created_at      INTEGER NOT NULL,
+    next_attempt_at INTEGER,
+    last_attempt_at INTEGER,
+    delivered_at    INTEGER,
+    response_code   INTEGER,
+    latency_ms      INTEGER,
+    error           TEXT,
+    lease           TEXT,
+    lease_until     INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX webhook_deliveries_due ON webhook_deliveries (status, next_attempt_at);
+  CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries (webhook_id, created_at, id);
+
+  CREATE TABLE webhook_event_counts (
+    wallet TEXT    NOT NULL,
+    month  TEXT    NOT NULL,
+    count  INTEGER NOT NULL,
+    PRIMARY KEY (wallet, month)
+  ) WITHOUT ROWID;
+
+  -- Where each event detector has got to (a block number, a chain time, a poll position).
+  CREATE TABLE webhook_cursors (
+    name  TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+  );
+  `,
 ];
 
 /** Tables holding rows that expire; swept opportunistically by the SQLite store. */

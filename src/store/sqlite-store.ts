@@ -9,6 +9,7 @@ import {
   type SqliteQuotaCounters,
 } from './sqlite-quota-counters.js';
 import { EXPIRING_TABLES, migrateSqliteSchema } from './sqlite-schema.js';
+import { SqliteWebhooks } from './sqlite-webhooks.js';
 import type {
   ApiKeyRecord,
   CreditResult,
@@ -25,6 +26,7 @@ import type {
 } from './store.js';
 import { assertCount, normalizeAddress } from './store-arguments.js';
 import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
+import type { WebhookStore } from './webhook-store.js';
 
 /** How often (in caller time) expired rows are deleted; reads ignore expired rows, so this only bounds file growth. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -136,6 +138,7 @@ export class SqliteStore implements Store {
   private readonly quota: SqliteQuotaCounters;
   private readonly sql;
   private readonly tx;
+  private readonly webhooks: SqliteWebhooks;
 
   constructor(
     private readonly db: Database.Database,
@@ -143,6 +146,7 @@ export class SqliteStore implements Store {
     busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
   ) {
     this.quota = acquireQuotaCounters(file, busyTimeoutMs);
+    this.webhooks = new SqliteWebhooks(db);
     const prepare = <Row = unknown>(source: string) => db.prepare<unknown[], Row>(source);
     this.sql = {
       slotsExpire: prepare('DELETE FROM concurrency_slots WHERE key = ? AND expires_at <= ?'),
@@ -454,6 +458,57 @@ export class SqliteStore implements Store {
     if (found) return found.value;
     this.sql.secretInsert.run(name, create());
     return this.sql.secretGet.get(name)!.value;
+  }
+
+  // ── Webhooks (sqlite-webhooks.ts) ────────────────────────────────────────────────────────
+
+  getWebhookPlan(wallet: string) {
+    return this.webhooks.getWebhookPlan(wallet);
+  }
+  setWebhookPlan(params: Parameters<WebhookStore['setWebhookPlan']>[0]) {
+    return this.webhooks.setWebhookPlan(params);
+  }
+  createWebhook(params: Parameters<WebhookStore['createWebhook']>[0]) {
+    return this.webhooks.createWebhook(params);
+  }
+  getWebhook(id: string) {
+    return this.webhooks.getWebhook(id);
+  }
+  listWebhooks(wallet: string) {
+    return this.webhooks.listWebhooks(wallet);
+  }
+  listActiveWebhooks() {
+    return this.webhooks.listActiveWebhooks();
+  }
+  updateWebhook(params: Parameters<WebhookStore['updateWebhook']>[0]) {
+    return this.webhooks.updateWebhook(params);
+  }
+  deleteWebhook(params: Parameters<WebhookStore['deleteWebhook']>[0]) {
+    return this.webhooks.deleteWebhook(params);
+  }
+  recordEvents(params: Parameters<WebhookStore['recordEvents']>[0]) {
+    return this.webhooks.recordEvents(params);
+  }
+  getCursor(name: string) {
+    return this.webhooks.getCursor(name);
+  }
+  countWebhookEvents(params: Parameters<WebhookStore['countWebhookEvents']>[0]) {
+    return this.webhooks.countWebhookEvents(params);
+  }
+  claimDeliveries(params: Parameters<WebhookStore['claimDeliveries']>[0]) {
+    return this.webhooks.claimDeliveries(params);
+  }
+  finishDelivery(params: Parameters<WebhookStore['finishDelivery']>[0]) {
+    return this.webhooks.finishDelivery(params);
+  }
+  getDelivery(id: string) {
+    return this.webhooks.getDelivery(id);
+  }
+  listDeliveries(params: Parameters<WebhookStore['listDeliveries']>[0]) {
+    return this.webhooks.listDeliveries(params);
+  }
+  redeliver(params: Parameters<WebhookStore['redeliver']>[0]) {
+    return this.webhooks.redeliver(params);
   }
 
   describe(): StoreDescription {

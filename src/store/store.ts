@@ -12,6 +12,8 @@
  * - API keys are known only by their hash: the store never sees a plaintext key.
  */
 
+import type { WebhookStore } from './webhook-store.js';
+
 /** One fixed-window counter: `limit` calls per window of `windowMs`, windows aligned to the epoch. */
 export interface QuotaCounter {
   /** Caller-chosen identity of the counter, e.g. `ip:203.0.113.7:medium:day`. */
@@ -109,7 +111,8 @@ export interface StoreDescription {
   location: string;
 }
 
-export interface Store {
+/** Webhook subscriptions, plans and the delivery outbox are declared in webhook-store.ts. */
+export interface Store extends WebhookStore {
   // ── Rate limiting ────────────────────────────────────────────────────────────────────────
 
   /** Admits a call only if every counter is below its limit, then increments all of them; otherwise increments none. */

@@ -4,7 +4,16 @@ import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { type GraphQLSchema, parse } from 'graphql';
 import { type BuildSchemaOptions, buildSchema, createResolversMap } from 'type-graphql';
 
-export type SubgraphName = 'ens' | 'farcaster' | 'prices' | 'wallet' | 'defi' | 'chain' | 'account' | 'ccip';
+export type SubgraphName =
+  | 'ens'
+  | 'farcaster'
+  | 'prices'
+  | 'wallet'
+  | 'defi'
+  | 'chain'
+  | 'account'
+  | 'ccip'
+  | 'webhooks';
 
 /** What one domain exports: its resolver classes and, for entities, their reference resolvers. */
 export interface SubgraphModule {

@@ -3,6 +3,7 @@ import { ApiError } from '../../src/errors/api-error.js';
 import type { Sources } from '../../src/sources/sources.js';
 import type { AccountServices, CallerIdentity, PresentedPaymentShape } from './account-services.js';
 import type { CcipServices } from './ccip-services.js';
+import type { WebhookServices } from './webhook-services.js';
 
 /** Facts about the running service that resolvers report; implemented by the server at start. */
 export interface AppServices {
@@ -12,6 +13,8 @@ export interface AppServices {
   account: AccountServices;
   /** CCIP-Read gateway answers, its health, and the subnames it serves (subgraphs/shared/ccip-services.ts). */
   ccip: CcipServices;
+  /** Webhook subscriptions, deliveries, pings (subgraphs/shared/webhook-services.ts). */
+  webhooks: WebhookServices;
 }
 
 export interface X402ConfigShape {

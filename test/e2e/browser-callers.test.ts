@@ -62,7 +62,13 @@ describe('browser callers: CORS for any origin by default, security headers, /do
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
-      expect(res.headers.get('access-control-allow-methods')?.split(/,\s*/)).toEqual(['GET', 'HEAD', 'POST', 'DELETE']);
+      expect(res.headers.get('access-control-allow-methods')?.split(/,\s*/)).toEqual([
+        'GET',
+        'HEAD',
+        'POST',
+        'PATCH',
+        'DELETE',
+      ]);
       expect(res.headers.get('access-control-allow-headers')).toBe(
         'content-type, authorization, x-api-key, x-payment, payment-signature',
       );

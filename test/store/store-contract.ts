@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { NewApiKey, QuotaCounter, Store, SubnameRecord } from '../../src/store/store.js';
 import { ApiKeyConflictError, ApiKeyNotFoundError } from '../../src/store/store-errors.js';
+import { describeWebhookContract } from './webhook-contract.js';
 
 /** One or more store instances over the same data, and how to throw them away. */
 export interface StoreFixture {
@@ -587,6 +588,8 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         expect(values[0]).toMatch(/^candidate-\d+$/);
       });
     });
+
+    describeWebhookContract(() => stores);
 
     describe('lifecycle', () => {
       it('answers a ping and says what it is', async () => {

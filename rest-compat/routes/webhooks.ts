@@ -1,0 +1,148 @@
+import { z } from 'zod';
+import { createWebhookBody, updateWebhookBody } from '../../src/webhooks/webhook-input.js';
+import type { RouteRow } from '../route-row.js';
+
+const uuid = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const webhookId = z
+  .string()
+  .regex(uuid, 'must be a webhook id (UUID)')
+  .describe('webhook id')
+  .meta({ example: '3b241101-e2bb-4255-8caf-4136c566a962' });
+const deliveryId = z.string().regex(uuid, 'must be a delivery id (UUID)').describe('delivery id');
+const byId = z.object({ id: webhookId });
+
+const WHO =
+  'Needs a SIWE session (`Authorization: Bearer`) or an API key (`X-API-Key`): webhooks belong to the wallet; 401 without one.';
+const NOT_YOURS = '404 when the wallet holds no webhook with this id.';
+
+/** A generated secret is shown once; a secret the caller chose is not echoed back. */
+const withoutAbsentSecret = (value: unknown) => {
+  const { secret, ...rest } = value as { secret: string | null };
+  return secret === null ? rest : { ...rest, secret };
+};
+
+/** SPEC "Events": webhooks of the caller's wallet, their deliveries, pings and redeliveries (README "Webhooks"). */
+export const webhookRoutes: RouteRow[] = [
+  {
+    kind: 'operation',
+    id: 'createWebhook',
+    method: 'POST',
+    path: '/api/webhooks',
+    tag: 'Subscribe',
+    summary: 'Create a webhook: events of the chosen types, filtered, POSTed to your URL and signed',
+    description: `${WHO} 402 \`PAYMENT_REQUIRED\` when the wallet's plan holds no more webhooks (Free 1, Pro 10). The URL must be https and a public host unless WEBHOOK_ALLOW_LOCAL_URLS is on. \`secret\` (whsec_…) is in the answer only when generated.`,
+    tier: 'write',
+    params: {
+      body: createWebhookBody.meta({
+        example: { url: 'https://hooks.example.org/ens', events: ['ens.transfer'], filters: { names: ['*.base.eth'] } },
+      }),
+    },
+    field: 'createWebhook',
+    variables: (input) => input.body,
+    shape: withoutAbsentSecret,
+    errors: [401, 402],
+  },
+  {
+    kind: 'operation',
+    id: 'listWebhooks',
+    method: 'GET',
+    path: '/api/webhooks',
+    tag: 'Subscribe',
+    summary: "The wallet's webhooks (never their secrets) and its plan: webhooks and events this month, with limits",
+    description: WHO,
+    tier: 'light',
+    field: 'webhooks',
+    errors: [401],
+  },
+  {
+    kind: 'operation',
+    id: 'getWebhook',
+    method: 'GET',
+    path: '/api/webhooks/{id}',
+    tag: 'Subscribe',
+    summary: 'One webhook: URL, events, filters, status (active, paused, disabled with the reason)',
+    description: `${WHO} ${NOT_YOURS}`,
+    tier: 'light',
+    params: { path: byId },
+    field: 'webhook',
+    errors: [401, 404],
+    notFound: 'no webhook with this id belongs to this wallet',
+  },
+  {
+    kind: 'operation',
+    id: 'updateWebhook',
+    method: 'PATCH',
+    path: '/api/webhooks/{id}',
+    tag: 'Subscribe',
+    summary: 'Change url, events, filters or status (active or paused; active also resumes a disabled webhook)',
+    description: `${WHO} ${NOT_YOURS}`,
+    tier: 'medium',
+    params: { path: byId, body: updateWebhookBody.meta({ example: { status: 'paused' } }) },
+    field: 'updateWebhook',
+    variables: (input) => ({ ...input.body, id: input.path.id }),
+    errors: [401, 404],
+    notFound: 'no webhook with this id belongs to this wallet',
+  },
+  {
+    kind: 'operation',
+    id: 'deleteWebhook',
+    method: 'DELETE',
+    path: '/api/webhooks/{id}',
+    tag: 'Subscribe',
+    summary: 'Delete a webhook; its pending deliveries are not sent',
+    description: `${WHO} ${NOT_YOURS}`,
+    tier: 'medium',
+    params: { path: byId },
+    field: 'deleteWebhook',
+    errors: [401, 404],
+    notFound: 'no webhook with this id belongs to this wallet',
+  },
+  {
+    kind: 'operation',
+    id: 'testWebhook',
+    method: 'POST',
+    path: '/api/webhooks/{id}/test',
+    tag: 'Subscribe',
+    summary: 'Send a `ping` event to the webhook (signed like every delivery; not counted against the plan)',
+    description: `${WHO} ${NOT_YOURS} 409 \`CONFLICT\` when the webhook is paused or disabled.`,
+    tier: 'medium',
+    params: { path: byId },
+    field: 'testWebhook',
+    errors: [401, 404, 409],
+    notFound: 'no webhook with this id belongs to this wallet',
+  },
+  {
+    kind: 'operation',
+    id: 'listWebhookDeliveries',
+    method: 'GET',
+    path: '/api/webhooks/{id}/deliveries',
+    tag: 'Subscribe',
+    summary: "The webhook's deliveries, newest first: status, attempts, last response code and latency",
+    description: `${WHO} ${NOT_YOURS}`,
+    tier: 'light',
+    params: {
+      path: byId,
+      query: z.object({
+        limit: z.coerce.number().int().min(1).max(100).default(20).describe('page size, 1 to 100'),
+        offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe('deliveries to skip'),
+      }),
+    },
+    field: 'webhookDeliveries',
+    errors: [401, 404],
+    notFound: 'no webhook with this id belongs to this wallet',
+  },
+  {
+    kind: 'operation',
+    id: 'redeliverWebhookDelivery',
+    method: 'POST',
+    path: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    tag: 'Subscribe',
+    summary: 'Send a delivery again, with the same event id and payload',
+    description: `${WHO} 404 when the webhook or the delivery is not the wallet's; 409 \`CONFLICT\` for an event dropped over the plan's monthly limit.`,
+    tier: 'medium',
+    params: { path: z.object({ id: webhookId, deliveryId }) },
+    field: 'redeliverWebhookDelivery',
+    errors: [401, 404, 409],
+    notFound: 'no such delivery of a webhook of this wallet',
+  },
+];

@@ -1,0 +1,165 @@
+import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
+import type { Store } from '../../store/store.js';
+import type { PublishEvents } from '../event-publisher.js';
+import type { DetectedEvent } from '../event-types.js';
+import type { EventDetector } from '../start-webhooks.js';
+import type { WebhookFilters } from '../webhook-input.js';
+import {
+  type EnsEventContracts,
+  ensExpiryEvents,
+  ensLogEvents,
+  ethLabel,
+  type LogRange,
+  loadRegistrarHistory,
+  tokenIdOf,
+} from './ens-log-events.js';
+import { EnsNameBook } from './ens-name-book.js';
+import { walletTransferEvents } from './wallet-transfer-events.js';
+
+/** Blocks one step reads at most; a detector behind catches up a range per step. */
+const MAX_BLOCKS_PER_STEP = 500n;
+
+const nameExpiresAbi = [
+  {
+    type: 'function',
+    name: 'nameExpires',
+    stateMutability: 'view',
+    inputs: [{ name: 'id', type: 'uint256' }],
+    outputs: [{ type: 'uint256' }],
+  },
+] as const;
+
+/**
+ * The store name of a chain's cursor: by chain id and genesis hash, so that an embedded chain started afresh (a new
+ * genesis) starts a new cursor instead of waiting for the old chain's height.
+ */
+export function chainCursorName(chainId: number, genesisHash: string): string {
+  return `chain:${chainId}:${genesisHash}:block`;
+}
+
+/** `block:time` (time in Unix seconds): where the detector got to, kept in the store. */
+function parseCursor(value: string | null): { block: bigint; time: number } | null {
+  const match = value === null ? null : /^(\d+):(\d+)$/.exec(value);
+  return match ? { block: BigInt(match[1]!), time: Number(match[2]) } : null;
+}
+
+/**
+ * ENS and wallet events of one chain (`ens.*`, `wallet.*`), read from its logs and blocks `confirmations` behind the
+ * head, from a block cursor persisted in the store together with the events (one atomic step): a restart continues
+ * where the last recorded step ended, and events already recorded are not recorded again. Starts at the head it first
+ * sees (no history is replayed), and idles while no webhook wants chain events.
+ * @example runDetectors([chainEventDetector({ client, chainId: 1, contracts, confirmations: 0, store, publish, intervalMs: 1000 })])
+ */
+export function chainEventDetector(p: {
+  client: ChainRpcClient;
+  chainId: number;
+  /** The ENS contracts to watch; undefined: no ENS events (wallet events only). */
+  contracts: EnsEventContracts | undefined;
+  /** Load every registrar registration from block 0 at start (the embedded chain; too much for mainnet). */
+  ensHistory: boolean;
+  confirmations: number;
+  store: Store;
+  publish: PublishEvents;
+  intervalMs: number;
+}): EventDetector {
+  let cursorName: string | undefined;
+  const book = new EnsNameBook('eth');
+  let historyLoaded = !p.ensHistory;
+  const expiryRead = new Set<string>();
+
+  /** Exact .eth names webhooks filter on, whose expiry no registrar log in view has told. */
+  const readExpiries = async (names: string[]): Promise<void> => {
+    const contracts = p.contracts;
+    if (!contracts) return;
+    for (const name of names) {
+      const label = ethLabel(name, 'eth');
+      if (!label || book.expiries.has(name) || expiryRead.has(name)) continue;
+      expiryRead.add(name);
+      const expires = await p.client
+        .readContract({
+          address: contracts.registrar,
+          abi: nameExpiresAbi,
+          functionName: 'nameExpires',
+          args: [tokenIdOf(label)],
+        })
+        .catch(() => 0n);
+      if (expires > 0n) book.learnLabel(label, Number(expires));
+    }
+  };
+
+  return {
+    name: `chain ${p.chainId}`,
+    intervalMs: p.intervalMs,
+    async step() {
+      const webhooks = await p.store.listActiveWebhooks();
+      const wanted = new Set(webhooks.flatMap((w) => w.events));
+      // Idle (no RPC at all) while no webhook wants chain events; the cursor then resumes where it stopped.
+      if (![...wanted].some((e) => e.startsWith('ens.') || e.startsWith('wallet.'))) return;
+      // viem caches the block number for its polling interval (4 s) unless told not to.
+      cursorName ??= chainCursorName(p.chainId, (await p.client.getBlock({ blockNumber: 0n })).hash);
+      const head = await p.client.getBlockNumber({ cacheTime: 0 });
+      const safe = head - BigInt(p.confirmations);
+      if (safe < 0n) return;
+      const cursor = parseCursor(await p.store.getCursor(cursorName));
+      if (!cursor) {
+        const block = await p.client.getBlock({ blockNumber: safe });
+        await p.publish([], { [cursorName]: `${safe}:${block.timestamp}` });
+        return;
+      }
+      if (!historyLoaded && p.contracts) {
+        await loadRegistrarHistory({ client: p.client, registrar: p.contracts.registrar, book, toBlock: cursor.block });
+        historyLoaded = true;
+      }
+      if (cursor.block >= safe) return;
+      const fromBlock = cursor.block + 1n;
+      const toBlock = safe - fromBlock + 1n > MAX_BLOCKS_PER_STEP ? fromBlock + MAX_BLOCKS_PER_STEP - 1n : safe;
+
+      const exactNames = webhooks.flatMap((w) =>
+        ((w.filters as WebhookFilters).names ?? []).filter((n) => !n.startsWith('*.')),
+      );
+      for (const name of exactNames) book.learnName(name);
+      const watched = [
+        ...new Set(
+          webhooks
+            .filter((w) => w.events.some((e) => e.startsWith('wallet.')))
+            .flatMap((w) => (w.filters as WebhookFilters).addresses ?? []),
+        ),
+      ];
+
+      const times = new Map<bigint, Promise<number>>();
+      const blockTime = (n: bigint): Promise<number> => {
+        let found = times.get(n);
+        if (!found) {
+          found = p.client.getBlock({ blockNumber: n }).then((b) => Number(b.timestamp) * 1000);
+          times.set(n, found);
+        }
+        return found;
+      };
+      const range: LogRange = { chainId: p.chainId, fromBlock, toBlock, blockTime };
+      const events: DetectedEvent[] = [];
+      if (p.contracts) {
+        // Registrar logs are read even with no ENS subscriber: they keep the names and expiries current.
+        events.push(
+          ...(await ensLogEvents({
+            client: p.client,
+            contracts: p.contracts,
+            book,
+            range,
+            records: wanted.has('ens.record_changed'),
+          })),
+        );
+      }
+      if (wanted.has('wallet.transfer') || wanted.has('wallet.nft_transfer')) {
+        events.push(
+          ...(await walletTransferEvents({ client: p.client, range, watched, eth: wanted.has('wallet.transfer') })),
+        );
+      }
+      const toTime = (await blockTime(toBlock)) / 1000;
+      if (p.contracts && (wanted.has('ens.expiring') || wanted.has('ens.expired'))) {
+        await readExpiries(exactNames);
+        events.push(...ensExpiryEvents({ chainId: p.chainId, book, fromTime: cursor.time, toTime }));
+      }
+      await p.publish(events, { [cursorName]: `${toBlock}:${toTime}` });
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import type { WebhookRecord } from '../store/webhook-store.js';
+import type { DetectedEvent } from './event-types.js';
+import type { WebhookFilters } from './webhook-input.js';
+
+/** `*.base.eth` matches every name under base.eth (any depth); anything else matches exactly. */
+export function namePatternMatches(pattern: string, name: string): boolean {
+  return pattern.startsWith('*.') ? name.endsWith(pattern.slice(1)) : name === pattern;
+}
+
+/** The addresses an event is about (sender, receiver, owner), lower-cased. */
+function addressesOf(data: Record<string, unknown>): string[] {
+  return ['from', 'to', 'owner']
+    .map((k) => data[k])
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => v.toLowerCase());
+}
+
+/**
+ * Whether the webhook wants the event: it subscribed to the type, and the event passes its filters (ENS names,
+ * watched addresses, watched FIDs). Events addressed to one webhook (pings, price crossings) go to it alone.
+ */
+export function webhookWants(webhook: WebhookRecord, event: DetectedEvent): boolean {
+  if (event.onlyWebhook !== undefined) return event.onlyWebhook === webhook.id;
+  if (!webhook.events.includes(event.type)) return false;
+  const filters = webhook.filters as WebhookFilters;
+  const { data } = event;
+  if (event.type.startsWith('ens.')) {
+    const name = typeof data.name === 'string' ? data.name : undefined;
+    if (filters.names && !(name && filters.names.some((p) => namePatternMatches(p, name)))) return false;
+    if (filters.addresses && !addressesOf(data).some((a) => filters.addresses!.includes(a))) return false;
+    return true;
+  }
+  if (event.type.startsWith('wallet.')) {
+    return addressesOf(data).some((a) => filters.addresses?.includes(a) ?? false);
+  }
+  if (event.type.startsWith('farcaster.')) {
+    return typeof data.fid === 'number' && (filters.fids?.includes(data.fid) ?? false);
+  }
+  return false;
+}

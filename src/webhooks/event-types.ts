@@ -1,0 +1,39 @@
+/** SPEC "Events": the event types a webhook may subscribe to. */
+export const WEBHOOK_EVENT_TYPES = [
+  'ens.transfer',
+  'ens.expiring',
+  'ens.expired',
+  'ens.record_changed',
+  'wallet.transfer',
+  'wallet.nft_transfer',
+  'farcaster.follow',
+  'farcaster.cast',
+  'price.alert',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** Sent only by POST /api/webhooks/{id}/test; never subscribed to, never counted against the plan. */
+export const PING_EVENT = 'ping';
+
+/** A detected event, before it is matched to webhooks. */
+export interface DetectedEvent {
+  /** Stable across detections of the same fact (see {@link eventId}). */
+  id: string;
+  type: WebhookEventType | typeof PING_EVENT;
+  /** When it happened (block time, cast time, refresh time), ms. */
+  timestamp: number;
+  data: Record<string, unknown>;
+  /** Goes to this webhook only (a ping, or a price alert crossing that webhook's own threshold). */
+  onlyWebhook?: string;
+}
+
+/** The delivery body SPEC plans: `{id, type, timestamp, data}`, timestamp in ISO 8601. */
+export function eventPayload(event: DetectedEvent): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    timestamp: new Date(event.timestamp).toISOString(),
+    data: event.data,
+  });
+}

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { invalidParameter, isApiError } from '../errors/api-error.js';
+import { normalizeEnsName } from '../sources/ens/ens-names.js';
+import { WEBHOOK_EVENT_TYPES } from './event-types.js';
+
+/**
+ * What callers send to create or change a webhook: the one definition both the REST rows (400 INVALID_PARAMETER
+ * before anything runs) and the GraphQL mutations (through the webhook services) validate against.
+ */
+
+/** An exact ENS name (`alice.eth`) or every name under a parent (`*.base.eth`), in ENSIP-15 normal form. */
+const namePattern = z
+  .string()
+  .max(255)
+  .transform((value, ctx) => {
+    const wildcard = value.startsWith('*.');
+    try {
+      // `*.eth` names a parent of one label; normalizeEnsName wants two, so the wildcard stands in for one.
+      const name = normalizeEnsName(wildcard ? `x.${value.slice(2)}` : value);
+      return wildcard ? `*${name.slice(1)}` : name;
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: isApiError(err) ? err.message : 'not an ENS name or *.parent pattern' });
+      return z.NEVER;
+    }
+  });
+
+const address = z
+  .string()
+  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits')
+  .transform((v) => v.toLowerCase());
+
+const priceAlert = z
+  .object({
+    symbol: z
+      .string()
+      .regex(/^[A-Za-z0-9]{1,12}$/, 'must be a token symbol such as ETH')
+      .transform((v) => v.toUpperCase()),
+    above: z.number().positive().finite().optional(),
+    below: z.number().positive().finite().optional(),
+  })
+  .strict()
+  .refine((p) => (p.above === undefined) !== (p.below === undefined), 'give exactly one of above or below');
+
+/** Which events of the subscribed types a webhook wants. */
+export const webhookFilters = z
+  .object({
+    names: z.array(namePattern).min(1).max(100).optional().describe('ENS names or *.parent patterns (ens.*)'),
+    addresses: z.array(address).min(1).max(100).optional().describe('watched addresses (wallet.*, and ens.*)'),
+    fids: z.array(z.number().int().positive()).min(1).max(100).optional().describe('watched FIDs (farcaster.*)'),
+    prices: z.array(priceAlert).min(1).max(20).optional().describe('price thresholds (price.alert)'),
+  })
+  .strict();
+
+export type WebhookFilters = z.infer<typeof webhookFilters>;
+
+export const webhookEvents = z
+  .array(z.enum(WEBHOOK_EVENT_TYPES))
+  .min(1, 'subscribe to at least one event type')
+  .max(WEBHOOK_EVENT_TYPES.length)
+  .transform((events) => [...new Set(events)]);
+
+export const webhookUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => URL.canParse(v) && ['http:', 'https:'].includes(new URL(v).protocol), 'must be an http(s) URL');
+
+/** Caller-chosen signing secret: 16 to 256 printable characters without spaces. */
+export const webhookSecret = z
+  .string()
+  .regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable ASCII characters without spaces');
+
+export const webhookStatusChange = z.enum(['active', 'paused']);
+
+/** The filter each event family needs: without it, the event would mean every transfer or cast on the network. */
+const NEEDED_FILTERS: { prefix: string; filter: keyof WebhookFilters; what: string }[] = [
+  { prefix: 'wallet.', filter: 'addresses', what: 'filters.addresses (the watched addresses)' },
+  { prefix: 'farcaster.', filter: 'fids', what: 'filters.fids (the watched FIDs)' },
+  { prefix: 'price.', filter: 'prices', what: 'filters.prices (symbol with above or below)' },
+];
+
+/** The first event type subscribed without the filter it needs, as a message; null when all are covered. */
+export function missingFilter(events: readonly string[], filters: WebhookFilters): string | null {
+  for (const need of NEEDED_FILTERS) {
+    const type = events.find((e) => e.startsWith(need.prefix));
+    if (type && filters[need.filter] === undefined) return `${type} needs ${need.what}`;
+  }
+  return null;
+}
+
+export const createWebhookBody = z
+  .object({
+    url: webhookUrl.describe('where deliveries are POSTed: https (http and private hosts only where allowed)'),
+    events: webhookEvents.describe('event types to receive'),
+    filters: webhookFilters.default({}).describe('which events of those types'),
+    secret: webhookSecret.optional().describe('signing secret; generated (whsec_…) and shown once when omitted'),
+  })
+  .superRefine((body, ctx) => {
+    const missing = missingFilter(body.events, body.filters);
+    if (missing) ctx.addIssue({ code: 'custom', path: ['filters'], message: missing });
+  });
+
+export const updateWebhookBody = z
+  .object({
+    url: webhookUrl.optional(),
+    events: webhookEvents.optional(),
+    filters: webhookFilters.optional(),
+    status: webhookStatusChange.optional().describe('active or paused (active also resumes a disabled webhook)'),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), 'change at least one of url, events, filters, status');
+
+/** Parses `value` with `schema`; the first problem is a 400 INVALID_PARAMETER naming the field. */
+export function parseWebhookInput<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const field = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  throw invalidParameter(`${field}${issue.message}`);
+}
