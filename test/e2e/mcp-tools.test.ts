@@ -31,7 +31,13 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
 
   it('tools/list has one tool per GET/POST operation row outside the Auth and Write tiers, named after the row id in snake_case', () => {
     const expected = ROUTE_TABLE.rows
-      .filter((r) => r.kind === 'operation' && r.method !== 'DELETE' && r.tier !== 'auth' && r.tier !== 'write')
+      .filter(
+        (r) =>
+          r.kind === 'operation' &&
+          (r.method === 'GET' || r.method === 'POST') &&
+          r.tier !== 'auth' &&
+          r.tier !== 'write',
+      )
       .map((r) => r.id.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase());
     expect(tools.map((t) => t.name).sort()).toEqual(expected.sort());
     expect(tools.map((t) => t.name)).toContain('resolve_ens_name');
@@ -191,14 +197,19 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
     expect((await fetch(`${server.url}/mcp`)).status).toBe(405);
   });
 
-  it('subname registration tools are listed to a SIWE session only, and refused without one', async () => {
-    const writeTools = ['register_ccip_name', 'register_subname'];
+  it('Write-tier tools (subname registration, creating a webhook) are listed to a SIWE session only, and refused without one', async () => {
+    const writeTools = ['create_webhook', 'register_ccip_name', 'register_subname'];
     expect(tools.filter((t) => writeTools.includes(t.name))).toEqual([]);
     const session = await signIn(server);
     const signedIn = await connect(server, bearer(session.token));
     try {
       const listed = (await signedIn.listTools()).tools;
-      expect(listed.length).toBe(tools.length + 2);
+      expect(
+        listed
+          .map((t) => t.name)
+          .filter((name) => !tools.some((t) => t.name === name))
+          .sort(),
+      ).toEqual(writeTools);
       const register = listed.find((t) => t.name === 'register_subname')!;
       expect(register.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false });
       expect(register.inputSchema).toMatchObject({ required: ['parent_name', 'label'] });
