@@ -8,7 +8,11 @@ const webhookId = z
   .regex(uuid, 'must be a webhook id (UUID)')
   .describe('webhook id')
   .meta({ example: '3b241101-e2bb-4255-8caf-4136c566a962' });
-const deliveryId = z.string().regex(uuid, 'must be a delivery id (UUID)').describe('delivery id');
+const deliveryId = z
+  .string()
+  .regex(uuid, 'must be a delivery id (UUID)')
+  .describe('delivery id')
+  .meta({ example: '9f1c2b7e-5d4a-4c3b-8a1e-2f6d7c8b9a01' });
 const byId = z.object({ id: webhookId });
 
 const WHO =

@@ -104,7 +104,8 @@ describe('farcaster.cast and farcaster.follow', () => {
     followers = [{ fid: 11, profile: null }, ...followers];
     await detector.step();
     await detector.step();
-    const sent = await payloads(hook.id);
+    // Both are recorded in the same step: order by type, not by the millisecond they were stored in.
+    const sent = (await payloads(hook.id)).sort((a, b) => a.type.localeCompare(b.type));
     expect(sent.map((p) => [p.type, p.data])).toEqual([
       ['farcaster.cast', { fid: 3, hash: '0x02', text: 'cast 0x02', timestamp: '2025-03-02T00:00:00.000Z' }],
       ['farcaster.follow', { fid: 3, follower: 11, username: null }],
