@@ -15,6 +15,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time even on a 2-core machine (Vitest's default there is one): most files wait on anvil, child
+    // processes and sockets, so the suite takes 7.8 min instead of 10.5 (measured on the CI machine, all green).
+    maxWorkers: 2,
     reporters: ['default'],
   },
 });
