@@ -1,10 +1,9 @@
-import DataLoader from 'dataloader';
 import type { Address } from 'viem';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
 import type { EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
 import type { EnsPrimaryNameRecord, EnsReader } from '../../src/sources/ens/ens-reader.js';
 import type { Sources } from '../../src/sources/sources.js';
-import { type GraphContext, requestLoader } from '../shared/graph-context.js';
+import { defineLoader } from '../shared/define-loader.js';
 import { MAX_ENS_BATCH } from './limits.js';
 
 function readerOf(sources: Sources): EnsReader {
@@ -15,36 +14,36 @@ function readerOf(sources: Sources): EnsReader {
 
 /**
  * Addresses of names: every name asked in one request is ONE batch of viem ENS actions, i.e. one `eth_call`.
- * @example await ensAddressLoader(ctx).loadMany(['alice.eth', 'bob.eth'])
+ * @example await ensAddressLoader.of(ctx).loadMany(['alice.eth', 'bob.eth'])
  */
-export const ensAddressLoader = (ctx: GraphContext): DataLoader<string, Address | null> =>
-  requestLoader(
-    ctx,
-    'ensAddress',
-    (sources) => new DataLoader((names) => readerOf(sources).addresses(names), { maxBatchSize: MAX_ENS_BATCH }),
-  );
+export const ensAddressLoader = defineLoader<string, Address | null, Sources>({
+  batch: (names, sources) => readerOf(sources).addresses(names),
+  maxBatchSize: MAX_ENS_BATCH,
+});
 
-/** Forward-checked primary names of addresses (Ethereum's, else Base's), one batch per chain per request. */
-export const ensPrimaryNameLoader = (ctx: GraphContext): DataLoader<Address, EnsPrimaryNameRecord | null> =>
-  requestLoader(
-    ctx,
-    'ensPrimaryName',
-    (sources) =>
-      new DataLoader((addresses) => readerOf(sources).primaryNames(addresses), { maxBatchSize: MAX_ENS_BATCH }),
-  );
+/**
+ * Forward-checked primary names of addresses (Ethereum's, else Base's), one batch per chain per request.
+ * @example await ensPrimaryNameLoader.of(ctx).load('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
+ */
+export const ensPrimaryNameLoader = defineLoader<Address, EnsPrimaryNameRecord | null, Sources>({
+  batch: (addresses, sources) => readerOf(sources).primaryNames(addresses),
+  maxBatchSize: MAX_ENS_BATCH,
+});
 
-/** Full profiles: every profile asked in one request is ONE multicall `eth_call`. */
-export const ensProfileLoader = (ctx: GraphContext): DataLoader<string, EnsProfileRecord | null> =>
-  requestLoader(
-    ctx,
-    'ensProfile',
-    (sources) => new DataLoader((names) => readerOf(sources).profiles(names), { maxBatchSize: MAX_ENS_BATCH }),
-  );
+/**
+ * Full profiles: every profile asked in one request is ONE multicall `eth_call`.
+ * @example await ensProfileLoader.of(ctx).load('alice.eth')
+ */
+export const ensProfileLoader = defineLoader<string, EnsProfileRecord | null, Sources>({
+  batch: (names, sources) => readerOf(sources).profiles(names),
+  maxBatchSize: MAX_ENS_BATCH,
+});
 
-/** Avatar text records, one batch per request. */
-export const ensAvatarRecordLoader = (ctx: GraphContext): DataLoader<string, string | null> =>
-  requestLoader(
-    ctx,
-    'ensAvatarRecord',
-    (sources) => new DataLoader((names) => readerOf(sources).texts(names, 'avatar'), { maxBatchSize: MAX_ENS_BATCH }),
-  );
+/**
+ * Avatar text records, one batch per request.
+ * @example await ensAvatarRecordLoader.of(ctx).load('alice.eth')
+ */
+export const ensAvatarRecordLoader = defineLoader<string, string | null, Sources>({
+  batch: (names, sources) => readerOf(sources).texts(names, 'avatar'),
+  maxBatchSize: MAX_ENS_BATCH,
+});

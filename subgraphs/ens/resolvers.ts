@@ -61,7 +61,7 @@ export function toEnsProfile(record: EnsProfileRecord): EnsProfile {
 }
 
 async function loadProfile(name: string, ctx: GraphContext): Promise<EnsProfile | null> {
-  const record = await ensProfileLoader(ctx).load(name);
+  const record = await ensProfileLoader.of(ctx).load(name);
   return record ? toEnsProfile(record) : null;
 }
 
@@ -83,7 +83,7 @@ export class EnsResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<EnsResolution | null> {
     const normalized = normalizeEnsName(name);
-    const address = await ensAddressLoader(ctx).load(normalized);
+    const address = await ensAddressLoader.of(ctx).load(normalized);
     return address ? { name: normalized, address } : null;
   }
 
@@ -109,7 +109,7 @@ export class EnsResolver {
   ): Promise<(EnsProfile | null)[]> {
     const normalized = names.map((n) => normalizeEnsName(n));
     batchNames(normalized);
-    const records = settled(await ensProfileLoader(ctx).loadMany(normalized));
+    const records = settled(await ensProfileLoader.of(ctx).loadMany(normalized));
     return records.map((r) => (r ? toEnsProfile(r) : null));
   }
 
@@ -123,7 +123,7 @@ export class EnsResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<EnsAvatar | null> {
     const normalized = normalizeEnsName(name);
-    const record = await ensAvatarRecordLoader(ctx).load(normalized);
+    const record = await ensAvatarRecordLoader.of(ctx).load(normalized);
     const link = record === null ? null : avatarLink(record, normalized);
     return link && record !== null ? { avatar: link.url, type: link.type, record } : null;
   }
@@ -138,7 +138,7 @@ export class EnsResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<EnsPrimaryName | null> {
     const checksummed = checksumAddress(address);
-    const primary = await ensPrimaryNameLoader(ctx).load(checksummed);
+    const primary = await ensPrimaryNameLoader.of(ctx).load(checksummed);
     return primary ? { name: primary.name, address: checksummed, chain: primary.chain } : null;
   }
 
@@ -148,7 +148,7 @@ export class EnsResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<EnsBatchResult> {
     const unique = batchNames(names);
-    const addresses = settled(await ensAddressLoader(ctx).loadMany(unique));
+    const addresses = settled(await ensAddressLoader.of(ctx).loadMany(unique));
     const results = unique.map((name, i) => ({ name, address: addresses[i] ?? null }));
     return { results, count: results.length, resolved: results.filter((r) => r.address !== null).length };
   }
@@ -195,7 +195,7 @@ export class EnsWalletResolver {
       'Primary ENS name of the wallet, only if it resolves back to the address: the Ethereum one (ENSIP-19) when set, else the Base one',
   })
   async primaryName(@Root() wallet: Wallet, @Ctx() ctx: GraphContext): Promise<string | null> {
-    return (await ensPrimaryNameLoader(ctx).load(getAddress(wallet.address)))?.name ?? null;
+    return (await ensPrimaryNameLoader.of(ctx).load(getAddress(wallet.address)))?.name ?? null;
   }
 }
 

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphq
 import { getAddress, isAddress } from 'viem';
 import { invalidParameter, notFound } from '../../src/errors/api-error.js';
 import type { FarcasterCastRecord, FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
-import { type GraphContext, requestLoader } from '../shared/graph-context.js';
+import type { GraphContext } from '../shared/graph-context.js';
 import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
 import { InvalidFarcasterIdentifierError, parseFarcasterIdentifier } from './identifier.js';
 import {
@@ -28,12 +28,6 @@ import {
   Wallet,
 } from './types.js';
 
-const usersByFid = (ctx: GraphContext) => requestLoader(ctx, 'farcasterUser', (s) => farcasterUserLoader(s.farcaster));
-const usersByAddress = (ctx: GraphContext) =>
-  requestLoader(ctx, 'farcasterUserByAddress', (s) => farcasterUserByAddressLoader(s.farcaster));
-const registrations = (ctx: GraphContext) =>
-  requestLoader(ctx, 'farcasterRegistration', (s) => farcasterRegistrationLoader(s.farcaster));
-
 function checkInt(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max)
     throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
@@ -55,7 +49,7 @@ const toCast = (c: FarcasterCastRecord): FarcasterCast => ({
 
 /** Casts that carried their author (Neynar) put it in the request's loader, so `author` costs no call. */
 function castsWithAuthors(ctx: GraphContext, casts: readonly FarcasterCastRecord[]): FarcasterCast[] {
-  const loader = usersByFid(ctx);
+  const loader = farcasterUserLoader.of(ctx);
   for (const c of casts) if (c.author) loader.prime(c.authorFid, c.author);
   return casts.map(toCast);
 }
@@ -65,7 +59,7 @@ async function resolveUsers(
   ctx: GraphContext,
   entries: readonly { fid: number; profile: FarcasterProfile | null }[],
 ): Promise<FarcasterUser[]> {
-  const loader = usersByFid(ctx);
+  const loader = farcasterUserLoader.of(ctx);
   for (const e of entries) if (e.profile) loader.prime(e.fid, e.profile);
   const users = await loader.loadMany(entries.map((e) => e.fid));
   const failure = users.find((u): u is Error => u instanceof Error);
@@ -90,16 +84,16 @@ export class FarcasterUserResolver {
       if (err instanceof InvalidFarcasterIdentifierError) throw invalidParameter(`identifier ${err.message}`);
       throw err;
     }
-    if (parsed.kind === 'fid') return usersByFid(ctx).load(parsed.fid);
-    if (parsed.kind === 'address') return usersByAddress(ctx).load(parsed.address.toLowerCase());
+    if (parsed.kind === 'fid') return farcasterUserLoader.of(ctx).load(parsed.fid);
+    if (parsed.kind === 'address') return farcasterUserByAddressLoader.of(ctx).load(parsed.address.toLowerCase());
     const user = await ctx.sources.farcaster.userByUsername(parsed.username);
-    if (user) usersByFid(ctx).prime(user.fid, user);
+    if (user) farcasterUserLoader.of(ctx).prime(user.fid, user);
     return user;
   }
 
   @Query(() => FarcasterUser, { nullable: true, description: 'A Farcaster user by FID' })
   farcasterUserByFid(@Arg('fid', () => Int) fid: number, @Ctx() ctx: GraphContext): Promise<FarcasterUser | null> {
-    return usersByFid(ctx).load(checkFid(fid));
+    return farcasterUserLoader.of(ctx).load(checkFid(fid));
   }
 
   @Query(() => FarcasterCastList, { nullable: true, description: "A user's newest casts; null for an unknown FID" })
@@ -110,7 +104,10 @@ export class FarcasterUserResolver {
   ): Promise<FarcasterCastList | null> {
     checkFid(fid);
     checkInt('limit', limit, 1, MAX_LIST_LIMIT);
-    const [owner, list] = await Promise.all([usersByFid(ctx).load(fid), ctx.sources.farcaster.casts(fid, limit)]);
+    const [owner, list] = await Promise.all([
+      farcasterUserLoader.of(ctx).load(fid),
+      ctx.sources.farcaster.casts(fid, limit),
+    ]);
     return owner ? { casts: castsWithAuthors(ctx, list.items) } : null;
   }
 
@@ -125,7 +122,10 @@ export class FarcasterUserResolver {
   ): Promise<FarcasterFollowerList | null> {
     checkFid(fid);
     checkInt('limit', limit, 1, MAX_LIST_LIMIT);
-    const [owner, list] = await Promise.all([usersByFid(ctx).load(fid), ctx.sources.farcaster.followers(fid, limit)]);
+    const [owner, list] = await Promise.all([
+      farcasterUserLoader.of(ctx).load(fid),
+      ctx.sources.farcaster.followers(fid, limit),
+    ]);
     return owner ? { users: await resolveUsers(ctx, list.items) } : null;
   }
 
@@ -143,7 +143,7 @@ export class FarcasterUserResolver {
     checkInt('limit', limit, 1, MAX_LIST_LIMIT);
     checkInt('offset', offset, 0, MAX_OFFSET);
     const [owner, list] = await Promise.all([
-      usersByFid(ctx).load(fid),
+      farcasterUserLoader.of(ctx).load(fid),
       ctx.sources.farcaster.casts(fid, offset + limit),
     ]);
     if (!owner) return null;
@@ -167,7 +167,7 @@ export class FarcasterUserResolver {
     checkInt('limit', limit, 1, MAX_LIST_LIMIT);
     checkInt('offset', offset, 0, MAX_OFFSET);
     const [owner, list] = await Promise.all([
-      usersByFid(ctx).load(fid),
+      farcasterUserLoader.of(ctx).load(fid),
       ctx.sources.farcaster.followers(fid, offset + limit),
     ]);
     if (!owner) return null;
@@ -226,7 +226,7 @@ export class FarcasterUserResolver {
   /** Neynar's `registered_at` when the reply carried it; else the hub's Register event, asked only when selected. */
   @FieldResolver()
   async registeredAt(@Root() user: FarcasterUser, @Ctx() ctx: GraphContext): Promise<string | null> {
-    return user.registeredAt ?? registrations(ctx).load(user.fid);
+    return user.registeredAt ?? farcasterRegistrationLoader.of(ctx).load(user.fid);
   }
 
   @FieldResolver(() => [FarcasterCast], { description: "The user's newest casts" })
@@ -254,7 +254,7 @@ export class FarcasterUserResolver {
 export class FarcasterCastResolver {
   @FieldResolver(() => FarcasterUser, { description: "The cast's author" })
   async author(@Root() cast: FarcasterCast, @Ctx() ctx: GraphContext): Promise<FarcasterUser> {
-    const user = await usersByFid(ctx).load(cast.authorFid);
+    const user = await farcasterUserLoader.of(ctx).load(cast.authorFid);
     if (!user) throw notFound(`no Farcaster user with FID ${cast.authorFid}`);
     return user;
   }
@@ -267,7 +267,7 @@ export class FarcasterWalletResolver {
     description: 'The Farcaster user whose verified addresses include this one (Neynar)',
   })
   farcasterUser(@Root() wallet: Wallet, @Ctx() ctx: GraphContext): Promise<FarcasterUser | null> {
-    return usersByAddress(ctx).load(wallet.address.toLowerCase());
+    return farcasterUserByAddressLoader.of(ctx).load(wallet.address.toLowerCase());
   }
 }
 
@@ -275,7 +275,7 @@ export class FarcasterWalletResolver {
 export const farcasterReferenceResolvers = {
   FarcasterUser: {
     __resolveReference(ref: { fid: number }, ctx: GraphContext): Promise<FarcasterProfile | null> {
-      return usersByFid(ctx).load(checkFid(ref.fid));
+      return farcasterUserLoader.of(ctx).load(checkFid(ref.fid));
     },
   },
   Wallet: {

@@ -8,7 +8,7 @@ import {
   MAX_BATCH_SYMBOLS,
   type TokenListing,
 } from '../../src/sources/prices/token-symbols.js';
-import { type GraphContext, requestLoader } from '../shared/graph-context.js';
+import type { GraphContext } from '../shared/graph-context.js';
 import { DEFAULT_HISTORY_DAYS, DEFAULT_TRENDING_LIMIT, MAX_HISTORY_DAYS, MAX_TRENDING_LIMIT } from './limits.js';
 import { coinbaseSpotLoader, defillamaQuoteLoader, marketQuoteLoader } from './loaders.js';
 import { PriceHistory, SmartPrice, TokenPrice, TrendingToken } from './types.js';
@@ -59,9 +59,7 @@ export class PricesResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<TokenPrice | null> {
     const listing = listingFor(symbol);
-    const quote = await requestLoader(ctx, 'coingeckoMarketQuote', (s) => marketQuoteLoader(s.prices)).load(
-      listing.coingeckoId,
-    );
+    const quote = await marketQuoteLoader.of(ctx).load(listing.coingeckoId);
     return quote ? toTokenPrice(listing, quote) : null;
   }
 
@@ -80,7 +78,7 @@ export class PricesResolver {
     if (unknown.length > 0)
       throw notFound(`unknown token symbol${unknown.length > 1 ? 's' : ''}: ${[...new Set(unknown)].join(', ')}`);
     const listings = [...new Map(checked.map((s) => [findToken(s)!.symbol, findToken(s)!])).values()];
-    const loader = requestLoader(ctx, 'coingeckoMarketQuote', (s) => marketQuoteLoader(s.prices));
+    const loader = marketQuoteLoader.of(ctx);
     const quotes = await loader.loadMany(listings.map((l) => l.coingeckoId));
     const failure = quotes.find((q): q is Error => q instanceof Error);
     if (failure) throw failure;
@@ -100,9 +98,9 @@ export class PricesResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<SmartPrice | null> {
     const listing = listingFor(symbol);
-    const coingecko = requestLoader(ctx, 'coingeckoMarketQuote', (s) => marketQuoteLoader(s.prices));
-    const defillama = requestLoader(ctx, 'defillamaQuote', (s) => defillamaQuoteLoader(s.prices));
-    const coinbase = requestLoader(ctx, 'coinbaseSpot', (s) => coinbaseSpotLoader(s.prices));
+    const coingecko = marketQuoteLoader.of(ctx);
+    const defillama = defillamaQuoteLoader.of(ctx);
+    const coinbase = coinbaseSpotLoader.of(ctx);
     const pair = listing.coinbasePair;
     const answers = await askPriceSources({
       coingecko: async () => {

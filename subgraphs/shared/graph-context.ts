@@ -1,8 +1,8 @@
-import type DataLoader from 'dataloader';
 import { ApiError } from '../../src/errors/api-error.js';
 import type { Sources } from '../../src/sources/sources.js';
 import type { AccountServices, CallerIdentity, PresentedPaymentShape } from './account-services.js';
 import type { CcipServices } from './ccip-services.js';
+import { RequestLoaders } from './define-loader.js';
 import type { WebhookServices } from './webhook-services.js';
 
 /** Facts about the running service that resolvers report; implemented by the server at start. */
@@ -70,31 +70,14 @@ export interface GraphContext {
   app: AppServices;
   /** Absolute base URL the caller reached us at (configured, or from the request's Host). */
   publicBaseUrl: string;
-  /** One DataLoader per kind per request, created on first use. */
-  loaders: Map<string, DataLoader<unknown, unknown>>;
+  /** This request's loader scope: `someLoader.of(ctx)` is the request's DataLoader (subgraphs/shared/define-loader.ts). */
+  loaders: RequestLoaders;
   /** Who is calling: identified by the access gate (once per request), or on first ask on always-free routes. */
   caller: () => Promise<CallerIdentity>;
   /** The x402 payment header the request carries, if any (a credit purchase is paid with it). */
   payment?: PresentedPaymentShape | undefined;
   /** Absolute URL of the request (x402 `resource` of offers made by resolvers). */
   requestUrl: string;
-}
-
-/**
- * The request's loader for `key`, made on first use so that every resolver in one request shares it.
- * @example const l = requestLoader(ctx, 'ensAddress', (s) => ensAddressLoader(s))
- */
-export function requestLoader<K, V>(
-  ctx: GraphContext,
-  key: string,
-  make: (sources: Sources) => DataLoader<K, V>,
-): DataLoader<K, V> {
-  let found = ctx.loaders.get(key) as DataLoader<K, V> | undefined;
-  if (!found) {
-    found = make(ctx.sources);
-    ctx.loaders.set(key, found as DataLoader<unknown, unknown>);
-  }
-  return found;
 }
 
 export function newGraphContext(params: {
@@ -111,7 +94,7 @@ export function newGraphContext(params: {
     ...params,
     caller: params.caller ?? unknownCaller,
     requestUrl: params.requestUrl ?? params.publicBaseUrl,
-    loaders: new Map(),
+    loaders: new RequestLoaders(),
   };
 }
 

@@ -6,7 +6,7 @@ import type { OwnedNft } from '../../src/sources/nft/alchemy-nft-client.js';
 import { NFT_PAGE_SIZE } from '../../src/sources/nft/alchemy-nft-client.js';
 import { findToken } from '../../src/sources/prices/token-symbols.js';
 import { addressArg, chainArg, intArg } from '../shared/address-args.js';
-import { type GraphContext, requestLoader } from '../shared/graph-context.js';
+import type { GraphContext } from '../shared/graph-context.js';
 import { DEFAULT_PAGE_LIMIT, MAX_NFT_WINDOW, MAX_PAGE_LIMIT, MAX_TRANSACTION_WINDOW } from './limits.js';
 import { walletHoldingsLoader, walletPriceLoader } from './loaders.js';
 import {
@@ -26,11 +26,11 @@ const usd = (amount: string, price: number | null): number | null =>
 async function walletBalance(ctx: GraphContext, address: Address, chainName: string): Promise<WalletBalance> {
   const chain = chainArg(chainName);
   const list = ctx.sources.wallet.chainReads.tokenLists[chain.key];
-  const holdings = await requestLoader(ctx, 'walletHoldings', walletHoldingsLoader).load(`${chain.key}:${address}`);
+  const holdings = await walletHoldingsLoader.of(ctx).load({ chain: chain.key, address });
   const held = holdings.tokens.filter((t) => t.raw !== null && t.raw > 0n);
   const symbols = [list.native.symbol, ...held.map((t) => t.token.symbol)];
   const ids = symbols.map((s) => findToken(s)?.coingeckoId ?? null);
-  const prices = requestLoader(ctx, 'walletPrice', walletPriceLoader);
+  const prices = walletPriceLoader.of(ctx);
   const quotes = await Promise.all(ids.map((id) => (id === null ? null : prices.load(id))));
   const priceOf = (i: number): number | null => quotes[i]?.priceUsd ?? null;
 

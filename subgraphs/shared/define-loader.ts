@@ -1,0 +1,58 @@
+import DataLoader from 'dataloader';
+
+/**
+ * One request's scope for loaders: every definition keeps its DataLoader for the request under this object, so a
+ * request's resolvers share batches and cache, and the next request starts empty. Made once per request by
+ * `newGraphContext`; copies of the context (`{ ...ctx, access }`) keep the same scope.
+ */
+export class RequestLoaders {}
+
+/** What `load` needs of a context: the request's loader scope and the sources batch functions read. */
+export interface LoaderContext<S> {
+  readonly loaders: RequestLoaders;
+  readonly sources: S;
+}
+
+export interface LoaderSpec<K, V, S, C> {
+  /**
+   * Answers every key asked in one tick, in their order: a value, or an Error that fails that key alone.
+   * A batch that throws fails all its keys, and they are asked again on the next load.
+   */
+  batch(keys: readonly K[], sources: S): Promise<readonly (V | Error)[]>;
+  /** For object keys: the value a key is cached and deduplicated under. */
+  cacheKey?: (key: K) => C;
+  /** Keys per batch; more keys asked in one tick make several batches. */
+  maxBatchSize?: number;
+}
+
+export interface LoaderDefinition<K, V, S, C = K> {
+  /** The request's DataLoader for this definition: made on first ask, shared by every resolver of the request. */
+  of(ctx: LoaderContext<S>): DataLoader<K, V, C>;
+}
+
+/**
+ * Declares a loader once, by its batch function; each request gets its own DataLoader of it from the context.
+ * @example
+ * export const ensAddressLoader = defineLoader({
+ *   batch: (names: readonly string[], sources: Sources) => readerOf(sources).addresses(names),
+ *   maxBatchSize: MAX_ENS_BATCH,
+ * });
+ * const address = await ensAddressLoader.of(ctx).load('alice.eth');
+ */
+export function defineLoader<K, V, S, C = K>(spec: LoaderSpec<K, V, S, C>): LoaderDefinition<K, V, S, C> {
+  const perRequest = new WeakMap<RequestLoaders, DataLoader<K, V, C>>();
+  return {
+    of(ctx) {
+      let loader = perRequest.get(ctx.loaders);
+      if (!loader) {
+        const sources = ctx.sources;
+        loader = new DataLoader<K, V, C>((keys) => spec.batch(keys, sources), {
+          cacheKeyFn: spec.cacheKey,
+          maxBatchSize: spec.maxBatchSize,
+        });
+        perRequest.set(ctx.loaders, loader);
+      }
+      return loader;
+    },
+  };
+}
