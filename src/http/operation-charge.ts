@@ -108,6 +108,24 @@ export function operationRoute(
   charges: OperationCharges,
 ): AccessRoute {
   if (!operation) return { tier: DEFAULT_FIELD_TIER };
+  // Apollo Server keeps each parsed document it has seen: a repeated query brings the same operation node, and its
+  // route depends on nothing else (not the caller, not the variables).
+  let known = routesByOperation.get(charges);
+  if (!known) routesByOperation.set(charges, (known = new WeakMap()));
+  const cached = known.get(operation);
+  if (cached) return cached;
+  const route = computeOperationRoute(operation, document, charges);
+  known.set(operation, route);
+  return route;
+}
+
+const routesByOperation = new WeakMap<OperationCharges, WeakMap<OperationDefinitionNode, AccessRoute>>();
+
+function computeOperationRoute(
+  operation: OperationDefinitionNode,
+  document: DocumentNode | undefined,
+  charges: OperationCharges,
+): AccessRoute {
   let tier: Tier = 'free';
   let forSale = true;
   let priced: { priceUsd: string; field: string } | undefined;

@@ -19,6 +19,11 @@ export interface LoadOptions {
   idempotent?: boolean;
   /** Overrides the policy's freshness for this key. */
   freshnessMs?: number;
+  /**
+   * The state the value must be read at, e.g. the chain's head block: a cached value is fresh exactly while it was
+   * stored under this same version (freshnessMs is then not used), and only a call made for it is shared.
+   */
+  version?: bigint;
   /** false: always ask upstream, share nothing, keep nothing (no single-flight, no stale fallback). Default true. */
   cache?: boolean;
 }
@@ -37,6 +42,7 @@ export interface SourceClientParams {
 interface CachedReply {
   value: unknown;
   storedAt: number;
+  version: bigint | undefined;
 }
 
 const BREAKER_STATES: Record<CircuitState, BreakerState> = {
@@ -118,14 +124,37 @@ export class SourceClient {
     if (opts.cache === false) return this.fetchOrFallBack<T>(undefined, fetcher, idempotent);
 
     const cached = this.cache.get(key);
-    const freshnessMs = opts.freshnessMs ?? this.policy.freshnessMs;
-    if (cached !== undefined && this.now() - cached.storedAt < freshnessMs) return cached.value as T;
+    const { version } = opts;
+    if (cached !== undefined && this.isFresh(cached, version, opts.freshnessMs)) return cached.value as T;
 
-    const pending = this.inFlight.get(key);
+    // A call made for an older version may answer with state the caller has already seen replaced: not shared.
+    const flightKey = version === undefined ? key : `${key}\u0000${version}`;
+    const pending = this.inFlight.get(flightKey);
     if (pending !== undefined) return pending as Promise<T>;
-    const refresh = this.fetchOrFallBack<T>(key, fetcher, idempotent).finally(() => this.inFlight.delete(key));
-    this.inFlight.set(key, refresh);
+    const refresh = this.fetchOrFallBack<T>(key, fetcher, idempotent, version).finally(() =>
+      this.inFlight.delete(flightKey),
+    );
+    this.inFlight.set(flightKey, refresh);
     return refresh;
+  }
+
+  /**
+   * What a caller gets when the upstream is known to be failing without asking it again: the cached value while
+   * stale-if-error allows, else 503.
+   * @example await client.staleOrUnavailable('ens:addr:alice.eth')
+   */
+  staleOrUnavailable<T>(key: string): T {
+    const stale = this.cache.get(key);
+    if (stale !== undefined && this.now() - stale.storedAt <= this.policy.staleIfErrorMs) {
+      this.monitor.recordStaleServed();
+      return stale.value as T;
+    }
+    throw serviceUnavailable(`${this.policy.name} is unavailable`);
+  }
+
+  private isFresh(cached: CachedReply, version: bigint | undefined, freshnessMs: number | undefined): boolean {
+    if (version !== undefined) return cached.version === version;
+    return this.now() - cached.storedAt < (freshnessMs ?? this.policy.freshnessMs);
   }
 
   /** Fetches and caches; on an upstream failure serves a stale value if one is young enough, else 503. */
@@ -133,19 +162,16 @@ export class SourceClient {
     key: string | undefined,
     fetcher: UpstreamFetcher<T>,
     idempotent: boolean,
+    version?: bigint,
   ): Promise<T> {
     try {
       const value = await this.callUpstream(fetcher, idempotent);
-      if (key !== undefined) this.cache.set(key, { value, storedAt: this.now() });
+      if (key !== undefined) this.cache.set(key, { value, storedAt: this.now(), version });
       return value;
     } catch (err) {
       if (isPassThroughError(err)) throw err;
-      const stale = key === undefined ? undefined : this.cache.get(key);
-      if (stale !== undefined && this.now() - stale.storedAt <= this.policy.staleIfErrorMs) {
-        this.monitor.recordStaleServed();
-        return stale.value as T;
-      }
-      throw serviceUnavailable(`${this.policy.name} is unavailable`);
+      if (key === undefined) throw serviceUnavailable(`${this.policy.name} is unavailable`);
+      return this.staleOrUnavailable<T>(key);
     }
   }
 

@@ -10,6 +10,7 @@ import {
   writeSupergraph,
 } from '../helpers/federation-processes.js';
 import { type ChildServer, startChildServer } from './child-server.js';
+import { processTreeCpuSeconds } from './process-cpu.js';
 
 /**
  * The cross-subgraph mix of issue 13, sent in turn on every connection: ENS profile → wallet (balances) → Farcaster
@@ -27,6 +28,11 @@ export interface FederationSide {
   p50: number;
   p99: number;
   roundsRps: number[];
+  /**
+   * CPU milliseconds the side's whole process tree spent per request (median over the rounds): the server and its
+   * chains, or the gateway and every subgraph with theirs. Unlike req/s it does not move with other load on the machine.
+   */
+  cpuMsPerRequest: number;
 }
 
 export interface FederationResult {
@@ -34,12 +40,21 @@ export interface FederationResult {
   sides: FederationSide[];
   /** Our /graphql req/s ÷ each other side's, median over the rounds (same round, same machine load). */
   ratios: Record<string, number>;
+  /** Each other side's CPU per request ÷ ours: how many times less machine our /graphql needs for the same answers. */
+  cpuRatios: Record<string, number>;
 }
 
 interface Target {
   name: string;
   /** The GraphQL endpoint. */
   url: string;
+  /** The processes answering it, with their descendants: what its CPU is measured over. */
+  pids: number[];
+}
+
+interface Run {
+  result: autocannon.Result;
+  cpuSeconds: number;
 }
 
 const median = (values: number[]) => {
@@ -109,10 +124,11 @@ export async function benchFederation(p: {
       args: [supergraphFile],
       env: { ...process.env, NODE_ENV: 'production' },
     });
+    const subgraphPids = [...subgraphs.subgraphs.values()].map((s) => s.pid);
     const targets: Target[] = [
-      { name: 'our /graphql', url: `${p.server.url}/graphql` },
-      { name: 'Hive Gateway', url: `${hive.url}/graphql` },
-      { name: '@apollo/gateway', url: `${apollo.url}/graphql` },
+      { name: 'our /graphql', url: `${p.server.url}/graphql`, pids: [p.server.pid] },
+      { name: 'Hive Gateway', url: `${hive.url}/graphql`, pids: [hive.pid, ...subgraphPids] },
+      { name: '@apollo/gateway', url: `${apollo.url}/graphql`, pids: [apollo.pid, ...subgraphPids] },
     ];
     for (const query of CROSS_SUBGRAPH_MIX) {
       const ours = await dataOf(targets[0]!.url, query);
@@ -120,28 +136,35 @@ export async function benchFederation(p: {
         if ((await dataOf(t.url, query)) !== ours) throw new Error(`${t.name} answers ${query} with other data`);
       }
     }
-    const runs = new Map<string, autocannon.Result[]>(targets.map((t) => [t.name, []]));
+    const runs = new Map<string, Run[]>(targets.map((t) => [t.name, []]));
     p.log('federation: warm-up');
     for (const t of targets) await drive(t, p.warmupS, p.connections);
     for (let round = 1; round <= p.rounds; round++) {
       p.log(`federation: round ${round}/${p.rounds}`);
-      for (const t of targets) runs.get(t.name)!.push(await drive(t, p.durationS / p.rounds, p.connections));
+      for (const t of targets) {
+        const cpuBefore = processTreeCpuSeconds(t.pids);
+        const result = await drive(t, p.durationS / p.rounds, p.connections);
+        runs.get(t.name)!.push({ result, cpuSeconds: processTreeCpuSeconds(t.pids) - cpuBefore });
+      }
     }
     const sides = targets.map((t): FederationSide => {
       const r = runs.get(t.name)!;
       return {
         name: t.name,
-        rps: median(r.map((x) => x.requests.total / x.duration)),
-        p50: median(r.map((x) => x.latency.p50)),
-        p99: median(r.map((x) => x.latency.p99)),
-        roundsRps: r.map((x) => x.requests.total / x.duration),
+        rps: median(r.map(({ result }) => result.requests.total / result.duration)),
+        p50: median(r.map(({ result }) => result.latency.p50)),
+        p99: median(r.map(({ result }) => result.latency.p99)),
+        roundsRps: r.map(({ result }) => result.requests.total / result.duration),
+        cpuMsPerRequest: median(r.map(({ result, cpuSeconds }) => (1000 * cpuSeconds) / result.requests.total)),
       };
     });
     const ours = sides[0]!;
+    const others = sides.slice(1);
     const ratios = Object.fromEntries(
-      sides.slice(1).map((s) => [s.name, median(ours.roundsRps.map((rps, i) => rps / s.roundsRps[i]!))]),
+      others.map((s) => [s.name, median(ours.roundsRps.map((rps, i) => rps / s.roundsRps[i]!))]),
     );
-    return { mix: CROSS_SUBGRAPH_MIX, sides, ratios };
+    const cpuRatios = Object.fromEntries(others.map((s) => [s.name, s.cpuMsPerRequest / ours.cpuMsPerRequest]));
+    return { mix: CROSS_SUBGRAPH_MIX, sides, ratios, cpuRatios };
   } finally {
     await Promise.all([hive?.stop(), apollo?.stop(), subgraphs.stop()]);
   }
@@ -151,9 +174,13 @@ export async function benchFederation(p: {
 export function printFederation(result: FederationResult, write: (s: string) => void): void {
   write('\ncross-subgraph mix (3 queries in turn): our /graphql vs gateways over the HTTP subgraphs\n');
   for (const s of result.sides) {
-    write(`  ${s.name.padEnd(16)} ${s.rps.toFixed(0).padStart(7)} req/s   p50/p99 ${s.p50}/${s.p99} ms\n`);
+    write(
+      `  ${s.name.padEnd(16)} ${s.rps.toFixed(0).padStart(7)} req/s   p50/p99 ${s.p50}/${s.p99} ms   ` +
+        `${s.cpuMsPerRequest.toFixed(2)} CPU ms/request (process tree)\n`,
+    );
   }
   for (const [name, ratio] of Object.entries(result.ratios)) {
-    write(`  our /graphql ÷ ${name}: ${ratio.toFixed(2)}×\n`);
+    const cpu = result.cpuRatios[name]!;
+    write(`  our /graphql ÷ ${name}: ${ratio.toFixed(2)}× req/s; ${cpu.toFixed(2)}× less CPU per request\n`);
   }
 }

@@ -90,11 +90,19 @@ describe('Base names (chain 8453) resolve on Base itself: its registry and L2 re
     expect(calls('base')).toBe(1);
   });
 
-  it('GraphQL ensResolve(name: "demo.base.eth") gives the same answer', async () => {
+  it('GraphQL ensResolve(name: "demo.base.eth") gives the same answer, from the same read while no Base block is mined', async () => {
+    await server.mineBlock('base');
+    rpc.length = 0;
+    expect(await (await server.get('/api/ens/resolve/demo.base.eth')).json()).toEqual({
+      name: 'demo.base.eth',
+      address: demo,
+    });
+    expect(calls('base')).toBe(1);
     const res = await server.post('/graphql', { query: '{ ensResolve(name: "demo.base.eth") { name address } }' });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ data: { ensResolve: { name: 'demo.base.eth', address: demo } } });
     expect(calls('base')).toBe(1);
+    expect(calls('base', 'eth_blockNumber')).toBe(2);
     expect(askedOn('ethereum')).toBe(0);
   });
 

@@ -78,12 +78,15 @@ describe('Base primary names (Basenames: the name record of <address>.80002105.r
   });
 
   it('a batch of reverse lookups costs what one costs: per chain one eth_call for the reverse records and one for the forward check', async () => {
-    // Alice has a primary name on each chain, so each chain makes both of its reads.
+    // Alice has a primary name on each chain, so each chain makes both of its reads (at blocks nothing read yet).
+    await Promise.all([server.mineBlock('ethereum'), server.mineBlock('base')]);
+    rpc.length = 0;
     expect((await reverse([alice])).status).toBe(200);
     const forOne = { ethereum: calls('ethereum'), base: calls('base') };
     // Base: the reverse records in one eth_call, the forward check of the names found in one more. Ethereum: the
     // Universal Resolver's forward-checked reverse, then the .eth registrations of the names found.
     expect(forOne).toEqual({ ethereum: 2, base: 2 });
+    await Promise.all([server.mineBlock('ethereum'), server.mineBlock('base')]);
     rpc.length = 0;
 
     const batch = [alice, bob, carol, dave, demo, claimant, accounts[0]!, accounts[7]!];

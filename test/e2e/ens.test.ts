@@ -197,9 +197,12 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
         query: 'query ($n: [String!]!) { ensProfiles(names: $n) { name address registrant } }',
         variables: { n: names },
       });
+    await server.mineBlock('ethereum');
+    rpcMethods.length = 0;
     const one = await query(['alice.eth']);
     expect(one.status).toBe(200);
     const forOne = [...rpcMethods];
+    await server.mineBlock('ethereum');
     rpcMethods.length = 0;
     const fifty = ['alice.eth', 'bob.eth', 'carol.eth', ...Array.from({ length: 47 }, (_, i) => `nobody-${i}.eth`)];
     const res = await query(fifty);

@@ -11,6 +11,11 @@ export interface TestServer extends RunningServer {
   dataDir: string;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
+  /**
+   * Mines an empty block on an embedded chain: reads exact for the head block are made again after it, so a test
+   * that counts upstream calls starts from a block nothing has read yet.
+   */
+  mineBlock(chain: 'ethereum' | 'base'): Promise<void>;
 }
 
 /**
@@ -50,6 +55,16 @@ export async function startTestServer(
         headers: { 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
+    mineBlock: async (chain: 'ethereum' | 'base') => {
+      const rpcUrl = chain === 'ethereum' ? server.localChain?.rpcUrl : server.localFacilitator?.chain.rpcUrl;
+      if (!rpcUrl) throw new Error(`no embedded ${chain} chain runs`);
+      const res = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }),
+      });
+      if (!res.ok) throw new Error(`evm_mine on ${chain}: HTTP ${res.status}`);
+    },
     close: async () => {
       await close();
       rmSync(dataDir, { recursive: true, force: true });

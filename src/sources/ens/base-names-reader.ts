@@ -1,6 +1,6 @@
 import { type Address, type Hex, isAddressEqual, zeroAddress } from 'viem';
+import type { BlockReads } from '../rpc/block-reads.js';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
-import type { SourceClient } from '../source-client.js';
 import { decodeContentHash } from './content-hash.js';
 import { type EnsProfileRecord, type EnsRegistration, PROFILE_TEXT_KEYS, revertOf } from './ens-chain-reader.js';
 import { ensRegistryAbi, ethRegistrarAbi, nameResolverAbi, resolverProfileAbi } from './ens-contracts.js';
@@ -73,16 +73,16 @@ const ok = <T>(r: MulticallResult | undefined): T | null => (r?.status === 'succ
  * registry resolver is another contract is finished by one more call to that resolver. Primary names (reverse) are
  * read the same way from the Base reverse namespace, then forward-checked with the same read.
  * @example
- * const reader = new BaseNamesReader({ client: chains.base.client, contracts: BASENAMES_CONTRACTS, rpc: rpc.base })
+ * const reader = new BaseNamesReader({ client, contracts: BASENAMES_CONTRACTS, reads: new BlockReads({ client, rpc: rpc.base }) })
  * await reader.addresses(['jesse.base.eth']) // ['0x…']
  * await reader.primaryNames(['0x…']) // ['jesse.base.eth']
  */
 export class BaseNamesReader {
-  constructor(private readonly p: { client: ChainRpcClient; contracts: BaseNamesContracts; rpc: SourceClient }) {}
+  constructor(private readonly p: { client: ChainRpcClient; contracts: BaseNamesContracts; reads: BlockReads }) {}
 
-  /** SPEC "ENS records: real time, on-chain": every call reads the chain (single-flight, stale only on failure). */
+  /** SPEC "ENS records: real time, on-chain": each read is exact for the head block, made once per block. */
   private load<T>(key: string, fetcher: () => Promise<T>): Promise<T> {
-    return this.p.rpc.load(key, fetcher, { freshnessMs: 0 });
+    return this.p.reads.read(key, fetcher);
   }
 
   /** The address each name resolves to; null when unresolved, unregistered or expired. */

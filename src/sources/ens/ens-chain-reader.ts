@@ -12,8 +12,8 @@ import {
   zeroAddress,
 } from 'viem';
 import { packetToBytes } from 'viem/ens';
+import type { BlockReads } from '../rpc/block-reads.js';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
-import type { SourceClient } from '../source-client.js';
 import { decodeContentHash } from './content-hash.js';
 import {
   type EnsContracts,
@@ -112,7 +112,7 @@ type MulticallResult = { status: 'success'; result: unknown } | { status: 'failu
  * controller, registrant and expiry. Calls made together leave in ONE Multicall3 `eth_call` (the client batches
  * them), and every read goes through the chain's source client (breaker, health; failures → 503).
  * @example
- * const reader = new EnsChainReader({ client, contracts: MAINNET_ENS_CONTRACTS, rpc })
+ * const reader = new EnsChainReader({ client, contracts: MAINNET_ENS_CONTRACTS, reads: new BlockReads({ client, rpc }) })
  * await reader.addresses(['alice.eth', 'bob.eth']) // ['0x…', null]
  */
 /** What reading one name's profile sends, a pure function of the name (its calldata): made once per recent name. */
@@ -127,11 +127,11 @@ export class EnsChainReader {
   // Encoding a profile read is 9 ABI encodings (each hashing its function signature) per name; the names repeat.
   private readonly profilePlans = new LRUCache<string, ProfilePlan>({ max: 10_000 });
 
-  constructor(private readonly p: { client: ChainRpcClient; contracts: EnsContracts; rpc: SourceClient }) {}
+  constructor(private readonly p: { client: ChainRpcClient; contracts: EnsContracts; reads: BlockReads }) {}
 
-  /** SPEC "ENS records: real time, on-chain": every call reads the chain (single-flight, stale only on failure). */
+  /** SPEC "ENS records: real time, on-chain": each read is exact for the head block, made once per block. */
   private load<T>(key: string, fetcher: () => Promise<T>): Promise<T> {
-    return this.p.rpc.load(key, fetcher, { freshnessMs: 0 });
+    return this.p.reads.read(key, fetcher);
   }
 
   /** The address each name resolves to (ENSIP-9, coin type 60); null when unresolved, unregistered or expired. */

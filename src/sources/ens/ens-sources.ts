@@ -1,4 +1,5 @@
 import type { Address } from 'viem';
+import { BlockReads } from '../rpc/block-reads.js';
 import type { ChainClients, ChainRpcClient } from '../rpc/chain-clients.js';
 import type { RpcSourceClients } from '../rpc/rpc-source-clients.js';
 import { SourceClient } from '../source-client.js';
@@ -109,12 +110,22 @@ export function createEnsSources(p: {
   const rpc = p.rpc.ethereum;
   const contracts = ethereum.mode === 'live' ? MAINNET_ENS_CONTRACTS : localEnsContracts(p.localDeployments);
   const onEthereum =
-    ethereum.client && rpc && contracts ? new EnsChainReader({ client: ethereum.client, contracts, rpc }) : undefined;
+    ethereum.client && rpc && contracts
+      ? new EnsChainReader({
+          client: ethereum.client,
+          contracts,
+          reads: new BlockReads({ client: ethereum.client, rpc }),
+        })
+      : undefined;
   const base = p.chains.base;
   const baseContracts = base.mode === 'live' ? BASENAMES_CONTRACTS : localBaseNamesContracts(p.localBaseDeployments);
   const onBase =
     base.client && p.rpc.base && baseContracts
-      ? new BaseNamesReader({ client: base.client, contracts: baseContracts, rpc: p.rpc.base })
+      ? new BaseNamesReader({
+          client: base.client,
+          contracts: baseContracts,
+          reads: new BlockReads({ client: base.client, rpc: p.rpc.base }),
+        })
       : undefined;
   const reader = onEthereum || onBase ? new ChainRoutedEnsReader({ ethereum: onEthereum, base: onBase }) : undefined;
 

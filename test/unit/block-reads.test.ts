@@ -1,0 +1,82 @@
+import { type Address, hexToBigInt, parseEther, toHex } from 'viem';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDevAccounts } from '../../src/chain/dev-accounts.js';
+import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
+import { loadConfig } from '../../src/config/config.js';
+import { ApiError } from '../../src/errors/api-error.js';
+import { BlockReads } from '../../src/sources/rpc/block-reads.js';
+import { type ChainRpcClient, createChainClients, requireClient } from '../../src/sources/rpc/chain-clients.js';
+import { SourceClient } from '../../src/sources/source-client.js';
+import { SourceHealthRegistry } from '../../src/sources/source-health.js';
+
+describe('reads exact for the head block, made once per block (SPEC "ENS records: real time, on-chain")', () => {
+  let chain: LocalChain;
+  let client: ChainRpcClient;
+  let reads: BlockReads;
+  const methods: string[] = [];
+  const [funder, watched] = getDevAccounts().map((a) => a.address) as [Address, Address];
+  const watchedAddress: Address = '0x00000000000000000000000000000000000b10c5';
+  // A plain eth_getBalance: the bare chain has no Multicall3 for viem's batched getBalance.
+  const balanceOf = (address: Address) => async () =>
+    hexToBigInt(await client.request({ method: 'eth_getBalance', params: [address, 'latest'] }));
+  const count = (method: string) => methods.filter((m) => m === method).length;
+  const rawRpc = async (method: string, params: unknown[]) => {
+    const res = await fetch(chain.rpcUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+    });
+    const body = (await res.json()) as { error?: unknown };
+    if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+  };
+
+  beforeAll(async () => {
+    chain = await startLocalChain();
+    const clients = createChainClients({
+      chains: loadConfig({}).chains,
+      localRpcUrl: chain.rpcUrl,
+      onRequest: (_chain, method) => methods.push(method),
+    });
+    client = requireClient(clients, 'ethereum');
+    const rpc = new SourceClient({
+      policy: { name: 'rpc:ethereum', kind: 'rpc', mode: 'local', freshnessMs: 12_000, timeoutMs: 2_000, retries: 0 },
+      registry: new SourceHealthRegistry(),
+    });
+    reads = new BlockReads({ client, rpc });
+  });
+  afterAll(async () => {
+    await chain?.stop();
+  });
+
+  it('reads started together learn the head with one eth_blockNumber and read the chain once', async () => {
+    methods.length = 0;
+    const values = await Promise.all([1, 2, 3].map(() => reads.read('balance:watched', balanceOf(watched))));
+    expect(new Set(values).size).toBe(1);
+    expect(count('eth_blockNumber')).toBe(1);
+    expect(count('eth_getBalance')).toBe(1);
+  });
+
+  it('the same read at the same head is answered without reading the chain again', async () => {
+    methods.length = 0;
+    await reads.read('balance:watched', balanceOf(watched));
+    expect(count('eth_blockNumber')).toBe(1);
+    expect(count('eth_getBalance')).toBe(0);
+  });
+
+  it('a block mined before the read is always seen: the value is read again at the new head', async () => {
+    expect(await reads.read('balance:fresh', balanceOf(watchedAddress))).toBe(0n);
+    // A transfer from a funded dev account, mined at once by anvil: the next block.
+    await rawRpc('eth_sendTransaction', [{ from: funder, to: watchedAddress, value: toHex(parseEther('1.5')) }]);
+    methods.length = 0;
+    expect(await reads.read('balance:fresh', balanceOf(watchedAddress))).toBe(parseEther('1.5'));
+    expect(count('eth_getBalance')).toBe(1);
+  });
+
+  it('when the head cannot be read, a value read before is served (stale-if-error), anything else is a 503', async () => {
+    await chain.stop();
+    expect(await reads.read('balance:fresh', balanceOf(watchedAddress))).toBe(parseEther('1.5'));
+    const never = reads.read('balance:never-read', balanceOf(funder));
+    await expect(never).rejects.toBeInstanceOf(ApiError);
+    await expect(never).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+  });
+});
