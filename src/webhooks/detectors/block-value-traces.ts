@@ -1,4 +1,16 @@
-import { BaseError, getAddress, type Hex, hexToBigInt, RpcRequestError, toHex } from 'viem';
+import {
+  BaseError,
+  getAddress,
+  type Hex,
+  HttpRequestError,
+  hexToBigInt,
+  InternalRpcError,
+  LimitExceededRpcError,
+  RpcError,
+  RpcRequestError,
+  toHex,
+  UnknownRpcError,
+} from 'viem';
 import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
 
 /** How a node traces a block: Parity-style `trace_block` (anvil, Erigon, Reth, Nethermind) or geth's callTracer. */
@@ -50,14 +62,27 @@ const traceRequests: Record<BlockTraceMethod, TraceRequest> = {
     client.request({ method: 'debug_traceBlockByNumber', params: [toHex(block), { tracer: 'callTracer' }] } as never),
 };
 
-/** A JSON-RPC error answer (the node refused the method), as opposed to a transport failure worth retrying. */
-function isRpcErrorAnswer(err: unknown): boolean {
-  return err instanceof BaseError && err.walk((e) => e instanceof RpcRequestError) !== null;
+/** Whether the node refused the method (an error answer, or an HTTP 4xx), as opposed to failing for now. */
+function refusedMethod(err: unknown): boolean {
+  if (!(err instanceof BaseError)) return false;
+  const forNow = err.walk(
+    (e) =>
+      e instanceof LimitExceededRpcError ||
+      e instanceof InternalRpcError ||
+      (e instanceof HttpRequestError && (e.status === 408 || e.status === 429 || (e.status ?? 0) >= 500)),
+  );
+  const answered = err.walk(
+    (e) =>
+      e instanceof RpcRequestError ||
+      (e instanceof RpcError && !(e instanceof UnknownRpcError)) ||
+      (e instanceof HttpRequestError && (e.status ?? 0) >= 400),
+  );
+  return forNow === null && answered !== null;
 }
 
 /**
  * Which trace method the node answers, asked once with `block`: `trace_block` first, then geth's callTracer; null when
- * it answers neither with a result (an error answer). A transport failure is thrown, to be asked again later.
+ * it refuses both. A failure for now (transport, timeout, rate limit, 5xx) is thrown, to be asked again next step.
  * @example const method = await detectBlockTraceMethod(client, 100n) // 'trace_block' on anvil
  */
 export async function detectBlockTraceMethod(client: ChainRpcClient, block: bigint): Promise<BlockTraceMethod | null> {
@@ -65,7 +90,7 @@ export async function detectBlockTraceMethod(client: ChainRpcClient, block: bigi
     try {
       if (Array.isArray(await traceRequests[method](client, block))) return method;
     } catch (err) {
-      if (!isRpcErrorAnswer(err)) throw err;
+      if (!refusedMethod(err)) throw err;
     }
   }
   return null;
