@@ -37,7 +37,7 @@ let ensSecret: string;
 let walletSecret: string;
 let walletHookId: string;
 /** Chain event → receiver, ms, on the embedded default (WEBHOOK_POLL_MS 1000). */
-const latencies: number[] = [];
+const latencies: { test: string; ms: number }[] = [];
 
 const chain = () => {
   const transport = http(server.localChain!.rpcUrl, { retryCount: 0 });
@@ -58,7 +58,10 @@ async function onChain(
   const receipt = await chain().wallet.waitForTransactionReceipt({ hash, pollingInterval: 20 });
   expect(receipt.status).toBe('success');
   const found = await receiver.waitFor(where, count);
-  latencies.push(Math.max(...found.map((d) => d.receivedAt)) - sentAt);
+  latencies.push({
+    test: expect.getState().currentTestName ?? '',
+    ms: Math.max(...found.map((d) => d.receivedAt)) - sentAt,
+  });
   return found;
 }
 
@@ -307,9 +310,9 @@ describe('webhook events from the embedded chain, each arriving once and signed'
     const ids = receiver.received.map((d) => `${d.json.id} ${d.headers['x-webhook-signature']?.slice(0, 8)}`);
     const eventIds = receiver.received.map((d) => d.json.id);
     expect(new Set(eventIds).size, ids.join('\n')).toBe(eventIds.length);
-    const sorted = [...latencies].sort((a, b) => a - b);
+    const sorted = latencies.map((l) => l.ms).sort((a, b) => a - b);
     console.info(
-      `webhook delivery latency, chain event → receiver (embedded default, WEBHOOK_POLL_MS 1000): ${sorted.join(', ')} ms; median ${sorted[Math.floor(sorted.length / 2)]} ms`,
+      `webhook delivery latency, chain event → receiver (embedded default, WEBHOOK_POLL_MS 1000): ${sorted.join(', ')} ms; median ${sorted[Math.floor(sorted.length / 2)]} ms\n${latencies.map((l) => `  ${l.ms} ms: ${l.test.split(' > ').at(-1)}`).join('\n')}`,
     );
   });
 });
