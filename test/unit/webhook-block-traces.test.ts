@@ -3,6 +3,7 @@ import { mainnet } from 'viem/chains';
 import { describe, expect, it } from 'vitest';
 import type { ChainRpcClient } from '../../src/sources/rpc/chain-clients.js';
 import { blockInternalValueMoves, detectBlockTraceMethod } from '../../src/webhooks/detectors/block-value-traces.js';
+import { walletTransferEvents } from '../../src/webhooks/detectors/wallet-transfer-events.js';
 
 const SENDER = `0x${'11'.repeat(20)}` as const;
 const WALLET = `0x${'22'.repeat(20)}` as const;
@@ -149,5 +150,61 @@ describe('which trace method the node answers, asked once', () => {
       throw new HttpRequestError({ url: 'https://rpc.example.org', status: 503 });
     });
     await expect(detectBlockTraceMethod(client, 1n)).rejects.toBeInstanceOf(HttpRequestError);
+  });
+});
+
+describe('which blocks are traced', () => {
+  /** Block 5: plain ETH between accounts without code. Block 6: the same, and a call with data to WALLET (code). */
+  const plain = { hash: `0x${'01'.repeat(32)}`, from: SENDER, to: PAYEE, value: toHex(9), input: '0x' };
+  const call = { hash: TX, from: SENDER, to: WALLET, value: toHex(10), input: '0xd0e30db0' };
+  const blocks: Record<string, object[]> = {
+    '0x5': [plain],
+    '0x6': [{ ...plain, hash: `0x${'02'.repeat(32)}` }, call],
+  };
+  const node = (asked: string[]) =>
+    nodeAnswering((method, params) => {
+      asked.push(method === 'trace_block' ? `trace_block ${params[0]}` : method);
+      const number = params[0] as string;
+      switch (method) {
+        case 'eth_getLogs':
+          return [];
+        case 'eth_getCode':
+          return (params[0] as string).toLowerCase() === WALLET ? '0x6080' : '0x';
+        case 'eth_getTransactionReceipt':
+          return { status: '0x1', transactionHash: params[0], logs: [] };
+        case 'trace_block':
+          return number === '0x6' ? parityBlock : [];
+        case 'eth_getBlockByNumber':
+          return {
+            number,
+            hash: `0x${number.slice(2).padStart(64, '0')}`,
+            timestamp: '0x64',
+            transactions: (blocks[number] ?? []).map((tx, i) => ({
+              ...tx,
+              blockNumber: number,
+              transactionIndex: toHex(i),
+            })),
+          };
+        default:
+          throw Object.assign(new Error(`unexpected ${method}`), { code: -32601 });
+      }
+    });
+
+  it('a block of plain transfers between accounts without code is not traced; one calling a contract is', async () => {
+    const asked: string[] = [];
+    const events = await walletTransferEvents({
+      client: node(asked),
+      range: { chainId: 1, fromBlock: 5n, toBlock: 6n, blockTime: async () => 100_000 },
+      watched: [PAYEE],
+      eth: true,
+      traceMethod: 'trace_block',
+    });
+    expect(asked.filter((m) => m.startsWith('trace_block'))).toEqual(['trace_block 0x6']);
+    // PAYEE: the top-level ETH of both blocks, and in block 6 the one internal payment that was not undone.
+    expect(events.map((e) => [e.data.internal, e.data.value, e.data.traceAddress])).toEqual([
+      [false, '9', undefined],
+      [false, '9', undefined],
+      [true, '2', [1]],
+    ]);
   });
 });
