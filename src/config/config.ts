@@ -192,12 +192,14 @@ const envSchema = z.object({
   // Webhooks: whether http and private / loopback / link-local targets are accepted (unset: only with the embedded
   // chain, i.e. without ETH_RPC_URL), blocks a chain event waits before it is sent (reorg safety; unset: 0 on the
   // embedded chain, 3 live), how often the chain and the outbox are polled, the first retry delay (doubling after),
-  // and how often the prices and Farcaster sources are polled.
+  // how often the prices and Farcaster sources are polled, and whether blocks are traced for ETH contracts move
+  // (auto: when the node answers trace_block or debug_traceBlockByNumber).
   WEBHOOK_ALLOW_LOCAL_URLS: z.enum(['true', 'false']).optional(),
   WEBHOOK_CONFIRMATIONS: z.coerce.number().int().min(0).max(128).optional(),
   WEBHOOK_POLL_MS: z.coerce.number().int().min(20).max(60_000).default(1000),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(10).max(3_600_000).default(5000),
   WEBHOOK_SOURCE_POLL_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  WEBHOOK_TRACES: z.enum(['auto', 'off']).default('auto'),
 });
 
 /** Every environment variable the service reads (README and .env.example document each). */
@@ -336,6 +338,8 @@ export interface AppConfig {
     retryBaseMs: number;
     /** How often the prices (price.alert) and Farcaster (farcaster.*) sources are polled, ms. */
     sourcePollMs: number;
+    /** Trace blocks for ETH that contracts move (internal transfers) when the node can; false: top-level ETH only. */
+    traces: boolean;
   };
 }
 
@@ -469,6 +473,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       pollMs: e.WEBHOOK_POLL_MS,
       retryBaseMs: e.WEBHOOK_RETRY_BASE_MS,
       sourcePollMs: e.WEBHOOK_SOURCE_POLL_MS,
+      traces: e.WEBHOOK_TRACES === 'auto',
     },
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,

@@ -132,6 +132,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
         store,
         publish: webhooks.publish,
         localDeployments: localChain?.deployments,
+        logger,
       }),
     );
     const app = createAppServices({

@@ -1,4 +1,13 @@
-import { createTestClient, createWalletClient, http, labelhash, namehash, parseEther, publicActions } from 'viem';
+import {
+  createTestClient,
+  createWalletClient,
+  getAddress,
+  http,
+  labelhash,
+  namehash,
+  parseEther,
+  publicActions,
+} from 'viem';
 import { mainnet } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadContractArtifact } from '../../src/chain/contract-artifacts.js';
@@ -26,8 +35,9 @@ let server: TestServer;
 let receiver: WebhookReceiver;
 let ensSecret: string;
 let walletSecret: string;
+let walletHookId: string;
 /** Chain event → receiver, ms, on the embedded default (WEBHOOK_POLL_MS 1000). */
-const latencies: number[] = [];
+const latencies: { test: string; ms: number }[] = [];
 
 const chain = () => {
   const transport = http(server.localChain!.rpcUrl, { retryCount: 0 });
@@ -48,7 +58,10 @@ async function onChain(
   const receipt = await chain().wallet.waitForTransactionReceipt({ hash, pollingInterval: 20 });
   expect(receipt.status).toBe('success');
   const found = await receiver.waitFor(where, count);
-  latencies.push(Math.max(...found.map((d) => d.receivedAt)) - sentAt);
+  latencies.push({
+    test: expect.getState().currentTestName ?? '',
+    ms: Math.max(...found.map((d) => d.receivedAt)) - sentAt,
+  });
   return found;
 }
 
@@ -75,7 +88,7 @@ beforeAll(async () => {
     },
     bearer(walletOwner.token),
   );
-  walletSecret = ((await walletHook.json()) as { secret: string }).secret;
+  ({ secret: walletSecret, id: walletHookId } = (await walletHook.json()) as { secret: string; id: string });
   // The detector starts at the head it first sees with a subscriber: act only once it has.
   const genesis = await chain().test.getBlock({ blockNumber: 0n });
   const cursor = chainCursorName(1, genesis.hash);
@@ -152,6 +165,82 @@ describe('webhook events from the embedded chain, each arriving once and signed'
     verifyDelivery(eth!, walletSecret);
   });
 
+  it('ETH a contract forwards to a watched address arrives once as an internal wallet.transfer from the contract', async () => {
+    const forwarder = loadContractArtifact('EthForwarder');
+    const { wallet } = chain();
+    const deployment = await wallet.deployContract({
+      account: frank!,
+      abi: forwarder.abi,
+      bytecode: forwarder.bytecode,
+    });
+    const contract = (await wallet.waitForTransactionReceipt({ hash: deployment, pollingInterval: 20 }))
+      .contractAddress!;
+    let hash: `0x${string}` | undefined;
+    const [internal] = await onChain(
+      async () => {
+        hash = await wallet.writeContract({
+          account: frank!,
+          address: contract,
+          abi: forwarder.abi,
+          functionName: 'forward',
+          args: [bob!.address],
+          value: parseEther('0.75'),
+        });
+        return hash;
+      },
+      (d) => d.json.type === 'wallet.transfer' && d.json.data.transactionHash === hash,
+    );
+    expect(internal!.json.data).toEqual({
+      asset: 'ETH',
+      from: getAddress(contract),
+      to: bob!.address,
+      value: parseEther('0.75').toString(),
+      internal: true,
+      traceAddress: [0],
+      blockNumber: expect.any(Number),
+      transactionHash: hash,
+    });
+    verifyDelivery(internal!, walletSecret);
+    // Delivered means its block was recorded whole (events and cursor in one step): the outbox holds all it gave.
+    const recorded = (await server.store.listDeliveries({ webhookId: walletHookId, limit: 100, offset: 0 })).filter(
+      (d) => (JSON.parse(d.payload) as ReceivedDelivery['json']).data.transactionHash === hash,
+    );
+    expect(recorded).toHaveLength(1);
+  });
+
+  it('ETH a watched address sends through a contract to another arrives twice, distinct: its own transaction and the internal call', async () => {
+    const forwarder = loadContractArtifact('EthForwarder');
+    const { wallet } = chain();
+    const deployment = await wallet.deployContract({
+      account: alice!,
+      abi: forwarder.abi,
+      bytecode: forwarder.bytecode,
+    });
+    const contract = getAddress(
+      (await wallet.waitForTransactionReceipt({ hash: deployment, pollingInterval: 20 })).contractAddress!,
+    );
+    let hash: `0x${string}` | undefined;
+    const found = await onChain(
+      async () => {
+        hash = await wallet.writeContract({
+          account: alice!,
+          address: contract,
+          abi: forwarder.abi,
+          functionName: 'forward',
+          args: [bob!.address],
+          value: 3n,
+        });
+        return hash;
+      },
+      (d) => d.json.type === 'wallet.transfer' && d.json.data.transactionHash === hash,
+      2,
+    );
+    const byKind = Object.fromEntries(found.map((d) => [String(d.json.data.internal), d.json.data]));
+    expect(byKind.false).toMatchObject({ from: alice!.address, to: contract, value: '3', internal: false });
+    expect(byKind.true).toMatchObject({ from: contract, to: bob!.address, value: '3', traceAddress: [0] });
+    expect(new Set(found.map((d) => d.json.id)).size).toBe(2);
+  });
+
   it('an ERC-20 transfer arrives as wallet.transfer with the token and amount', async () => {
     const token = loadContractArtifact('DemoToken');
     const [usdc] = await onChain(
@@ -221,9 +310,9 @@ describe('webhook events from the embedded chain, each arriving once and signed'
     const ids = receiver.received.map((d) => `${d.json.id} ${d.headers['x-webhook-signature']?.slice(0, 8)}`);
     const eventIds = receiver.received.map((d) => d.json.id);
     expect(new Set(eventIds).size, ids.join('\n')).toBe(eventIds.length);
-    const sorted = [...latencies].sort((a, b) => a - b);
+    const sorted = latencies.map((l) => l.ms).sort((a, b) => a - b);
     console.info(
-      `webhook delivery latency, chain event → receiver (embedded default, WEBHOOK_POLL_MS 1000): ${sorted.join(', ')} ms; median ${sorted[Math.floor(sorted.length / 2)]} ms`,
+      `webhook delivery latency, chain event → receiver (embedded default, WEBHOOK_POLL_MS 1000): ${sorted.join(', ')} ms; median ${sorted[Math.floor(sorted.length / 2)]} ms\n${latencies.map((l) => `  ${l.ms} ms: ${l.test.split(' > ').at(-1)}`).join('\n')}`,
     );
   });
 });

@@ -1,9 +1,11 @@
+import type { Logger } from 'pino';
 import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
 import type { Store } from '../../store/store.js';
 import type { PublishEvents } from '../event-publisher.js';
 import type { DetectedEvent } from '../event-types.js';
 import type { EventDetector } from '../start-webhooks.js';
 import type { WebhookFilters } from '../webhook-input.js';
+import { type BlockTraceMethod, detectBlockTraceMethod } from './block-value-traces.js';
 import {
   type EnsEventContracts,
   ensExpiryEvents,
@@ -47,8 +49,9 @@ function parseCursor(value: string | null): { block: bigint; time: number } | nu
  * ENS and wallet events of one chain (`ens.*`, `wallet.*`), read from its logs and blocks `confirmations` behind the
  * head, from a block cursor persisted in the store together with the events (one atomic step): a restart continues
  * where the last recorded step ended, and events already recorded are not recorded again. Starts at the head it first
- * sees (no history is replayed), and idles while no webhook wants chain events.
- * @example runDetectors([chainEventDetector({ client, chainId: 1, contracts, confirmations: 0, store, publish, intervalMs: 1000 })])
+ * sees (no history is replayed), and idles while no webhook wants chain events. ETH moved by contracts is traced when
+ * `traces` is on and the node answers a trace method (asked once, logged either way).
+ * @example runDetectors([chainEventDetector({ client, chainId: 1, contracts, confirmations: 0, store, publish, intervalMs: 1000, traces: true, logger })])
  */
 export function chainEventDetector(p: {
   client: ChainRpcClient;
@@ -61,8 +64,13 @@ export function chainEventDetector(p: {
   store: Store;
   publish: PublishEvents;
   intervalMs: number;
+  /** Trace blocks for ETH contracts move, when the node can (probed once); false: top-level ETH only. */
+  traces: boolean;
+  logger: Logger;
 }): EventDetector {
   let cursorName: string | undefined;
+  /** undefined until asked: the node is asked once, the first time a block range is read for ETH transfers. */
+  let traceMethod: BlockTraceMethod | null | undefined = p.traces ? undefined : null;
   const book = new EnsNameBook('eth');
   let historyLoaded = !p.ensHistory;
   const expiryRead = new Set<string>();
@@ -150,8 +158,19 @@ export function chainEventDetector(p: {
         );
       }
       if (wanted.has('wallet.transfer') || wanted.has('wallet.nft_transfer')) {
+        const eth = wanted.has('wallet.transfer');
+        if (eth && watched.length > 0 && traceMethod === undefined) {
+          traceMethod = await detectBlockTraceMethod(p.client, toBlock);
+          if (traceMethod)
+            p.logger.info({ chainId: p.chainId, traceMethod }, 'webhooks: internal ETH transfers traced');
+          else
+            p.logger.warn(
+              { chainId: p.chainId },
+              'webhooks: the node answers neither trace_block nor debug_traceBlockByNumber; ETH moved by contracts is not reported',
+            );
+        }
         events.push(
-          ...(await walletTransferEvents({ client: p.client, range, watched, eth: wanted.has('wallet.transfer') })),
+          ...(await walletTransferEvents({ client: p.client, range, watched, eth, traceMethod: traceMethod ?? null })),
         );
       }
       const toTime = (await blockTime(toBlock)) / 1000;

@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Address } from 'viem';
 import type { AppConfig } from '../../config/config.js';
 import { MAINNET_ENS_CONTRACTS } from '../../sources/ens/ens-contracts.js';
@@ -17,7 +18,7 @@ const LOCAL_RESOLVER_DEPLOYMENT = 'PublicResolver';
 /**
  * Every event detector this instance runs: Ethereum's ENS and wallet events (the embedded chain's seeded ENS, or
  * mainnet's), price alerts, and Farcaster casts and follows.
- * @example webhooks.runDetectors(createEventDetectors({ config, sources, store, publish, localDeployments }))
+ * @example webhooks.runDetectors(createEventDetectors({ config, sources, store, publish, localDeployments, logger }))
  */
 export function createEventDetectors(p: {
   config: AppConfig;
@@ -26,6 +27,7 @@ export function createEventDetectors(p: {
   publish: PublishEvents;
   /** What the embedded chain's seed deployed; undefined with a live ETH_RPC_URL. */
   localDeployments: ReadonlyMap<string, Address> | undefined;
+  logger: Logger;
 }): EventDetector[] {
   const { webhooks } = p.config;
   const detectors: EventDetector[] = [];
@@ -57,6 +59,8 @@ export function createEventDetectors(p: {
         store: p.store,
         publish: p.publish,
         intervalMs: webhooks.pollMs,
+        traces: webhooks.traces,
+        logger: p.logger,
       }),
     );
   }

@@ -2,6 +2,7 @@ import { decodeAbiParameters, getAddress, type Hex, hexToBigInt, pad, toHex } fr
 import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
 import { eventId } from '../event-id.js';
 import type { DetectedEvent } from '../event-types.js';
+import { type BlockTraceMethod, blockInternalValueMoves } from './block-value-traces.js';
 import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from './chain-event-abis.js';
 import type { LogRange } from './ens-log-events.js';
 
@@ -12,6 +13,12 @@ interface RawLog {
   blockNumber: Hex;
   transactionHash: Hex;
   logIndex: Hex;
+}
+
+/** Whether `test` holds for some item, asked in order until one does. */
+async function someAsync<T>(items: readonly T[], test: (item: T) => Promise<boolean>): Promise<boolean> {
+  for (const item of items) if (await test(item)) return true;
+  return false;
 }
 
 /** Addresses per topic filter: nodes cap the OR-list of one topic position. */
@@ -52,7 +59,8 @@ async function logsInvolving(
 /**
  * `wallet.transfer` (ETH in the blocks' transactions, ERC-20 Transfer logs) and `wallet.nft_transfer` (ERC-721
  * Transfer, ERC-1155 TransferSingle / TransferBatch) where a watched address sends or receives, in one block range.
- * ETH a contract moves (an internal transaction) is not seen: that needs traces.
+ * ETH a contract moves (an internal transfer) comes from tracing the blocks where a transaction may have moved some,
+ * when `traceMethod` says how.
  */
 export async function walletTransferEvents(p: {
   client: ChainRpcClient;
@@ -61,6 +69,8 @@ export async function walletTransferEvents(p: {
   watched: string[];
   /** Read the blocks' transactions for ETH transfers (someone subscribed to wallet.transfer). */
   eth: boolean;
+  /** How to trace blocks for ETH contracts move (with `eth`); null: the transactions' own value only. */
+  traceMethod: BlockTraceMethod | null;
 }): Promise<DetectedEvent[]> {
   const { client, range } = p;
   if (p.watched.length === 0) return [];
@@ -144,8 +154,20 @@ export async function walletTransferEvents(p: {
   }
 
   if (p.eth) {
+    const hasCode = new Set<string>();
+    /** Whether a transaction may move ETH inside: it creates, calls with data, or sends to code (even plain ETH). */
+    const mayMoveInside = async (tx: { to: Hex | null; input: Hex }, blockNumber: bigint): Promise<boolean> => {
+      if (!tx.to || tx.input !== '0x') return true;
+      const to = tx.to.toLowerCase();
+      if (hasCode.has(to)) return true;
+      const code = await client.getCode({ address: tx.to, blockNumber });
+      if (code === undefined || code === '0x') return false;
+      hasCode.add(to);
+      return true;
+    };
     for (let n = range.fromBlock; n <= range.toBlock; n++) {
       const block = await client.getBlock({ blockNumber: n, includeTransactions: true });
+      const timestamp = Number(block.timestamp) * 1000;
       for (const tx of block.transactions) {
         if (tx.value === 0n) continue;
         const from = tx.from.toLowerCase();
@@ -157,14 +179,42 @@ export async function walletTransferEvents(p: {
         events.push({
           id: eventId('wallet.transfer', range.chainId, tx.hash, 'eth'),
           type: 'wallet.transfer',
-          timestamp: Number(block.timestamp) * 1000,
+          timestamp,
           data: {
             asset: 'ETH',
             from: getAddress(tx.from),
             to: getAddress(tx.to),
             value: tx.value.toString(),
+            internal: false,
             blockNumber: Number(n),
             transactionHash: tx.hash,
+          },
+        });
+      }
+      // A block of plain transfers between accounts without code moves no ETH inside: no trace asked.
+      if (!p.traceMethod || !(await someAsync(block.transactions, (tx) => mayMoveInside(tx, n)))) continue;
+      const moves = await blockInternalValueMoves({
+        client,
+        method: p.traceMethod,
+        block: n,
+        transactions: block.transactions.map((tx) => tx.hash),
+      });
+      for (const move of moves) {
+        if (!watched.has(move.from.toLowerCase()) && !watched.has(move.to.toLowerCase())) continue;
+        events.push({
+          // The trace position makes the id: a second detection of the same move is the same event.
+          id: eventId('wallet.transfer', range.chainId, move.transactionHash, 'trace', move.traceAddress.join('.')),
+          type: 'wallet.transfer',
+          timestamp,
+          data: {
+            asset: 'ETH',
+            from: move.from,
+            to: move.to,
+            value: move.value.toString(),
+            internal: true,
+            traceAddress: move.traceAddress,
+            blockNumber: Number(n),
+            transactionHash: move.transactionHash,
           },
         });
       }
