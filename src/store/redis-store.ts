@@ -22,13 +22,16 @@ import {
 import { RedisWebhooks } from './redis-webhooks.js';
 import type {
   ApiKeyRecord,
+  CreditDebit,
   CreditResult,
   DebitResult,
+  KeyRotation,
   NewApiKey,
   NonceRecord,
   QuotaCounter,
   QuotaDecision,
   QuotaReading,
+  SessionRefresh,
   Store,
   StoreDescription,
   SubnameRecord,
@@ -224,13 +227,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     await this.run(openSessionScript, [this.keys.session(params.sessionId)], [params.tokenId, params.expiresAt, ttl]);
   }
 
-  async refreshSession(params: {
-    sessionId: string;
-    tokenId: string;
-    nextTokenId: string;
-    expiresAt: number;
-    now: number;
-  }): Promise<boolean> {
+  async refreshSession(params: SessionRefresh): Promise<boolean> {
     const ttl = params.expiresAt - params.now;
     if (ttl <= 0) return false;
     const args = [params.tokenId, params.nextTokenId, params.now, params.expiresAt, ttl];
@@ -296,13 +293,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     return records.filter((r): r is ApiKeyRecord => r !== null && r.wallet === owner);
   }
 
-  async rotateApiKey(params: {
-    id: string;
-    wallet: string;
-    keyHash: string;
-    prefix: string;
-    now: number;
-  }): Promise<ApiKeyRecord | null> {
+  async rotateApiKey(params: KeyRotation): Promise<ApiKeyRecord | null> {
     const wallet = normalizeAddress(params.wallet);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const current = await this.getApiKey(params.id);
@@ -352,12 +343,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     return { applied: code === 1, balance };
   }
 
-  async debitCredit(params: {
-    keyId: string;
-    amount?: number;
-    count?: QuotaCounter;
-    now: number;
-  }): Promise<DebitResult> {
+  async debitCredit(params: CreditDebit): Promise<DebitResult> {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
     const keys = [this.keys.apiKey(params.keyId)];

@@ -13,13 +13,16 @@ import { EXPIRING_TABLES, migrateSqliteSchema } from './sqlite-schema.js';
 import { SqliteWebhooks } from './sqlite-webhooks.js';
 import type {
   ApiKeyRecord,
+  CreditDebit,
   CreditResult,
   DebitResult,
+  KeyRotation,
   NewApiKey,
   NonceRecord,
   QuotaCounter,
   QuotaDecision,
   QuotaReading,
+  SessionRefresh,
   Store,
   StoreDescription,
   SubnameRecord,
@@ -305,13 +308,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     this.sql.sessionOpen.run(params.sessionId, params.tokenId, params.expiresAt);
   }
 
-  async refreshSession(params: {
-    sessionId: string;
-    tokenId: string;
-    nextTokenId: string;
-    expiresAt: number;
-    now: number;
-  }): Promise<boolean> {
+  async refreshSession(params: SessionRefresh): Promise<boolean> {
     if (params.expiresAt <= params.now) return false;
     const { sessionId, tokenId, nextTokenId, expiresAt, now } = params;
     return this.sql.sessionRefresh.run(nextTokenId, expiresAt, sessionId, tokenId, now).changes === 1;
@@ -367,13 +364,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     return this.sql.keysByWallet.all(normalizeAddress(wallet)).map(toApiKey);
   }
 
-  async rotateApiKey(params: {
-    id: string;
-    wallet: string;
-    keyHash: string;
-    prefix: string;
-    now: number;
-  }): Promise<ApiKeyRecord | null> {
+  async rotateApiKey(params: KeyRotation): Promise<ApiKeyRecord | null> {
     try {
       const row = this.sql.keyRotate.get(params.keyHash, params.prefix, params.id, normalizeAddress(params.wallet));
       return row ? toApiKey(row) : null;
@@ -396,12 +387,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     return this.tx.addCredits.immediate(params.keyId, params.amount, params.reference, params.now);
   }
 
-  async debitCredit(params: {
-    keyId: string;
-    amount?: number;
-    count?: QuotaCounter;
-    now: number;
-  }): Promise<DebitResult> {
+  async debitCredit(params: CreditDebit): Promise<DebitResult> {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
     if (!params.count) return this.tx.debitCredit.immediate(params.keyId, amount);
