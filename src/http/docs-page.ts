@@ -1,5 +1,6 @@
 import { escapeHtml, scriptLiteral } from './html-escape.js';
 import { uiAssetHref } from './ui-asset-files.js';
+import { uiPageShell } from './ui-page-shell.js';
 
 export interface DocsPageParams {
   /** Where the browser fetches the OpenAPI document; same origin. */
@@ -28,17 +29,12 @@ export function renderDocsPage({
     filter: true,
     tryItOutEnabled: false,
   };
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${escapeHtml(uiAssetHref('/docs/assets/swagger-ui.css'))}">
-<style>html{box-sizing:border-box;overflow-y:scroll}*,*::before,*::after{box-sizing:inherit}body{margin:0;background:#fafafa}</style>
-</head>
-<body>
-<div id="swagger-ui"></div>
+  return uiPageShell({
+    title,
+    stylesheet: '/docs/assets/swagger-ui.css',
+    style:
+      'html{box-sizing:border-box;overflow-y:scroll}*,*::before,*::after{box-sizing:inherit}body{margin:0;background:#fafafa}',
+    body: `<div id="swagger-ui"></div>
 <noscript>The interactive documentation needs JavaScript. The description itself is at <a href="${escapeHtml(specUrl)}">${escapeHtml(specUrl)}</a>.</noscript>
 <script src="${escapeHtml(uiAssetHref('/docs/assets/swagger-ui-bundle.js'))}"></script>
 <script>
@@ -46,8 +42,6 @@ window.ui = SwaggerUIBundle(Object.assign(${scriptLiteral(config)}, {
   presets: [SwaggerUIBundle.presets.apis],
   layout: 'BaseLayout'
 }));
-</script>
-</body>
-</html>
-`;
+</script>`,
+  });
 }

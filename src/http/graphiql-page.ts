@@ -1,5 +1,6 @@
 import { escapeHtml, scriptLiteral } from './html-escape.js';
 import { uiAssetHref } from './ui-asset-files.js';
+import { uiPageShell } from './ui-page-shell.js';
 
 export interface GraphiqlPageParams {
   /** The GraphQL endpoint the page queries; same origin. */
@@ -15,17 +16,11 @@ export function renderGraphiqlPage({
   endpoint = '/graphql',
   title = 'GraphiQL · Blockchain Identity and Market Data API',
 }: GraphiqlPageParams = {}): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${escapeHtml(uiAssetHref('/graphql/assets/graphiql.min.css'))}">
-<style>html,body{height:100%;margin:0;overflow:hidden}#graphiql{height:100vh}</style>
-</head>
-<body>
-<div id="graphiql">Loading GraphiQL…</div>
+  return uiPageShell({
+    title,
+    stylesheet: '/graphql/assets/graphiql.min.css',
+    style: 'html,body{height:100%;margin:0;overflow:hidden}#graphiql{height:100vh}',
+    body: `<div id="graphiql">Loading GraphiQL…</div>
 <noscript>GraphiQL needs JavaScript. POST queries to ${escapeHtml(endpoint)} as JSON: {"query": "…"}.</noscript>
 <script src="${escapeHtml(uiAssetHref('/graphql/assets/react.production.min.js'))}"></script>
 <script src="${escapeHtml(uiAssetHref('/graphql/assets/react-dom.production.min.js'))}"></script>
@@ -35,8 +30,6 @@ var fetcher = GraphiQL.createFetcher({ url: ${scriptLiteral(endpoint)} });
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
   React.createElement(GraphiQL, { fetcher: fetcher, defaultEditorToolsVisibility: 'variables' })
 );
-</script>
-</body>
-</html>
-`;
+</script>`,
+  });
 }

@@ -2,6 +2,7 @@ import type { ChainKey } from '../config/chains.js';
 import { serviceUnavailable } from '../errors/api-error.js';
 import { type ChainClients, requireClient } from './rpc/chain-clients.js';
 import { readGasPrices } from './rpc/gas-oracle.js';
+import type { GasSpeedFees } from './rpc/gas-prices-from-fee-history.js';
 import type { RpcSourceClients } from './rpc/rpc-source-clients.js';
 
 /** SPEC "Data freshness": gas prices 12 seconds (per block). */
@@ -12,9 +13,9 @@ export interface GasPriceView {
   chainId: number;
   blockNumber: string;
   baseFee: string;
-  slow: { maxPriorityFeePerGas: string; maxFeePerGas: string };
-  standard: { maxPriorityFeePerGas: string; maxFeePerGas: string };
-  fast: { maxPriorityFeePerGas: string; maxFeePerGas: string };
+  slow: GasSpeedFees;
+  standard: GasSpeedFees;
+  fast: GasSpeedFees;
   unit: 'gwei';
   timestamp: string;
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
 import { quotaWindow } from './quota-window.js';
 import {
   acquireSlotScript,
@@ -21,13 +22,16 @@ import {
 import { RedisWebhooks } from './redis-webhooks.js';
 import type {
   ApiKeyRecord,
+  CreditDebit,
   CreditResult,
   DebitResult,
+  KeyRotation,
   NewApiKey,
   NonceRecord,
   QuotaCounter,
   QuotaDecision,
   QuotaReading,
+  SessionRefresh,
   Store,
   StoreDescription,
   SubnameRecord,
@@ -35,7 +39,6 @@ import type {
 } from './store.js';
 import { assertCount, normalizeAddress } from './store-arguments.js';
 import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
-import type { WebhookStore } from './webhook-store.js';
 
 /** Counters outlive their window by this much, so instances with slightly skewed clocks still share them. */
 const QUOTA_GRACE_MS = 5_000;
@@ -135,15 +138,13 @@ export async function openRedisStore(params: {
 }
 
 /** The shared store (see {@link openRedisStore}); every read-modify-write is one Lua script. */
-export class RedisStore implements Store {
-  private readonly webhooks: RedisWebhooks;
-
+export class RedisStore extends ForwardedWebhookStore implements Store {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly location: string,
   ) {
-    this.webhooks = new RedisWebhooks(redis, prefix);
+    super(new RedisWebhooks(redis, prefix));
   }
 
   private readonly keys = {
@@ -226,13 +227,7 @@ export class RedisStore implements Store {
     await this.run(openSessionScript, [this.keys.session(params.sessionId)], [params.tokenId, params.expiresAt, ttl]);
   }
 
-  async refreshSession(params: {
-    sessionId: string;
-    tokenId: string;
-    nextTokenId: string;
-    expiresAt: number;
-    now: number;
-  }): Promise<boolean> {
+  async refreshSession(params: SessionRefresh): Promise<boolean> {
     const ttl = params.expiresAt - params.now;
     if (ttl <= 0) return false;
     const args = [params.tokenId, params.nextTokenId, params.now, params.expiresAt, ttl];
@@ -298,13 +293,7 @@ export class RedisStore implements Store {
     return records.filter((r): r is ApiKeyRecord => r !== null && r.wallet === owner);
   }
 
-  async rotateApiKey(params: {
-    id: string;
-    wallet: string;
-    keyHash: string;
-    prefix: string;
-    now: number;
-  }): Promise<ApiKeyRecord | null> {
+  async rotateApiKey(params: KeyRotation): Promise<ApiKeyRecord | null> {
     const wallet = normalizeAddress(params.wallet);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const current = await this.getApiKey(params.id);
@@ -354,12 +343,7 @@ export class RedisStore implements Store {
     return { applied: code === 1, balance };
   }
 
-  async debitCredit(params: {
-    keyId: string;
-    amount?: number;
-    count?: QuotaCounter;
-    now: number;
-  }): Promise<DebitResult> {
+  async debitCredit(params: CreditDebit): Promise<DebitResult> {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
     const keys = [this.keys.apiKey(params.keyId)];
@@ -422,57 +406,6 @@ export class RedisStore implements Store {
     const found = await this.redis.get(this.keys.secret(name));
     if (found !== null) return found;
     return String(await this.run(getOrCreateSecretScript, [this.keys.secret(name)], [create()]));
-  }
-
-  // ── Webhooks (redis-webhooks.ts) ────────────────────────────────────────────────────────
-
-  getWebhookPlan(wallet: string) {
-    return this.webhooks.getWebhookPlan(wallet);
-  }
-  setWebhookPlan(params: Parameters<WebhookStore['setWebhookPlan']>[0]) {
-    return this.webhooks.setWebhookPlan(params);
-  }
-  createWebhook(params: Parameters<WebhookStore['createWebhook']>[0]) {
-    return this.webhooks.createWebhook(params);
-  }
-  getWebhook(id: string) {
-    return this.webhooks.getWebhook(id);
-  }
-  listWebhooks(wallet: string) {
-    return this.webhooks.listWebhooks(wallet);
-  }
-  listActiveWebhooks() {
-    return this.webhooks.listActiveWebhooks();
-  }
-  updateWebhook(params: Parameters<WebhookStore['updateWebhook']>[0]) {
-    return this.webhooks.updateWebhook(params);
-  }
-  deleteWebhook(params: Parameters<WebhookStore['deleteWebhook']>[0]) {
-    return this.webhooks.deleteWebhook(params);
-  }
-  recordEvents(params: Parameters<WebhookStore['recordEvents']>[0]) {
-    return this.webhooks.recordEvents(params);
-  }
-  getCursor(name: string) {
-    return this.webhooks.getCursor(name);
-  }
-  countWebhookEvents(params: Parameters<WebhookStore['countWebhookEvents']>[0]) {
-    return this.webhooks.countWebhookEvents(params);
-  }
-  claimDeliveries(params: Parameters<WebhookStore['claimDeliveries']>[0]) {
-    return this.webhooks.claimDeliveries(params);
-  }
-  finishDelivery(params: Parameters<WebhookStore['finishDelivery']>[0]) {
-    return this.webhooks.finishDelivery(params);
-  }
-  getDelivery(id: string) {
-    return this.webhooks.getDelivery(id);
-  }
-  listDeliveries(params: Parameters<WebhookStore['listDeliveries']>[0]) {
-    return this.webhooks.listDeliveries(params);
-  }
-  redeliver(params: Parameters<WebhookStore['redeliver']>[0]) {
-    return this.webhooks.redeliver(params);
   }
 
   describe(): StoreDescription {

@@ -13,16 +13,16 @@ import {
 import { assertCount, normalizeAddress } from './store-arguments.js';
 import {
   type ClaimedDelivery,
-  type DeliveryAttempt,
   type DeliveryRecord,
   disabledMessage,
+  type EventBatch,
+  type FinishedAttempt,
   monthlyLimitMessage,
   type NewWebhook,
-  type OutboxEvent,
-  type WebhookChanges,
   type WebhookPlanName,
   type WebhookRecord,
   type WebhookStore,
+  type WebhookUpdate,
 } from './webhook-store.js';
 
 /** How long a delivery of a paused webhook waits before the claim looks at it again. */
@@ -123,12 +123,7 @@ export class RedisWebhooks implements WebhookStore {
     return all.filter((w) => w.status === 'active').sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   }
 
-  async updateWebhook(params: {
-    id: string;
-    wallet: string;
-    changes: WebhookChanges;
-    now: number;
-  }): Promise<WebhookRecord | null> {
+  async updateWebhook(params: WebhookUpdate): Promise<WebhookRecord | null> {
     const { url, events, filters, status } = params.changes;
     const changes = {
       url,
@@ -152,12 +147,7 @@ export class RedisWebhooks implements WebhookStore {
     return (await this.run(deleteWebhookScript, keys, [params.id, wallet])) === 1;
   }
 
-  async recordEvents(params: {
-    events: OutboxEvent[];
-    cursors?: Record<string, string>;
-    month: string;
-    now: number;
-  }): Promise<number> {
+  async recordEvents(params: EventBatch): Promise<number> {
     const events = params.events.map((e) => ({
       id: e.id,
       type: e.type,
@@ -210,14 +200,7 @@ export class RedisWebhooks implements WebhookStore {
     return claimed;
   }
 
-  async finishDelivery(params: {
-    id: string;
-    lease: string;
-    attempt: DeliveryAttempt;
-    retryAt: number | null;
-    disableAfterMs: number;
-    now: number;
-  }): Promise<boolean> {
+  async finishDelivery(params: FinishedAttempt): Promise<boolean> {
     // A delivery's webhook never changes, so reading it first names every key the script needs.
     const delivery = await this.getDelivery(params.id);
     if (!delivery) return false;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
+import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
 import {
   acquireQuotaCounters,
   type CounterRow,
@@ -12,13 +13,16 @@ import { EXPIRING_TABLES, migrateSqliteSchema } from './sqlite-schema.js';
 import { SqliteWebhooks } from './sqlite-webhooks.js';
 import type {
   ApiKeyRecord,
+  CreditDebit,
   CreditResult,
   DebitResult,
+  KeyRotation,
   NewApiKey,
   NonceRecord,
   QuotaCounter,
   QuotaDecision,
   QuotaReading,
+  SessionRefresh,
   Store,
   StoreDescription,
   SubnameRecord,
@@ -26,7 +30,6 @@ import type {
 } from './store.js';
 import { assertCount, normalizeAddress } from './store-arguments.js';
 import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
-import type { WebhookStore } from './webhook-store.js';
 
 /** How often (in caller time) expired rows are deleted; reads ignore expired rows, so this only bounds file growth. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -132,21 +135,20 @@ export function openSqliteStore(params: {
 }
 
 /** The embedded default store (see {@link openSqliteStore}). */
-export class SqliteStore implements Store {
+export class SqliteStore extends ForwardedWebhookStore implements Store {
   private lastSweepAt = Number.NEGATIVE_INFINITY;
   /** Quota counters live in process memory, written behind to this file (sqlite-quota-counters.ts). */
   private readonly quota: SqliteQuotaCounters;
   private readonly sql;
   private readonly tx;
-  private readonly webhooks: SqliteWebhooks;
 
   constructor(
     private readonly db: Database.Database,
     private readonly file: string,
     busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
   ) {
+    super(new SqliteWebhooks(db));
     this.quota = acquireQuotaCounters(file, busyTimeoutMs);
-    this.webhooks = new SqliteWebhooks(db);
     const prepare = <Row = unknown>(source: string) => db.prepare<unknown[], Row>(source);
     this.sql = {
       slotsExpire: prepare('DELETE FROM concurrency_slots WHERE key = ? AND expires_at <= ?'),
@@ -306,13 +308,7 @@ export class SqliteStore implements Store {
     this.sql.sessionOpen.run(params.sessionId, params.tokenId, params.expiresAt);
   }
 
-  async refreshSession(params: {
-    sessionId: string;
-    tokenId: string;
-    nextTokenId: string;
-    expiresAt: number;
-    now: number;
-  }): Promise<boolean> {
+  async refreshSession(params: SessionRefresh): Promise<boolean> {
     if (params.expiresAt <= params.now) return false;
     const { sessionId, tokenId, nextTokenId, expiresAt, now } = params;
     return this.sql.sessionRefresh.run(nextTokenId, expiresAt, sessionId, tokenId, now).changes === 1;
@@ -368,13 +364,7 @@ export class SqliteStore implements Store {
     return this.sql.keysByWallet.all(normalizeAddress(wallet)).map(toApiKey);
   }
 
-  async rotateApiKey(params: {
-    id: string;
-    wallet: string;
-    keyHash: string;
-    prefix: string;
-    now: number;
-  }): Promise<ApiKeyRecord | null> {
+  async rotateApiKey(params: KeyRotation): Promise<ApiKeyRecord | null> {
     try {
       const row = this.sql.keyRotate.get(params.keyHash, params.prefix, params.id, normalizeAddress(params.wallet));
       return row ? toApiKey(row) : null;
@@ -397,12 +387,7 @@ export class SqliteStore implements Store {
     return this.tx.addCredits.immediate(params.keyId, params.amount, params.reference, params.now);
   }
 
-  async debitCredit(params: {
-    keyId: string;
-    amount?: number;
-    count?: QuotaCounter;
-    now: number;
-  }): Promise<DebitResult> {
+  async debitCredit(params: CreditDebit): Promise<DebitResult> {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
     if (!params.count) return this.tx.debitCredit.immediate(params.keyId, amount);
@@ -458,57 +443,6 @@ export class SqliteStore implements Store {
     if (found) return found.value;
     this.sql.secretInsert.run(name, create());
     return this.sql.secretGet.get(name)!.value;
-  }
-
-  // ── Webhooks (sqlite-webhooks.ts) ────────────────────────────────────────────────────────
-
-  getWebhookPlan(wallet: string) {
-    return this.webhooks.getWebhookPlan(wallet);
-  }
-  setWebhookPlan(params: Parameters<WebhookStore['setWebhookPlan']>[0]) {
-    return this.webhooks.setWebhookPlan(params);
-  }
-  createWebhook(params: Parameters<WebhookStore['createWebhook']>[0]) {
-    return this.webhooks.createWebhook(params);
-  }
-  getWebhook(id: string) {
-    return this.webhooks.getWebhook(id);
-  }
-  listWebhooks(wallet: string) {
-    return this.webhooks.listWebhooks(wallet);
-  }
-  listActiveWebhooks() {
-    return this.webhooks.listActiveWebhooks();
-  }
-  updateWebhook(params: Parameters<WebhookStore['updateWebhook']>[0]) {
-    return this.webhooks.updateWebhook(params);
-  }
-  deleteWebhook(params: Parameters<WebhookStore['deleteWebhook']>[0]) {
-    return this.webhooks.deleteWebhook(params);
-  }
-  recordEvents(params: Parameters<WebhookStore['recordEvents']>[0]) {
-    return this.webhooks.recordEvents(params);
-  }
-  getCursor(name: string) {
-    return this.webhooks.getCursor(name);
-  }
-  countWebhookEvents(params: Parameters<WebhookStore['countWebhookEvents']>[0]) {
-    return this.webhooks.countWebhookEvents(params);
-  }
-  claimDeliveries(params: Parameters<WebhookStore['claimDeliveries']>[0]) {
-    return this.webhooks.claimDeliveries(params);
-  }
-  finishDelivery(params: Parameters<WebhookStore['finishDelivery']>[0]) {
-    return this.webhooks.finishDelivery(params);
-  }
-  getDelivery(id: string) {
-    return this.webhooks.getDelivery(id);
-  }
-  listDeliveries(params: Parameters<WebhookStore['listDeliveries']>[0]) {
-    return this.webhooks.listDeliveries(params);
-  }
-  redeliver(params: Parameters<WebhookStore['redeliver']>[0]) {
-    return this.webhooks.redeliver(params);
   }
 
   describe(): StoreDescription {

@@ -3,9 +3,10 @@ import type Database from 'better-sqlite3';
 import { assertCount, normalizeAddress } from './store-arguments.js';
 import {
   type ClaimedDelivery,
-  type DeliveryAttempt,
   type DeliveryRecord,
   disabledMessage,
+  type EventBatch,
+  type FinishedAttempt,
   monthlyLimitMessage,
   type NewWebhook,
   type OutboxEvent,
@@ -13,6 +14,7 @@ import {
   type WebhookPlanName,
   type WebhookRecord,
   type WebhookStore,
+  type WebhookUpdate,
 } from './webhook-store.js';
 
 interface WebhookRow {
@@ -234,44 +236,35 @@ export class SqliteWebhooks implements WebhookStore {
           return { delivery: toDelivery(row), lease, url, secret };
         });
       }),
-      finish: db.transaction(
-        (p: {
-          id: string;
-          lease: string;
-          attempt: DeliveryAttempt;
-          retryAt: number | null;
-          disableAfterMs: number;
-          now: number;
-        }): boolean => {
-          const row = sql.deliveryGet.get(p.id);
-          if (row?.status !== 'pending' || row.lease !== p.lease) return false;
-          const { attempt } = p;
-          const status = attempt.ok ? 'delivered' : p.retryAt === null ? 'failed' : 'pending';
-          sql.deliveryFinish.run(
-            status,
-            status === 'pending' ? p.retryAt : null,
-            p.now,
-            attempt.ok ? p.now : null,
-            attempt.responseCode,
-            Math.round(attempt.latencyMs),
-            attempt.error,
-            p.id,
-          );
-          if (attempt.ok) {
-            sql.webhookHealthy.run(row.webhook_id);
-            return true;
-          }
-          sql.webhookFailing.run(p.now, row.webhook_id);
-          const failingSince = sql.webhookGet.get(row.webhook_id)?.failing_since;
-          if (failingSince != null && p.now - failingSince >= p.disableAfterMs) {
-            const reason = disabledMessage(failingSince, p.now);
-            if (sql.webhookDisable.run(reason, p.now, row.webhook_id).changes > 0) {
-              sql.deliveriesFailAll.run(`webhook disabled: ${reason}`, row.webhook_id);
-            }
-          }
+      finish: db.transaction((p: FinishedAttempt): boolean => {
+        const row = sql.deliveryGet.get(p.id);
+        if (row?.status !== 'pending' || row.lease !== p.lease) return false;
+        const { attempt } = p;
+        const status = attempt.ok ? 'delivered' : p.retryAt === null ? 'failed' : 'pending';
+        sql.deliveryFinish.run(
+          status,
+          status === 'pending' ? p.retryAt : null,
+          p.now,
+          attempt.ok ? p.now : null,
+          attempt.responseCode,
+          Math.round(attempt.latencyMs),
+          attempt.error,
+          p.id,
+        );
+        if (attempt.ok) {
+          sql.webhookHealthy.run(row.webhook_id);
           return true;
-        },
-      ),
+        }
+        sql.webhookFailing.run(p.now, row.webhook_id);
+        const failingSince = sql.webhookGet.get(row.webhook_id)?.failing_since;
+        if (failingSince != null && p.now - failingSince >= p.disableAfterMs) {
+          const reason = disabledMessage(failingSince, p.now);
+          if (sql.webhookDisable.run(reason, p.now, row.webhook_id).changes > 0) {
+            sql.deliveriesFailAll.run(`webhook disabled: ${reason}`, row.webhook_id);
+          }
+        }
+        return true;
+      }),
     };
   }
 
@@ -300,12 +293,7 @@ export class SqliteWebhooks implements WebhookStore {
     return this.sql.webhooksActive.all().map(toWebhook);
   }
 
-  async updateWebhook(params: {
-    id: string;
-    wallet: string;
-    changes: WebhookChanges;
-    now: number;
-  }): Promise<WebhookRecord | null> {
+  async updateWebhook(params: WebhookUpdate): Promise<WebhookRecord | null> {
     return this.tx.update.immediate(params.id, params.wallet, params.changes, params.now);
   }
 
@@ -313,12 +301,7 @@ export class SqliteWebhooks implements WebhookStore {
     return this.tx.remove.immediate(params.id, params.wallet);
   }
 
-  async recordEvents(params: {
-    events: OutboxEvent[];
-    cursors?: Record<string, string>;
-    month: string;
-    now: number;
-  }): Promise<number> {
+  async recordEvents(params: EventBatch): Promise<number> {
     return this.tx.record.immediate(params.events, params.cursors ?? {}, params.month, params.now);
   }
 
@@ -336,14 +319,7 @@ export class SqliteWebhooks implements WebhookStore {
     return this.tx.claim.immediate(params.now, params.leaseMs, params.limit);
   }
 
-  async finishDelivery(params: {
-    id: string;
-    lease: string;
-    attempt: DeliveryAttempt;
-    retryAt: number | null;
-    disableAfterMs: number;
-    now: number;
-  }): Promise<boolean> {
+  async finishDelivery(params: FinishedAttempt): Promise<boolean> {
     return this.tx.finish.immediate(params);
   }
 

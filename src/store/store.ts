@@ -104,6 +104,32 @@ export interface SubnameRecord {
   createdAt: number;
 }
 
+/** What {@link Store.refreshSession} compares and sets. */
+export interface SessionRefresh {
+  sessionId: string;
+  tokenId: string;
+  nextTokenId: string;
+  expiresAt: number;
+  now: number;
+}
+
+/** What {@link Store.rotateApiKey} replaces: the hash (and its display prefix) of the wallet's key `id`. */
+export interface KeyRotation {
+  id: string;
+  wallet: string;
+  keyHash: string;
+  prefix: string;
+  now: number;
+}
+
+/** What {@link Store.debitCredit} takes: `amount` (default 1) credits, and the counter a successful debit moves. */
+export interface CreditDebit {
+  keyId: string;
+  amount?: number;
+  count?: QuotaCounter;
+  now: number;
+}
+
 /** Where the data lives; never carries a password. */
 export interface StoreDescription {
   kind: 'sqlite' | 'redis';
@@ -144,13 +170,7 @@ export interface Store extends WebhookStore {
    * Compare-and-set: while the session is live and `tokenId` is its current token, makes `nextTokenId` current (the
    * old one ends) and the session live until `expiresAt`; of concurrent callers with one token exactly one gets true.
    */
-  refreshSession(params: {
-    sessionId: string;
-    tokenId: string;
-    nextTokenId: string;
-    expiresAt: number;
-    now: number;
-  }): Promise<boolean>;
+  refreshSession(params: SessionRefresh): Promise<boolean>;
 
   /** Ends the session: none of its tokens is current any more, and it can no longer be refreshed. */
   endSession(params: { sessionId: string; now: number }): Promise<void>;
@@ -179,13 +199,7 @@ export interface Store extends WebhookStore {
   listApiKeys(wallet: string): Promise<ApiKeyRecord[]>;
 
   /** Replaces the key's hash, keeping id and credits; the old hash stops matching at once. Null if not the wallet's key. */
-  rotateApiKey(params: {
-    id: string;
-    wallet: string;
-    keyHash: string;
-    prefix: string;
-    now: number;
-  }): Promise<ApiKeyRecord | null>;
+  rotateApiKey(params: KeyRotation): Promise<ApiKeyRecord | null>;
 
   /** Revokes the key and destroys its credits; false if it is not the wallet's active key. */
   deleteApiKey(params: { id: string; wallet: string; now: number }): Promise<boolean>;
@@ -202,7 +216,7 @@ export interface Store extends WebhookStore {
    * Takes `amount` (default 1) credits if the balance covers it; never goes below 0. A debit that succeeds also moves
    * `count` by one in the same atomic step (the credits a key spent today), so a crash cannot part the two.
    */
-  debitCredit(params: { keyId: string; amount?: number; count?: QuotaCounter; now: number }): Promise<DebitResult>;
+  debitCredit(params: CreditDebit): Promise<DebitResult>;
 
   /** Balance of the key; 0 for an unknown or deleted key. */
   getCredits(keyId: string): Promise<number>;

@@ -98,6 +98,33 @@ export interface DeliveryAttempt {
   error: string | null;
 }
 
+/** What {@link WebhookStore.updateWebhook} applies: the owner's `changes` to their webhook `id`. */
+export interface WebhookUpdate {
+  id: string;
+  wallet: string;
+  changes: WebhookChanges;
+  now: number;
+}
+
+/** What {@link WebhookStore.recordEvents} records in one atomic step. */
+export interface EventBatch {
+  events: OutboxEvent[];
+  /** Detector positions to set with the events. */
+  cursors?: Record<string, string>;
+  month: string;
+  now: number;
+}
+
+/** What {@link WebhookStore.finishDelivery} records about an attempt of a claimed delivery. */
+export interface FinishedAttempt {
+  id: string;
+  lease: string;
+  attempt: DeliveryAttempt;
+  retryAt: number | null;
+  disableAfterMs: number;
+  now: number;
+}
+
 export interface WebhookStore {
   /** The wallet's plan; `free` until one is set. */
   getWebhookPlan(wallet: string): Promise<WebhookPlanName>;
@@ -116,12 +143,7 @@ export interface WebhookStore {
   listActiveWebhooks(): Promise<WebhookRecord[]>;
 
   /** Applies the changes; null when the wallet holds no webhook with this id. */
-  updateWebhook(params: {
-    id: string;
-    wallet: string;
-    changes: WebhookChanges;
-    now: number;
-  }): Promise<WebhookRecord | null>;
+  updateWebhook(params: WebhookUpdate): Promise<WebhookRecord | null>;
 
   /** Deletes the webhook and its deliveries (pending ones are never sent); false when not the wallet's. */
   deleteWebhook(params: { id: string; wallet: string }): Promise<boolean>;
@@ -131,12 +153,7 @@ export interface WebhookStore {
    * wallet's month (`month`, e.g. `2025-03`; over `monthlyLimit` the delivery is `dropped`), and sets the cursors
    * (detector positions). Returns how many deliveries became pending.
    */
-  recordEvents(params: {
-    events: OutboxEvent[];
-    cursors?: Record<string, string>;
-    month: string;
-    now: number;
-  }): Promise<number>;
+  recordEvents(params: EventBatch): Promise<number>;
 
   /** A detector's position; null before its first step. */
   getCursor(name: string): Promise<string | null>;
@@ -155,14 +172,7 @@ export interface WebhookStore {
    * pending again at `retryAt`, or failed when `retryAt` is null. A webhook failing since `disableAfterMs` or longer
    * is disabled with `disabledReason`, and its pending deliveries fail. False when the lease was lost.
    */
-  finishDelivery(params: {
-    id: string;
-    lease: string;
-    attempt: DeliveryAttempt;
-    retryAt: number | null;
-    disableAfterMs: number;
-    now: number;
-  }): Promise<boolean>;
+  finishDelivery(params: FinishedAttempt): Promise<boolean>;
 
   getDelivery(id: string): Promise<DeliveryRecord | null>;
 

@@ -80,20 +80,8 @@ function authentication(probe: SourceProbe, status: number | undefined, body: un
 function judge(probe: SourceProbe, exchange: Exchange | undefined): SourceCheck {
   const origin = new URL(probe.baseUrl).origin;
   const base = { source: probe.source, vendor: probe.vendor, origin };
-  if (!exchange) {
-    const problems = ['no request was sent'];
-    return {
-      ...base,
-      reachable: false,
-      authenticated: 'unknown',
-      contract: 'no reply',
-      status: null,
-      problems,
-      ok: false,
-    };
-  }
-  if (exchange.status === undefined) {
-    const problems = [exchange.error ?? 'no reply'];
+  if (exchange?.status === undefined) {
+    const problems = [exchange ? (exchange.error ?? 'no reply') : 'no request was sent'];
     return {
       ...base,
       reachable: false,

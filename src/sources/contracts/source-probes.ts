@@ -39,6 +39,28 @@ export interface SourceProbe {
 const PROBE_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const VITALIK = '0xd8da6bf26964af9d7eed9e03e53415d37aa96045';
 
+/** What every client of a probe is built with: live, its own health registry, the configured timeout, no retry. */
+interface ProbeClientOptions {
+  mode: 'live';
+  registry: SourceHealthRegistry;
+  timeoutMs: number;
+  policy: { retries: number };
+  fetch: typeof globalThis.fetch;
+}
+
+/** One row of the probe table: the upstream as configured, and the one request that probes it. */
+interface ProbeRow extends Partial<Pick<SourceProbe, 'credential' | 'expectedChainId'>> {
+  source: string;
+  /** The contract; the source's own name when omitted. */
+  vendor?: string;
+  /** The configured base URL; undefined when the source is not live (it runs on the local replay: no probe). */
+  baseUrl: string | undefined;
+  /** Where the vendor takes a key; `none` when omitted. */
+  key?: SourceProbe['key'];
+  /** Sends the request with a client built on `options`, to `baseUrl` (defined: the row is live). */
+  send(options: ProbeClientOptions, baseUrl: string): Promise<unknown>;
+}
+
 /**
  * A probe for every upstream the configuration makes live (an unset one runs on the local replay: nothing to check).
  * Each sends ONE request, chosen among the cheapest the client makes.
@@ -46,220 +68,145 @@ const VITALIK = '0xd8da6bf26964af9d7eed9e03e53415d37aa96045';
  */
 export function sourceProbes(config: AppConfig): SourceProbe[] {
   const up = config.upstreams;
-  const common = (fetch: typeof globalThis.fetch) => ({
-    mode: 'live' as const,
-    registry: new SourceHealthRegistry(),
-    timeoutMs: config.upstreamTimeoutMs,
-    // One request: a retry would hide what the first reply was.
-    policy: { retries: 0 },
-    fetch,
-  });
-  const probes: SourceProbe[] = [];
-  const add = (probe: SourceProbe | false | undefined) => {
-    if (probe) probes.push(probe);
-  };
-
-  const coingecko = up.coingecko.url;
-  add(
-    coingecko !== undefined && {
-      source: 'coingecko',
-      vendor: /^https?:\/\/pro-api\./i.test(coingecko) ? 'coingecko-pro' : 'coingecko-demo',
-      baseUrl: coingecko,
-      credential: up.coingecko.apiKey,
-      key: 'checked',
-      send: (fetch) =>
-        new CoinGeckoClient({ ...common(fetch), baseUrl: coingecko, apiKey: up.coingecko.apiKey }).marketQuotes([
-          'ethereum',
-        ]),
-    },
-  );
-  const coins = up.defillamaCoins.url;
-  add(
-    coins !== undefined && {
-      source: 'defillama-coins',
-      vendor: 'defillama-coins',
-      baseUrl: coins,
-      credential: undefined,
-      key: 'none',
-      send: (fetch) => new DefiLlamaCoinsClient({ ...common(fetch), baseUrl: coins }).currentPrices(['ethereum']),
-    },
-  );
-  const coinbase = up.coinbase.url;
-  add(
-    coinbase !== undefined && {
-      source: 'coinbase',
-      vendor: 'coinbase',
-      baseUrl: coinbase,
-      credential: undefined,
-      key: 'none',
-      send: (fetch) => new CoinbaseSpotClient({ ...common(fetch), baseUrl: coinbase }).spotPrice('ETH-USD'),
-    },
-  );
-
   const { neynar, hub } = up.farcaster;
-  add(
-    neynar && {
+  const { coingecko, etherscan } = up;
+  const { debank } = up.defi;
+  const alchemyKey = up.alchemyNft.apiKey;
+  const proKey = up.defi.defillamaPro.apiKey;
+  const rows: ProbeRow[] = [
+    {
+      source: 'coingecko',
+      vendor: /^https?:\/\/pro-api\./i.test(coingecko.url ?? '') ? 'coingecko-pro' : 'coingecko-demo',
+      baseUrl: coingecko.url,
+      credential: coingecko.apiKey,
+      key: 'checked',
+      send: (o, baseUrl) => new CoinGeckoClient({ ...o, baseUrl, apiKey: coingecko.apiKey }).marketQuotes(['ethereum']),
+    },
+    {
+      source: 'defillama-coins',
+      baseUrl: up.defillamaCoins.url,
+      send: (o, baseUrl) => new DefiLlamaCoinsClient({ ...o, baseUrl }).currentPrices(['ethereum']),
+    },
+    {
+      source: 'coinbase',
+      baseUrl: up.coinbase.url,
+      send: (o, baseUrl) => new CoinbaseSpotClient({ ...o, baseUrl }).spotPrice('ETH-USD'),
+    },
+    {
       source: 'neynar',
-      vendor: 'neynar',
-      baseUrl: neynar.url,
-      credential: neynar.apiKey,
+      baseUrl: neynar?.url,
+      credential: neynar?.apiKey,
       key: 'checked',
-      send: (fetch) =>
-        new NeynarClient({ ...common(fetch), baseUrl: neynar.url, apiKey: neynar.apiKey }).usersByFids([3]),
+      send: (o, baseUrl) => new NeynarClient({ ...o, baseUrl, apiKey: neynar?.apiKey }).usersByFids([3]),
     },
-  );
-  add(
-    hub && {
+    {
       source: 'farcaster-hub',
-      vendor: 'farcaster-hub',
-      baseUrl: hub.url,
-      credential: hub.apiKey,
+      baseUrl: hub?.url,
+      credential: hub?.apiKey,
       key: 'checked',
-      send: (fetch) =>
-        new FarcasterHubClient({ ...common(fetch), baseUrl: hub.url, apiKey: hub.apiKey }).fidByUsername('dwr'),
+      send: (o, baseUrl) => new FarcasterHubClient({ ...o, baseUrl, apiKey: hub?.apiKey }).fidByUsername('dwr'),
     },
-  );
-
-  const { etherscan, sourcify, alchemyNft } = up;
-  const etherscanUrl = etherscan.url;
-  add(
-    etherscanUrl !== undefined && {
+    {
       source: 'etherscan',
-      vendor: 'etherscan',
-      baseUrl: etherscanUrl,
+      baseUrl: etherscan.url,
       credential: etherscan.apiKey,
       key: 'checked',
-      send: (fetch) =>
-        new EtherscanClient({ ...common(fetch), baseUrl: etherscanUrl, apiKey: etherscan.apiKey }).firstTransaction(
-          'ethereum',
-          PROBE_WALLET,
-        ),
+      send: (o, baseUrl) =>
+        new EtherscanClient({ ...o, baseUrl, apiKey: etherscan.apiKey }).firstTransaction('ethereum', PROBE_WALLET),
     },
-  );
-  const sourcifyUrl = sourcify.url;
-  add(
-    sourcifyUrl !== undefined && {
+    {
       source: 'sourcify',
-      vendor: 'sourcify',
-      baseUrl: sourcifyUrl,
-      credential: undefined,
-      key: 'none',
-      send: (fetch) =>
-        new SourcifyClient({ ...common(fetch), baseUrl: sourcifyUrl }).contract(
-          'ethereum',
-          '0x8398791FBD1a5f0EFB4B3F9d81233104137D815f',
-        ),
+      baseUrl: up.sourcify.url,
+      send: (o, baseUrl) =>
+        new SourcifyClient({ ...o, baseUrl }).contract('ethereum', '0x8398791FBD1a5f0EFB4B3F9d81233104137D815f'),
     },
-  );
-  const alchemyKey = alchemyNft.apiKey;
-  add(
-    alchemyKey !== undefined && {
+    {
       source: 'alchemy-nft',
-      vendor: 'alchemy-nft',
-      baseUrl: new URL(alchemyNftBaseUrl('ethereum', alchemyKey)).origin,
+      baseUrl: alchemyKey && new URL(alchemyNftBaseUrl('ethereum', alchemyKey)).origin,
       credential: alchemyKey,
       key: 'checked',
-      send: (fetch) =>
-        new AlchemyNftClient({
-          ...common(fetch),
-          baseUrlFor: (chain) => alchemyNftBaseUrl(chain, alchemyKey),
-        }).ownedPage('ethereum', PROBE_WALLET, null),
-    },
-  );
-
-  const d = up.defi;
-  const llama = d.defillama.url;
-  add(
-    llama !== undefined && {
-      source: 'defillama',
-      vendor: 'defillama',
-      baseUrl: llama,
-      credential: undefined,
-      key: 'none',
-      // One protocol's TVL, a number: the smallest reply of the free API (the protocol list is megabytes).
-      send: (fetch) => new DefiLlamaClient({ ...common(fetch), baseUrl: llama }).http.getJson('/tvl/lido'),
-    },
-  );
-  const yields = d.yields.url;
-  add(
-    yields !== undefined && {
-      source: 'defillama-yields',
-      vendor: 'defillama-yields',
-      baseUrl: yields,
-      credential: undefined,
-      key: 'none',
-      send: (fetch) => new DefiLlamaYieldsClient({ ...common(fetch), baseUrl: yields }).pools(),
-    },
-  );
-  const proKey = d.defillamaPro.apiKey;
-  add(
-    proKey !== undefined && {
-      source: 'defillama-pro',
-      vendor: 'defillama-pro',
-      baseUrl: new URL(defillamaProBaseUrl(proKey)).origin,
-      credential: proKey,
-      key: 'checked',
-      send: (fetch) => new DefiLlamaProClient({ ...common(fetch), baseUrl: defillamaProBaseUrl(proKey) }).hacks(),
-    },
-  );
-  const debank = d.debank.url;
-  add(
-    debank !== undefined && {
-      source: 'debank',
-      vendor: 'debank',
-      baseUrl: debank,
-      credential: d.debank.accessKey,
-      key: 'checked',
-      send: (fetch) =>
-        new DebankClient({ ...common(fetch), baseUrl: debank, headers: debankHeaders(d.debank.accessKey) }).positions(
-          VITALIK,
+      send: (o) =>
+        new AlchemyNftClient({ ...o, baseUrlFor: (chain) => alchemyNftBaseUrl(chain, alchemyKey!) }).ownedPage(
+          'ethereum',
+          PROBE_WALLET,
+          null,
         ),
     },
-  );
-  const growthepie = d.growthepie.url;
-  add(
-    growthepie !== undefined && {
+    {
+      source: 'defillama',
+      baseUrl: up.defi.defillama.url,
+      // One protocol's TVL, a number: the smallest reply of the free API (the protocol list is megabytes).
+      send: (o, baseUrl) => new DefiLlamaClient({ ...o, baseUrl }).http.getJson('/tvl/lido'),
+    },
+    {
+      source: 'defillama-yields',
+      baseUrl: up.defi.yields.url,
+      send: (o, baseUrl) => new DefiLlamaYieldsClient({ ...o, baseUrl }).pools(),
+    },
+    {
+      source: 'defillama-pro',
+      baseUrl: proKey && new URL(defillamaProBaseUrl(proKey)).origin,
+      credential: proKey,
+      key: 'checked',
+      send: (o) => new DefiLlamaProClient({ ...o, baseUrl: defillamaProBaseUrl(proKey!) }).hacks(),
+    },
+    {
+      source: 'debank',
+      baseUrl: debank.url,
+      credential: debank.accessKey,
+      key: 'checked',
+      send: (o, baseUrl) =>
+        new DebankClient({ ...o, baseUrl, headers: debankHeaders(debank.accessKey) }).positions(VITALIK),
+    },
+    {
       source: 'growthepie',
-      vendor: 'growthepie',
-      baseUrl: growthepie,
-      credential: undefined,
-      key: 'none',
-      send: (fetch) => new GrowthepieClient({ ...common(fetch), baseUrl: growthepie }).chainActivity(),
+      baseUrl: up.defi.growthepie.url,
+      send: (o, baseUrl) => new GrowthepieClient({ ...o, baseUrl }).chainActivity(),
     },
-  );
-  const subgraph = up.ensSubgraph.url;
-  add(
-    subgraph !== undefined && {
+    {
       source: 'ens-subgraph',
-      vendor: 'ens-subgraph',
-      baseUrl: subgraph,
+      baseUrl: up.ensSubgraph.url,
       // The Graph's gateway takes its key in the URL path.
-      credential: undefined,
       key: 'in-url',
-      send: (fetch) => new EnsSubgraphClient({ ...common(fetch), url: subgraph }).domainsOf(VITALIK),
+      send: (o, url) => new EnsSubgraphClient({ ...o, url }).domainsOf(VITALIK),
     },
-  );
-
-  for (const chain of CHAINS) {
-    const rpcUrl = config.chains[chain.key].rpcUrl;
-    add(
-      rpcUrl !== undefined && {
+    ...CHAINS.map(
+      (chain): ProbeRow => ({
         source: `rpc:${chain.key}`,
         vendor: 'json-rpc',
-        baseUrl: rpcUrl,
+        baseUrl: config.chains[chain.key].rpcUrl,
         // Providers take their key in the URL.
-        credential: undefined,
         key: 'in-url',
         expectedChainId: chain.id,
-        send: (fetch) =>
-          fetch(rpcUrl, {
+        send: (o, rpcUrl) =>
+          o.fetch(rpcUrl, {
             method: 'POST',
             headers: { 'content-type': 'application/json', accept: 'application/json' },
             body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
             signal: AbortSignal.timeout(config.upstreamTimeoutMs),
           }),
+      }),
+    ),
+  ];
+  return rows.flatMap(({ baseUrl, send, ...row }): SourceProbe[] => {
+    if (baseUrl === undefined) return [];
+    const options = (fetch: typeof globalThis.fetch): ProbeClientOptions => ({
+      mode: 'live',
+      registry: new SourceHealthRegistry(),
+      timeoutMs: config.upstreamTimeoutMs,
+      // One request: a retry would hide what the first reply was.
+      policy: { retries: 0 },
+      fetch,
+    });
+    return [
+      {
+        ...row,
+        vendor: row.vendor ?? row.source,
+        baseUrl,
+        credential: row.credential,
+        key: row.key ?? 'none',
+        send: (fetch) => send(options(fetch), baseUrl),
       },
-    );
-  }
-  return probes;
+    ];
+  });
 }

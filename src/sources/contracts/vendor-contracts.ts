@@ -48,6 +48,22 @@ const messageBody = {
   properties: { message: { type: 'string' } },
 };
 
+const defillamaErrorReplies = { schema: messageBody, docs: 'https://api-docs.defillama.com (rate limits)' };
+
+/**
+ * A vendor whose contract is pinned from its docs (documented-contracts.ts): it is its own source, its paths follow
+ * the base URL directly, and the base URL is the document's server unless `liveBase` names one.
+ */
+function documentedVendor(
+  documented: OpenApiDocument,
+  spec: Pick<VendorContractSpec, 'vendor'> & Partial<Omit<VendorContractSpec, 'contract'>>,
+): VendorContractSpec {
+  const [server] = (documented.servers ?? []) as { url: string }[];
+  const liveBase = spec.liveBase ?? server?.url;
+  if (liveBase === undefined) throw new Error(`the documented contract of ${spec.vendor} names no server`);
+  return { source: spec.vendor, pathPrefix: '', ...spec, contract: { documented }, liveBase };
+}
+
 /** Every upstream HTTP API with its contract (the RPC chains speak JSON-RPC and are not listed). */
 export const VENDOR_CONTRACTS: readonly VendorContractSpec[] = [
   {
@@ -106,7 +122,7 @@ export const VENDOR_CONTRACTS: readonly VendorContractSpec[] = [
       contract: { file: 'defillama-free.yaml' },
       liveBase,
       pathPrefix: '',
-      errorReplies: { schema: messageBody, docs: 'https://api-docs.defillama.com (rate limits)' },
+      errorReplies: defillamaErrorReplies,
     }),
   ),
   {
@@ -116,7 +132,7 @@ export const VENDOR_CONTRACTS: readonly VendorContractSpec[] = [
     liveBase: 'https://pro-api.llama.fi',
     // llms-pro.txt: "the key goes in the URL path" (pro-api.llama.fi/<KEY>/api/…).
     pathPrefix: '/{key}',
-    errorReplies: { schema: messageBody, docs: 'https://api-docs.defillama.com (rate limits)' },
+    errorReplies: defillamaErrorReplies,
   },
   {
     vendor: 'sourcify',
@@ -141,42 +157,19 @@ export const VENDOR_CONTRACTS: readonly VendorContractSpec[] = [
       docs: 'https://docs.alchemy.com/reference/error-reference',
     },
   },
-  {
-    vendor: 'coinbase',
-    source: 'coinbase',
-    contract: { documented: COINBASE_DOCUMENTED },
-    liveBase: 'https://api.coinbase.com',
-    pathPrefix: '',
-  },
-  {
-    vendor: 'etherscan',
-    source: 'etherscan',
-    contract: { documented: ETHERSCAN_DOCUMENTED },
-    liveBase: 'https://api.etherscan.io',
-    pathPrefix: '',
-  },
-  {
+  documentedVendor(COINBASE_DOCUMENTED, { vendor: 'coinbase' }),
+  documentedVendor(ETHERSCAN_DOCUMENTED, { vendor: 'etherscan' }),
+  documentedVendor(DEBANK_DOCUMENTED, {
     vendor: 'debank',
-    source: 'debank',
-    contract: { documented: DEBANK_DOCUMENTED },
-    liveBase: 'https://pro-openapi.debank.com',
-    pathPrefix: '',
     errorReplies: { schema: messageBody, docs: 'https://docs.cloud.debank.com/en/readme/api-pro-reference' },
-  },
-  {
+  }),
+  documentedVendor(GROWTHEPIE_DOCUMENTED, {
     vendor: 'growthepie',
-    source: 'growthepie',
-    contract: { documented: GROWTHEPIE_DOCUMENTED },
-    liveBase: 'https://api.growthepie.com',
-    pathPrefix: '',
     errorReplies: { schema: messageBody, docs: 'https://docs.growthepie.com' },
-  },
-  {
+  }),
+  documentedVendor(ENS_SUBGRAPH_DOCUMENTED, {
     vendor: 'ens-subgraph',
-    source: 'ens-subgraph',
-    contract: { documented: ENS_SUBGRAPH_DOCUMENTED },
     liveBase: 'https://gateway.thegraph.com/subgraphs/name/ensdomains/ens',
-    pathPrefix: '',
     singleEndpoint: true,
     errorReplies: {
       schema: {
@@ -187,14 +180,11 @@ export const VENDOR_CONTRACTS: readonly VendorContractSpec[] = [
       },
       docs: 'https://thegraph.com/docs/en/subgraphs/querying/graphql-api/',
     },
-  },
-  {
+  }),
+  documentedVendor(JSON_RPC_DOCUMENTED, {
     vendor: 'json-rpc',
-    source: 'json-rpc',
-    contract: { documented: JSON_RPC_DOCUMENTED },
     // Any node: the chain's RPC URL is the endpoint.
     liveBase: 'https://ethereum-rpc.publicnode.com',
-    pathPrefix: '',
     singleEndpoint: true,
     errorReplies: {
       schema: {
@@ -206,7 +196,7 @@ export const VENDOR_CONTRACTS: readonly VendorContractSpec[] = [
       },
       docs: 'https://ethereum.org/en/developers/docs/apis/json-rpc/ (error responses)',
     },
-  },
+  }),
 ];
 
 /**

@@ -204,42 +204,26 @@ export class EtherscanClient {
     return boxed.value;
   }
 
+  /** One page of an address's normal transactions, the first `offset` in `sort` order of blocks. */
+  private txlist(
+    chain: ChainKey,
+    address: Address,
+    page: { offset: number; sort: 'asc' | 'desc' },
+    freshnessMs: number,
+  ): Promise<ExplorerTransaction[]> {
+    const query = { module: 'account', action: 'txlist', address: address.toLowerCase() };
+    return this.get(chain, { ...query, startblock: 0, endblock: 99_999_999, page: 1, ...page }, mapTxList, freshnessMs);
+  }
+
   /** The `count` most recent normal transactions of an address, newest first (count ≤ 10,000). */
   async transactions(chain: ChainKey, address: Address, count: number): Promise<ExplorerTransaction[]> {
-    return this.get(
-      chain,
-      {
-        module: 'account',
-        action: 'txlist',
-        address: address.toLowerCase(),
-        startblock: 0,
-        endblock: 99_999_999,
-        page: 1,
-        offset: count,
-        sort: 'desc',
-      },
-      mapTxList,
-      TX_FRESHNESS_MS,
-    ).then((txs) => txs.slice(0, count));
+    const txs = await this.txlist(chain, address, { offset: count, sort: 'desc' }, TX_FRESHNESS_MS);
+    return txs.slice(0, count);
   }
 
   /** The first normal transaction of an address, or null when it has none. */
   async firstTransaction(chain: ChainKey, address: Address): Promise<ExplorerTransaction | null> {
-    const txs = await this.get(
-      chain,
-      {
-        module: 'account',
-        action: 'txlist',
-        address: address.toLowerCase(),
-        startblock: 0,
-        endblock: 99_999_999,
-        page: 1,
-        offset: 1,
-        sort: 'asc',
-      },
-      mapTxList,
-      FIRST_TX_FRESHNESS_MS,
-    );
+    const txs = await this.txlist(chain, address, { offset: 1, sort: 'asc' }, FIRST_TX_FRESHNESS_MS);
     return txs[0] ?? null;
   }
 

@@ -32,70 +32,87 @@ export const MAX_LISTED_TOKENS = 50;
 const ETHER: NativeCoin = { symbol: 'ETH', name: 'Ether', decimals: 18 };
 const POL: NativeCoin = { symbol: 'POL', name: 'Polygon Ecosystem Token', decimals: 18 };
 
-// getAddress checks each EIP-55 checksum at load: a mistyped address stops the server at start.
-const token = (address: string, symbol: string, name: string, decimals: number): TokenListEntry => ({
-  address: getAddress(address),
-  symbol,
-  name,
-  decimals,
-});
+/** Name and decimals of each listed ERC-20: the same on every chain below (their canonical or bridged deployment). */
+const LISTED_TOKENS = {
+  USDC: { name: 'USD Coin', decimals: 6 },
+  USDT: { name: 'Tether USD', decimals: 6 },
+  DAI: { name: 'Dai Stablecoin', decimals: 18 },
+  WETH: { name: 'Wrapped Ether', decimals: 18 },
+  WBTC: { name: 'Wrapped BTC', decimals: 8 },
+  LINK: { name: 'ChainLink Token', decimals: 18 },
+  UNI: { name: 'Uniswap', decimals: 18 },
+  ARB: { name: 'Arbitrum', decimals: 18 },
+  OP: { name: 'Optimism', decimals: 18 },
+} as const;
+
+/** Each chain's native coin and the address of each token it lists, in the order balances are answered. */
+const DEPLOYMENTS: Record<
+  ChainKey,
+  { native: NativeCoin; tokens: Partial<Record<keyof typeof LISTED_TOKENS, string>> }
+> = {
+  ethereum: {
+    native: ETHER,
+    tokens: {
+      USDC: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+      USDT: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+      DAI: '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+      WETH: '0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2',
+      WBTC: '0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599',
+      LINK: '0x514910771AF9Ca656af840dff83E8264EcF986CA',
+      UNI: '0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984',
+    },
+  },
+  base: {
+    native: ETHER,
+    tokens: {
+      USDC: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+      DAI: '0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb',
+      WETH: '0x4200000000000000000000000000000000000006',
+    },
+  },
+  arbitrum: {
+    native: ETHER,
+    tokens: {
+      USDC: '0xaf88d065e77c8cC2239327C5EDb3A432268e5831',
+      USDT: '0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9',
+      WETH: '0x82aF49447D8a07e3bd95BD0d56f35241523fBab1',
+      ARB: '0x912CE59144191C1204E64559FE8253a0e49E6548',
+    },
+  },
+  optimism: {
+    native: ETHER,
+    tokens: {
+      USDC: '0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85',
+      WETH: '0x4200000000000000000000000000000000000006',
+      OP: '0x4200000000000000000000000000000000000042',
+    },
+  },
+  polygon: {
+    native: POL,
+    tokens: {
+      USDC: '0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359',
+      USDT: '0xc2132D05D31c914a87C6611C10748AEb04B58e8F',
+      WETH: '0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619',
+    },
+  },
+};
 
 /**
  * The major ERC-20s of each supported chain (canonical deployments, bridged ones where no native one exists).
  * Only tokens the price table lists, so every balance can be valued.
  */
-export const LIVE_TOKEN_LISTS: ChainTokenLists = {
-  ethereum: {
-    chain: 'ethereum',
-    native: ETHER,
-    tokens: [
-      token('0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48', 'USDC', 'USD Coin', 6),
-      token('0xdAC17F958D2ee523a2206206994597C13D831ec7', 'USDT', 'Tether USD', 6),
-      token('0x6B175474E89094C44Da98b954EedeAC495271d0F', 'DAI', 'Dai Stablecoin', 18),
-      token('0xC02aaA39b223FE8D0A0e5C4F27eAD9083C756Cc2', 'WETH', 'Wrapped Ether', 18),
-      token('0x2260FAC5E5542a773Aa44fBCfeDf7C193bc2C599', 'WBTC', 'Wrapped BTC', 8),
-      token('0x514910771AF9Ca656af840dff83E8264EcF986CA', 'LINK', 'ChainLink Token', 18),
-      token('0x1f9840a85d5aF5bf1D1762F925BDADdC4201F984', 'UNI', 'Uniswap', 18),
-    ],
-  },
-  base: {
-    chain: 'base',
-    native: ETHER,
-    tokens: [
-      token('0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 'USDC', 'USD Coin', 6),
-      token('0x50c5725949A6F0c72E6C4a641F24049A917DB0Cb', 'DAI', 'Dai Stablecoin', 18),
-      token('0x4200000000000000000000000000000000000006', 'WETH', 'Wrapped Ether', 18),
-    ],
-  },
-  arbitrum: {
-    chain: 'arbitrum',
-    native: ETHER,
-    tokens: [
-      token('0xaf88d065e77c8cC2239327C5EDb3A432268e5831', 'USDC', 'USD Coin', 6),
-      token('0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9', 'USDT', 'Tether USD', 6),
-      token('0x82aF49447D8a07e3bd95BD0d56f35241523fBab1', 'WETH', 'Wrapped Ether', 18),
-      token('0x912CE59144191C1204E64559FE8253a0e49E6548', 'ARB', 'Arbitrum', 18),
-    ],
-  },
-  optimism: {
-    chain: 'optimism',
-    native: ETHER,
-    tokens: [
-      token('0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85', 'USDC', 'USD Coin', 6),
-      token('0x4200000000000000000000000000000000000006', 'WETH', 'Wrapped Ether', 18),
-      token('0x4200000000000000000000000000000000000042', 'OP', 'Optimism', 18),
-    ],
-  },
-  polygon: {
-    chain: 'polygon',
-    native: POL,
-    tokens: [
-      token('0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359', 'USDC', 'USD Coin', 6),
-      token('0xc2132D05D31c914a87C6611C10748AEb04B58e8F', 'USDT', 'Tether USD', 6),
-      token('0x7ceB23fD6bC0adD59E62ac25578270cFf1b9f619', 'WETH', 'Wrapped Ether', 18),
-    ],
-  },
-};
+export const LIVE_TOKEN_LISTS: ChainTokenLists = Object.fromEntries(
+  CHAINS.map(({ key }): [ChainKey, ChainTokenList] => {
+    const { native, tokens } = DEPLOYMENTS[key];
+    const entries = Object.entries(tokens).map(([symbol, address]) => ({
+      // getAddress checks each EIP-55 checksum at load: a mistyped address stops the server at start.
+      address: getAddress(address),
+      symbol,
+      ...LISTED_TOKENS[symbol as keyof typeof LISTED_TOKENS],
+    }));
+    return [key, { chain: key, native, tokens: entries }];
+  }),
+) as ChainTokenLists;
 
 /**
  * The lists the service reads with: the live lists, except that a chain served by the embedded local chain lists the
