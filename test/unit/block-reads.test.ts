@@ -26,8 +26,9 @@ describe('reads exact for the head block, made once per block (SPEC "ENS records
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
     });
-    const body = (await res.json()) as { error?: unknown };
+    const body = (await res.json()) as { result?: unknown; error?: unknown };
     if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
+    return body.result;
   };
 
   beforeAll(async () => {
@@ -65,8 +66,11 @@ describe('reads exact for the head block, made once per block (SPEC "ENS records
 
   it('a block mined before the read is always seen: the value is read again at the new head', async () => {
     expect(await reads.read('balance:fresh', balanceOf(watchedAddress))).toBe(0n);
-    // A transfer from a funded dev account, mined at once by anvil: the next block.
-    await rawRpc('eth_sendTransaction', [{ from: funder, to: watchedAddress, value: toHex(parseEther('1.5')) }]);
+    // A transfer from a funded dev account, mined by anvil into the next block; the caller waits until it is mined.
+    const hash = await rawRpc('eth_sendTransaction', [
+      { from: funder, to: watchedAddress, value: toHex(parseEther('1.5')) },
+    ]);
+    while (!(await rawRpc('eth_getTransactionReceipt', [hash]))) await new Promise((r) => setTimeout(r, 10));
     methods.length = 0;
     expect(await reads.read('balance:fresh', balanceOf(watchedAddress))).toBe(parseEther('1.5'));
     expect(count('eth_getBalance')).toBe(1);

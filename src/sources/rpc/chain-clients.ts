@@ -1,8 +1,8 @@
-import { type Chain, createPublicClient, http, type PublicClient, type Transport } from 'viem';
+import { type Chain, createPublicClient, type PublicClient, type Transport } from 'viem';
 import { CHAINS, type ChainKey } from '../../config/chains.js';
 import type { AppConfig } from '../../config/config.js';
 import { serviceUnavailable } from '../../errors/api-error.js';
-import { readJsonRpcMethods } from './read-json-rpc-methods.js';
+import { jsonRpcTransport } from './json-rpc-transport.js';
 import { type LocalChainContracts, localViemChain, VIEM_CHAINS } from './viem-chains.js';
 
 /** live: a configured RPC URL · local: the embedded anvil chain · absent: nothing configured. */
@@ -71,10 +71,13 @@ export function createChainClients({
         : localViemChain({ chainId: endpoint.id, rpcUrl: url, contracts: key === 'ethereum' ? localContracts : {} });
     const client = createPublicClient({
       chain,
-      transport: http(url, {
+      transport: jsonRpcTransport(url, {
         retryCount: mode === 'live' ? LIVE_RETRY_COUNT : 0,
-        timeout: timeoutMs,
-        fetchFn: observedFetch(key, onRequest, observe),
+        timeoutMs,
+        observers: {
+          onRequest: (method) => onRequest?.(key, method),
+          observe: (latencyMs, ok) => observe?.(key, latencyMs, ok),
+        },
       }),
       batch: { multicall: { batchSize: MULTICALL_BATCH_BYTES, wait: 0 } },
     });
@@ -91,24 +94,4 @@ export function requireClient(clients: ChainClients, key: ChainKey): ChainRpcCli
   const { client } = clients[key];
   if (!client) throw serviceUnavailable(`no RPC configured for ${key}`);
   return client;
-}
-
-/** fetch, reporting each JSON-RPC method before the round trip and its latency after. */
-function observedFetch(
-  key: ChainKey,
-  onRequest: CreateChainClientsParameters['onRequest'],
-  observe: CreateChainClientsParameters['observe'],
-): typeof fetch {
-  return async (input, init) => {
-    if (onRequest) for (const method of readJsonRpcMethods(init?.body)) onRequest(key, method);
-    const startedAt = performance.now();
-    try {
-      const response = await fetch(input, init);
-      observe?.(key, performance.now() - startedAt, response.ok);
-      return response;
-    } catch (err) {
-      observe?.(key, performance.now() - startedAt, false);
-      throw err;
-    }
-  };
 }
