@@ -1,5 +1,5 @@
-import { escapeHtml, scriptLiteral } from './html-escape.js';
-import { uiAssetHref } from './ui-asset-files.js';
+import { escapeHtml, scriptLiteral } from '../../rest-compat/docs/html-escape.js';
+import { uiAssetHref } from '../../rest-compat/docs/ui-asset-files.js';
 
 export interface GraphiqlPageParams {
   /** The GraphQL endpoint the page queries; same origin. */

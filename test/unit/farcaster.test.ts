@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { FarcasterHubClient } from '../../src/sources/farcaster/farcaster-hub-client.js';
 import { farcasterTimeToIso, UnexpectedFarcasterReplyError } from '../../src/sources/farcaster/farcaster-records.js';
 import { createFarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
@@ -12,7 +13,6 @@ import {
   mapHubVerifications,
 } from '../../src/sources/farcaster/hub-replies.js';
 import { mapNeynarCast, mapNeynarFollowersPage, mapNeynarUser } from '../../src/sources/farcaster/neynar-replies.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 import type { Sources } from '../../src/sources/sources.js';
 import { decodeFeedCursor, encodeFeedCursor } from '../../subgraphs/farcaster/feed-cursor.js';
