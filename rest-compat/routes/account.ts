@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CREDIT_PACKAGE_IDS } from '../../src/access/credit-packages.js';
+import { CREDIT_PACKAGE_IDS } from '../../subgraphs/shared/credit-packages.js';
 import type { RouteRow } from '../route-row.js';
 
 /** Key ids are UUIDs; anything else is a malformed path, not an unknown key. */

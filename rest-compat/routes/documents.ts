@@ -1,4 +1,4 @@
-import { renderDocsPage } from '../../src/http/docs-page.js';
+import { renderDocsPage } from '../docs/docs-page.js';
 import { buildOpenApi } from '../openapi/build-openapi.js';
 import type { OpenApiDocument } from '../openapi/openapi-types.js';
 import { renderOpenApiYaml } from '../openapi/openapi-yaml.js';

@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { AccountServices, CallerIdentity, ListedApiKeyShape } from '../../subgraphs/shared/account-services.js';
+import { CREDIT_PACKAGES, packagePriceUsd } from '../../subgraphs/shared/credit-packages.js';
 import { ApiError, invalidParameter, notFound } from '../errors/api-error.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secrets.js';
 import type { AccessLimits } from './caller-limits.js';
-import { CREDIT_PACKAGES, packagePriceUsd } from './credit-packages.js';
 import { creditsUsedCounter, DAY_MS, globalDailyCounter, windowResetsAt } from './quota-plan.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { SiweAudience } from './siwe-audience.js';

@@ -1,6 +1,6 @@
-import { escapeHtml, scriptLiteral } from './html-escape.js';
-import { uiAssetHref } from './ui-asset-files.js';
-import { uiPageShell } from './ui-page-shell.js';
+import { escapeHtml, scriptLiteral } from '../../rest-compat/docs/html-escape.js';
+import { uiAssetHref } from '../../rest-compat/docs/ui-asset-files.js';
+import { uiPageShell } from '../../rest-compat/docs/ui-page-shell.js';
 
 export interface GraphiqlPageParams {
   /** The GraphQL endpoint the page queries; same origin. */

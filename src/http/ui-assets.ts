@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
-import { UI_ASSET_FILES, uiAssetPath } from './ui-asset-files.js';
+import { UI_ASSET_FILES, uiAssetPath } from '../../rest-compat/docs/ui-asset-files.js';
 
 export interface UiAssetsOptions {
   /** Cache-Control of the assets; they change only with the package version, which their links carry. */

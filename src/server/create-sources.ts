@@ -1,12 +1,12 @@
 import type { Address } from 'viem';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
+import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../embedded/replay/replay-server.js';
 import { createDefiSourcesFromConfig, defiSourcesNeedReplay } from '../sources/defi/defi-sources.js';
 import { createEnsSources, localEnsContracts } from '../sources/ens/ens-sources.js';
 import { createFarcasterSources } from '../sources/farcaster/farcaster-sources.js';
 import { createGasPriceSource } from '../sources/gas-price-source.js';
 import { createPriceSources, type PriceUpstream } from '../sources/prices/price-sources.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../sources/replay/replay-server.js';
 import { createChainClients } from '../sources/rpc/chain-clients.js';
 import { createRpcSourceClients } from '../sources/rpc/rpc-source-clients.js';
 import { SourceHealthRegistry } from '../sources/source-health.js';

@@ -4,22 +4,22 @@ import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
 import { type Access, createAccess } from '../access/create-access.js';
 import { createCcipServices } from '../ccip/ccip-services.js';
-import { serveParentsOffchain } from '../chain/offchain-resolver.js';
-import { localTokenList } from '../chain/seed-steps/demo-assets.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
+import { serveParentsOffchain } from '../embedded/chain/offchain-resolver.js';
+import { localTokenList } from '../embedded/chain/seed-steps/demo-assets.js';
+import { type LocalFacilitator, startLocalFacilitator } from '../embedded/local-facilitator.js';
+import type { ReplayServer } from '../embedded/replay/replay-server.js';
+import { type EmbeddedChain, startEmbeddedChainIfNeeded } from '../embedded/start-embedded-chain.js';
 import { type GraphContextFactory, graphContextFactory } from '../http/graph-context-factory.js';
-import type { ReplayServer } from '../sources/replay/replay-server.js';
 import type { Sources } from '../sources/sources.js';
 import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
-import { type LocalFacilitator, startLocalFacilitator } from '../sources/x402/local-facilitator.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/store.js';
 import { createEventDetectors } from '../webhooks/detectors/create-detectors.js';
 import { startWebhooks } from '../webhooks/start-webhooks.js';
 import { type AppOffers, createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
-import { type EmbeddedChain, startEmbeddedChainIfNeeded } from './start-embedded-chain.js';
 
 /** Everything a resolver can reach, built once from config: the same for the whole server and a subgraph alone. */
 export interface Services {

@@ -22,6 +22,15 @@ export interface HttpUpstreamParams {
   now?: () => number;
 }
 
+/** Where the replay of recorded replies serves each upstream it records (the embedded replay server is one). */
+export interface ReplayUrls {
+  /** The base URL a source client uses instead of the real upstream's. */
+  baseUrlFor(source: string): string;
+}
+
+/** What a client of one upstream is built from: where the upstream is and how it is watched (headers are its own). */
+export type UpstreamClientParams = Omit<HttpUpstreamParams, 'headers'>;
+
 /** What one upstream is: its name and kind in /api/sources/health, what it serves, how long a reply stays fresh. */
 export interface UpstreamIdentity {
   name: string;

@@ -1,6 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { invalidParameter, notFound } from '../../src/errors/api-error.js';
-import { askPriceSources, medianPrice } from '../../src/sources/prices/median-price.js';
 import type { MarketQuote } from '../../src/sources/prices/price-quotes.js';
 import {
   findToken,
@@ -11,6 +10,7 @@ import {
 import type { GraphContext } from '../shared/graph-context.js';
 import { DEFAULT_HISTORY_DAYS, DEFAULT_TRENDING_LIMIT, MAX_HISTORY_DAYS, MAX_TRENDING_LIMIT } from './limits.js';
 import { coinbaseSpotLoader, defillamaQuoteLoader, marketQuoteLoader } from './loaders.js';
+import { askPriceSources, medianPrice } from './median-price.js';
 import { PriceHistory, SmartPrice, TokenPrice, TrendingToken } from './types.js';
 
 const SYMBOL_RULE = '1–15 letters, digits, dots or dashes';

@@ -1,9 +1,9 @@
 import { createTestClient, createWalletClient, http } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadContractArtifact } from '../../src/chain/contract-artifacts.js';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { BASE_NAMES_DEPLOYER, localBaseNamesAddresses } from '../../src/chain/seed-steps/base-names.js';
 import type { ChainKey } from '../../src/config/chains.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { BASE_NAMES_DEPLOYER, localBaseNamesAddresses } from '../../src/embedded/chain/seed-steps/base-names.js';
+import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
 import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 

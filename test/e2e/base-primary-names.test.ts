@@ -1,9 +1,9 @@
 import { createPublicClient, http, namehash } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { loadPublishedContract } from '../../src/chain/published-contracts.js';
-import { localBaseNamesAddresses } from '../../src/chain/seed-steps/base-names.js';
 import type { ChainKey } from '../../src/config/chains.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { loadPublishedContract } from '../../src/embedded/chain/published-contracts.js';
+import { localBaseNamesAddresses } from '../../src/embedded/chain/seed-steps/base-names.js';
 import { BASE_COIN_TYPE, reverseNameOf } from '../../src/sources/ens/reverse-names.js';
 import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

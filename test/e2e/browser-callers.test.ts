@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UI_ASSET_FILES, uiAssetPath } from '../../src/http/ui-asset-files.js';
+import { UI_ASSET_FILES, uiAssetPath } from '../../rest-compat/docs/ui-asset-files.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { ONE_FREE_CALL } from '../helpers/x402-payer.js';
 

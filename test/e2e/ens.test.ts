@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { localEnsAddresses } from '../../src/chain/seed-steps/ens.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const [, alice, bob, carol, dave] = getDevAccounts().map((a) => a.address);

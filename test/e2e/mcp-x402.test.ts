@@ -9,8 +9,8 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { isValidServiceName, sanitizeTags, validateDiscoveryExtension } from '@x402/extensions/bazaar';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
 import { USDC_ON_BASE } from '../../src/config/config.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { ONE_FREE_CALL, RECEIVER, usdcBalance } from '../helpers/x402-payer.js';
 

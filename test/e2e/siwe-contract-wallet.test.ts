@@ -13,8 +13,8 @@ import {
 } from 'viem';
 import type { PrivateKeyAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ContractArtifact, loadContractArtifact } from '../../src/chain/contract-artifacts.js';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { type ContractArtifact, loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
 import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
 import { bearer, getChallenge, messageFor, newWallet } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { DEMO_COLLECTIBLE, demoAssetAddresses } from '../../src/chain/seed-steps/demo-assets.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { DEMO_COLLECTIBLE, demoAssetAddresses } from '../../src/embedded/chain/seed-steps/demo-assets.js';
 import { MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 

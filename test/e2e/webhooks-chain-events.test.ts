@@ -10,11 +10,11 @@ import {
 } from 'viem';
 import { mainnet } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContractArtifact } from '../../src/chain/contract-artifacts.js';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { loadPublishedContract } from '../../src/chain/published-contracts.js';
-import { demoAssetAddresses } from '../../src/chain/seed-steps/demo-assets.js';
-import { localEnsAddresses } from '../../src/chain/seed-steps/ens.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { loadPublishedContract } from '../../src/embedded/chain/published-contracts.js';
+import { demoAssetAddresses } from '../../src/embedded/chain/seed-steps/demo-assets.js';
+import { localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
+import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
 import { chainCursorName } from '../../src/webhooks/detectors/chain-event-detector.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

@@ -7,7 +7,7 @@ import { Redis } from 'ioredis';
 import { createWalletClient, http, parseEther, publicActions } from 'viem';
 import { mainnet } from 'viem/chains';
 import { afterAll, describe, expect, it } from 'vitest';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { bearer, type SiweServer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';

@@ -1,4 +1,4 @@
-import type { ReplayServer } from '../../src/sources/replay/replay-server.js';
+import type { ReplayServer } from '../../src/embedded/replay/replay-server.js';
 
 /** A request as the client sent it, to the live URL it was built for. */
 export interface SentUpstreamRequest {

@@ -1,6 +1,6 @@
 import { type Address, createPublicClient, erc20Abi, http, type LocalAccount, toHex } from 'viem';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
 import { USDC_ON_BASE } from '../../src/config/config.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import type { TestServer } from './test-server.js';
 
 /** anvil's development account #9: the default X402_RECEIVER. */

@@ -3,7 +3,7 @@ import type { OpenApiDocument, OperationObject } from '../../rest-compat/openapi
 import { operationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
 import { schemaExample } from '../../rest-compat/openapi/schema-example.js';
 import { bazaarTags } from '../../src/access/bazaar-discovery.js';
-import { toolName } from '../../src/mcp/agent-tools.js';
+import { toolName } from '../../src/http/mcp/agent-tools.js';
 
 const document = {
   components: {

@@ -1,12 +1,12 @@
 import { createServer } from 'node:net';
 import { multicall3Abi, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
-import { seedLocalChain } from '../../src/chain/seed-local-chain.js';
-import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
 import type { ChainKey } from '../../src/config/chains.js';
 import { loadConfig } from '../../src/config/config.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { type LocalChain, startLocalChain } from '../../src/embedded/chain/local-chain.js';
+import { seedLocalChain } from '../../src/embedded/chain/seed-local-chain.js';
+import { deployMulticall3Step } from '../../src/embedded/chain/seed-steps/multicall3.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { createChainClients, requireClient } from '../../src/sources/rpc/chain-clients.js';
 import { readJsonRpcMethods } from '../../src/sources/rpc/read-json-rpc-methods.js';

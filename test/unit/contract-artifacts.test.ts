@@ -7,7 +7,7 @@ import {
   ContractArtifactNotFoundError,
   InvalidContractArtifactError,
   loadContractArtifact,
-} from '../../src/chain/contract-artifacts.js';
+} from '../../src/sources/rpc/contract-artifacts.js';
 
 describe('contract artifacts', () => {
   it('are found under <project root>/generated/contracts, with abi, creation code and runtime code', () => {

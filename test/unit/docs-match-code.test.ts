@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { routePriceUsd } from '../../src/access/payment-catalog.js';
 import { CONFIG_VARIABLES, loadConfig } from '../../src/config/config.js';
-import { toolName } from '../../src/mcp/agent-tools.js';
+import { toolName } from '../../src/http/mcp/agent-tools.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const readme = readFileSync(join(root, 'README.md'), 'utf8');

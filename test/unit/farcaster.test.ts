@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { FarcasterHubClient } from '../../src/sources/farcaster/farcaster-hub-client.js';
-import { farcasterTimeToIso, UnexpectedFarcasterReplyError } from '../../src/sources/farcaster/farcaster-records.js';
+import { farcasterTimeToIso } from '../../src/sources/farcaster/farcaster-records.js';
 import { createFarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
 import {
   mapHubCasts,
@@ -12,7 +13,7 @@ import {
   mapHubVerifications,
 } from '../../src/sources/farcaster/hub-replies.js';
 import { mapNeynarCast, mapNeynarFollowersPage, mapNeynarUser } from '../../src/sources/farcaster/neynar-replies.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
+import { UnexpectedReplyError } from '../../src/sources/json-reply.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 import type { Sources } from '../../src/sources/sources.js';
 import { decodeFeedCursor, encodeFeedCursor } from '../../subgraphs/farcaster/feed-cursor.js';
@@ -80,7 +81,7 @@ describe('upstream replies are mapped into our records at the edge', () => {
       activeStatus: null,
       registeredAt: null,
     });
-    expect(() => mapNeynarUser({ username: 'no-fid' })).toThrow(UnexpectedFarcasterReplyError);
+    expect(() => mapNeynarUser({ username: 'no-fid' })).toThrow(UnexpectedReplyError);
   });
 
   it('a Neynar cast counts likes, recasts and replies; a followers page unwraps each follow', () => {
@@ -113,7 +114,7 @@ describe('upstream replies are mapped into our records at the edge', () => {
     });
     expect(page).toMatchObject({ items: [{ fid: 9 }], cursor: null });
     expect(() => mapNeynarCast({ hash: '0xabc', timestamp: 'yesterday', author: { fid: 3 } })).toThrow(
-      UnexpectedFarcasterReplyError,
+      UnexpectedReplyError,
     );
   });
 
@@ -184,7 +185,7 @@ describe('upstream replies are mapped into our records at the edge', () => {
       mapHubFollowerFids({ messages: [{ hash: '0x1', data: { fid: 77, linkBody: { type: 'follow', targetFid: 3 } } }] })
         .items,
     ).toEqual([77]);
-    expect(() => mapHubCasts({ message: [] })).toThrow(UnexpectedFarcasterReplyError);
+    expect(() => mapHubCasts({ message: [] })).toThrow(UnexpectedReplyError);
   });
 
   it("a Neynar user's activeStatus comes from its user score: active from 0.5 up, inactive below, null without a score", () => {
@@ -269,9 +270,9 @@ describe('upstream replies are mapped into our records at the edge', () => {
     expect(mapHubIdRegistration(hubble)).toBe('2023-11-14T22:13:20.000Z');
     expect(mapHubIdRegistration({ events: [reply.events[1]] })).toBeNull();
     expect(mapHubIdRegistration({ events: [] })).toBeNull();
-    expect(() => mapHubIdRegistration({ messages: [] })).toThrow(UnexpectedFarcasterReplyError);
+    expect(() => mapHubIdRegistration({ messages: [] })).toThrow(UnexpectedReplyError);
     expect(() => mapHubIdRegistration({ events: [{ ...reply.events[0], blockTimestamp: '1700000000' }] })).toThrow(
-      UnexpectedFarcasterReplyError,
+      UnexpectedReplyError,
     );
   });
 

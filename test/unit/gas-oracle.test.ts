@@ -1,10 +1,10 @@
 import { type FeeHistory, parseGwei } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
-import { seedLocalChain } from '../../src/chain/seed-local-chain.js';
-import { feeMarketActivityStep } from '../../src/chain/seed-steps/fee-market-activity.js';
-import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
 import { loadConfig } from '../../src/config/config.js';
+import { type LocalChain, startLocalChain } from '../../src/embedded/chain/local-chain.js';
+import { seedLocalChain } from '../../src/embedded/chain/seed-local-chain.js';
+import { feeMarketActivityStep } from '../../src/embedded/chain/seed-steps/fee-market-activity.js';
+import { deployMulticall3Step } from '../../src/embedded/chain/seed-steps/multicall3.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { createChainClients, requireClient } from '../../src/sources/rpc/chain-clients.js';
 import { readGasPrices } from '../../src/sources/rpc/gas-oracle.js';

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { createPublicClient, http, size } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { AnvilBinaryNotFoundError, resolveAnvilBinary } from '../../src/chain/anvil-binary.js';
-import { loadContractArtifact } from '../../src/chain/contract-artifacts.js';
-import { ANVIL_DEV_MNEMONIC, getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { type LocalChain, LocalChainStartError, startLocalChain } from '../../src/chain/local-chain.js';
-import { SeedStepError, seedLocalChain } from '../../src/chain/seed-local-chain.js';
-import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
+import { AnvilBinaryNotFoundError, resolveAnvilBinary } from '../../src/embedded/chain/anvil-binary.js';
+import { ANVIL_DEV_MNEMONIC, getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { type LocalChain, LocalChainStartError, startLocalChain } from '../../src/embedded/chain/local-chain.js';
+import { SeedStepError, seedLocalChain } from '../../src/embedded/chain/seed-local-chain.js';
+import { deployMulticall3Step } from '../../src/embedded/chain/seed-steps/multicall3.js';
+import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
 import { MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
 
 const started: LocalChain[] = [];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { askPriceSources, median, medianPrice, type SourceAnswer } from '../../src/sources/prices/median-price.js';
 import type { PriceSourceName } from '../../src/sources/prices/price-quotes.js';
+import { askPriceSources, median, medianPrice, type SourceAnswer } from '../../subgraphs/prices/median-price.js';
 
 const NOW_MS = Date.parse('2025-06-02T12:00:00Z');
 const NOW_S = NOW_MS / 1000;

@@ -14,11 +14,11 @@ import {
   toFunctionSelector,
 } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContractArtifact } from '../../src/chain/contract-artifacts.js';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
-import { seedLocalChain } from '../../src/chain/seed-local-chain.js';
-import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { type LocalChain, startLocalChain } from '../../src/embedded/chain/local-chain.js';
+import { seedLocalChain } from '../../src/embedded/chain/seed-local-chain.js';
+import { deployMulticall3Step } from '../../src/embedded/chain/seed-steps/multicall3.js';
+import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
 import { localViemChain, MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
 
 const artifact = loadContractArtifact('Multicall3');

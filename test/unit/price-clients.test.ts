@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
+import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { createSources } from '../../src/server/create-sources.js';
+import type { UpstreamClientParams } from '../../src/sources/http-upstream.js';
 import { CoinbaseSpotClient } from '../../src/sources/prices/coinbase-spot-client.js';
 import { CoinGeckoClient } from '../../src/sources/prices/coingecko-client.js';
 import { DefiLlamaCoinsClient } from '../../src/sources/prices/defillama-coins-client.js';
-import type { PriceClientParams } from '../../src/sources/prices/price-source-params.js';
 import { TOKEN_LISTINGS } from '../../src/sources/prices/token-symbols.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 
 const SOURCES = ['coingecko', 'defillama-coins', 'coinbase'] as const;
@@ -24,7 +24,7 @@ describe('price clients against the recorded replies', () => {
   });
 
   /** Fresh clients (empty caches, closed breakers) with quick retries, as the tests need them. */
-  function clients(overrides: Partial<PriceClientParams> = {}) {
+  function clients(overrides: Partial<UpstreamClientParams> = {}) {
     const registry = new SourceHealthRegistry();
     const common = {
       mode: 'local' as const,

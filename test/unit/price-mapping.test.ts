@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { UnexpectedReplyError } from '../../src/sources/json-reply.js';
 import { mapSpotPrice } from '../../src/sources/prices/coinbase-spot-client.js';
 import {
   coingeckoKeyHeader,
@@ -7,7 +8,6 @@ import {
   mapTrending,
 } from '../../src/sources/prices/coingecko-client.js';
 import { mapCurrentPrices } from '../../src/sources/prices/defillama-coins-client.js';
-import { UnexpectedReplyError } from '../../src/sources/prices/price-quotes.js';
 import {
   findToken,
   isSymbolSyntax,

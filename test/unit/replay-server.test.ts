@@ -8,7 +8,7 @@ import {
   type ReplayServer,
   startReplayServer,
   UnknownReplayScenarioError,
-} from '../../src/sources/replay/replay-server.js';
+} from '../../src/embedded/replay/replay-server.js';
 
 const PRICE_QUERY = 'vs_currencies=usd&include_market_cap=true&include_24hr_vol=true&include_24hr_change=true';
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
+import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { runSourcesCheck } from '../../src/server/sources-check.js';
 import { checkSources } from '../../src/sources/contracts/check-sources.js';
 import { VENDOR_CONTRACTS } from '../../src/sources/contracts/vendor-contracts.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
 import { type ReplayRoute, replayRoutingFetch } from '../helpers/replay-routing-fetch.js';
 
 /** The env an operator sets to go live everywhere: real upstream URLs and keys (the replay answers in their place). */

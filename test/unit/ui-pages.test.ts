@@ -1,8 +1,8 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { renderDocsPage } from '../../src/http/docs-page.js';
+import { renderDocsPage } from '../../rest-compat/docs/docs-page.js';
+import { UI_ASSET_FILES } from '../../rest-compat/docs/ui-asset-files.js';
 import { renderGraphiqlPage } from '../../src/http/graphiql-page.js';
-import { UI_ASSET_FILES } from '../../src/http/ui-asset-files.js';
 import { uiAssets } from '../../src/http/ui-assets.js';
 
 const ASSETS: [string, RegExp][] = [

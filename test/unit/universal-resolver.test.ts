@@ -18,13 +18,13 @@ import {
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { packetToBytes } from 'viem/ens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadContractArtifact } from '../../src/chain/contract-artifacts.js';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
-import { loadPublishedContract } from '../../src/chain/published-contracts.js';
-import { seedLocalChain } from '../../src/chain/seed-local-chain.js';
-import { ensStep, localEnsAddresses } from '../../src/chain/seed-steps/ens.js';
-import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { type LocalChain, startLocalChain } from '../../src/embedded/chain/local-chain.js';
+import { loadPublishedContract } from '../../src/embedded/chain/published-contracts.js';
+import { seedLocalChain } from '../../src/embedded/chain/seed-local-chain.js';
+import { ensStep, localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
+import { deployMulticall3Step } from '../../src/embedded/chain/seed-steps/multicall3.js';
+import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
 import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
 import { startTestOffchainGateway, type TestOffchainGateway } from '../helpers/offchain-gateway.js';
 

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
+import { loadReplayFixtures, type ReplayEntry } from '../../src/embedded/replay/replay-fixtures.js';
+import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { sourceProbes } from '../../src/sources/contracts/source-probes.js';
 import { type ContractOperation, VendorContract } from '../../src/sources/contracts/vendor-contract.js';
 import {
@@ -23,8 +25,6 @@ import { AlchemyNftClient } from '../../src/sources/nft/alchemy-nft-client.js';
 import { CoinbaseSpotClient } from '../../src/sources/prices/coinbase-spot-client.js';
 import { CoinGeckoClient } from '../../src/sources/prices/coingecko-client.js';
 import { DefiLlamaCoinsClient } from '../../src/sources/prices/defillama-coins-client.js';
-import { loadReplayFixtures, type ReplayEntry } from '../../src/sources/replay/replay-fixtures.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/sources/replay/replay-server.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 import { replayRoutingFetch, type SentUpstreamRequest } from '../helpers/replay-routing-fetch.js';
 

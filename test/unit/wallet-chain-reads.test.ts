@@ -1,17 +1,17 @@
 import { type Address, createTestClient, getAddress, http, parseUnits } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
-import { seedLocalChain } from '../../src/chain/seed-local-chain.js';
+import { loadConfig } from '../../src/config/config.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { type LocalChain, startLocalChain } from '../../src/embedded/chain/local-chain.js';
+import { seedLocalChain } from '../../src/embedded/chain/seed-local-chain.js';
 import {
   DEMO_COLLECTIBLE,
   DEMO_TOKENS,
   demoAssetAddresses,
   demoAssetsStep,
   localTokenList,
-} from '../../src/chain/seed-steps/demo-assets.js';
-import { deployMulticall3Step } from '../../src/chain/seed-steps/multicall3.js';
-import { loadConfig } from '../../src/config/config.js';
+} from '../../src/embedded/chain/seed-steps/demo-assets.js';
+import { deployMulticall3Step } from '../../src/embedded/chain/seed-steps/multicall3.js';
 import { type ChainReads, createChainReads } from '../../src/sources/chain-reads.js';
 import { createChainClients } from '../../src/sources/rpc/chain-clients.js';
 import { createRpcSourceClients } from '../../src/sources/rpc/rpc-source-clients.js';

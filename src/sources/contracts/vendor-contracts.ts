@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { defaultFixturesDir } from '../replay/replay-fixtures.js';
+import { defaultFixturesDir } from '../../config/fixtures-dir.js';
 import { ALCHEMY_AMENDMENTS, type ContractAmendment, SNAPCHAIN_AMENDMENTS } from './contract-amendments.js';
 import {
   COINBASE_DOCUMENTED,

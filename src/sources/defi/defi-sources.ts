@@ -1,4 +1,5 @@
 import type { AppConfig } from '../../config/config.js';
+import type { ReplayUrls } from '../http-upstream.js';
 import type { SourceHealthRegistry, SourceMode } from '../source-health.js';
 import { DebankClient, debankHeaders } from './debank-client.js';
 import { DefiLlamaClient } from './defillama-client.js';
@@ -92,7 +93,7 @@ export function defiSourcesNeedReplay(config: AppConfig): boolean {
  */
 export function createDefiSourcesFromConfig(p: {
   config: AppConfig;
-  replay: { baseUrlFor(source: string): string } | undefined;
+  replay: ReplayUrls | undefined;
   registry: SourceHealthRegistry;
 }): DefiSources {
   const d = p.config.upstreams.defi;

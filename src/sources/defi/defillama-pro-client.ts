@@ -1,5 +1,5 @@
 import type { HttpJsonSource } from '../http-json-source.js';
-import { finiteNumber, isJsonObject, UnexpectedReplyError } from '../prices/price-quotes.js';
+import { finiteNumber, isJsonObject, UnexpectedReplyError } from '../json-reply.js';
 import type { SourceClient } from '../source-client.js';
 import type { HackRecord, RaiseRecord, TokenUnlock } from './defi-records.js';
 import { type DefiUpstreamParams, defiUpstream, stringList, stringOrNull } from './defi-upstream.js';

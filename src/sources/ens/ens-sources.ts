@@ -32,7 +32,7 @@ export interface EnsSources {
   domains: EnsDomainsSource | undefined;
 }
 
-/** Deployment names the local chain seed records (src/chain/seed-steps/ens.ts). */
+/** Deployment names the local chain seed records (src/embedded/chain/seed-steps/ens.ts). */
 const LOCAL_DEPLOYMENT_NAMES = {
   universalResolver: 'UniversalResolver',
   registry: 'ENSRegistry',
@@ -52,7 +52,7 @@ export function localEnsContracts(deployments: ReadonlyMap<string, Address> | un
 }
 
 /**
- * The Base names contracts the embedded Base chain's seed deployed (src/chain/seed-steps/base-names.ts), or undefined.
+ * The Base names contracts the embedded Base chain's seed deployed (src/embedded/chain/seed-steps/base-names.ts), or undefined.
  * @example localBaseNamesContracts(localFacilitator.deployments)?.resolver
  */
 export function localBaseNamesContracts(

@@ -3,9 +3,9 @@ import type { ChainKey } from '../../config/chains.js';
 import { CHAINS } from '../../config/chains.js';
 import { serviceUnavailable } from '../../errors/api-error.js';
 import type { HttpJsonSource } from '../http-json-source.js';
+import type { UpstreamClientParams } from '../http-upstream.js';
 import { httpUpstream } from '../http-upstream.js';
-import { isJsonObject, UnexpectedReplyError } from '../prices/price-quotes.js';
-import type { PriceClientParams } from '../prices/price-source-params.js';
+import { isJsonObject, UnexpectedReplyError } from '../json-reply.js';
 import type { SourceClient } from '../source-client.js';
 import { UpstreamError } from '../upstream-failure.js';
 import { requireServedChain } from './explorer-chains.js';
@@ -46,7 +46,7 @@ export interface VerifiedContract {
   implementation: Address | null;
 }
 
-export interface EtherscanClientParams extends PriceClientParams {
+export interface EtherscanClientParams extends UpstreamClientParams {
   apiKey?: string | undefined;
 }
 

@@ -1,9 +1,9 @@
 import type { Address } from 'viem';
 import { CHAINS, type ChainKey } from '../../config/chains.js';
 import type { HttpJsonSource } from '../http-json-source.js';
+import type { UpstreamClientParams } from '../http-upstream.js';
 import { httpUpstream } from '../http-upstream.js';
-import { isJsonObject, UnexpectedReplyError } from '../prices/price-quotes.js';
-import type { PriceClientParams } from '../prices/price-source-params.js';
+import { isJsonObject, UnexpectedReplyError } from '../json-reply.js';
 import type { SourceClient } from '../source-client.js';
 import { requireServedChain } from './explorer-chains.js';
 
@@ -45,7 +45,7 @@ export class SourcifyClient {
   readonly client: SourceClient;
   readonly http: HttpJsonSource;
 
-  constructor(p: PriceClientParams) {
+  constructor(p: UpstreamClientParams) {
     ({ client: this.client, http: this.http } = httpUpstream({
       ...p,
       name: 'sourcify',

@@ -1,4 +1,5 @@
 import { getAddress, isAddress } from 'viem';
+import { UnexpectedReplyError } from '../json-reply.js';
 
 /** A Farcaster user as the service answers it (SPEC "Social-protocol user"), whichever upstream it came from. */
 export interface FarcasterProfile {
@@ -69,15 +70,6 @@ export function ethereumAddresses(values: readonly unknown[]): string[] {
   return out;
 }
 
-/** Thrown by reply mappers inside the upstream call: the reply is not the shape the upstream documents. */
-export class UnexpectedFarcasterReplyError extends Error {
-  override name = 'UnexpectedFarcasterReplyError';
-}
-
-export function isJsonObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** A non-negative integer count, or null for anything else. */
 export function countOrNull(value: unknown): number | null {
   return typeof value === 'number' && Number.isInteger(value) && value >= 0 ? value : null;
@@ -86,7 +78,7 @@ export function countOrNull(value: unknown): number | null {
 /** A positive integer FID or the mapper refuses the reply. */
 export function requireFid(value: unknown, where: string): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw new UnexpectedFarcasterReplyError(`${where}: fid is not a positive integer`);
+    throw new UnexpectedReplyError(`${where}: fid is not a positive integer`);
   }
   return value;
 }

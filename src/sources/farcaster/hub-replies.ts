@@ -1,12 +1,11 @@
+import { isJsonObject, UnexpectedReplyError } from '../json-reply.js';
 import {
   ethereumAddresses,
   type FarcasterCastRecord,
   type FarcasterEmbedRecord,
   type FarcasterPage,
   farcasterTimeToIso,
-  isJsonObject,
   requireFid,
-  UnexpectedFarcasterReplyError,
 } from './farcaster-records.js';
 
 /** What a hub's user data says about a user: the profile fields it stores, nothing counted. */
@@ -25,10 +24,10 @@ interface HubMessage {
 /** `{ messages: [...], nextPageToken }`: every hub list reply has this shape. */
 function hubMessages(json: unknown, where: string): { messages: HubMessage[]; cursor: string | null } {
   if (!isJsonObject(json) || !Array.isArray(json.messages))
-    throw new UnexpectedFarcasterReplyError(`${where}: expected { messages: [...] }`);
+    throw new UnexpectedReplyError(`${where}: expected { messages: [...] }`);
   const messages = json.messages.map((m) => {
     if (!isJsonObject(m) || !isJsonObject(m.data) || typeof m.hash !== 'string') {
-      throw new UnexpectedFarcasterReplyError(`${where}: a message lacks data or hash`);
+      throw new UnexpectedReplyError(`${where}: a message lacks data or hash`);
     }
     return { hash: m.hash, data: m.data };
   });
@@ -95,7 +94,7 @@ export function mapHubCasts(json: unknown): FarcasterPage<FarcasterCastRecord> {
     const body = isJsonObject(data.castAddBody) ? data.castAddBody : undefined;
     if (!body) return [];
     if (typeof data.timestamp !== 'number' || !Number.isInteger(data.timestamp) || data.timestamp < 0) {
-      throw new UnexpectedFarcasterReplyError('castsByFid: a message lacks its timestamp');
+      throw new UnexpectedReplyError('castsByFid: a message lacks its timestamp');
     }
     const embeds = Array.isArray(body.embeds) ? body.embeds : [];
     return [
@@ -137,7 +136,7 @@ export function isHubNotFound(status: number, body: unknown): boolean {
 
 /** `/v1/userNameProofByName` → the FID that owns the name. */
 export function mapHubUsernameProof(json: unknown): number {
-  if (!isJsonObject(json)) throw new UnexpectedFarcasterReplyError('userNameProofByName: expected an object');
+  if (!isJsonObject(json)) throw new UnexpectedReplyError('userNameProofByName: expected an object');
   return requireFid(json.fid, 'userNameProofByName');
 }
 
@@ -152,10 +151,10 @@ const ID_REGISTER_EVENT_TYPES = new Set(['Register', 'ID_REGISTER_EVENT_TYPE_REG
  */
 export function mapHubIdRegistration(json: unknown): string | null {
   if (!isJsonObject(json) || !Array.isArray(json.events))
-    throw new UnexpectedFarcasterReplyError('onChainEventsByFid: expected { events: [...] }');
+    throw new UnexpectedReplyError('onChainEventsByFid: expected { events: [...] }');
   let earliest: number | null = null;
   for (const event of json.events) {
-    if (!isJsonObject(event)) throw new UnexpectedFarcasterReplyError('onChainEventsByFid: an event is not an object');
+    if (!isJsonObject(event)) throw new UnexpectedReplyError('onChainEventsByFid: an event is not an object');
     const body = isJsonObject(event.idRegisterEventBody) ? event.idRegisterEventBody : undefined;
     if (
       event.type !== 'EVENT_TYPE_ID_REGISTER' ||
@@ -165,7 +164,7 @@ export function mapHubIdRegistration(json: unknown): string | null {
       continue;
     const seconds = event.blockTimestamp;
     if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds <= 0) {
-      throw new UnexpectedFarcasterReplyError('onChainEventsByFid: a Register event lacks its blockTimestamp');
+      throw new UnexpectedReplyError('onChainEventsByFid: a Register event lacks its blockTimestamp');
     }
     if (earliest === null || seconds < earliest) earliest = seconds;
   }

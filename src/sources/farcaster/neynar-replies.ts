@@ -1,3 +1,4 @@
+import { isJsonObject, UnexpectedReplyError } from '../json-reply.js';
 import {
   countOrNull,
   ethereumAddresses,
@@ -5,10 +6,8 @@ import {
   type FarcasterEmbedRecord,
   type FarcasterPage,
   type FarcasterProfile,
-  isJsonObject,
   requireFid,
   stringOr,
-  UnexpectedFarcasterReplyError,
 } from './farcaster-records.js';
 
 /** Neynar's user score at or above which a user counts as active (the score its own notification filter example uses). */
@@ -33,7 +32,7 @@ export function activeStatusOf(user: Record<string, unknown>): 'active' | 'inact
  * @example mapNeynarUser({ object: 'user', fid: 3, username: 'dwr', follower_count: 1, following_count: 2 }).username // 'dwr'
  */
 export function mapNeynarUser(json: unknown): FarcasterProfile {
-  if (!isJsonObject(json)) throw new UnexpectedFarcasterReplyError('neynar user: expected an object');
+  if (!isJsonObject(json)) throw new UnexpectedReplyError('neynar user: expected an object');
   const fid = requireFid(json.fid, 'neynar user');
   const profile = isJsonObject(json.profile) ? json.profile : {};
   const bio = isJsonObject(profile.bio) ? profile.bio : {};
@@ -82,9 +81,9 @@ function mapNeynarEmbed(json: unknown): FarcasterEmbedRecord | null {
  * @example mapNeynarCast(cast).likes // 120
  */
 export function mapNeynarCast(json: unknown): FarcasterCastRecord {
-  if (!isJsonObject(json)) throw new UnexpectedFarcasterReplyError('neynar cast: expected an object');
+  if (!isJsonObject(json)) throw new UnexpectedReplyError('neynar cast: expected an object');
   if (typeof json.hash !== 'string' || typeof json.timestamp !== 'string' || Number.isNaN(Date.parse(json.timestamp))) {
-    throw new UnexpectedFarcasterReplyError('neynar cast: hash or timestamp missing');
+    throw new UnexpectedReplyError('neynar cast: hash or timestamp missing');
   }
   const author = mapNeynarUser(json.author);
   const reactions = isJsonObject(json.reactions) ? json.reactions : {};
@@ -110,13 +109,13 @@ function nextCursor(json: Record<string, unknown>): string | null {
 
 function listOf(json: unknown, key: string, where: string): { list: unknown[]; root: Record<string, unknown> } {
   if (!isJsonObject(json) || !Array.isArray(json[key]))
-    throw new UnexpectedFarcasterReplyError(`${where}: expected { ${key}: [...] }`);
+    throw new UnexpectedReplyError(`${where}: expected { ${key}: [...] }`);
   return { list: json[key] as unknown[], root: json };
 }
 
 /** `user/by_username` → `{ user }`. */
 export function mapNeynarUserResponse(json: unknown): FarcasterProfile {
-  if (!isJsonObject(json)) throw new UnexpectedFarcasterReplyError('user/by_username: expected { user }');
+  if (!isJsonObject(json)) throw new UnexpectedReplyError('user/by_username: expected { user }');
   return mapNeynarUser(json.user);
 }
 
@@ -128,12 +127,11 @@ export function mapNeynarBulkUsers(json: unknown): Map<number, FarcasterProfile>
 
 /** `user/bulk-by-address` → `{ "0xlower…": [User] }`, by lower-case address. */
 export function mapNeynarUsersByAddress(json: unknown): Map<string, FarcasterProfile[]> {
-  if (!isJsonObject(json))
-    throw new UnexpectedFarcasterReplyError('user/bulk-by-address: expected an object keyed by address');
+  if (!isJsonObject(json)) throw new UnexpectedReplyError('user/bulk-by-address: expected an object keyed by address');
   const byAddress = new Map<string, FarcasterProfile[]>();
   for (const [address, users] of Object.entries(json)) {
     if (!Array.isArray(users))
-      throw new UnexpectedFarcasterReplyError('user/bulk-by-address: expected a list of users per address');
+      throw new UnexpectedReplyError('user/bulk-by-address: expected a list of users per address');
     byAddress.set(address.toLowerCase(), users.map(mapNeynarUser));
   }
   return byAddress;
@@ -154,7 +152,7 @@ export function mapNeynarFollowersPage(json: unknown): FarcasterPage<FarcasterPr
 
 /** `user/search` → `{ result: { users: [User], next: { cursor } } }`. */
 export function mapNeynarUserSearch(json: unknown): FarcasterPage<FarcasterProfile> {
-  if (!isJsonObject(json)) throw new UnexpectedFarcasterReplyError('user/search: expected { result: { users } }');
+  if (!isJsonObject(json)) throw new UnexpectedReplyError('user/search: expected { result: { users } }');
   const { list, root } = listOf(json.result, 'users', 'user/search');
   return { items: list.map(mapNeynarUser), cursor: nextCursor(root) };
 }

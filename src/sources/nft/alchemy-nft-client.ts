@@ -4,7 +4,7 @@ import { serviceUnavailable } from '../../errors/api-error.js';
 import { requireServedChain } from '../explorer/explorer-chains.js';
 import { HttpJsonSource } from '../http-json-source.js';
 import { type HttpUpstreamParams, upstreamSourceClient } from '../http-upstream.js';
-import { finiteNumber, isJsonObject, UnexpectedReplyError } from '../prices/price-quotes.js';
+import { finiteNumber, isJsonObject, UnexpectedReplyError } from '../json-reply.js';
 import type { SourceClient } from '../source-client.js';
 
 /** Alchemy's largest page of getNFTsForOwner. */

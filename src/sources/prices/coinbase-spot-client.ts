@@ -1,8 +1,9 @@
 import type { HttpJsonSource } from '../http-json-source.js';
-import { httpUpstream } from '../http-upstream.js';
+import { httpUpstream, type UpstreamClientParams } from '../http-upstream.js';
+import { finiteNumber, isJsonObject, UnexpectedReplyError } from '../json-reply.js';
 import type { SourceClient } from '../source-client.js';
-import { finiteNumber, isJsonObject, type SpotQuote, UnexpectedReplyError } from './price-quotes.js';
-import { PRICE_FRESHNESS_MS, type PriceClientParams } from './price-source-params.js';
+import { PRICE_FRESHNESS_MS } from './price-freshness.js';
+import type { SpotQuote } from './price-quotes.js';
 
 /** Coinbase pairs as the spot route takes them: `ETH-USD`. */
 const PAIR = /^[A-Z0-9]{1,15}-USD$/;
@@ -35,7 +36,7 @@ export class CoinbaseSpotClient {
   readonly client: SourceClient;
   readonly http: HttpJsonSource;
 
-  constructor(p: PriceClientParams) {
+  constructor(p: UpstreamClientParams) {
     ({ client: this.client, http: this.http } = httpUpstream({
       ...p,
       name: 'coinbase',

@@ -1,21 +1,15 @@
 import type { HttpJsonSource } from '../http-json-source.js';
-import { httpUpstream } from '../http-upstream.js';
+import { httpUpstream, type UpstreamClientParams } from '../http-upstream.js';
+import { finiteNumber, isJsonObject, UnexpectedReplyError } from '../json-reply.js';
 import type { SourceClient } from '../source-client.js';
-import {
-  finiteNumber,
-  isJsonObject,
-  type MarketQuote,
-  type PriceSeries,
-  type TrendingCoin,
-  UnexpectedReplyError,
-} from './price-quotes.js';
-import { PRICE_FRESHNESS_MS, type PriceClientParams } from './price-source-params.js';
+import { PRICE_FRESHNESS_MS } from './price-freshness.js';
+import type { MarketQuote, PriceSeries, TrendingCoin } from './price-quotes.js';
 
 /** Chart points and the trending list move slowly (CoinGecko refreshes trending every 10 minutes). */
 const SLOW_DATA_FRESHNESS_MS = 5 * 60_000;
 
 /** Parameters of {@link CoinGeckoClient}: a demo key goes to api.coingecko.com, a pro key to pro-api.coingecko.com. */
-export interface CoinGeckoClientParams extends PriceClientParams {
+export interface CoinGeckoClientParams extends UpstreamClientParams {
   apiKey?: string;
 }
 

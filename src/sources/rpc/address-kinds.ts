@@ -1,6 +1,6 @@
 import { type Address, decodeAbiParameters, encodeDeployData, getAddress, type Hex, parseAbiParameters } from 'viem';
-import { loadContractArtifact } from '../../chain/contract-artifacts.js';
 import type { ChainRpcClient } from './chain-clients.js';
+import { loadContractArtifact } from './contract-artifacts.js';
 
 /** eoa: no code · contract: code · delegated: an EOA whose code is an EIP-7702 delegation designator. */
 export type AddressKind = 'eoa' | 'contract' | 'delegated';

@@ -2,8 +2,8 @@ import type { AppConfig } from '../../config/config.js';
 import { type ChainReads, createChainReads } from '../chain-reads.js';
 import { EtherscanClient } from '../explorer/etherscan-client.js';
 import { SourcifyClient } from '../explorer/sourcify-client.js';
+import type { ReplayUrls } from '../http-upstream.js';
 import { AlchemyNftClient, alchemyNftBaseUrl } from '../nft/alchemy-nft-client.js';
-import type { ReplayServer } from '../replay/replay-server.js';
 import type { ChainClients } from '../rpc/chain-clients.js';
 import type { RpcSourceClients } from '../rpc/rpc-source-clients.js';
 import type { SourceHealthRegistry } from '../source-health.js';
@@ -37,7 +37,7 @@ export function walletSourcesNeedReplay(config: AppConfig): boolean {
  */
 export function createWalletSources(p: {
   config: AppConfig;
-  replay: ReplayServer | undefined;
+  replay: ReplayUrls | undefined;
   chains: ChainClients;
   rpc: RpcSourceClients;
   registry: SourceHealthRegistry;

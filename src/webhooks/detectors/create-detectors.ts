@@ -12,7 +12,7 @@ import type { EnsEventContracts } from './ens-log-events.js';
 import { farcasterDetector } from './farcaster-detector.js';
 import { priceAlertDetector } from './price-alert-detector.js';
 
-/** The PublicResolver the embedded chain's seed deployed (src/chain/seed-steps/ens.ts). */
+/** The PublicResolver the embedded chain's seed deployed (src/embedded/chain/seed-steps/ens.ts). */
 const LOCAL_RESOLVER_DEPLOYMENT = 'PublicResolver';
 
 /**

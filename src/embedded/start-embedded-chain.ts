@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
 import type { Address } from 'viem';
-import { type LocalChain, startLocalChain } from '../chain/local-chain.js';
-import { seedLocalChain } from '../chain/seed-local-chain.js';
-import { embeddedChainSeedSteps } from '../chain/seed-steps/index.js';
 import type { AppConfig } from '../config/config.js';
+import { type LocalChain, startLocalChain } from './chain/local-chain.js';
+import { seedLocalChain } from './chain/seed-local-chain.js';
+import { embeddedChainSeedSteps } from './chain/seed-steps/index.js';
 
 /** The running embedded chain and the contract addresses its seed steps recorded (e.g. 'DemoToken:USDC'). */
 export type EmbeddedChain = LocalChain & { deployments: ReadonlyMap<string, Address> };

@@ -1,4 +1,4 @@
-import type { CreditPackageShape } from '../../subgraphs/shared/account-services.js';
+import type { CreditPackageShape } from './account-services.js';
 
 /** SPEC "Credit package": the four packages, prices in dollars as SPEC writes them. */
 export const CREDIT_PACKAGES: readonly CreditPackageShape[] = [

@@ -1,9 +1,9 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AccessGate } from '../access/access-gate.js';
-import { ApiError } from '../errors/api-error.js';
-import type { InProcessGateway } from '../gateway/in-process-gateway.js';
-import type { GraphContextFactory } from '../http/graph-context-factory.js';
+import type { AccessGate } from '../../access/access-gate.js';
+import { ApiError } from '../../errors/api-error.js';
+import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
+import type { GraphContextFactory } from '../graph-context-factory.js';
 import type { AgentTool } from './agent-tools.js';
 import { type AgentResource, mcpServer } from './mcp-server.js';
 

@@ -12,8 +12,8 @@ import {
   zeroHash,
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
-import { encodeContentHash } from '../../sources/ens/content-hash.js';
-import { loadContractArtifact } from '../contract-artifacts.js';
+import { encodeContentHash } from '../../../sources/ens/content-hash.js';
+import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
 import { loadPublishedContract } from '../published-contracts.js';
 import type { SeedContext, SeedStep } from '../seed-local-chain.js';
 

@@ -1,17 +1,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
+import type { ReplayUrls } from '../../sources/http-upstream.js';
 import { loadReplayFixtures, type ReplayEntry, type ReplayFixtures } from './replay-fixtures.js';
 import { selectReplayEntry } from './replay-matcher.js';
 
-export { defaultFixturesDir, InvalidReplayFixtureError } from './replay-fixtures.js';
+export { defaultFixturesDir } from '../../config/fixtures-dir.js';
+export { InvalidReplayFixtureError } from './replay-fixtures.js';
 
 /** A running replay of recorded upstream replies; each source lives under `${url}/${source}`. */
-export interface ReplayServer {
+export interface ReplayServer extends ReplayUrls {
   /** e.g. http://127.0.0.1:41234 */
   readonly url: string;
-  /** The base URL a source client uses instead of the real upstream's. */
-  baseUrlFor(source: string): string;
   /** Activates a recorded scenario ('down', 'slow', 'rate-limited', 'malformed' …) for one source; null restores normal replies. */
   setScenario(source: string, scenario: string | null): void;
   /** Requests received for one source, or for all sources (control requests not counted). */

@@ -1,5 +1,5 @@
-import { serviceUnavailable } from '../../errors/api-error.js';
-import type { PriceSourceName, SpotQuote } from './price-quotes.js';
+import { serviceUnavailable } from '../../src/errors/api-error.js';
+import type { PriceSourceName, SpotQuote } from '../../src/sources/prices/price-quotes.js';
 
 /**
  * A quote further than this from the median of ALL quotes is an outlier (5 %). The median of all, not of

@@ -1,9 +1,9 @@
-import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
-import type { OpenApiDocument } from '../../rest-compat/openapi/openapi-types.js';
-import { operationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
-import type { DocumentRow, RouteRow, RouteTable } from '../../rest-compat/route-row.js';
-import { type BazaarExtension, httpDiscovery as describeHttpRoute } from '../access/bazaar-discovery.js';
-import { type PricedTool, routePriceUsd } from '../access/payment-catalog.js';
+import type { CompiledOperationRow } from '../../../rest-compat/compile-routes.js';
+import type { OpenApiDocument } from '../../../rest-compat/openapi/openapi-types.js';
+import { operationSchemas } from '../../../rest-compat/openapi/operation-schemas.js';
+import type { DocumentRow, RouteRow, RouteTable } from '../../../rest-compat/route-row.js';
+import { type BazaarExtension, httpDiscovery as describeHttpRoute } from '../../access/bazaar-discovery.js';
+import { type PricedTool, routePriceUsd } from '../../access/payment-catalog.js';
 import { type AgentTool, agentTools } from './agent-tools.js';
 import type { AgentResource } from './mcp-server.js';
 

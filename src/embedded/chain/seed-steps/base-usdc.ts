@@ -1,6 +1,6 @@
 import { parseUnits } from 'viem';
-import { USDC_ON_BASE } from '../../config/config.js';
-import { loadContractArtifact } from '../contract-artifacts.js';
+import { USDC_ON_BASE } from '../../../config/config.js';
+import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
 import type { SeedStep } from '../seed-local-chain.js';
 
 /** Test USDC each development account holds on the embedded Base chain: enough for a great many paid calls. */

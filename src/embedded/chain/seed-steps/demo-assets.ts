@@ -1,7 +1,7 @@
 import { type Address, getContractAddress, keccak256, parseEther, parseUnits, stringToHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import type { TokenListEntry } from '../../sources/wallet/token-lists.js';
-import { loadContractArtifact } from '../contract-artifacts.js';
+import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
+import type { TokenListEntry } from '../../../sources/wallet/token-lists.js';
 import type { SeedContext, SeedStep } from '../seed-local-chain.js';
 
 /** One ERC-20 of the local chain, standing in for the mainnet token of the same ticker. */

@@ -1,6 +1,6 @@
 import { type Address, createPublicClient, createWalletClient, http, namehash, zeroAddress } from 'viem';
-import { localViemChain } from '../sources/rpc/viem-chains.js';
-import { loadContractArtifact } from './contract-artifacts.js';
+import { loadContractArtifact } from '../../sources/rpc/contract-artifacts.js';
+import { localViemChain } from '../../sources/rpc/viem-chains.js';
 import { getDevAccounts } from './dev-accounts.js';
 import { loadPublishedContract } from './published-contracts.js';
 import { ENS_DEPLOYER, localEnsAddresses } from './seed-steps/ens.js';
@@ -12,7 +12,7 @@ export class OffchainParentError extends Error {
 }
 
 export interface ServeParentsOffchainParameters {
-  /** The embedded chain, seeded with ENS (src/chain/seed-steps/ens.ts). */
+  /** The embedded chain, seeded with ENS (src/embedded/chain/seed-steps/ens.ts). */
   rpcUrl: string;
   /** ERC-3668 URL template of our gateway, e.g. `http://127.0.0.1:41234/ccip/{sender}/{data}.json`. */
   gatewayUrl: string;

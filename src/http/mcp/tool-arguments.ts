@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { RouteInput } from '../../rest-compat/route-row.js';
-import { invalidParameter } from '../errors/api-error.js';
+import type { RouteInput } from '../../../rest-compat/route-row.js';
+import { invalidParameter } from '../../errors/api-error.js';
 import type { AgentTool } from './agent-tools.js';
 
 const PARTS = ['path', 'query', 'body'] as const;

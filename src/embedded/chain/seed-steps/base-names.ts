@@ -9,8 +9,8 @@ import {
   zeroHash,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { BASE_COIN_TYPE, reverseNameOf, reverseNamespaceLabel } from '../../sources/ens/reverse-names.js';
-import { loadContractArtifact } from '../contract-artifacts.js';
+import { BASE_COIN_TYPE, reverseNameOf, reverseNamespaceLabel } from '../../../sources/ens/reverse-names.js';
+import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
 import { loadPublishedContract } from '../published-contracts.js';
 import type { SeedStep } from '../seed-local-chain.js';
 import { deployerWriter, recordCalls } from './ens.js';

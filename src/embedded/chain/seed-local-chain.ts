@@ -11,7 +11,7 @@ import {
   type WalletClient,
 } from 'viem';
 import type { HDAccount } from 'viem/accounts';
-import { localViemChain } from '../sources/rpc/viem-chains.js';
+import { localViemChain } from '../../sources/rpc/viem-chains.js';
 import { getDevAccounts } from './dev-accounts.js';
 
 /** What every seed step gets: clients to the local chain and the deployments made so far. */

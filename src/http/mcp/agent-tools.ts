@@ -1,11 +1,11 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
-import type { OpenApiDocument, OperationObject } from '../../rest-compat/openapi/openapi-types.js';
-import { type OperationSchemas, operationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
-import type { OperationRow } from '../../rest-compat/route-row.js';
-import type { AccessRoute } from '../access/access-gate.js';
-import { mcpDiscovery } from '../access/bazaar-discovery.js';
-import { routePriceUsd } from '../access/payment-catalog.js';
+import type { CompiledOperationRow } from '../../../rest-compat/compile-routes.js';
+import type { OpenApiDocument, OperationObject } from '../../../rest-compat/openapi/openapi-types.js';
+import { type OperationSchemas, operationSchemas } from '../../../rest-compat/openapi/operation-schemas.js';
+import type { OperationRow } from '../../../rest-compat/route-row.js';
+import type { AccessRoute } from '../../access/access-gate.js';
+import { mcpDiscovery } from '../../access/bazaar-discovery.js';
+import { routePriceUsd } from '../../access/payment-catalog.js';
 
 /** One MCP tool: a documented operation row, as an agent sees and calls it. */
 export interface AgentTool {

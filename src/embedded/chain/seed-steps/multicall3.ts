@@ -1,5 +1,5 @@
-import { MULTICALL3_ADDRESS } from '../../sources/rpc/viem-chains.js';
-import { loadContractArtifact } from '../contract-artifacts.js';
+import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
+import { MULTICALL3_ADDRESS } from '../../../sources/rpc/viem-chains.js';
 import type { SeedStep } from '../seed-local-chain.js';
 
 /**

@@ -1,14 +1,14 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
-import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
-import { type AccessGate, noRelease } from '../access/access-gate.js';
-import type { AccessRequest } from '../access/identify-caller.js';
-import { paymentRequiredOf } from '../access/payment-offer.js';
-import type { PresentedPayment } from '../access/x402-payments.js';
-import { ApiError } from '../errors/api-error.js';
-import { renderError, toApiError } from '../errors/error-envelope.js';
-import type { InProcessGateway } from '../gateway/in-process-gateway.js';
-import { runOperationRow } from '../http/run-operation-row.js';
+import type { GraphContext } from '../../../subgraphs/shared/graph-context.js';
+import { type AccessGate, noRelease } from '../../access/access-gate.js';
+import type { AccessRequest } from '../../access/identify-caller.js';
+import { paymentRequiredOf } from '../../access/payment-offer.js';
+import type { PresentedPayment } from '../../access/x402-payments.js';
+import { ApiError } from '../../errors/api-error.js';
+import { renderError, toApiError } from '../../errors/error-envelope.js';
+import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
+import { runOperationRow } from '../run-operation-row.js';
 import type { AgentTool } from './agent-tools.js';
 import { toolInput } from './tool-arguments.js';
 

@@ -8,13 +8,13 @@ import { type Address, createWalletClient, defineChain, http, publicActions } fr
 import { base } from 'viem/chains';
 import { settle as settleV1, verify as verifyV1 } from 'x402/facilitator';
 import type { PaymentPayload as PaymentPayloadV1, PaymentRequirements as PaymentRequirementsV1 } from 'x402/types';
-import { getDevAccounts } from '../../chain/dev-accounts.js';
-import { type LocalChain, type LocalChainLogger, startLocalChain } from '../../chain/local-chain.js';
-import { seedLocalChain } from '../../chain/seed-local-chain.js';
-import { baseNamesStep } from '../../chain/seed-steps/base-names.js';
-import { baseUsdcStep } from '../../chain/seed-steps/base-usdc.js';
-import { deployMulticall3Step } from '../../chain/seed-steps/multicall3.js';
-import { MULTICALL3_ADDRESS } from '../rpc/viem-chains.js';
+import { MULTICALL3_ADDRESS } from '../sources/rpc/viem-chains.js';
+import { getDevAccounts } from './chain/dev-accounts.js';
+import { type LocalChain, type LocalChainLogger, startLocalChain } from './chain/local-chain.js';
+import { seedLocalChain } from './chain/seed-local-chain.js';
+import { baseNamesStep } from './chain/seed-steps/base-names.js';
+import { baseUsdcStep } from './chain/seed-steps/base-usdc.js';
+import { deployMulticall3Step } from './chain/seed-steps/multicall3.js';
 
 /** Base mainnet's chain id: the embedded Base chain reports it, so payments signed for Base settle there unchanged. */
 export const BASE_CHAIN_ID = 8453;
@@ -26,7 +26,7 @@ export interface LocalFacilitator {
   url: string;
   /** The embedded Base chain the facilitator settles on (chain id 8453, test USDC at USDC's Base address). */
   chain: LocalChain;
-  /** What its seed deployed: USDC, Multicall3 and the Base names contracts (src/chain/seed-steps/base-names.ts). */
+  /** What its seed deployed: USDC, Multicall3 and the Base names contracts (src/embedded/chain/seed-steps/base-names.ts). */
   deployments: ReadonlyMap<string, Address>;
   close(): Promise<void>;
 }
