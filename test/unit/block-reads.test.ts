@@ -1,8 +1,8 @@
 import { type Address, hexToBigInt, parseEther, toHex } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDevAccounts } from '../../src/chain/dev-accounts.js';
-import { type LocalChain, startLocalChain } from '../../src/chain/local-chain.js';
 import { loadConfig } from '../../src/config/config.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { type LocalChain, startLocalChain } from '../../src/embedded/chain/local-chain.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { BlockReads } from '../../src/sources/rpc/block-reads.js';
 import { type ChainRpcClient, createChainClients, requireClient } from '../../src/sources/rpc/chain-clients.js';
