@@ -2,7 +2,6 @@
  * What the webhooks subgraph asks of the server (SPEC "Events"): implemented in src/webhooks/webhook-services.ts
  * over the store, reached through `GraphContext.app.webhooks`.
  */
-
 import type {
   Webhook,
   WebhookDelivery,
