@@ -1,7 +1,7 @@
-import { buildOperationNodeForField } from '@graphql-tools/utils';
-import { type GraphQLSchema, Kind, OperationTypeNode, parse, print, validate } from 'graphql';
+import { type GraphQLSchema, Kind, parse, validate } from 'graphql';
 import { type PreparedOperation, prepareOperation } from '../src/gateway/in-process-gateway.js';
 import type { OperationRow, RouteRow, RouteTable } from './route-row.js';
+import { rowOperation } from './row-operation.js';
 
 /** An operation row with its GraphQL operation parsed and validated once, at start. */
 export interface CompiledOperationRow {
@@ -13,20 +13,6 @@ export interface CompiledOperationRow {
 
 export class RouteTableError extends Error {
   override name = 'RouteTableError';
-}
-
-/** The operation selecting every field of the row's root field, as sofa-api would generate it. */
-function operationSource(row: OperationRow, schema: GraphQLSchema): string {
-  if (row.operation) return row.operation;
-  const onMutation = schema.getMutationType()?.getFields()[row.field] !== undefined;
-  const node = buildOperationNodeForField({
-    schema,
-    kind: onMutation ? OperationTypeNode.MUTATION : OperationTypeNode.QUERY,
-    field: row.field,
-    depthLimit: 5,
-    circularReferenceDepth: 1,
-  });
-  return print({ kind: Kind.DOCUMENT, definitions: [{ ...node, name: { kind: Kind.NAME, value: row.id } }] });
 }
 
 /**
@@ -42,7 +28,7 @@ export function compileRouteTable(table: RouteTable, schema: GraphQLSchema): Map
     ids.add(row.id);
     ids.add(key);
     if (row.kind !== 'operation') continue;
-    const source = operationSource(row, schema);
+    const source = rowOperation(row, schema);
     const document = parse(source);
     const errors = validate(schema, document);
     if (errors.length > 0) {

@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
+import type { ResponseShape } from './response-shape.js';
 
 /** SPEC "Endpoint tiers"; `free` is the always-free set that no counter sees. */
 export type Tier = 'free' | 'light' | 'medium' | 'heavy' | 'auth' | 'write';
@@ -36,14 +37,15 @@ interface RowBase {
   params?: RouteParams;
   /** HTTP statuses besides 200 that this route documents. */
   errors?: number[];
-  /** JSON Schema (OpenAPI 3.1) of the 200 body where the default does not fit: a `shape`d value, a document. */
-  responseSchema?: Record<string, unknown>;
 }
 
 /** A row answered by one GraphQL operation on the supergraph. */
 export interface OperationRow extends RowBase {
   kind: 'operation';
-  /** Root field whose value is the response body; the operation selecting all its fields is generated. */
+  /**
+   * Root field whose value is the response body; the operation selecting all its fields is generated. The 200 schema
+   * is derived from the operation's selection (rest-compat/openapi/selection-json-schema.ts).
+   */
   field: string;
   /**
    * The row only ends the caller's session (logout): a token a refresh already replaced is accepted, so a logout
@@ -54,8 +56,11 @@ export interface OperationRow extends RowBase {
   operation?: string;
   /** GraphQL variables from the validated input; default: path, query and body merged. */
   variables?: (input: RouteInput) => Record<string, unknown>;
-  /** Response shaping of the field's value; a null value is a 404 with `notFound`. */
-  shape?: (value: unknown, input: RouteInput) => unknown;
+  /**
+   * Response shaping of the field's value (a null value is a 404 with `notFound`); it reshapes the 200 schema derived
+   * from the operation's selection the same way.
+   */
+  shape?: ResponseShape;
   notFound?: string;
   /**
    * Seconds a shared cache may keep the answer (Cache-Control: public, max-age). Set it only on rows whose answer

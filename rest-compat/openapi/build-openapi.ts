@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
 import type { RouteRow, RouteTable } from '../route-row.js';
+import { rowOperation } from '../row-operation.js';
 import { errorResponses } from './error-responses.js';
 import { graphqlJsonSchemas } from './graphql-json-schema.js';
 import type {
@@ -57,11 +58,12 @@ export function buildOpenApi({
 
   // Responses first: their component names (GraphQL types, envelopes) win over request-schema ids.
   const responses = new Map<RouteRow, Record<string, ResponseObject | Reference>>();
+  const operations = new Map<RouteRow, string>();
   for (const row of table.rows) {
-    responses.set(
-      row,
-      rowResponses({ row, schema, graphql, errors, paid: priceOf(row, defaultPriceUsd) !== undefined }),
-    );
+    const operation = row.kind === 'operation' ? rowOperation(row, schema) : undefined;
+    if (operation !== undefined) operations.set(row, operation);
+    const paid = priceOf(row, defaultPriceUsd) !== undefined;
+    responses.set(row, rowResponses({ row, schema, graphql, errors, paid, operation }));
   }
 
   const inputSchemas: Record<string, JsonSchema> = {};
@@ -94,6 +96,7 @@ export function buildOpenApi({
       ...(row.tier !== 'free' ? { security: countedSecurity() } : {}),
       'x-tier': row.tier,
       ...(price !== undefined ? { 'x-price-usd': price } : {}),
+      ...(operations.has(row) ? { 'x-graphql-operation': operations.get(row) } : {}),
     };
     item[method] = operation;
   }

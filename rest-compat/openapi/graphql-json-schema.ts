@@ -3,6 +3,7 @@ import {
   type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
+  getNamedType,
   isInterfaceType,
   isListType,
   isNonNullType,
@@ -37,6 +38,8 @@ export interface GraphqlJsonSchemasParams {
 export interface GraphqlJsonSchemas {
   /** The schema of a 200 body holding a value of `type`: non-null, since a null value is answered with 404. */
   bodySchema(type: GraphQLOutputType): JsonSchema;
+  /** A named type's schema: a `$ref` to its component for object types (added to `components`), inline for leaves. */
+  namedSchema(named: GraphQLNamedType): JsonSchema;
   /** `components.schemas` for every object, interface and union type reached so far. */
   readonly components: Record<string, JsonSchema>;
 }
@@ -73,14 +76,7 @@ export function graphqlJsonSchemas({ schema }: GraphqlJsonSchemasParams): Graphq
     return resolveFieldType(named, opts) as JsonSchema;
   };
 
-  const nonNullSchema = (type: GraphQLOutputType): JsonSchema => {
-    if (isNonNullType(type)) return nonNullSchema(type.ofType);
-    if (isListType(type)) return { type: 'array', items: valueSchema(type.ofType) };
-    return namedSchema(type);
-  };
-
-  const valueSchema = (type: GraphQLOutputType): JsonSchema =>
-    isNonNullType(type) ? nonNullSchema(type.ofType) : orNull(nonNullSchema(type));
+  const valueSchema = (type: GraphQLOutputType): JsonSchema => wrappedSchema(type, namedSchema(getNamedType(type)));
 
   const objectSchema = (type: GraphQLObjectType): JsonSchema => {
     const base = buildSchemaObjectFromType(type, opts) as JsonSchema;
@@ -96,9 +92,26 @@ export function graphqlJsonSchemas({ schema }: GraphqlJsonSchemasParams): Graphq
   };
 
   return {
-    bodySchema: (type) => nonNullSchema(type),
+    bodySchema: (type) => wrappedSchema(type, namedSchema(getNamedType(type)), { nonNull: true }),
+    namedSchema,
     components,
   };
+}
+
+/**
+ * The schema of a value of `type` whose named type has the schema `named`: lists become arrays, and a nullable
+ * level admits null (`nonNull` drops that at the outermost level, as for a 200 body).
+ * @example wrappedSchema(new GraphQLList(GraphQLString), { type: 'string' }) // { type: ['array', 'null'], items: { type: ['string', 'null'] } }
+ */
+export function wrappedSchema(
+  type: GraphQLOutputType,
+  named: JsonSchema,
+  opts: { nonNull?: boolean } = {},
+): JsonSchema {
+  const nullable = !opts.nonNull && !isNonNullType(type);
+  const inner = isNonNullType(type) ? type.ofType : type;
+  const schema = isListType(inner) ? { type: 'array', items: wrappedSchema(inner.ofType, named) } : named;
+  return nullable ? orNull(schema) : schema;
 }
 
 /** `schema` or JSON null, in the 3.1 dialect (no `nullable`). */

@@ -52,6 +52,8 @@ export interface OperationObject {
   security?: SecurityRequirement[];
   'x-tier': string;
   'x-price-usd'?: string;
+  /** The GraphQL operation an operation row runs on the supergraph, exactly as the server runs it. */
+  'x-graphql-operation'?: string;
 }
 
 export type PathItemObject = Partial<Record<'get' | 'post' | 'patch' | 'delete', OperationObject>>;

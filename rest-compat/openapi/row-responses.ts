@@ -1,9 +1,11 @@
-import { type GraphQLSchema, isNonNullType } from 'graphql';
+import { type GraphQLSchema, isNonNullType, parse } from 'graphql';
 import type { RouteRow } from '../route-row.js';
+import { rowOperation } from '../row-operation.js';
 import type { ErrorResponses } from './error-responses.js';
 import type { GraphqlJsonSchemas } from './graphql-json-schema.js';
 import type { JsonSchema, Reference, ResponseObject } from './openapi-types.js';
 import { rateLimitHeaderRefs } from './rate-limit-headers.js';
+import { selectionJsonSchema } from './selection-json-schema.js';
 
 export interface RowResponsesParams {
   row: RouteRow;
@@ -13,6 +15,8 @@ export interface RowResponsesParams {
   errors: ErrorResponses;
   /** Whether the price (the row's or the default) makes a 402 possible. */
   paid: boolean;
+  /** The operation text an operation row runs (`rowOperation`), when the caller has it already. */
+  operation?: string;
 }
 
 /**
@@ -25,6 +29,7 @@ export function rowResponses({
   graphql,
   errors,
   paid,
+  operation,
 }: RowResponsesParams): Record<string, ResponseObject | Reference> {
   const counted = row.tier !== 'free';
   const headers = counted ? { headers: rateLimitHeaderRefs() } : {};
@@ -39,7 +44,14 @@ export function rowResponses({
     const field = schema.getQueryType()?.getFields()[row.field] ?? schema.getMutationType()?.getFields()[row.field];
     if (field === undefined)
       throw new Error(`route ${row.id}: the supergraph has no field Query.${row.field} or Mutation.${row.field}`);
-    const body = row.responseSchema ?? graphql.bodySchema(field.type);
+    const derived = selectionJsonSchema({
+      schema,
+      document: parse(operation ?? rowOperation(row, schema)),
+      field: row.field,
+      graphql,
+      inline: row.shape !== undefined,
+    });
+    const body = row.shape ? row.shape.schema(derived) : derived;
     ok = { description: field.description ?? 'OK', ...headers, content: { 'application/json': { schema: body } } };
     statuses.add(503);
     if (!isNonNullType(field.type) || row.notFound !== undefined) statuses.add(404);
@@ -47,7 +59,7 @@ export function rowResponses({
     ok = { description: 'OK', ...headers, content: { 'application/json': { schema: row.responseSchema } } };
   } else {
     const mediaType = row.contentType.split(';')[0]?.trim() ?? row.contentType;
-    const body: JsonSchema = row.responseSchema ?? { type: 'string' };
+    const body: JsonSchema = { type: 'string' };
     ok = { description: 'OK', ...headers, content: { [mediaType]: { schema: body } } };
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CREDIT_PACKAGE_IDS } from '../../subgraphs/shared/credit-packages.js';
+import { pick } from '../response-shape.js';
 import type { RouteRow } from '../route-row.js';
 
 /** Key ids are UUIDs; anything else is a malformed path, not an unknown key. */
@@ -36,15 +37,8 @@ const SIGN_IN_ERRORS =
 const SESSION_ERRORS =
   'Needs `Authorization: Bearer <token>`: 401 `UNAUTHORIZED` without a valid token, with a logged-out one or one a refresh replaced (logout alone accepts the latter), 401 `TOKEN_EXPIRED` after 24 hours.';
 
-const nonceOnly = (value: unknown) => {
-  const { nonce, expiresAt } = value as { nonce: string; expiresAt: string };
-  return { nonce, expiresAt };
-};
-const nonceOnlySchema = {
-  type: 'object',
-  required: ['nonce', 'expiresAt'],
-  properties: { nonce: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } },
-};
+/** The older family answers only the nonce and its expiry. */
+const nonceOnly = pick('nonce', 'expiresAt');
 
 /** SPEC "Authentication and keys": SIWE sign-in, sessions, API keys, credits, usage; and the older /api/auth family. */
 export const accountRoutes: RouteRow[] = [
@@ -234,7 +228,6 @@ export const accountRoutes: RouteRow[] = [
     tier: 'auth',
     field: 'siweChallenge',
     shape: nonceOnly,
-    responseSchema: nonceOnlySchema,
   },
   {
     kind: 'operation',
@@ -246,7 +239,6 @@ export const accountRoutes: RouteRow[] = [
     tier: 'auth',
     field: 'siweChallenge',
     shape: nonceOnly,
-    responseSchema: nonceOnlySchema,
   },
   {
     kind: 'operation',
@@ -260,19 +252,7 @@ export const accountRoutes: RouteRow[] = [
     params: { body: siweBody },
     field: 'siweVerify',
     errors: [401, 503],
-    shape: (value) => {
-      const { token, address, expiresAt } = value as { token: string; address: string; expiresAt: string };
-      return { token, address, expiresAt };
-    },
-    responseSchema: {
-      type: 'object',
-      required: ['token', 'address', 'expiresAt'],
-      properties: {
-        token: { type: 'string' },
-        address: { type: 'string' },
-        expiresAt: { type: 'string', format: 'date-time' },
-      },
-    },
+    shape: pick('token', 'address', 'expiresAt'),
   },
   {
     kind: 'operation',

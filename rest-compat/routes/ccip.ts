@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ensNameParam } from '../params.js';
+import { entriesAsMap, shapes } from '../response-shape.js';
 import type { RouteInput, RouteRow } from '../route-row.js';
 
 /** Longest calldata in a CCIP request (hex characters after 0x): 8 KiB, far above any ENS request. */
@@ -75,55 +76,13 @@ function recordsInput(body: RecordsBody | undefined): Record<string, unknown> {
 }
 
 /** GraphQL's record lists → the maps REST callers send and read. */
-function subnameAsMaps(value: unknown): unknown {
-  const subname = value as {
-    records: {
-      addresses: { coinType: string; address: string }[];
-      texts: { key: string; value: string }[];
-      contenthash: string | null;
-    };
-  };
-  const { addresses, texts, contenthash } = subname.records;
-  return {
-    ...subname,
-    records: {
-      addresses: Object.fromEntries(addresses.map((a) => [a.coinType, a.address])),
-      texts: Object.fromEntries(texts.map((t) => [t.key, t.value])),
-      contenthash,
-    },
-  };
-}
+const subnameAsMaps = shapes(
+  entriesAsMap(['records', 'addresses'], 'coinType', 'address'),
+  entriesAsMap(['records', 'texts'], 'key', 'value'),
+);
 
 const SUBNAME_SELECTION =
   'name parent label node owner records { addresses { coinType address } texts { key value } contenthash } createdAt';
-const nullableString = { type: ['string', 'null'] };
-const subnameSchema = {
-  type: 'object',
-  required: ['name', 'parent', 'label', 'node', 'owner', 'records', 'createdAt'],
-  properties: {
-    name: { type: 'string', example: 'dave.offchain.eth' },
-    parent: { type: 'string' },
-    label: { type: 'string' },
-    node: { type: 'string', description: 'namehash of the name' },
-    owner: { type: 'string', description: 'the wallet that registered it (EIP-55)' },
-    records: {
-      type: 'object',
-      required: ['addresses', 'texts', 'contenthash'],
-      properties: {
-        addresses: {
-          type: 'object',
-          additionalProperties: { type: 'string' },
-          description: 'address per decimal coin type',
-        },
-        texts: { type: 'object', additionalProperties: { type: 'string' } },
-        contenthash: nullableString,
-      },
-      example: EXAMPLE_RECORDS,
-    },
-    createdAt: { type: 'string', format: 'date-time' },
-  },
-};
-
 const WHO_MAY_REGISTER =
   'Any wallet signed in with SIWE (`Authorization: Bearer <token>`) may register a free label under a served parent (GET /ccip/health lists them); it becomes the owner. First come, first served: a label taken is 409 `CONFLICT`; records cannot be changed afterwards. Without addresses the name resolves to the owner. 401 without a session (API keys and x402 payments do not identify a wallet owner here), 404 for a parent not served.';
 
@@ -195,7 +154,6 @@ export const ccipRoutes: RouteRow[] = [
     shape: subnameAsMaps,
     errors: [404],
     notFound: 'no such subname',
-    responseSchema: subnameSchema,
   },
   {
     kind: 'operation',
@@ -217,7 +175,6 @@ export const ccipRoutes: RouteRow[] = [
     variables: (input) => registerVariables(input.path.parent_name as string, input.body.label as string, input),
     shape: subnameAsMaps,
     errors: [401, 404, 409],
-    responseSchema: subnameSchema,
   },
   {
     kind: 'operation',
@@ -250,6 +207,5 @@ export const ccipRoutes: RouteRow[] = [
     },
     shape: subnameAsMaps,
     errors: [401, 404, 409],
-    responseSchema: subnameSchema,
   },
 ];

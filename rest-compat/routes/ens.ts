@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_LIMIT, MAX_ENS_BATCH } from '../../subgraphs/ens/limits.js';
 import { commaSeparated, ensNameParam, evmAddress } from '../params.js';
+import { entriesAsMap, pick } from '../response-shape.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Indicative prices": ENS resolution $0.01, batch $0.02. */
@@ -22,29 +23,7 @@ const PROFILE_SELECTION =
   'name address avatar contentHash records { key value } expiration registrant controller resolver';
 
 /** GraphQL's list of {key, value} records → SPEC's map (`records.twitter`, `records["com.discord"]`). */
-function recordsAsMap(value: unknown): unknown {
-  const profile = value as { records?: { key: string; value: string }[] };
-  return { ...profile, records: Object.fromEntries((profile.records ?? []).map((r) => [r.key, r.value])) };
-}
-
-const nullableString = { type: ['string', 'null'] };
-const profileProperties = {
-  name: { type: 'string' },
-  address: { ...nullableString, description: 'EIP-55 address the name resolves to' },
-  avatar: { ...nullableString, description: 'https URL of the avatar (ENSIP-12), or the data: URI itself' },
-  contentHash: { ...nullableString, description: 'ENSIP-7 content hash as a URI, e.g. ipfs://bafy…' },
-  records: {
-    type: 'object',
-    description: 'set text records among twitter, github, url, description, email, com.discord',
-    additionalProperties: { type: 'string' },
-    example: { twitter: 'alice', github: 'alice-codes', url: 'https://alice.example.org', 'com.discord': 'alice.eth' },
-  },
-  expiration: { ...nullableString, description: 'registration expiry, ISO 8601' },
-  registrant: { ...nullableString, description: 'holder of the .eth registrar token' },
-  controller: { ...nullableString, description: 'owner of the name in the ENS registry' },
-  resolver: { ...nullableString, description: 'resolver contract' },
-};
-const profileSchema = { type: 'object', required: Object.keys(profileProperties), properties: profileProperties };
+const recordsAsMap = entriesAsMap(['records'], 'key', 'value');
 
 const batchDescription = `At most ${MAX_ENS_BATCH} names (400 above); a repeated name is answered once. All names are resolved together in ONE Multicall3 \`eth_call\` through the ENS Universal Resolver. \`address\` is null for a name that is unregistered, expired or has no address; \`count\` is the number of results, \`resolved\` how many of them resolved.`;
 
@@ -94,21 +73,7 @@ export const ensRoutes: RouteRow[] = [
       }),
     },
     field: 'ensBatch',
-    shape: (value) => ({ results: (value as { results: unknown }).results }),
-    responseSchema: {
-      type: 'object',
-      required: ['results'],
-      properties: {
-        results: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['name', 'address'],
-            properties: { name: { type: 'string' }, address: nullableString },
-          },
-        },
-      },
-    },
+    shape: pick('results'),
   },
   {
     kind: 'operation',
@@ -139,14 +104,9 @@ export const ensRoutes: RouteRow[] = [
     price: ENS_PRICE,
     params: { path: z.object({ address: evmAddress }) },
     field: 'ensReverse',
-    shape: (value) => ({ name: (value as { name: string }).name }),
+    shape: pick('name'),
     errors: [404],
     notFound: 'no primary ENS name for this address',
-    responseSchema: {
-      type: 'object',
-      required: ['name'],
-      properties: { name: { type: 'string', example: 'alice.eth' } },
-    },
   },
   {
     kind: 'operation',
@@ -191,7 +151,6 @@ export const ensRoutes: RouteRow[] = [
     shape: recordsAsMap,
     errors: [404],
     notFound: 'ENS name is unregistered or expired',
-    responseSchema: profileSchema,
   },
   {
     kind: 'operation',
@@ -211,60 +170,5 @@ export const ensRoutes: RouteRow[] = [
     shape: recordsAsMap,
     errors: [404],
     notFound: 'ENS name is unregistered or expired',
-    responseSchema: {
-      type: 'object',
-      required: [...Object.keys(profileProperties), 'wallet'],
-      properties: {
-        ...profileProperties,
-        wallet: {
-          type: ['object', 'null'],
-          description: 'the wallet the name resolves to, as the federated subgraphs describe it',
-          properties: {
-            address: { type: 'string' },
-            primaryName: nullableString,
-            balance: {
-              type: 'object',
-              description:
-                'native and ERC-20 balances on Ethereum with USD values (wallet subgraph; null USD without a price)',
-              properties: {
-                balance: { type: 'string' },
-                balanceUsd: { type: ['number', 'null'] },
-                tokens: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    properties: {
-                      symbol: { type: 'string' },
-                      balance: { type: 'string' },
-                      balanceUsd: { type: ['number', 'null'] },
-                    },
-                  },
-                },
-              },
-            },
-            farcasterUser: {
-              type: ['object', 'null'],
-              description: 'the Farcaster user who verified this address (farcaster subgraph), with recent casts',
-              properties: {
-                fid: { type: 'integer' },
-                username: { type: 'string' },
-                displayName: { type: 'string' },
-                pfp: { type: 'string' },
-                followers: { type: ['integer', 'null'] },
-                following: { type: ['integer', 'null'] },
-                recentCasts: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    properties: { hash: { type: 'string' }, text: { type: 'string' }, timestamp: { type: 'string' } },
-                  },
-                },
-              },
-            },
-          },
-          additionalProperties: true,
-        },
-      },
-    },
   },
 ];

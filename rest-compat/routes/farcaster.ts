@@ -26,82 +26,6 @@ const SOCIAL_PROFILE_PRICE = '0.01';
 const USER_FIELDS = 'fid username displayName bio pfp followers following verifications activeStatus registeredAt';
 const CAST_FIELDS = 'hash text timestamp likes recasts replies embeds { url castId { fid hash } }';
 
-// REST answers select SPEC's fields only, so their OpenAPI bodies are written here rather than taken from the
-// GraphQL types (which also carry recentCasts and author).
-const nullableInt = { type: ['integer', 'null'] };
-const userSchema = {
-  type: 'object',
-  description: 'A Farcaster user (SPEC "Social-protocol user"); counts are null when the hub fallback serves',
-  required: USER_FIELDS.split(' '),
-  properties: {
-    fid: { type: 'integer' },
-    username: { type: 'string' },
-    displayName: { type: 'string' },
-    bio: { type: 'string' },
-    pfp: { type: 'string' },
-    followers: nullableInt,
-    following: nullableInt,
-    verifications: { type: 'array', items: { type: 'string' }, description: 'EIP-55 checksummed Ethereum addresses' },
-    activeStatus: { type: ['string', 'null'] },
-    registeredAt: { type: ['string', 'null'] },
-  },
-};
-const castProperties = {
-  hash: { type: 'string' },
-  text: { type: 'string' },
-  timestamp: { type: 'string', description: 'ISO 8601' },
-  likes: nullableInt,
-  recasts: nullableInt,
-  replies: nullableInt,
-  embeds: {
-    type: 'array',
-    items: {
-      type: 'object',
-      properties: {
-        url: { type: ['string', 'null'] },
-        castId: { type: ['object', 'null'], properties: { fid: { type: 'integer' }, hash: { type: 'string' } } },
-      },
-    },
-  },
-};
-const castSchema = {
-  type: 'object',
-  description: 'A cast (SPEC "Social-protocol cast"); counts are null when the hub fallback serves',
-  required: Object.keys(castProperties),
-  properties: castProperties,
-};
-const feedCastSchema = {
-  ...castSchema,
-  required: [...castSchema.required, 'author'],
-  properties: {
-    ...castProperties,
-    author: {
-      type: 'object',
-      properties: {
-        fid: { type: 'integer' },
-        username: { type: 'string' },
-        displayName: { type: 'string' },
-        pfp: { type: 'string' },
-      },
-    },
-  },
-};
-const paginationSchema = {
-  type: 'object',
-  required: ['limit', 'offset', 'total', 'hasMore'],
-  properties: {
-    limit: { type: 'integer' },
-    offset: { type: 'integer' },
-    total: nullableInt,
-    hasMore: { type: 'boolean' },
-  },
-};
-const bodyOf = (properties: Record<string, unknown>) => ({
-  type: 'object',
-  required: Object.keys(properties),
-  properties,
-});
-
 const identifier = z
   .string()
   .superRefine((value, ctx) => {
@@ -180,10 +104,6 @@ export const farcasterRoutes: RouteRow[] = [
           .describe(`how many, 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT})`),
       }),
     },
-    responseSchema: bodyOf({
-      type: { type: 'string', enum: ['users'] },
-      results: { type: 'array', items: userSchema },
-    }),
     field: 'farcasterSearch',
     operation: `query searchFarcasterUsers($q: String!, $type: String!, $limit: Int!) {
       farcasterSearch(q: $q, type: $type, limit: $limit) { type results { ${USER_FIELDS} } }
@@ -210,7 +130,6 @@ export const farcasterRoutes: RouteRow[] = [
           .describe("the previous page's cursor"),
       }),
     },
-    responseSchema: bodyOf({ data: { type: 'array', items: feedCastSchema }, cursor: { type: ['string', 'null'] } }),
     field: 'farcasterFeed',
     operation: `query getFarcasterFeed($limit: Int!, $cursor: String) {
       farcasterFeed(limit: $limit, cursor: $cursor) { data { ${CAST_FIELDS} author { fid username displayName pfp } } cursor }
@@ -227,7 +146,6 @@ export const farcasterRoutes: RouteRow[] = [
     tier: 'medium',
     price: SOCIAL_PROFILE_PRICE,
     params: { path: fidPath },
-    responseSchema: userSchema,
     field: 'farcasterUserByFid',
     operation: `query getFarcasterUserByFid($fid: Int!) { farcasterUserByFid(fid: $fid) { ${USER_FIELDS} } }`,
     notFound: 'no Farcaster user with this FID',
@@ -244,7 +162,6 @@ export const farcasterRoutes: RouteRow[] = [
     description: '`total` is null: no upstream counts casts.',
     tier: 'medium',
     params: { path: fidPath, query: pageQuery },
-    responseSchema: bodyOf({ data: { type: 'array', items: castSchema }, pagination: paginationSchema }),
     field: 'farcasterUserCasts',
     operation: `query listFarcasterUserCasts($fid: Int!, $limit: Int!, $offset: Int!) {
       farcasterUserCasts(fid: $fid, limit: $limit, offset: $offset) { data { ${CAST_FIELDS} } pagination { limit offset total hasMore } }
@@ -263,7 +180,6 @@ export const farcasterRoutes: RouteRow[] = [
     description: "`total` is the user's follower count (null when the hub fallback serves, which keeps no counts).",
     tier: 'medium',
     params: { path: fidPath, query: pageQuery },
-    responseSchema: bodyOf({ data: { type: 'array', items: userSchema }, pagination: paginationSchema }),
     field: 'farcasterUserFollowers',
     operation: `query listFarcasterUserFollowers($fid: Int!, $limit: Int!, $offset: Int!) {
       farcasterUserFollowers(fid: $fid, limit: $limit, offset: $offset) { data { ${USER_FIELDS} } pagination { limit offset total hasMore } }
@@ -282,7 +198,6 @@ export const farcasterRoutes: RouteRow[] = [
     tier: 'medium',
     price: SOCIAL_PROFILE_PRICE,
     params: { path: z.object({ identifier }) },
-    responseSchema: userSchema,
     field: 'farcasterUser',
     operation: `query getFarcasterUser($identifier: String!) { farcasterUser(identifier: $identifier) { ${USER_FIELDS} } }`,
     notFound: 'no Farcaster user with this username, FID or verified address',
@@ -297,7 +212,6 @@ export const farcasterRoutes: RouteRow[] = [
     summary: "A user's newest casts: `{ casts }`",
     tier: 'medium',
     params: { path: fidPath, query: limitQuery },
-    responseSchema: bodyOf({ casts: { type: 'array', items: castSchema } }),
     field: 'farcasterCasts',
     operation: `query listFarcasterCasts($fid: Int!, $limit: Int!) { farcasterCasts(fid: $fid, limit: $limit) { casts { ${CAST_FIELDS} } } }`,
     notFound: 'no Farcaster user with this FID',
@@ -312,7 +226,6 @@ export const farcasterRoutes: RouteRow[] = [
     summary: "A user's most recent followers: `{ users }`",
     tier: 'medium',
     params: { path: fidPath, query: limitQuery },
-    responseSchema: bodyOf({ users: { type: 'array', items: userSchema } }),
     field: 'farcasterFollowers',
     operation: `query listFarcasterFollowers($fid: Int!, $limit: Int!) { farcasterFollowers(fid: $fid, limit: $limit) { users { ${USER_FIELDS} } } }`,
     notFound: 'no Farcaster user with this FID',

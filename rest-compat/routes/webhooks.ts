@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createWebhookBody, updateWebhookBody } from '../../src/webhooks/webhook-input.js';
+import { omitWhenNull } from '../response-shape.js';
 import type { RouteRow } from '../route-row.js';
 
 const uuid = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
@@ -20,10 +21,7 @@ const WHO =
 const NOT_YOURS = '404 when the wallet holds no webhook with this id.';
 
 /** A generated secret is shown once; a secret the caller chose is not echoed back. */
-const withoutAbsentSecret = (value: unknown) => {
-  const { secret, ...rest } = value as { secret: string | null };
-  return secret === null ? rest : { ...rest, secret };
-};
+const withoutAbsentSecret = omitWhenNull('secret');
 
 /** SPEC "Events": webhooks of the caller's wallet, their deliveries, pings and redeliveries (README "Webhooks"). */
 export const webhookRoutes: RouteRow[] = [

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AccountServices, CallerIdentity, ListedApiKeyShape } from '../../subgraphs/shared/account-services.js';
+import type { ListedApiKey } from '../../subgraphs/account/types.js';
+import type { AccountServices, CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import { CREDIT_PACKAGES, packagePriceUsd } from '../../subgraphs/shared/credit-packages.js';
 import { ApiError, invalidParameter, notFound } from '../errors/api-error.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
@@ -258,7 +259,7 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
       const { wallet } = requireSession(caller);
       const at = now();
       const usage = await keyUsage(await store.listApiKeys(wallet), at);
-      const keys: ListedApiKeyShape[] = usage.map(({ key, usageToday }) => ({
+      const keys: ListedApiKey[] = usage.map(({ key, usageToday }) => ({
         id: key.id,
         name: key.name,
         prefix: key.prefix,

@@ -1,6 +1,6 @@
 import { parseUnits } from 'viem';
 import type { RouteRow, RouteTable, Tier } from '../../rest-compat/route-row.js';
-import type { X402ConfigShape } from '../../subgraphs/shared/graph-context.js';
+import type { X402Config } from '../../subgraphs/account/types.js';
 import type { AppConfig } from '../config/config.js';
 import { type BazaarExtension, bazaarTags, SERVICE_NAME, v1OutputSchema } from './bazaar-discovery.js';
 
@@ -56,7 +56,7 @@ export function x402Configuration(p: {
   discovery: ReadonlyMap<RouteRow, BazaarExtension>;
   /** The MCP tools sold per call. */
   tools: readonly PricedTool[];
-}): X402ConfigShape {
+}): X402Config {
   const { x402 } = p.config;
   const accepts = p.table.rows.flatMap((row) => {
     const price = routePriceUsd(row, x402.defaultPriceUsd);

@@ -1,7 +1,8 @@
 import { type Address, getAddress, type Hex, isAddress, isHex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { Subname } from '../../subgraphs/ccip/types.js';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
-import type { CcipServices, SubnameShape } from '../../subgraphs/shared/ccip-services.js';
+import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError, notFound } from '../errors/api-error.js';
 import { normalizeEnsName } from '../sources/ens/ens-names.js';
@@ -118,7 +119,7 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
       return record ? subnameShape(record) : null;
     },
 
-    async register(caller: CallerIdentity, { parent, label, records }): Promise<SubnameShape> {
+    async register(caller: CallerIdentity, { parent, label, records }): Promise<Subname> {
       if (caller.mode !== 'siwe' || !caller.wallet) {
         throw new ApiError(
           401,

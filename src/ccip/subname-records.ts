@@ -1,10 +1,6 @@
 import { getAddress, isAddress, namehash } from 'viem';
 import { normalize } from 'viem/ens';
-import type {
-  SubnameRecordsInputShape,
-  SubnameRecordsShape,
-  SubnameShape,
-} from '../../subgraphs/shared/ccip-services.js';
+import type { Subname, SubnameRecordSet, SubnameRecordsInput } from '../../subgraphs/ccip/types.js';
 import { invalidParameter } from '../errors/api-error.js';
 import { encodeContentHash, InvalidContentHashError } from '../sources/ens/content-hash.js';
 import type { SubnameRecord, SubnameRecords } from '../store/store.js';
@@ -56,7 +52,7 @@ function coinType(raw: string): string {
  * its owner (coin type 60).
  * @example subnameRecords({ texts: [{ key: 'url', value: 'https://dave.example' }] }, owner)
  */
-export function subnameRecords(input: SubnameRecordsInputShape, owner: `0x${string}`): SubnameRecords {
+export function subnameRecords(input: SubnameRecordsInput, owner: `0x${string}`): SubnameRecords {
   const addressList = input.addresses ?? [];
   const textList = input.texts ?? [];
   if (addressList.length > MAX_ADDRESS_RECORDS) throw invalidParameter(`at most ${MAX_ADDRESS_RECORDS} addresses`);
@@ -94,9 +90,9 @@ export function subnameRecords(input: SubnameRecordsInputShape, owner: `0x${stri
 }
 
 /** A stored subname as the API shows it. */
-export function subnameShape(record: SubnameRecord): SubnameShape {
+export function subnameShape(record: SubnameRecord): Subname {
   const name = `${record.label}.${record.parent}`;
-  const records: SubnameRecordsShape = {
+  const records: SubnameRecordSet = {
     addresses: Object.entries(record.records.addresses).map(([type, address]) => ({ coinType: type, address })),
     texts: Object.entries(record.records.texts).map(([key, value]) => ({ key, value })),
     contenthash: record.records.contenthash ?? null,

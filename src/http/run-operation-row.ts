@@ -32,5 +32,5 @@ export async function runOperationRow(p: {
     if (result.errors?.length) throw apiErrorFromGraphQL(result.errors);
     throw new ApiError(404, 'NOT_FOUND', row.notFound ?? 'resource not found');
   }
-  return row.shape ? row.shape(value, p.input) : value;
+  return row.shape ? row.shape.value(value) : value;
 }

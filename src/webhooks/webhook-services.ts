@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
-import type {
-  DeliveryShape,
-  WebhookFiltersInputShape,
-  WebhookServices,
-  WebhookShape,
-} from '../../subgraphs/shared/webhook-services.js';
+import type { WebhookServices } from '../../subgraphs/shared/webhook-services.js';
+import type { Webhook, WebhookDelivery, WebhookFiltersInput } from '../../subgraphs/webhooks/types.js';
 import { ApiError, invalidParameter } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
 import type { DeliveryRecord, WebhookChanges, WebhookRecord } from '../store/webhook-store.js';
@@ -31,7 +27,7 @@ const withoutNulls = <T extends object>(value: T): Partial<T> =>
   Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
 
 /** A GraphQL input as the REST body would carry it: nulls dropped, in the filters and their thresholds too. */
-function asBody(input: { filters?: WebhookFiltersInputShape | null } & object): Record<string, unknown> {
+function asBody(input: { filters?: WebhookFiltersInput | null } & object): Record<string, unknown> {
   const body: Record<string, unknown> = withoutNulls(input);
   if (input.filters) {
     const filters: Record<string, unknown> = withoutNulls(input.filters);
@@ -46,7 +42,7 @@ const deliveriesPage = z.object({
   offset: z.number().int().min(0, 'offset: 0 or more').max(1_000_000),
 });
 
-function webhookShape(w: WebhookRecord, secret: string | null = null): WebhookShape {
+function webhookShape(w: WebhookRecord, secret: string | null = null): Webhook {
   const f = w.filters as WebhookFilters;
   return {
     id: w.id,
@@ -67,7 +63,7 @@ function webhookShape(w: WebhookRecord, secret: string | null = null): WebhookSh
   };
 }
 
-export function deliveryShape(d: DeliveryRecord): DeliveryShape {
+export function deliveryShape(d: DeliveryRecord): WebhookDelivery {
   return {
     id: d.id,
     webhookId: d.webhookId,

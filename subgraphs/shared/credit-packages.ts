@@ -1,7 +1,7 @@
-import type { CreditPackageShape } from './account-services.js';
+import type { CreditPackage } from '../account/types.js';
 
 /** SPEC "Credit package": the four packages, prices in dollars as SPEC writes them. */
-export const CREDIT_PACKAGES: readonly CreditPackageShape[] = [
+export const CREDIT_PACKAGES: readonly CreditPackage[] = [
   { id: 'credits_100', credits: 100, price: '$0.90', perCall: '$0.009' },
   { id: 'credits_250', credits: 250, price: '$2.00', perCall: '$0.008' },
   { id: 'credits_1000', credits: 1000, price: '$7.00', perCall: '$0.007' },
@@ -11,6 +11,6 @@ export const CREDIT_PACKAGES: readonly CreditPackageShape[] = [
 export const CREDIT_PACKAGE_IDS = CREDIT_PACKAGES.map((p) => p.id) as [string, ...string[]];
 
 /** The package's price in USD without the dollar sign ("0.90"), as x402 offers name prices. */
-export function packagePriceUsd(pkg: CreditPackageShape): string {
+export function packagePriceUsd(pkg: CreditPackage): string {
   return pkg.price.replace(/^\$/, '');
 }

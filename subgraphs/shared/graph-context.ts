@@ -1,5 +1,6 @@
 import { ApiError } from '../../src/errors/api-error.js';
 import type { Sources } from '../../src/sources/sources.js';
+import type { X402Config } from '../account/types.js';
 import type { AccountServices, CallerIdentity, PresentedPaymentShape } from './account-services.js';
 import type { CcipServices } from './ccip-services.js';
 import { RequestLoaders } from './define-loader.js';
@@ -8,59 +9,13 @@ import type { WebhookServices } from './webhook-services.js';
 /** Facts about the running service that resolvers report; implemented by the server at start. */
 export interface AppServices {
   status(): Promise<{ status: string; version: string; uptimeSeconds: number; store: string; timestamp: string }>;
-  x402Config(publicBaseUrl: string): X402ConfigShape;
+  x402Config(publicBaseUrl: string): X402Config;
   /** Sign-in, sessions, API keys, credits and usage (subgraphs/shared/account-services.ts). */
   account: AccountServices;
   /** CCIP-Read gateway answers, its health, and the subnames it serves (subgraphs/shared/ccip-services.ts). */
   ccip: CcipServices;
   /** Webhook subscriptions, deliveries, pings (subgraphs/shared/webhook-services.ts). */
   webhooks: WebhookServices;
-}
-
-export interface X402ConfigShape {
-  x402Version: number;
-  network: string;
-  chainId: number;
-  asset: string;
-  assetSymbol: string;
-  receiver: string;
-  facilitator: string;
-  accepts: {
-    scheme: string;
-    network: string;
-    method: string;
-    path: string;
-    resource: string;
-    description: string;
-    mimeType: string;
-    priceUSD: string;
-    maxAmountRequired: string;
-    payTo: string;
-    asset: string;
-    maxTimeoutSeconds: number;
-    /** The asset's EIP-712 domain name and version, which x402 clients sign EIP-3009 authorizations under. */
-    extra: { name: string; version: string };
-    serviceName: string;
-    tags: string[];
-    outputSchema: Record<string, unknown>;
-    extensions: Record<string, unknown>;
-  }[];
-  tools: {
-    toolName: string;
-    resource: string;
-    description: string;
-    priceUSD: string;
-    scheme: string;
-    network: string;
-    amount: string;
-    payTo: string;
-    asset: string;
-    maxTimeoutSeconds: number;
-    extra: { name: string; version: string };
-    serviceName: string;
-    tags: string[];
-    extensions: Record<string, unknown>;
-  }[];
 }
 
 /** What every resolver receives: the request's id, the shared sources, and this request's loaders. */

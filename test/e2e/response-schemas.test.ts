@@ -1,0 +1,193 @@
+import 'reflect-metadata';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
+import { encodeFunctionData, namehash, parseAbi, parseUnits, toHex } from 'viem';
+import { packetToBytes } from 'viem/ens';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
+import { parse as parseYaml } from 'yaml';
+import { compileRouteTable } from '../../rest-compat/compile-routes.js';
+import type { OpenApiDocument, OperationObject, ResponseObject } from '../../rest-compat/openapi/openapi-types.js';
+import { operationSchemas, selfContained } from '../../rest-compat/openapi/operation-schemas.js';
+import type { OperationRow } from '../../rest-compat/route-row.js';
+import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { demoAssetAddresses } from '../../src/embedded/chain/seed-steps/demo-assets.js';
+import { composeSupergraph } from '../../src/gateway/compose-supergraph.js';
+import { startInProcessGateway } from '../../src/gateway/in-process-gateway.js';
+import { buildAllSubgraphs } from '../../subgraphs/index.js';
+import { bearer, getChallenge, messageFor, newWallet, signIn } from '../helpers/siwe-wallet.js';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+// ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
+const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
+
+const operationRows = ROUTE_TABLE.rows.filter((row): row is OperationRow => row.kind === 'operation');
+
+let server: TestServer;
+let document: OpenApiDocument;
+let session: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startTestServer({ SIWE_PER_MINUTE_LIMIT: '1000', SIWE_DAILY_LIMIT: '10000' });
+  document = parseYaml(await (await server.get('/api/openapi.yaml')).text()) as OpenApiDocument;
+  session = bearer((await signIn(server)).token);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+function documented(row: OperationRow): OperationObject {
+  const op = document.paths[row.path]?.[row.method.toLowerCase() as 'get'];
+  if (op === undefined) throw new Error(`${row.method} ${row.path} is not documented`);
+  return op;
+}
+
+interface Call {
+  path?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: Record<string, unknown>;
+  /** Another fetch (one that pays with x402). */
+  fetch?: typeof fetch;
+}
+
+const assets = demoAssetAddresses();
+const service = parseAbi(['function resolve(bytes name, bytes data) view returns (bytes, uint64, bytes)']);
+const addr = parseAbi(['function addr(bytes32 node) view returns (address)']);
+/** The callData an OffchainResolver puts in its OffchainLookup for addr(name). */
+const addrLookup = (name: string) =>
+  encodeFunctionData({
+    abi: service,
+    functionName: 'resolve',
+    args: [toHex(packetToBytes(name)), encodeFunctionData({ abi: addr, functionName: 'addr', args: [namehash(name)] })],
+  });
+
+async function postJson(path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await server.post(path, body, session);
+  if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+const newKeyId = async () => ((await postJson('/api/user/keys', { name: 'schema-check' })).key as { id: string }).id;
+/** The wallet's one webhook (the free plan holds one), created when it has none. */
+async function webhookId(): Promise<string> {
+  const list = (await (await server.get('/api/webhooks', session)).json()) as { webhooks: { id: string }[] };
+  const held = list.webhooks[0]?.id;
+  if (held !== undefined) return held;
+  return (await postJson('/api/webhooks', { url: 'https://hooks.example.org/ens', events: ['ens.transfer'] }))
+    .id as string;
+}
+async function signedMessage(): Promise<Call> {
+  const wallet = newWallet();
+  const message = messageFor(wallet, await getChallenge(server));
+  return { body: { message, signature: await wallet.signMessage({ message }) } };
+}
+async function ccipLookup(): Promise<{ sender: string; data: string }> {
+  const label = `schema${Date.now()}`;
+  await postJson('/api/subnames/offchain.eth', { label });
+  return { sender: '0x8464135c8F25Da09e49BC8782676a84730C318bC', data: addrLookup(`${label}.offchain.eth`) };
+}
+
+/**
+ * Arguments for the rows whose documented examples name nothing that exists here (ids, a signed message, a served
+ * subname), made through the API itself as a caller would; every other row is called with its documented examples.
+ */
+const REAL_ARGUMENTS: Record<string, () => Promise<Call>> = {
+  verifySiwe: signedMessage,
+  verifyAuth: signedMessage,
+  createApiKey: async () => ({ body: { name: 'schema-check' } }),
+  createAuthApiKey: async () => ({ body: { name: 'schema-check' } }),
+  rotateApiKey: async () => ({ path: { id: await newKeyId() } }),
+  deleteApiKey: async () => ({ path: { id: await newKeyId() } }),
+  purchaseCredits: async () => ({
+    path: { id: await newKeyId() },
+    body: { packageId: 'credits_100' },
+    fetch: wrapFetchV1(fetch, getDevAccounts()[8]!, parseUnits('1', 6)) as typeof fetch,
+  }),
+  getNftMetadata: async () => ({ path: { contract: assets.collectible, tokenId: '1' } }),
+  getTokenInfo: async () => ({ path: { address: assets.tokens.USDC } }),
+  getContractAbi: async () => ({ path: { address: assets.tokens.USDC } }),
+  postEnsBulk: async () => ({ body: { names: ['alice.eth', 'nobody-here.eth'] } }),
+  ccipResolve: async () => ({ path: await ccipLookup() }),
+  ccipResolvePost: async () => ({ body: await ccipLookup() }),
+  getSubname: async () => {
+    const label = `schema${Date.now()}`;
+    await postJson('/api/subnames/offchain.eth', { label });
+    return { path: { parent_name: 'offchain.eth', label } };
+  },
+  getWebhook: async () => ({ path: { id: await webhookId() } }),
+  updateWebhook: async () => ({ path: { id: await webhookId() }, body: { status: 'paused' } }),
+  deleteWebhook: async () => ({ path: { id: await webhookId() } }),
+  testWebhook: async () => ({ path: { id: await webhookId() } }),
+  listWebhookDeliveries: async () => ({ path: { id: await webhookId() } }),
+  redeliverWebhookDelivery: async () => {
+    const id = await webhookId();
+    const test = (await postJson(`/api/webhooks/${id}/test`, {})) as { delivery: { id: string } };
+    return { path: { id, deliveryId: test.delivery.id } };
+  },
+};
+
+/** Calls a row as a signed-in wallet, with its real arguments or else the examples its OpenAPI operation documents. */
+async function call(row: OperationRow): Promise<Response> {
+  const { inputExample } = operationSchemas(document, documented(row));
+  const real = (await REAL_ARGUMENTS[row.id]?.()) ?? {};
+  const input = {
+    path: real.path ?? inputExample.path,
+    query: real.query ?? inputExample.query,
+    body: real.body ?? inputExample.body,
+  };
+  const path = row.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(input.path[name])));
+  const query = new URLSearchParams(Object.entries(input.query).map(([k, v]) => [k, String(v)])).toString();
+  const hasBody = row.method !== 'GET' && row.method !== 'DELETE';
+  return (real.fetch ?? fetch)(`${server.url}${path}${query ? `?${query}` : ''}`, {
+    method: row.method,
+    headers: { ...session, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
+    ...(hasBody ? { body: JSON.stringify(input.body) } : {}),
+  });
+}
+
+describe('every operation row documents the body it answers', () => {
+  it("each operation's x-graphql-operation is the operation its row runs", async () => {
+    const subgraphs = await buildAllSubgraphs();
+    const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
+    try {
+      const compiled = compileRouteTable(ROUTE_TABLE, gateway.apiSchema);
+      for (const row of operationRows) {
+        const runs = compiled.get(row)?.prepared.source;
+        expect(runs, row.id).toMatch(/^(?:query|mutation) /);
+        expect(documented(row)['x-graphql-operation'], row.id).toBe(runs);
+      }
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it("the 200 body of each row, called with real arguments, validates against the row's 200 schema", async () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true, logger: false });
+    addFormats(ajv);
+    for (const format of ['int32', 'float']) ajv.addFormat(format, true);
+    const answered: string[] = [];
+    const other: string[] = [];
+    // Rows that end or replace the session run last, so the others keep it.
+    const last = (row: OperationRow) => Number(row.id === 'refreshSiweSession' || row.endsSession === true);
+    const ordered = [...operationRows].sort((a, b) => last(a) - last(b));
+    for (const [index, row] of ordered.entries()) {
+      // A fresh wallet now and then: the auth tier allows 20 calls a minute per caller.
+      if (index > 0 && index % 10 === 0) session = bearer((await signIn(server)).token);
+      const res = await call(row);
+      if (res.status !== 200) {
+        other.push(`${row.id} ${res.status} ${(await res.text()).slice(0, 200)}`);
+        continue;
+      }
+      const ok = documented(row).responses['200'] as ResponseObject;
+      const schema = ok.content?.['application/json']?.schema;
+      expect(schema, row.id).toBeDefined();
+      const validate = ajv.compile(selfContained(document, schema!));
+      const body = await res.json();
+      expect(validate(body) ? [] : validate.errors, `${row.id}: ${JSON.stringify(body).slice(0, 400)}`).toEqual([]);
+      answered.push(row.id);
+    }
+    expect(other).toEqual([]);
+    expect(answered.length).toBe(operationRows.length);
+  }, 300_000);
+});
