@@ -13,6 +13,10 @@ import {
  * in a LOWER layer; folders of one layer never import each other (so no subgraph imports another). `subgraphs/*`
  * makes each subgraph folder its own module. A folder is the longest listed prefix of a file's path.
  */
+/** A subgraph's types.ts: its own layer, below the services that return its classes; it imports nothing of ours. */
+const SUBGRAPH_TYPES = 'subgraphs/*/types.ts';
+const isSubgraphTypes = (file: string) => /^subgraphs\/[^/]+\/types\.ts$/.test(file);
+
 const LAYERS: readonly { layer: string; folders: readonly string[] }[] = [
   { layer: 'server: reads config once, starts and wires everything', folders: ['src/server'] },
   {
@@ -28,6 +32,11 @@ const LAYERS: readonly { layer: string; folders: readonly string[] }[] = [
   { layer: 'subgraphs: types, resolvers, loaders', folders: ['subgraphs/*'] },
   { layer: 'services behind the subgraph context', folders: ['src/ccip', 'src/webhooks'] },
   { layer: 'subgraph context and service interfaces', folders: ['subgraphs/shared'] },
+  {
+    layer:
+      "each subgraph's GraphQL types (its types.ts): the one declaration of every response shape, which the services below the subgraph fill",
+    folders: [SUBGRAPH_TYPES],
+  },
   { layer: 'argument schemas shared by rows and resolvers', folders: ['src/arguments'] },
   { layer: 'sources and store', folders: ['src/sources', 'src/store'] },
   { layer: 'config, errors, logging', folders: ['src/config', 'src/errors', 'src/logging'] },
@@ -39,6 +48,7 @@ const LISTED = LAYERS.flatMap(({ folders }) => folders);
 
 /** The folder of the map a file belongs to, e.g. `subgraphs/ens` for subgraphs/ens/resolvers.ts; undefined if none. */
 function folderOf(file: string): string | undefined {
+  if (isSubgraphTypes(file)) return SUBGRAPH_TYPES;
   const matches = LISTED.map((f) => (f.endsWith('/*') ? file.split('/').slice(0, 2).join('/') : f)).filter(
     (folder) => LISTED.some((f) => f === folder || f === `${folder.split('/')[0]}/*`) && isIn(file, folder),
   );
@@ -80,6 +90,8 @@ describe('imports run one way (DESIGN.md)', () => {
     expect(folderOf('subgraphs/index.ts')).toBe('subgraphs/index.ts');
     expect(layerOf('subgraphs/ens')).toBe(layerOf('subgraphs/prices'));
     expect(layerOf('subgraphs/shared')).toBeGreaterThan(layerOf('subgraphs/ens'));
+    expect(folderOf('subgraphs/ens/types.ts')).toBe(SUBGRAPH_TYPES);
+    expect(layerOf(SUBGRAPH_TYPES)).toBeGreaterThan(layerOf('subgraphs/shared'));
   });
 
   it('has no import from a folder to a folder of its own or a higher layer', () => {
@@ -96,7 +108,8 @@ describe('imports run one way (DESIGN.md)', () => {
   });
 
   it('has no subgraph importing another subgraph (they meet only through federation entity keys)', () => {
-    const subgraph = (file: string) => folderOf(file)?.match(/^subgraphs\/(?!shared$|index\.ts$)[^/]+$/)?.[0];
+    // A subgraph's types.ts counts as that subgraph here: no subgraph imports another's types either.
+    const subgraph = (file: string) => file.match(/^subgraphs\/(?!shared\/|index\.ts$)[^/]+/)?.[0];
     const across = imports.filter(({ from, to }) => {
       const [a, b] = [subgraph(from), subgraph(to)];
       return a !== undefined && b !== undefined && a !== b;
