@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ensNameParam } from '../params.js';
+import { ensName } from '../../src/arguments/ens-name.js';
 import type { RouteInput, RouteRow } from '../route-row.js';
 
 /** Longest calldata in a CCIP request (hex characters after 0x): 8 KiB, far above any ENS request. */
@@ -22,7 +22,7 @@ const calldata = z
   });
 
 /** A parent name in ENSIP-15 normal form. */
-const parentName = ensNameParam
+const parentName = ensName
   .describe('a parent name this server serves (GET /ccip/health lists them), e.g. offchain.eth')
   .meta({ example: 'offchain.eth' });
 

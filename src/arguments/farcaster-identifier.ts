@@ -1,5 +1,5 @@
 import { getAddress, isAddress } from 'viem';
-import { MAX_FID } from './limits.js';
+import { MAX_FID } from './farcaster-limits.js';
 
 /** What a `/api/farcaster/{identifier}` names, once detected. */
 export type FarcasterIdentifier =
