@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import type { CcipServices, SubnameShape } from '../../subgraphs/shared/ccip-services.js';
 import type { AppConfig } from '../config/config.js';
-import { ApiError, notFound } from '../errors/api-error.js';
+import { ApiError, CcipGatewayError, notFound } from '../errors/api-error.js';
 import { normalizeEnsName } from '../sources/ens/ens-names.js';
 import type { Store, SubnameRecords } from '../store/store.js';
 import { recordResult } from './record-result.js';
@@ -27,7 +27,8 @@ const ccipError = (message: string) => new ApiError(400, 'CCIP_ERROR', message);
 
 /** A failure of ours (the store), answered 500 with SPEC's code; the cause stays in the log. */
 function internal(code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR', message: string, cause: unknown): ApiError {
-  return Object.assign(new ApiError(500, code, message), { cause });
+  const error = code === 'CCIP_ERROR' ? new CcipGatewayError(message) : new ApiError('CCIP_HEALTH_ERROR', message);
+  return Object.assign(error, { cause });
 }
 
 /**

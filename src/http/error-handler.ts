@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, OversizedRequestError } from '../errors/api-error.js';
 import { type EnvelopeStyle, renderError } from '../errors/error-envelope.js';
 
 /** CCIP routes answer in the ERC-3668 shape; everything else in the full envelope. */
@@ -43,7 +43,7 @@ function refusedTarget(err: NodeJS.ErrnoException): string {
 export function clientErrorResponse(err: NodeJS.ErrnoException): string {
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const apiError = tooLarge
-    ? new ApiError(431, 'INVALID_PARAMETER', 'request URL or headers are too large')
+    ? new OversizedRequestError('request URL or headers are too large')
     : new ApiError(400, 'INVALID_PARAMETER', 'malformed HTTP request');
   const rendered = renderError(apiError, envelopeStyleFor(refusedTarget(err)));
   const body = JSON.stringify(rendered.body);
