@@ -23,7 +23,7 @@ export interface CreateCcipServicesParameters {
   now?: () => number;
 }
 
-const ccipError = (message: string) => new ApiError(400, 'CCIP_ERROR', message);
+const ccipError = (message: string) => new ApiError('CCIP_ERROR', message);
 
 /** A failure of ours (the store), answered 500 with SPEC's code; the cause stays in the log. */
 function internal(code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR', message: string, cause: unknown): ApiError {
@@ -122,7 +122,6 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
     async register(caller: CallerIdentity, { parent, label, records }): Promise<SubnameShape> {
       if (caller.mode !== 'siwe' || !caller.wallet) {
         throw new ApiError(
-          401,
           'UNAUTHORIZED',
           'registering a subname needs a SIWE session: send Authorization: Bearer <token>',
         );
@@ -135,7 +134,7 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
         createdAt: now(),
       };
       if (!(await p.store.putSubname(record))) {
-        throw new ApiError(409, 'CONFLICT', `${record.label}.${record.parent} is already registered`);
+        throw new ApiError('CONFLICT', `${record.label}.${record.parent} is already registered`);
       }
       return subnameShape(record);
     },

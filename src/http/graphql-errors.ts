@@ -23,5 +23,5 @@ export function apiErrorFromGraphQL(errors: readonly GraphQLFormattedError[]): A
       return new ApiError(ext.code, e.message, extra);
     }
   }
-  return new ApiError(500, 'INTERNAL_ERROR', 'internal server error');
+  return new ApiError('INTERNAL_ERROR', 'internal server error');
 }
