@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ensNameParam } from '../params.js';
+import { ensName } from '../../src/arguments/ens-name.js';
 import { entriesAsMap, shapes } from '../response-shape.js';
 import type { RouteInput, RouteRow } from '../route-row.js';
 
@@ -23,7 +23,7 @@ const calldata = z
   });
 
 /** A parent name in ENSIP-15 normal form. */
-const parentName = ensNameParam
+const parentName = ensName
   .describe('a parent name this server serves (GET /ccip/health lists them), e.g. offchain.eth')
   .meta({ example: 'offchain.eth' });
 

@@ -1,25 +1,18 @@
 import { z } from 'zod';
-import { MAX_BATCH_ADDRESSES } from '../../subgraphs/chain/utility-limits.js';
-import { chainParam, commaSeparated, evmAddress } from '../params.js';
+import { MAX_BATCH_ADDRESSES, validationEntry } from '../../src/arguments/address-batch.js';
+import { commaSeparated } from '../../src/arguments/argument-list.js';
+import { chainName } from '../../src/arguments/chain.js';
+import { evmAddress } from '../../src/arguments/evm-address.js';
+import { tokenId } from '../../src/arguments/token-id.js';
 import type { RouteRow } from '../route-row.js';
 
-const UINT256_MAX = 2n ** 256n - 1n;
-
-const tokenId = z
-  .string()
-  .regex(/^\d{1,78}$/, 'must be a decimal integer')
-  // zod runs every check even after one failed: the refine must not assume the regex passed.
-  .refine((v) => !/^\d+$/.test(v) || BigInt(v) <= UINT256_MAX, 'must be at most 2^256 − 1')
-  .describe('token id, decimal')
-  .meta({ example: '1' });
-
 /** Comma-separated entries, blanks dropped, 1 to MAX_BATCH_ADDRESSES of them. */
-const addressList = (entry: z.ZodString, description: string) =>
+const addressList = (entry: z.ZodType<unknown, string>, description: string) =>
   commaSeparated(entry, { max: MAX_BATCH_ADDRESSES, noun: 'addresses' })
     .describe(description)
     .meta({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8,0xcA11bde05977b3631167028862bE2a173976CA11' });
 
-const chain = chainParam.optional();
+const chain = chainName.optional();
 
 /** SPEC "Market, wallet, utilities" and the utilities documented in detail: NFT, token, ABI and address tools. */
 export const chainUtilityRoutes: RouteRow[] = [
@@ -118,10 +111,7 @@ export const chainUtilityRoutes: RouteRow[] = [
     price: '0.02',
     params: {
       query: z.object({
-        addresses: addressList(
-          z.string().max(200, 'an entry is at most 200 characters'),
-          `comma-separated entries, 1 to ${MAX_BATCH_ADDRESSES}`,
-        ),
+        addresses: addressList(validationEntry, `comma-separated entries, 1 to ${MAX_BATCH_ADDRESSES}`),
       }),
     },
     field: 'addressValidation',

@@ -1,42 +1,26 @@
 import { z } from 'zod';
+import { chainName } from '../../src/arguments/chain.js';
+import { eventChain, eventType, protocolName, protocolSlug } from '../../src/arguments/defi-arguments.js';
 import {
   DEFAULT_DEFI_PAGE,
   DEFAULT_EVENTS_PAGE,
-  EVENT_CHAIN,
-  EVENT_TYPES,
   MAX_OFFSET,
   MAX_PAGE_LIMIT,
   MAX_UPCOMING_DAYS,
-  PROTOCOL_NAME,
-} from '../../subgraphs/defi/limits.js';
-import { chainParam } from '../params.js';
+} from '../../src/arguments/defi-limits.js';
+import { evmAddress } from '../../src/arguments/evm-address.js';
+import { integerInRange, pageLimit as limitOf, pageOffset as offsetOf } from '../../src/arguments/integer-range.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Data freshness": DeFi TVL 5 minutes; a shared cache may keep an answer that long. */
 const DEFI_MAX_AGE_SECONDS = 300;
 
 const pageLimit = (byDefault: number) =>
-  z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_LIMIT)
-    .default(byDefault)
-    .describe(`items per page, 1 to ${MAX_PAGE_LIMIT} (default ${byDefault})`);
+  limitOf(MAX_PAGE_LIMIT, byDefault).describe(`items per page, 1 to ${MAX_PAGE_LIMIT} (default ${byDefault})`);
 
-const pageOffset = z.coerce.number().int().min(0).max(MAX_OFFSET).default(0).describe('items to skip (default 0)');
+const pageOffset = offsetOf(MAX_OFFSET).describe('items to skip (default 0)');
 
-const protocolName = z
-  .string()
-  .trim()
-  .regex(PROTOCOL_NAME, 'must be 1–80 letters, digits, spaces or . & + _ ( ) -')
-  .describe("DefiLlama's slug (aave-v3) or the protocol's name (AAVE V3), any case")
-  .meta({ example: 'aave-v3' });
-
-const walletAddress = z
-  .string()
-  .trim()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address')
+const walletAddress = evmAddress
   .describe('wallet address')
   .meta({ example: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' });
 
@@ -81,13 +65,8 @@ export const defiRoutes: RouteRow[] = [
       query: z.object({
         limit: pageLimit(DEFAULT_DEFI_PAGE),
         offset: pageOffset,
-        chain: chainParam.optional(),
-        project: z
-          .string()
-          .trim()
-          .regex(PROTOCOL_NAME, 'must be a protocol slug')
-          .optional()
-          .describe('only pools of this protocol slug, e.g. aave-v3'),
+        chain: chainName.optional(),
+        project: protocolSlug.optional(),
       }),
     },
     field: 'defiYields',
@@ -131,13 +110,8 @@ export const defiRoutes: RouteRow[] = [
     tier: 'medium',
     params: {
       query: z.object({
-        type: z.enum(EVENT_TYPES).optional().describe('hack or raise; both when omitted'),
-        chain: z
-          .string()
-          .trim()
-          .regex(EVENT_CHAIN, 'must be a chain name')
-          .optional()
-          .describe('only events on this chain, e.g. Ethereum'),
+        type: eventType.optional(),
+        chain: eventChain.optional(),
         limit: pageLimit(DEFAULT_EVENTS_PAGE),
         offset: pageOffset,
       }),
@@ -157,11 +131,7 @@ export const defiRoutes: RouteRow[] = [
     tier: 'medium',
     params: {
       query: z.object({
-        days: z.coerce
-          .number()
-          .int()
-          .min(1)
-          .max(MAX_UPCOMING_DAYS)
+        days: integerInRange(1, MAX_UPCOMING_DAYS)
           .optional()
           .describe(`only unlocks within this many days, 1 to ${MAX_UPCOMING_DAYS}`),
         limit: pageLimit(DEFAULT_EVENTS_PAGE),

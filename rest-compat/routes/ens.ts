@@ -1,20 +1,20 @@
 import { z } from 'zod';
-import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_LIMIT, MAX_ENS_BATCH } from '../../subgraphs/ens/limits.js';
-import { commaSeparated, ensNameParam, evmAddress } from '../params.js';
+import { argumentList, commaSeparated } from '../../src/arguments/argument-list.js';
+import {
+  DEFAULT_DOMAINS_LIMIT,
+  MAX_DOMAINS_LIMIT,
+  MAX_DOMAINS_OFFSET,
+  MAX_ENS_BATCH,
+} from '../../src/arguments/ens-limits.js';
+import { ensName } from '../../src/arguments/ens-name.js';
+import { evmAddress } from '../../src/arguments/evm-address.js';
+import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
 import { entriesAsMap, pick } from '../response-shape.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Indicative prices": ENS resolution $0.01, batch $0.02. */
 const ENS_PRICE = '0.01';
 const ENS_BATCH_PRICE = '0.02';
-/** Offsets beyond this list nothing an address could hold (the ENS subgraph's page of 1000). */
-const MAX_DOMAINS_OFFSET = 100_000;
-
-/** An ENS name, normalised with ENSIP-15 (any case). */
-const ensName = ensNameParam
-  .describe('ENS name (ENSIP-15 normalised; any case), e.g. alice.eth')
-  .meta({ example: 'alice.eth' });
-
 const ensNameList = commaSeparated(ensName, { max: MAX_ENS_BATCH, noun: 'ENS names' })
   .describe(`comma-separated ENS names, 1 to ${MAX_ENS_BATCH}`)
   .meta({ example: 'alice.eth,bob.eth' });
@@ -69,7 +69,9 @@ export const ensRoutes: RouteRow[] = [
     price: ENS_BATCH_PRICE,
     params: {
       body: z.object({
-        names: z.array(ensName).min(1).max(MAX_ENS_BATCH).describe(`1 to ${MAX_ENS_BATCH} ENS names`),
+        names: argumentList(ensName, { max: MAX_ENS_BATCH, noun: 'ENS names' }).describe(
+          `1 to ${MAX_ENS_BATCH} ENS names`,
+        ),
       }),
     },
     field: 'ensBatch',
@@ -122,14 +124,10 @@ export const ensRoutes: RouteRow[] = [
     params: {
       path: z.object({ address: evmAddress }),
       query: z.object({
-        limit: z.coerce
-          .number()
-          .int()
-          .min(1)
-          .max(MAX_DOMAINS_LIMIT)
-          .default(DEFAULT_DOMAINS_LIMIT)
-          .describe(`names per page, 1 to ${MAX_DOMAINS_LIMIT} (default ${DEFAULT_DOMAINS_LIMIT})`),
-        offset: z.coerce.number().int().min(0).max(MAX_DOMAINS_OFFSET).default(0).describe('names to skip (default 0)'),
+        limit: pageLimit(MAX_DOMAINS_LIMIT, DEFAULT_DOMAINS_LIMIT).describe(
+          `names per page, 1 to ${MAX_DOMAINS_LIMIT} (default ${DEFAULT_DOMAINS_LIMIT})`,
+        ),
+        offset: pageOffset(MAX_DOMAINS_OFFSET).describe('names to skip (default 0)'),
       }),
     },
     field: 'ensDomains',

@@ -1,20 +1,15 @@
 import { z } from 'zod';
-import { FEED_CURSOR_PATTERN } from '../../subgraphs/farcaster/feed-cursor.js';
-import {
-  IDENTIFIER_RULE,
-  InvalidFarcasterIdentifierError,
-  parseFarcasterIdentifier,
-  parseFid,
-} from '../../subgraphs/farcaster/identifier.js';
+import { farcasterIdentifier, fid, searchType, userSearchQuery } from '../../src/arguments/farcaster-arguments.js';
+import { IDENTIFIER_RULE } from '../../src/arguments/farcaster-identifier.js';
 import {
   DEFAULT_LIST_LIMIT,
   DEFAULT_SEARCH_LIMIT,
-  MAX_FID,
   MAX_LIST_LIMIT,
   MAX_OFFSET,
   MAX_SEARCH_LIMIT,
-  MAX_SEARCH_QUERY_LENGTH,
-} from '../../subgraphs/farcaster/limits.js';
+} from '../../src/arguments/farcaster-limits.js';
+import { feedCursor } from '../../src/arguments/feed-cursor.js';
+import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Data freshness": social-protocol data 1 to 5 minutes; a shared cache may keep lists a minute, profiles five. */
@@ -26,48 +21,8 @@ const SOCIAL_PROFILE_PRICE = '0.01';
 const USER_FIELDS = 'fid username displayName bio pfp followers following verifications activeStatus registeredAt';
 const CAST_FIELDS = 'hash text timestamp likes recasts replies embeds { url castId { fid hash } }';
 
-const identifier = z
-  .string()
-  .superRefine((value, ctx) => {
-    try {
-      parseFarcasterIdentifier(value);
-    } catch (err) {
-      if (!(err instanceof InvalidFarcasterIdentifierError)) throw err;
-      ctx.addIssue({ code: 'custom', message: err.message });
-    }
-  })
-  .describe('username (or @username), FID, or verified 0x address')
-  .meta({ example: 'dwr' });
-
-const fid = z
-  .string()
-  .superRefine((value, ctx) => {
-    try {
-      parseFid(value);
-    } catch (err) {
-      if (!(err instanceof InvalidFarcasterIdentifierError)) throw err;
-      ctx.addIssue({ code: 'custom', message: err.message });
-    }
-  })
-  .transform(Number)
-  .describe(`Farcaster ID, 1 to ${MAX_FID}`)
-  .meta({ example: '3' });
-
-const listLimit = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_LIST_LIMIT)
-  .default(DEFAULT_LIST_LIMIT)
-  .describe(`how many, 1 to ${MAX_LIST_LIMIT} (default ${DEFAULT_LIST_LIMIT})`);
-
-const offset = z.coerce
-  .number()
-  .int()
-  .min(0)
-  .max(MAX_OFFSET)
-  .default(0)
-  .describe(`how many to skip, 0 to ${MAX_OFFSET} (default 0)`);
+const listLimit = pageLimit(MAX_LIST_LIMIT, DEFAULT_LIST_LIMIT);
+const offset = pageOffset(MAX_OFFSET);
 
 const fidPath = z.object({ fid });
 const limitQuery = z.object({ limit: listLimit });
@@ -87,21 +42,9 @@ export const farcasterRoutes: RouteRow[] = [
     tier: 'heavy',
     params: {
       query: z.object({
-        q: z
-          .string()
-          .trim()
-          .min(1)
-          .max(MAX_SEARCH_QUERY_LENGTH)
-          .describe('text to search for')
-          .meta({ example: 'vitalik' }),
-        type: z.literal('users').default('users').describe('what to search: users (the only kind)'),
-        limit: z.coerce
-          .number()
-          .int()
-          .min(1)
-          .max(MAX_SEARCH_LIMIT)
-          .default(DEFAULT_SEARCH_LIMIT)
-          .describe(`how many, 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT})`),
+        q: userSearchQuery,
+        type: searchType,
+        limit: pageLimit(MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT),
       }),
     },
     field: 'farcasterSearch',
@@ -123,11 +66,7 @@ export const farcasterRoutes: RouteRow[] = [
     params: {
       query: z.object({
         limit: listLimit,
-        cursor: z
-          .string()
-          .regex(FEED_CURSOR_PATTERN, 'must be a cursor a previous page gave')
-          .optional()
-          .describe("the previous page's cursor"),
+        cursor: feedCursor.optional(),
       }),
     },
     field: 'farcasterFeed',
@@ -197,7 +136,7 @@ export const farcasterRoutes: RouteRow[] = [
     description: IDENTIFIER_RULE,
     tier: 'medium',
     price: SOCIAL_PROFILE_PRICE,
-    params: { path: z.object({ identifier }) },
+    params: { path: z.object({ identifier: farcasterIdentifier }) },
     field: 'farcasterUser',
     operation: `query getFarcasterUser($identifier: String!) { farcasterUser(identifier: $identifier) { ${USER_FIELDS} } }`,
     notFound: 'no Farcaster user with this username, FID or verified address',

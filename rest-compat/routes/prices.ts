@@ -1,49 +1,32 @@
 import { z } from 'zod';
-import { MAX_BATCH_SYMBOLS, SYMBOL_PATTERN } from '../../src/sources/prices/token-symbols.js';
+import { commaSeparated } from '../../src/arguments/argument-list.js';
+import { integerInRange, pageLimit } from '../../src/arguments/integer-range.js';
 import {
   DEFAULT_HISTORY_DAYS,
   DEFAULT_TRENDING_LIMIT,
   MAX_HISTORY_DAYS,
   MAX_TRENDING_LIMIT,
-} from '../../subgraphs/prices/limits.js';
-import { commaSeparated } from '../params.js';
+} from '../../src/arguments/price-limits.js';
+import { tokenSymbol } from '../../src/arguments/token-symbol.js';
+import { MAX_BATCH_SYMBOLS } from '../../src/sources/prices/token-symbols.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Data freshness": token prices 30 seconds; a shared cache may keep an answer that long. */
 const PRICE_MAX_AGE_SECONDS = 30;
 
-const tokenSymbol = z
-  .string()
-  .regex(SYMBOL_PATTERN, 'must be 1–15 letters, digits, dots or dashes')
-  .describe('token symbol (ticker), any case, e.g. ETH')
-  .meta({ example: 'ETH' });
-
-const symbolList = commaSeparated(z.string().regex(SYMBOL_PATTERN, 'must be 1–15 letters, digits, dots or dashes'), {
-  max: MAX_BATCH_SYMBOLS,
-  noun: 'symbols',
-})
+const symbolList = commaSeparated(tokenSymbol, { max: MAX_BATCH_SYMBOLS, noun: 'symbols' })
   .describe(`comma-separated token symbols, 1 to ${MAX_BATCH_SYMBOLS}`)
   .meta({ example: 'ETH,BTC,USDC' });
 
-const historyDays = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_HISTORY_DAYS)
+const historyDays = integerInRange(1, MAX_HISTORY_DAYS)
   .default(DEFAULT_HISTORY_DAYS)
   .describe(
     `days of history back from now, 1 to ${MAX_HISTORY_DAYS} (default ${DEFAULT_HISTORY_DAYS}); points are 5 minutes apart for 1 day, hourly up to 90 days, daily beyond`,
   );
 
-const trendingLimit = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_TRENDING_LIMIT)
-  .default(DEFAULT_TRENDING_LIMIT)
-  .describe(
-    `how many coins, 1 to ${MAX_TRENDING_LIMIT} (default ${DEFAULT_TRENDING_LIMIT}); the upstream list holds up to 15`,
-  );
+const trendingLimit = pageLimit(MAX_TRENDING_LIMIT, DEFAULT_TRENDING_LIMIT).describe(
+  `how many coins, 1 to ${MAX_TRENDING_LIMIT} (default ${DEFAULT_TRENDING_LIMIT}); the upstream list holds up to 15`,
+);
 
 /** SPEC "Market, wallet, utilities": token prices, the multi-source median, history and trending. */
 export const priceRoutes: RouteRow[] = [

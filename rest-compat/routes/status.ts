@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { chainParam } from '../params.js';
+import { chainName } from '../../src/arguments/chain.js';
 import type { RouteRow } from '../route-row.js';
 
 /** Always-free status and discovery routes (SPEC "Payment and discovery"). */
@@ -34,7 +34,7 @@ export const statusRoutes: RouteRow[] = [
     tag: 'Free',
     summary: 'Gas prices (EIP-1559 slow, standard, fast) from the fee history of the last 20 blocks',
     tier: 'free',
-    params: { query: z.object({ chain: chainParam.optional() }) },
+    params: { query: z.object({ chain: chainName.optional() }) },
     field: 'gasPrices',
     variables: (input) => ({ chain: input.query.chain ?? 'ethereum' }),
     maxAge: 12,

@@ -1,31 +1,24 @@
 import { z } from 'zod';
+import { chainName } from '../../src/arguments/chain.js';
+import { evmAddress } from '../../src/arguments/evm-address.js';
+import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
 import {
   DEFAULT_PAGE_LIMIT,
   MAX_NFT_WINDOW,
   MAX_PAGE_LIMIT,
   MAX_TRANSACTION_WINDOW,
-} from '../../subgraphs/wallet/limits.js';
-import { chainParam, evmAddress } from '../params.js';
+} from '../../src/arguments/wallet-limits.js';
 import type { OperationRow, RouteRow } from '../route-row.js';
 
-const pageLimit = z.coerce
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PAGE_LIMIT)
-  .default(DEFAULT_PAGE_LIMIT)
-  .describe(`items per page, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`);
+const walletLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT).describe(
+  `items per page, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`,
+);
 
-const pageOffset = (maxWindow: number) =>
-  z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(maxWindow - 1)
-    .default(0)
-    .describe(`items to skip (default 0); offset + limit may reach ${maxWindow}`);
+/** An offset into a window of `maxWindow` items (offset + limit may reach it; the resolver checks the sum). */
+const windowOffset = (maxWindow: number) =>
+  pageOffset(maxWindow - 1).describe(`items to skip (default 0); offset + limit may reach ${maxWindow}`);
 
-const walletChain = chainParam.optional();
+const walletChain = chainName.optional();
 
 const balanceRow = (id: string, path: string, summary: string): OperationRow => ({
   kind: 'operation',
@@ -65,7 +58,7 @@ export const walletRoutes: RouteRow[] = [
     tier: 'medium',
     params: {
       path: z.object({ address: evmAddress }),
-      query: z.object({ chain: walletChain, limit: pageLimit, offset: pageOffset(MAX_TRANSACTION_WINDOW) }),
+      query: z.object({ chain: walletChain, limit: walletLimit, offset: windowOffset(MAX_TRANSACTION_WINDOW) }),
     },
     field: 'walletTransactions',
     maxAge: 30,
@@ -81,7 +74,7 @@ export const walletRoutes: RouteRow[] = [
     tier: 'medium',
     params: {
       path: z.object({ address: evmAddress }),
-      query: z.object({ chain: walletChain, limit: pageLimit, offset: pageOffset(MAX_NFT_WINDOW) }),
+      query: z.object({ chain: walletChain, limit: walletLimit, offset: windowOffset(MAX_NFT_WINDOW) }),
     },
     field: 'walletNfts',
     maxAge: 60,

@@ -259,7 +259,6 @@ function rateLimited(p: {
     ? `Rate limit exceeded: ${limit} requests per minute on the ${p.tier} tier`
     : `Daily limit exceeded: ${limit} requests per day on the ${p.tier} tier`;
   return new ApiError(
-    429,
     'RATE_LIMITED',
     message,
     {
@@ -285,7 +284,6 @@ function insufficientCredits(p: {
   const retryAfter = secondsUntil(windowResetsAt(p.now, DAY_MS), p.now);
   const { limit } = p;
   return new ApiError(
-    402,
     'INSUFFICIENT_CREDITS',
     `Insufficient Credits: the key's daily limit of ${limit} requests on the ${p.tier} tier is reached and its credits are used up`,
     {
@@ -303,7 +301,6 @@ function insufficientCredits(p: {
 /** SPEC "API key": 10 concurrent requests per key. */
 function tooManyInFlight(tier: CountedTier, limit: number): ApiError {
   return new ApiError(
-    429,
     'RATE_LIMITED',
     `Concurrency limit exceeded: ${limit} requests in flight at once per API key`,
     {

@@ -28,7 +28,7 @@ function requireSession(caller: CallerIdentity): {
   session: NonNullable<CallerIdentity['session']>;
 } {
   if (caller.mode !== 'siwe' || !caller.wallet || !caller.session) {
-    throw new ApiError(401, 'UNAUTHORIZED', 'a SIWE session token is required: Authorization: Bearer <token>');
+    throw new ApiError('UNAUTHORIZED', 'a SIWE session token is required: Authorization: Bearer <token>');
   }
   return { wallet: caller.wallet, session: caller.session };
 }
@@ -123,7 +123,7 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
         now: at,
       });
       if (!refreshed) {
-        throw new ApiError(401, 'UNAUTHORIZED', 'this token was already refreshed, or the session ended');
+        throw new ApiError('UNAUTHORIZED', 'this token was already refreshed, or the session ended');
       }
       return { success: true, token, expiresAt: iso(claims.expiresAt) };
     },
@@ -224,11 +224,7 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
       const label = name.trim();
       if (label === '' || label.length > 64) throw invalidParameter('name must be 1 to 64 characters');
       if ((await store.listApiKeys(wallet)).length >= MAX_KEYS_PER_WALLET) {
-        throw new ApiError(
-          409,
-          'CONFLICT',
-          `a wallet may hold at most ${MAX_KEYS_PER_WALLET} API keys; delete one first`,
-        );
+        throw new ApiError('CONFLICT', `a wallet may hold at most ${MAX_KEYS_PER_WALLET} API keys; delete one first`);
       }
       const key = generateApiKey();
       const record = await store.createApiKey({
@@ -343,7 +339,6 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
       }
       // No facilitator configured: no payment can be verified, so none is taken and no credit is added.
       throw new ApiError(
-        402,
         'PAYMENT_REQUIRED',
         `Buying ${pkg.credits} credits costs ${pkg.price} paid with x402; this server has no x402 facilitator to verify payments, so no credits were added`,
         { priceUSD: packagePriceUsd(pkg), recipient: p.paymentReceiver, packageId: pkg.id, credits: pkg.credits },

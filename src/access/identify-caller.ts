@@ -27,7 +27,6 @@ export interface AccessRequest {
 
 export const invalidApiKey = (): ApiError =>
   new ApiError(
-    401,
     'INVALID_API_KEY',
     'Invalid API Key: no active key matches the X-API-Key header (mistyped, revoked or rotated)',
   );
@@ -50,9 +49,9 @@ function single(value: string | string[] | undefined): string | undefined {
 export type IdentifyCaller = (req: AccessRequest, endingSession?: boolean) => Promise<Caller>;
 
 const sessionEnded = (): ApiError =>
-  new ApiError(401, 'UNAUTHORIZED', 'the session was terminated (logged out); sign in again');
+  new ApiError('UNAUTHORIZED', 'the session was terminated (logged out); sign in again');
 const tokenRefreshed = (): ApiError =>
-  new ApiError(401, 'UNAUTHORIZED', 'this token was refreshed: use the token the refresh returned');
+  new ApiError('UNAUTHORIZED', 'this token was refreshed: use the token the refresh returned');
 
 /**
  * SPEC "Authentication": an `X-API-Key` (header name in any case) is the key's caller, counted per key; else a
@@ -89,7 +88,7 @@ export function createCallerIdentifier(p: {
     const authorization = single(req.headers.authorization);
     const bearer = authorization === undefined ? undefined : BEARER.exec(authorization)?.[1];
     if (authorization !== undefined && bearer === undefined && /^bearer\b/i.test(authorization.trim())) {
-      throw new ApiError(401, 'UNAUTHORIZED', 'the Authorization header must be "Bearer <session token>"');
+      throw new ApiError('UNAUTHORIZED', 'the Authorization header must be "Bearer <session token>"');
     }
     if (bearer !== undefined) {
       const at = now();

@@ -127,7 +127,6 @@ export function paymentRequired(
     ...(terms.discovery ? { extensions: { bazaar: terms.discovery } } : {}),
   };
   return new ApiError(
-    402,
     'PAYMENT_REQUIRED',
     p.message,
     {

@@ -35,9 +35,9 @@ export interface SessionTokens {
 }
 
 export const tokenExpired = (): ApiError =>
-  new ApiError(401, 'TOKEN_EXPIRED', 'the session has expired (24 hours); sign in again with SIWE');
+  new ApiError('TOKEN_EXPIRED', 'the session has expired (24 hours); sign in again with SIWE');
 
-export const invalidToken = (): ApiError => new ApiError(401, 'UNAUTHORIZED', 'the session token is not valid');
+export const invalidToken = (): ApiError => new ApiError('UNAUTHORIZED', 'the session token is not valid');
 
 /**
  * Session JWTs (HS256, 24 h). The secret is JWT_SECRET, else one generated once and kept in the store, so every

@@ -24,20 +24,17 @@ export interface VerifySiweParams {
 
 /** SPEC "Sign-in error codes", each a 401 (README "Access"): a sign-in is either a session or a refusal to authenticate. */
 const refuse = {
-  message: (why: string) => new ApiError(401, 'INVALID_MESSAGE', `not a valid SIWE (EIP-4361) message: ${why}`),
+  message: (why: string) => new ApiError('INVALID_MESSAGE', `not a valid SIWE (EIP-4361) message: ${why}`),
   notChallenge: (field: string, expected: string | number, got: string | number) =>
     new ApiError(
-      401,
       'INVALID_MESSAGE',
       `the message's ${field} is ${JSON.stringify(got)}, the challenge's ${JSON.stringify(expected)}`,
     ),
-  nonce: () =>
-    new ApiError(401, 'INVALID_NONCE', 'the nonce is unknown, expired or already used; request a new challenge'),
-  signature: () => new ApiError(401, 'INVALID_SIGNATURE', 'the signature does not match the message and its address'),
-  expired: (why: string) => new ApiError(401, 'EXPIRED_MESSAGE', why),
+  nonce: () => new ApiError('INVALID_NONCE', 'the nonce is unknown, expired or already used; request a new challenge'),
+  signature: () => new ApiError('INVALID_SIGNATURE', 'the signature does not match the message and its address'),
+  expired: (why: string) => new ApiError('EXPIRED_MESSAGE', why),
   domain: (expected: string, got: string) =>
     new ApiError(
-      401,
       'DOMAIN_MISMATCH',
       `the message is for ${JSON.stringify(got)}, the challenge for ${JSON.stringify(expected)}`,
     ),

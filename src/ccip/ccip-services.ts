@@ -4,7 +4,7 @@ import type { Subname } from '../../subgraphs/ccip/types.js';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import type { AppConfig } from '../config/config.js';
-import { ApiError, notFound } from '../errors/api-error.js';
+import { ApiError, CcipGatewayError, notFound } from '../errors/api-error.js';
 import { normalizeEnsName } from '../sources/ens/ens-names.js';
 import type { Store, SubnameRecords } from '../store/store.js';
 import { recordResult } from './record-result.js';
@@ -24,11 +24,12 @@ export interface CreateCcipServicesParameters {
   now?: () => number;
 }
 
-const ccipError = (message: string) => new ApiError(400, 'CCIP_ERROR', message);
+const ccipError = (message: string) => new ApiError('CCIP_ERROR', message);
 
 /** A failure of ours (the store), answered 500 with SPEC's code; the cause stays in the log. */
 function internal(code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR', message: string, cause: unknown): ApiError {
-  return Object.assign(new ApiError(500, code, message), { cause });
+  const error = code === 'CCIP_ERROR' ? new CcipGatewayError(message) : new ApiError('CCIP_HEALTH_ERROR', message);
+  return Object.assign(error, { cause });
 }
 
 /**
@@ -122,7 +123,6 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
     async register(caller: CallerIdentity, { parent, label, records }): Promise<Subname> {
       if (caller.mode !== 'siwe' || !caller.wallet) {
         throw new ApiError(
-          401,
           'UNAUTHORIZED',
           'registering a subname needs a SIWE session: send Authorization: Bearer <token>',
         );
@@ -135,7 +135,7 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
         createdAt: now(),
       };
       if (!(await p.store.putSubname(record))) {
-        throw new ApiError(409, 'CONFLICT', `${record.label}.${record.parent} is already registered`);
+        throw new ApiError('CONFLICT', `${record.label}.${record.parent} is already registered`);
       }
       return subnameShape(record);
     },

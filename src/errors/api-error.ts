@@ -1,38 +1,49 @@
-/** Every error code SPEC.md names, plus the access codes the README documents. */
-export type ErrorCode =
-  | 'INVALID_PARAMETER'
-  | 'CCIP_ERROR'
-  | 'INVALID_REQUEST'
-  | 'PAYMENT_REQUIRED'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'RATE_LIMITED'
-  | 'INTERNAL_ERROR'
-  | 'CCIP_HEALTH_ERROR'
-  | 'SERVICE_UNAVAILABLE'
-  | 'INVALID_NONCE'
-  | 'INVALID_SIGNATURE'
-  | 'INVALID_MESSAGE'
-  | 'EXPIRED_MESSAGE'
-  | 'DOMAIN_MISMATCH'
-  | 'TOKEN_EXPIRED'
-  | 'UNAUTHORIZED'
-  | 'INVALID_API_KEY'
-  | 'INSUFFICIENT_CREDITS'
-  | 'FORBIDDEN'
-  | 'CONFLICT';
+/**
+ * Every error code SPEC.md names, plus the access codes the README documents, with the HTTP status each one is
+ * answered with: the one place a status is decided. Two answers of SPEC differ from their code's status and have
+ * their own error classes below: a 431 for an oversized request line, a 500 for a failing CCIP gateway.
+ */
+export const STATUS_OF_CODE = {
+  INVALID_PARAMETER: 400,
+  CCIP_ERROR: 400,
+  INVALID_REQUEST: 400,
+  PAYMENT_REQUIRED: 402,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL_ERROR: 500,
+  CCIP_HEALTH_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
+  INVALID_NONCE: 401,
+  INVALID_SIGNATURE: 401,
+  INVALID_MESSAGE: 401,
+  EXPIRED_MESSAGE: 401,
+  DOMAIN_MISMATCH: 401,
+  TOKEN_EXPIRED: 401,
+  UNAUTHORIZED: 401,
+  INVALID_API_KEY: 401,
+  INSUFFICIENT_CREDITS: 402,
+  FORBIDDEN: 403,
+  CONFLICT: 409,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof STATUS_OF_CODE;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(STATUS_OF_CODE, value);
+}
 
 /**
  * The one error type of the service: thrown anywhere, rendered into an envelope in one place
- * (src/errors/error-envelope.ts).
- * @example throw new ApiError(400, 'INVALID_PARAMETER', 'name is not a valid ENS name')
+ * (src/errors/error-envelope.ts). Its HTTP status follows from its code (STATUS_OF_CODE).
+ * @example throw new ApiError('INVALID_PARAMETER', 'name is not a valid ENS name') // a 400
  */
 export class ApiError extends Error {
   override name = 'ApiError';
+  readonly status: number;
   constructor(
-    readonly status: number,
     readonly code: ErrorCode,
     message: string,
     /** Extra fields merged into the envelope (e.g. retryAfter, tier, limit for RATE_LIMITED). */
@@ -41,6 +52,7 @@ export class ApiError extends Error {
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
+    this.status = STATUS_OF_CODE[code];
   }
 
   /** graphql-js copies an original error's `extensions` into the GraphQL error: code and status travel with it. */
@@ -49,9 +61,33 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidParameter = (message: string): ApiError => new ApiError(400, 'INVALID_PARAMETER', message);
-export const notFound = (message: string): ApiError => new ApiError(404, 'NOT_FOUND', message);
-export const serviceUnavailable = (message: string): ApiError => new ApiError(503, 'SERVICE_UNAVAILABLE', message);
+/**
+ * A request line or headers too large to read: SPEC's INVALID_PARAMETER, answered 431 as HTTP has it.
+ * @example new OversizedRequestError('request URL or headers are too large').status // 431
+ */
+export class OversizedRequestError extends ApiError {
+  override name = 'OversizedRequestError';
+  override readonly status = 431;
+  constructor(message: string) {
+    super('INVALID_PARAMETER', message);
+  }
+}
+
+/**
+ * SPEC's "500 CCIP_ERROR: CCIP gateway internal error", beside the 400 CCIP_ERROR of a bad CCIP request.
+ * @example new CcipGatewayError('CCIP gateway internal error: the record store failed').status // 500
+ */
+export class CcipGatewayError extends ApiError {
+  override name = 'CcipGatewayError';
+  override readonly status = 500;
+  constructor(message: string) {
+    super('CCIP_ERROR', message);
+  }
+}
+
+export const invalidParameter = (message: string): ApiError => new ApiError('INVALID_PARAMETER', message);
+export const notFound = (message: string): ApiError => new ApiError('NOT_FOUND', message);
+export const serviceUnavailable = (message: string): ApiError => new ApiError('SERVICE_UNAVAILABLE', message);
 
 export function isApiError(err: unknown): err is ApiError {
   return err instanceof ApiError;

@@ -12,12 +12,12 @@ export interface RenderedError {
 /** Anything thrown becomes an ApiError; what is not one is an internal error whose detail stays in the log. */
 export function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
-  return new ApiError(500, 'INTERNAL_ERROR', 'internal server error');
+  return new ApiError('INTERNAL_ERROR', 'internal server error');
 }
 
 /**
  * The one place an error becomes a response body.
- * @example renderError(new ApiError(404, 'NOT_FOUND', 'no such name'), 'full', new Date())
+ * @example renderError(new ApiError('NOT_FOUND', 'no such name'), 'full', new Date())
  */
 export function renderError(err: unknown, style: EnvelopeStyle, now: Date = new Date()): RenderedError {
   const e = toApiError(err);

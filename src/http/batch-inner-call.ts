@@ -48,7 +48,6 @@ export async function admitBatchInnerCall(
 ): Promise<AccessDecision> {
   if (!isBatchable(row))
     throw new ApiError(
-      403,
       'FORBIDDEN',
       'this route cannot run inside a batch (only GET routes outside the Auth and Write tiers)',
     );

@@ -46,27 +46,25 @@ function rowPattern(row: RouteRow): RowPattern {
 function innerTarget(patterns: readonly RowPattern[], asked: string): { url: string; row: RouteRow } | ApiError {
   if (!RELATIVE_PATH.test(asked)) {
     return new ApiError(
-      400,
       'INVALID_PARAMETER',
       'path must be a relative path of this API starting with a single /, e.g. /api/price/ETH',
     );
   }
   const parsed = new URL(asked, INNER_BASE);
   if (parsed.origin !== INNER_BASE)
-    return new ApiError(400, 'INVALID_PARAMETER', 'path must be a relative path of this API');
+    return new ApiError('INVALID_PARAMETER', 'path must be a relative path of this API');
   const matching = patterns.filter((p) => p.regex.test(parsed.pathname)).sort((a, b) => b.literal - a.literal);
   const get = matching.find((p) => p.row.method === 'GET');
   if (!get) {
     return matching.length > 0
       ? new ApiError(
-          400,
           'INVALID_PARAMETER',
           `only GET routes can be batched; ${matching[0]!.row.method} ${matching[0]!.row.path} cannot`,
         )
-      : new ApiError(404, 'NOT_FOUND', 'no GET route of this API at this path');
+      : new ApiError('NOT_FOUND', 'no GET route of this API at this path');
   }
   if (!isBatchable(get.row))
-    return new ApiError(403, 'FORBIDDEN', `${get.row.path} (${get.row.tier} tier) cannot run inside a batch`);
+    return new ApiError('FORBIDDEN', `${get.row.path} (${get.row.tier} tier) cannot run inside a batch`);
   return { url: `${parsed.pathname}${parsed.search}`, row: get.row };
 }
 
@@ -128,11 +126,11 @@ export function registerBatchRoutes(
       method: batchRow.method,
       url: fastifyPath(batchRow.path),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        if (isBatchInnerCall(request)) throw new ApiError(403, 'FORBIDDEN', 'a batch cannot contain a batch');
+        if (isBatchInnerCall(request)) throw new ApiError('FORBIDDEN', 'a batch cannot contain a batch');
         const input = parseRouteInput(batchRow.params, request);
         const requests = input.body.requests as { path: string }[];
         if (requests.length > batchRow.maxRequests) {
-          throw new ApiError(400, 'INVALID_PARAMETER', `a batch holds at most ${batchRow.maxRequests} requests`);
+          throw new ApiError('INVALID_PARAMETER', `a batch holds at most ${batchRow.maxRequests} requests`);
         }
         const resource = () => requestResource(request, deps.publicBaseUrl);
         const decision = await deps.access.admit({ ip: request.ip, headers: request.headers, resource }, route);

@@ -21,7 +21,7 @@ export function withCcipCodes(parse: () => RouteInput, request: FastifyRequest):
     return parse();
   } catch (err) {
     if (!isApiError(err) || err.code !== 'INVALID_PARAMETER') throw err;
-    if (lacksSenderOrData(request)) throw new ApiError(400, 'INVALID_REQUEST', 'CCIP request lacks sender or data');
-    throw new ApiError(400, 'CCIP_ERROR', err.message);
+    if (lacksSenderOrData(request)) throw new ApiError('INVALID_REQUEST', 'CCIP request lacks sender or data');
+    throw new ApiError('CCIP_ERROR', err.message);
   }
 }

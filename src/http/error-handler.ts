@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, OversizedRequestError } from '../errors/api-error.js';
 import { type EnvelopeStyle, renderError } from '../errors/error-envelope.js';
 
 /** CCIP routes answer in the ERC-3668 shape; everything else in the full envelope. */
@@ -10,11 +10,11 @@ export function envelopeStyleFor(url: string): EnvelopeStyle {
 /** Fastify's own errors (bad JSON, body too large, wrong content type) as ApiErrors: a caller's mistake is a 4xx. */
 function fromFastifyError(err: FastifyError): ApiError | undefined {
   const status = err.statusCode ?? 500;
-  if (err.validation) return new ApiError(400, 'INVALID_PARAMETER', err.message);
-  if (status === 413) return new ApiError(413, 'PAYLOAD_TOO_LARGE', 'request body is too large');
-  if (status === 415) return new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
-  if (status === 404) return new ApiError(404, 'NOT_FOUND', 'no such route');
-  if (status >= 400 && status < 500) return new ApiError(400, 'INVALID_PARAMETER', err.message);
+  if (err.validation) return new ApiError('INVALID_PARAMETER', err.message);
+  if (status === 413) return new ApiError('PAYLOAD_TOO_LARGE', 'request body is too large');
+  if (status === 415) return new ApiError('UNSUPPORTED_MEDIA_TYPE', 'send the body as application/json');
+  if (status === 404) return new ApiError('NOT_FOUND', 'no such route');
+  if (status >= 400 && status < 500) return new ApiError('INVALID_PARAMETER', err.message);
   return undefined;
 }
 
@@ -25,7 +25,7 @@ function send(request: FastifyRequest, reply: FastifyReply, err: unknown): Fasti
 
 /** Errors fastify raises before a route runs (FST_ERR_BAD_URL: a path parameter that is not valid percent-encoding). */
 export function sendFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return send(request, reply, fromFastifyError(err) ?? new ApiError(400, 'INVALID_PARAMETER', 'malformed request'));
+  return send(request, reply, fromFastifyError(err) ?? new ApiError('INVALID_PARAMETER', 'malformed request'));
 }
 
 /** The request target at the start of the bytes Node's parser refused (`GET /ccip/… HTTP/1.1`), when they start there. */
@@ -43,8 +43,8 @@ function refusedTarget(err: NodeJS.ErrnoException): string {
 export function clientErrorResponse(err: NodeJS.ErrnoException): string {
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
   const apiError = tooLarge
-    ? new ApiError(431, 'INVALID_PARAMETER', 'request URL or headers are too large')
-    : new ApiError(400, 'INVALID_PARAMETER', 'malformed HTTP request');
+    ? new OversizedRequestError('request URL or headers are too large')
+    : new ApiError('INVALID_PARAMETER', 'malformed HTTP request');
   const rendered = renderError(apiError, envelopeStyleFor(refusedTarget(err)));
   const body = JSON.stringify(rendered.body);
   const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
@@ -64,7 +64,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     send(
       request,
       reply,
-      new ApiError(404, 'NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}`),
+      new ApiError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}`),
     ),
   );
 }

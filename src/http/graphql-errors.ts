@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from 'graphql';
-import { ApiError, type ErrorCode } from '../errors/api-error.js';
+import { ApiError, isErrorCode, STATUS_OF_CODE } from '../errors/api-error.js';
 
 const KNOWN_STATUS = new Set([400, 401, 402, 403, 404, 409, 429, 503]);
 
@@ -11,11 +11,17 @@ export function apiErrorFromGraphQL(errors: readonly GraphQLFormattedError[]): A
   for (const e of errors) {
     const ext = (e.extensions ?? {}) as Record<string, unknown>;
     const status = typeof ext.status === 'number' ? ext.status : undefined;
-    if (status !== undefined && KNOWN_STATUS.has(status) && typeof ext.code === 'string') {
+    // A known status goes with its code's own (STATUS_OF_CODE): the error is rebuilt from the code alone.
+    if (
+      status !== undefined &&
+      KNOWN_STATUS.has(status) &&
+      isErrorCode(ext.code) &&
+      STATUS_OF_CODE[ext.code] === status
+    ) {
       // serviceName is the gateway's note of which subgraph failed: internal, not part of the envelope.
-      const { code, status: _s, serviceName: _n, ...extra } = ext;
-      return new ApiError(status, code as ErrorCode, e.message, extra);
+      const { code: _c, status: _s, serviceName: _n, ...extra } = ext;
+      return new ApiError(ext.code, e.message, extra);
     }
   }
-  return new ApiError(500, 'INTERNAL_ERROR', 'internal server error');
+  return new ApiError('INTERNAL_ERROR', 'internal server error');
 }

@@ -140,7 +140,6 @@ export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics, toke
       .digest();
     if (!timingSafeEqual(sent, expected)) {
       throw new ApiError(
-        401,
         'UNAUTHORIZED',
         'GET /metrics needs Authorization: Bearer <METRICS_TOKEN>',
         {},

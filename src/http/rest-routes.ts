@@ -4,6 +4,7 @@ import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { OperationRow, RouteInput, RouteParams, RouteRow } from '../../rest-compat/route-row.js';
 import { type AccessGate, type AccessRoute, noRelease } from '../access/access-gate.js';
 import type { BazaarExtension } from '../access/bazaar-discovery.js';
+import { argumentError } from '../arguments/parse-argument.js';
 import { invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { admitBatchInnerCall, isBatchInnerCall } from './batch-inner-call.js';
@@ -28,9 +29,8 @@ function parsePart(schema: z.ZodObject | undefined, raw: unknown, where: string)
   if (value === undefined) throw invalidParameter('body must be a JSON object');
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data as Record<string, unknown>;
-  const issue = parsed.error.issues[0]!;
-  const field = issue.path.length > 0 ? issue.path.join('.') : where;
-  throw invalidParameter(`${where} parameter ${field}: ${issue.message}`);
+  // A whole-part issue (a refine over the body) is named after the part.
+  throw argumentError(parsed.error, parsed.error.issues[0]?.path.length ? undefined : where);
 }
 
 /** Validates path, query and body against the row's schemas; the first problem is a 400 INVALID_PARAMETER. */

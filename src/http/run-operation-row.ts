@@ -30,7 +30,7 @@ export async function runOperationRow(p: {
   const value = result.data?.[row.field];
   if (value === null || value === undefined) {
     if (result.errors?.length) throw apiErrorFromGraphQL(result.errors);
-    throw new ApiError(404, 'NOT_FOUND', row.notFound ?? 'resource not found');
+    throw new ApiError('NOT_FOUND', row.notFound ?? 'resource not found');
   }
   return row.shape ? row.shape.value(value) : value;
 }

@@ -43,7 +43,7 @@ export function createAppServices(p: {
       const store = p.store.describe().kind;
       // Readiness: without its store the service can neither count, sign in nor charge a call.
       await p.store.ping().catch(() => {
-        throw new ApiError(503, 'SERVICE_UNAVAILABLE', `the ${store} store does not answer`, { store });
+        throw new ApiError('SERVICE_UNAVAILABLE', `the ${store} store does not answer`, { store });
       });
       return {
         status: 'ok',

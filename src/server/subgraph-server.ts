@@ -74,7 +74,7 @@ export async function startSubgraphServer(p: {
     // ERC-3668 gateway for the OffchainResolver that startServices deploys on the embedded chain.
     http.get<{ Params: { sender: string; file: string } }>('/ccip/:sender/:file', async (request) => {
       const { sender, file } = request.params;
-      if (!file.endsWith('.json')) throw new ApiError(404, 'NOT_FOUND', 'CCIP requests end in .json');
+      if (!file.endsWith('.json')) throw new ApiError('NOT_FOUND', 'CCIP requests end in .json');
       return services.app.ccip.answer({ sender, data: file.slice(0, -'.json'.length) });
     });
     await http.listen({ port: config.port, host: config.host });

@@ -239,7 +239,7 @@ export class HttpJsonSource {
         params.notFoundWhen(status, await this.readRefusalBody(response, signal)));
     await response.body?.cancel().catch(() => undefined);
     if (saysNotFound) {
-      if (params.notFound === 'error') throw new ApiError(404, 'NOT_FOUND', 'not found');
+      if (params.notFound === 'error') throw new ApiError('NOT_FOUND', 'not found');
       return null;
     }
     if (status === 429) {

@@ -84,7 +84,7 @@ export function deliveryShape(d: DeliveryRecord): WebhookDelivery {
 /** Webhooks belong to a wallet: a SIWE session or one of the wallet's API keys must call. */
 function requireWallet(caller: CallerIdentity): string {
   if (!caller.wallet || caller.mode === 'anonymous') {
-    throw new ApiError(401, 'UNAUTHORIZED', 'webhooks need a SIWE session (Authorization: Bearer) or an API key');
+    throw new ApiError('UNAUTHORIZED', 'webhooks need a SIWE session (Authorization: Bearer) or an API key');
   }
   return caller.wallet.toLowerCase();
 }
@@ -135,7 +135,6 @@ export function createWebhookServices(p: {
       });
       if (!created) {
         throw new ApiError(
-          402,
           'PAYMENT_REQUIRED',
           `the ${plan} plan allows ${limits.webhooks} webhook${limits.webhooks === 1 ? '' : 's'}: delete one, or move to a larger plan`,
           { plan, limit: limits.webhooks },
@@ -198,7 +197,7 @@ export function createWebhookServices(p: {
       const webhook = await own(caller, id);
       if (!webhook) return null;
       if (webhook.status !== 'active') {
-        throw new ApiError(409, 'CONFLICT', `the webhook is ${webhook.status}: set its status to active first`);
+        throw new ApiError('CONFLICT', `the webhook is ${webhook.status}: set its status to active first`);
       }
       const at = now();
       const ping = {
@@ -212,7 +211,7 @@ export function createWebhookServices(p: {
       const [delivery] = (await p.store.listDeliveries({ webhookId: webhook.id, limit: 5, offset: 0 })).filter(
         (d) => d.eventId === ping.id,
       );
-      if (!delivery) throw new ApiError(409, 'CONFLICT', 'the webhook stopped being active; no ping was queued');
+      if (!delivery) throw new ApiError('CONFLICT', 'the webhook stopped being active; no ping was queued');
       return { success: true, message: 'ping queued for delivery', delivery: deliveryShape(delivery) };
     },
 
@@ -236,7 +235,7 @@ export function createWebhookServices(p: {
       const delivery = await p.store.getDelivery(deliveryId);
       if (delivery?.webhookId !== id) return null;
       if (delivery.status === 'dropped') {
-        throw new ApiError(409, 'CONFLICT', 'this event was over the plan’s monthly limit and is not sent');
+        throw new ApiError('CONFLICT', 'this event was over the plan’s monthly limit and is not sent');
       }
       const again = await p.store.redeliver({ webhookId: id, deliveryId, now: now() });
       if (!again) return null;

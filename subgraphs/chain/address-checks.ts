@@ -1,4 +1,5 @@
 import { getAddress } from 'viem';
+import { EVM_ADDRESS_PATTERN } from '../../src/arguments/evm-address.js';
 
 /** What the validate route says about one entry. */
 export interface AddressValidity {
@@ -13,7 +14,6 @@ export interface AddressValidity {
   reason: string | null;
 }
 
-const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 /** Long inputs are echoed shortened: the answer never grows beyond what a real address needs. */
 const MAX_ECHO = 64;
 
@@ -24,7 +24,7 @@ const MAX_ECHO = 64;
  */
 export function validateAddress(input: string): AddressValidity {
   const echo = input.length > MAX_ECHO ? `${input.slice(0, MAX_ECHO)}…` : input;
-  if (!HEX_ADDRESS.test(input)) {
+  if (!EVM_ADDRESS_PATTERN.test(input)) {
     return {
       input: echo,
       valid: false,

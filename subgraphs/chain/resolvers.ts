@@ -1,14 +1,9 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import { CHAINS, findChain } from '../../src/config/chains.js';
-import { invalidParameter } from '../../src/errors/api-error.js';
+import { chainName } from '../../src/arguments/chain.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { CHAINS } from '../../src/config/chains.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import { GasPrices, ServiceHealth, SourcesHealth, SupportedChainInfo } from './types.js';
-
-function chainArg(value: string) {
-  const chain = findChain(value);
-  if (!chain) throw invalidParameter(`chain must be one of ${CHAINS.map((c) => c.key).join(', ')} (name or ID)`);
-  return chain;
-}
 
 @Resolver()
 export class ChainResolver {
@@ -29,7 +24,7 @@ export class ChainResolver {
     @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<GasPrices> {
-    return ctx.sources.gas.read(chainArg(chain).key);
+    return ctx.sources.gas.read(parseArgument(chainName, 'chain', chain));
   }
 
   @Query(() => [SupportedChainInfo], { description: 'The chains the service answers for' })

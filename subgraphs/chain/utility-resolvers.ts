@@ -1,11 +1,15 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import { formatUnits, keccak256, size } from 'viem';
-import { invalidParameter, isApiError } from '../../src/errors/api-error.js';
+import { MAX_BATCH_ADDRESSES, validationEntry } from '../../src/arguments/address-batch.js';
+import { argumentList } from '../../src/arguments/argument-list.js';
+import { chainName } from '../../src/arguments/chain.js';
+import { checksummedAddress } from '../../src/arguments/evm-address.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { tokenId as tokenIdArgument } from '../../src/arguments/token-id.js';
+import { isApiError } from '../../src/errors/api-error.js';
 import { decodeTokenUri } from '../../src/sources/rpc/token-uri.js';
-import { addressArg, chainArg } from '../shared/address-args.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import { validateAddress } from './address-checks.js';
-import { MAX_BATCH_ADDRESSES } from './utility-limits.js';
 import {
   ChainAddressAge,
   ChainAddressChecksum,
@@ -19,21 +23,8 @@ import {
   ChainTokenInfo,
 } from './utility-types.js';
 
-const UINT256_MAX = 2n ** 256n - 1n;
-
-function tokenIdArg(value: string): bigint {
-  if (typeof value !== 'string' || !/^\d{1,78}$/.test(value) || BigInt(value) > UINT256_MAX) {
-    throw invalidParameter('tokenId must be a decimal integer from 0 to 2^256 − 1');
-  }
-  return BigInt(value);
-}
-
-function batchArg(addresses: string[]): string[] {
-  if (!Array.isArray(addresses) || addresses.length === 0 || addresses.length > MAX_BATCH_ADDRESSES) {
-    throw invalidParameter(`addresses must list 1 to ${MAX_BATCH_ADDRESSES} addresses`);
-  }
-  return addresses;
-}
+const addressBatch = argumentList(checksummedAddress, { max: MAX_BATCH_ADDRESSES, noun: 'addresses' });
+const validationBatch = argumentList(validationEntry, { max: MAX_BATCH_ADDRESSES, noun: 'addresses' });
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
@@ -67,9 +58,9 @@ export class ChainUtilityResolver {
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<ChainNftToken | null> {
-    const address = addressArg('contract', contract);
-    const id = tokenIdArg(tokenId);
-    const { key } = chainArg(chain);
+    const address = parseArgument(checksummedAddress, 'contract', contract);
+    const id = BigInt(parseArgument(tokenIdArgument, 'tokenId', tokenId));
+    const key = parseArgument(chainName, 'chain', chain);
     const token = await ctx.sources.wallet.chainReads.nftToken(key, address, id);
     if (!token) return null;
     const content = token.tokenUri === null ? ({ kind: 'none' } as const) : decodeTokenUri(token.tokenUri);
@@ -96,8 +87,8 @@ export class ChainUtilityResolver {
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<ChainTokenInfo | null> {
-    const token = addressArg('address', address);
-    const { key } = chainArg(chain);
+    const token = parseArgument(checksummedAddress, 'address', address);
+    const key = parseArgument(chainName, 'chain', chain);
     const info = await ctx.sources.wallet.chainReads.tokenContract(key, token);
     if (!info) return null;
     return {
@@ -120,8 +111,8 @@ export class ChainUtilityResolver {
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<ChainContractAbi | null> {
-    const contract = addressArg('address', address);
-    const { key } = chainArg(chain);
+    const contract = parseArgument(checksummedAddress, 'address', address);
+    const key = parseArgument(chainName, 'chain', chain);
     const { explorer, sourcify } = ctx.sources.wallet;
     // Sourcify answers when the explorer has no verified source, and also when the explorer is down.
     let explorerFailure: unknown;
@@ -174,8 +165,8 @@ export class ChainUtilityResolver {
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<ChainAddressAge | null> {
-    const account = addressArg('address', address);
-    const { key } = chainArg(chain);
+    const account = parseArgument(checksummedAddress, 'address', address);
+    const key = parseArgument(chainName, 'chain', chain);
     const first = await ctx.sources.wallet.explorer.firstTransaction(key, account);
     if (!first) return null;
     const ageSeconds = Math.max(0, Math.floor((Date.now() - Date.parse(first.timestamp)) / 1000));
@@ -198,8 +189,8 @@ export class ChainUtilityResolver {
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<ChainAddressTypes> {
-    const checked = [...new Set(batchArg(addresses).map((a, i) => addressArg(`addresses[${i}]`, a)))];
-    const { key } = chainArg(chain);
+    const checked = [...new Set(parseArgument(addressBatch, 'addresses', addresses))];
+    const key = parseArgument(chainName, 'chain', chain);
     const kinds = await ctx.sources.wallet.chainReads.addressKinds(key, checked);
     const results = kinds.map((k) => ({
       address: k.address,
@@ -215,19 +206,18 @@ export class ChainUtilityResolver {
     description: `Syntax and EIP-55 checksum of up to ${MAX_BATCH_ADDRESSES} addresses (no upstream)`,
   })
   addressValidation(@Arg('addresses', () => [String]) addresses: string[]): ChainAddressValidation {
-    const results = batchArg(addresses).map((a) => validateAddress(String(a)));
+    const results = parseArgument(validationBatch, 'addresses', addresses).map((a) => validateAddress(a));
     return { results, count: results.length, validCount: results.filter((r) => r.valid).length };
   }
 
   @Query(() => ChainAddressChecksum, { description: 'The EIP-55 checksummed form of an address' })
   addressChecksum(@Arg('address', () => String) address: string): ChainAddressChecksum {
-    const checked = validateAddress(address);
-    if (checked.checksummed === null) throw invalidParameter('address must be 0x followed by 40 hex digits');
+    const checksummed = parseArgument(checksummedAddress, 'address', address);
     return {
       input: address,
-      address: checked.checksummed,
-      isChecksummed: checked.checksummed === address,
-      inputChecksumValid: checked.valid,
+      address: checksummed,
+      isChecksummed: checksummed === address,
+      inputChecksumValid: validateAddress(address).valid,
     };
   }
 
@@ -237,8 +227,8 @@ export class ChainUtilityResolver {
     @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<ChainAddressCode> {
-    const account = addressArg('address', address);
-    const { key } = chainArg(chain);
+    const account = parseArgument(checksummedAddress, 'address', address);
+    const key = parseArgument(chainName, 'chain', chain);
     const code = await ctx.sources.wallet.chainReads.code(key, account);
     const codeSize = size(code);
     return {

@@ -1,17 +1,18 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { CHAINS } from '../../src/config/chains.js';
-import { invalidParameter, serviceUnavailable } from '../../src/errors/api-error.js';
-import type { HackRecord, RaiseRecord, TokenUnlock } from '../../src/sources/defi/defi-records.js';
-import type { DefiLlamaProClient } from '../../src/sources/defi/defillama-pro-client.js';
-import type { GraphContext } from '../shared/graph-context.js';
+import { eventChain, eventType } from '../../src/arguments/defi-arguments.js';
 import {
   DEFAULT_EVENTS_PAGE,
-  EVENT_CHAIN,
-  EVENT_TYPES,
   type EventType,
   MAX_PAGE_LIMIT,
   MAX_UPCOMING_DAYS,
-} from './limits.js';
+} from '../../src/arguments/defi-limits.js';
+import { integerInRange } from '../../src/arguments/integer-range.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { CHAINS } from '../../src/config/chains.js';
+import { serviceUnavailable } from '../../src/errors/api-error.js';
+import type { HackRecord, RaiseRecord, TokenUnlock } from '../../src/sources/defi/defi-records.js';
+import type { DefiLlamaProClient } from '../../src/sources/defi/defillama-pro-client.js';
+import type { GraphContext } from '../shared/graph-context.js';
 import { checkPage } from './paginate.js';
 import { ActiveUsers, DefiEvent, DefiEventList, type TokenUnlockEvent, UpcomingEvents } from './types.js';
 
@@ -128,15 +129,9 @@ export class DefiEventsResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<DefiEventList> {
     checkPage(limit, offset);
-    // An argument the operation leaves out arrives as undefined, not null.
-    type ??= null;
-    chain ??= null;
-    if (type !== null && !(EVENT_TYPES as readonly string[]).includes(type))
-      throw invalidParameter(`type must be one of ${EVENT_TYPES.join(', ')}`);
-    const wantedChain = chain === null ? null : chain.trim().toLowerCase();
-    if (wantedChain !== null && !EVENT_CHAIN.test(wantedChain))
-      throw invalidParameter('chain must be a chain name of 1–40 letters, digits, spaces, dots or dashes');
-    const wants = (t: EventType): boolean => type === null || type === t;
+    const wantedType = parseArgument(eventType.optional(), 'type', type);
+    const wantedChain = parseArgument(eventChain.optional(), 'chain', chain)?.toLowerCase() ?? null;
+    const wants = (t: EventType): boolean => wantedType === undefined || wantedType === t;
     const pro = defillamaPro(ctx, 'Hacks and raises');
     const [hacks, raises] = await Promise.all([
       wants('hack') ? pro.hacks() : Promise.resolve([]),
@@ -163,12 +158,9 @@ export class DefiEventsResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<UpcomingEvents> {
     checkPage(limit, 0);
-    days ??= null;
-    if (days !== null && (!Number.isInteger(days) || days < 1 || days > MAX_UPCOMING_DAYS)) {
-      throw invalidParameter(`days must be an integer from 1 to ${MAX_UPCOMING_DAYS}`);
-    }
+    const within = parseArgument(integerInRange(1, MAX_UPCOMING_DAYS).optional(), 'days', days);
     const now = Date.now();
-    const until = days === null ? null : now + days * DAY_MS;
+    const until = within === undefined ? null : now + within * DAY_MS;
     const unlocks = (await defillamaPro(ctx, 'Token unlocks').nextUnlocks())
       .filter((u) => u.date * 1000 > now && (until === null || u.date * 1000 <= until))
       .sort((a, b) => a.date - b.date);

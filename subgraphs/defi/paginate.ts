@@ -1,13 +1,12 @@
-import { invalidParameter } from '../../src/errors/api-error.js';
-import { MAX_OFFSET, MAX_PAGE_LIMIT } from './limits.js';
+import { MAX_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/defi-limits.js';
+import { integerInRange, pageOffset } from '../../src/arguments/integer-range.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
 import type { DefiPagination } from './types.js';
 
-/** Checks SPEC's offset pagination arguments: limit 1–100, offset 0 or more; anything else is a 400. */
+/** Checks SPEC's offset pagination arguments with the REST rules: limit 1–100, offset 0 to MAX_OFFSET. */
 export function checkPage(limit: number, offset: number): void {
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_LIMIT)
-    throw invalidParameter(`limit must be an integer from 1 to ${MAX_PAGE_LIMIT}`);
-  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET)
-    throw invalidParameter(`offset must be an integer from 0 to ${MAX_OFFSET}`);
+  parseArgument(integerInRange(1, MAX_PAGE_LIMIT), 'limit', limit);
+  parseArgument(pageOffset(MAX_OFFSET), 'offset', offset);
 }
 
 /**

@@ -1,10 +1,12 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { getAddress } from 'viem';
+import { chainName as chainArgument } from '../../src/arguments/chain.js';
+import { protocolName, protocolSlug } from '../../src/arguments/defi-arguments.js';
+import { DEFAULT_DEFI_PAGE, MAX_PAGE_LIMIT, PROTOCOL_HISTORY_DAYS } from '../../src/arguments/defi-limits.js';
+import { checksummedAddress } from '../../src/arguments/evm-address.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { findChain } from '../../src/config/chains.js';
-import { invalidParameter } from '../../src/errors/api-error.js';
 import type { DefiPosition, PositionToken, ProtocolSummary } from '../../src/sources/defi/defi-records.js';
 import type { GraphContext } from '../shared/graph-context.js';
-import { DEFAULT_DEFI_PAGE, MAX_PAGE_LIMIT, PROTOCOL_HISTORY_DAYS, PROTOCOL_NAME } from './limits.js';
 import { checkPage, paginate } from './paginate.js';
 import {
   DefiPositionItem,
@@ -15,8 +17,6 @@ import {
   type PositionTokenAmount,
   YieldPoolPage,
 } from './types.js';
-
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** DeBank's chain ids of SPEC's chains; positions on other chains keep DeBank's id. */
 const DEBANK_CHAINS: Record<string, string> = {
@@ -111,9 +111,10 @@ export class DefiResolver {
     @Arg('name', () => String, { description: 'slug (aave-v3) or name (AAVE V3)' }) name: string,
     @Ctx() ctx: GraphContext,
   ): Promise<DefiProtocolStats | null> {
-    if (!PROTOCOL_NAME.test(name.trim()))
-      throw invalidParameter('name must be 1–80 letters, digits, spaces or . & + _ ( ) -');
-    const summary = findProtocol(await ctx.sources.defi.defillama.protocols(), name);
+    const summary = findProtocol(
+      await ctx.sources.defi.defillama.protocols(),
+      parseArgument(protocolName, 'name', name),
+    );
     if (!summary) return null;
     const detail = await ctx.sources.defi.defillama.protocol(summary.slug);
     if (!detail) return null;
@@ -146,15 +147,9 @@ export class DefiResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<YieldPoolPage> {
     checkPage(limit, offset);
-    // An argument the operation leaves out arrives as undefined, not null.
-    chain ??= null;
-    project ??= null;
-    const chainName = chain === null ? null : findChain(chain)?.name;
-    if (chainName === undefined)
-      throw invalidParameter('chain must be one of ethereum, base, arbitrum, optimism, polygon');
-    const projectSlug = project === null ? null : project.trim().toLowerCase();
-    if (projectSlug !== null && !PROTOCOL_NAME.test(projectSlug))
-      throw invalidParameter('project must be a protocol slug');
+    const chainKey = parseArgument(chainArgument.optional(), 'chain', chain);
+    const chainName = chainKey === undefined ? null : findChain(chainKey)!.name;
+    const projectSlug = parseArgument(protocolSlug.optional(), 'project', project)?.toLowerCase() ?? null;
     const pools = (await ctx.sources.defi.yields.pools()).filter(
       (p) => (chainName === null || p.chain === chainName) && (projectSlug === null || p.project === projectSlug),
     );
@@ -165,11 +160,10 @@ export class DefiResolver {
     description: "A wallet's positions in DeFi protocols on every chain (DeBank), largest net value first",
   })
   async defiPositions(@Arg('address', () => String) address: string, @Ctx() ctx: GraphContext): Promise<DefiPositions> {
-    const trimmed = address.trim();
-    if (!ADDRESS.test(trimmed)) throw invalidParameter('address must be a 0x-prefixed 20-byte hex address');
-    const positions = (await ctx.sources.defi.debank.positions(trimmed.toLowerCase())).map(toPosition);
+    const checksummed = parseArgument(checksummedAddress, 'address', address);
+    const positions = (await ctx.sources.defi.debank.positions(checksummed.toLowerCase())).map(toPosition);
     return {
-      address: getAddress(trimmed.toLowerCase()),
+      address: checksummed,
       totalNetUsd: sumUsd(positions.map((p) => p.netUsd)),
       totalAssetUsd: sumUsd(positions.map((p) => p.assetUsd)),
       totalDebtUsd: sumUsd(positions.map((p) => p.debtUsd)),

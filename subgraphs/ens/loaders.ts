@@ -1,10 +1,10 @@
 import type { Address } from 'viem';
+import { MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
 import type { EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
 import type { EnsPrimaryNameRecord, EnsReader } from '../../src/sources/ens/ens-reader.js';
 import type { Sources } from '../../src/sources/sources.js';
 import { defineLoader } from '../shared/define-loader.js';
-import { MAX_ENS_BATCH } from './limits.js';
 
 function readerOf(sources: Sources): EnsReader {
   const reader = sources.ens.reader;

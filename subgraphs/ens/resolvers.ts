@@ -1,11 +1,21 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { type Address, getAddress, isAddress } from 'viem';
-import { invalidParameter, serviceUnavailable } from '../../src/errors/api-error.js';
+import { argumentList } from '../../src/arguments/argument-list.js';
+import {
+  DEFAULT_DOMAINS_LIMIT,
+  MAX_DOMAINS_LIMIT,
+  MAX_DOMAINS_OFFSET,
+  MAX_ENS_BATCH,
+} from '../../src/arguments/ens-limits.js';
+import { ensName } from '../../src/arguments/ens-name.js';
+import { checksummedAddress } from '../../src/arguments/evm-address.js';
+import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { serviceUnavailable } from '../../src/errors/api-error.js';
 import { avatarLink } from '../../src/sources/ens/avatar-uri.js';
 import type { EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
-import { checksumAddress, normalizeEnsName } from '../../src/sources/ens/ens-names.js';
+import { normalizeEnsName } from '../../src/sources/ens/ens-names.js';
 import type { GraphContext } from '../shared/graph-context.js';
-import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_LIMIT, MAX_ENS_BATCH } from './limits.js';
 import { ensAddressLoader, ensAvatarRecordLoader, ensPrimaryNameLoader, ensProfileLoader } from './loaders.js';
 import {
   EnsAvatar,
@@ -31,14 +41,14 @@ const RECORD_KEYS: readonly (readonly [ensKey: string, specKey: string])[] = [
 const isoSeconds = (seconds: number | null): string | null =>
   seconds === null ? null : new Date(seconds * 1000).toISOString();
 
+const ensNames = argumentList(ensName, { max: MAX_ENS_BATCH, noun: 'ENS names' });
+
 /**
  * Up to MAX_ENS_BATCH names, each normalised; a repeated name is kept once.
  * @example batchNames(['Alice.eth', 'alice.eth']) // ['alice.eth']
  */
 export function batchNames(names: readonly string[]): string[] {
-  if (names.length === 0 || names.length > MAX_ENS_BATCH)
-    throw invalidParameter(`names must list 1 to ${MAX_ENS_BATCH} ENS names`);
-  return [...new Set(names.map((name) => normalizeEnsName(name)))];
+  return [...new Set(parseArgument(ensNames, 'names', names))];
 }
 
 /** A profile record from the chain → the GraphQL (and REST) shape. */
@@ -82,7 +92,7 @@ export class EnsResolver {
     @Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string,
     @Ctx() ctx: GraphContext,
   ): Promise<EnsResolution | null> {
-    const normalized = normalizeEnsName(name);
+    const normalized = parseArgument(ensName, 'name', name);
     const address = await ensAddressLoader.of(ctx).load(normalized);
     return address ? { name: normalized, address } : null;
   }
@@ -96,7 +106,7 @@ export class EnsResolver {
     @Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string,
     @Ctx() ctx: GraphContext,
   ): Promise<EnsProfile | null> {
-    return loadProfile(normalizeEnsName(name), ctx);
+    return loadProfile(parseArgument(ensName, 'name', name), ctx);
   }
 
   @Query(() => [EnsProfile], {
@@ -107,8 +117,7 @@ export class EnsResolver {
     @Arg('names', () => [String], { description: `1 to ${MAX_ENS_BATCH} ENS names` }) names: string[],
     @Ctx() ctx: GraphContext,
   ): Promise<(EnsProfile | null)[]> {
-    const normalized = names.map((n) => normalizeEnsName(n));
-    batchNames(normalized);
+    const normalized = parseArgument(ensNames, 'names', names);
     const records = settled(await ensProfileLoader.of(ctx).loadMany(normalized));
     return records.map((r) => (r ? toEnsProfile(r) : null));
   }
@@ -122,7 +131,7 @@ export class EnsResolver {
     @Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string,
     @Ctx() ctx: GraphContext,
   ): Promise<EnsAvatar | null> {
-    const normalized = normalizeEnsName(name);
+    const normalized = parseArgument(ensName, 'name', name);
     const record = await ensAvatarRecordLoader.of(ctx).load(normalized);
     const link = record === null ? null : avatarLink(record, normalized);
     return link && record !== null ? { avatar: link.url, type: link.type, record } : null;
@@ -137,7 +146,7 @@ export class EnsResolver {
     @Arg('address', () => String, { description: '0x address' }) address: string,
     @Ctx() ctx: GraphContext,
   ): Promise<EnsPrimaryName | null> {
-    const checksummed = checksumAddress(address);
+    const checksummed = parseArgument(checksummedAddress, 'address', address);
     const primary = await ensPrimaryNameLoader.of(ctx).load(checksummed);
     return primary ? { name: primary.name, address: checksummed, chain: primary.chain } : null;
   }
@@ -164,10 +173,9 @@ export class EnsResolver {
     @Arg('offset', () => Int, { defaultValue: 0, description: 'names to skip' }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<EnsDomainsPage> {
-    const checksummed = checksumAddress(address);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DOMAINS_LIMIT)
-      throw invalidParameter(`limit must be an integer from 1 to ${MAX_DOMAINS_LIMIT}`);
-    if (!Number.isInteger(offset) || offset < 0) throw invalidParameter('offset must be a non-negative integer');
+    const checksummed = parseArgument(checksummedAddress, 'address', address);
+    parseArgument(pageLimit(MAX_DOMAINS_LIMIT, DEFAULT_DOMAINS_LIMIT), 'limit', limit);
+    parseArgument(pageOffset(MAX_DOMAINS_OFFSET), 'offset', offset);
     const source = ctx.sources.ens.domains;
     if (!source) throw serviceUnavailable('ENS names by address are unavailable: set ENS_SUBGRAPH_URL');
     const all = await source.domainsOf(checksummed);

@@ -1,20 +1,26 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { getAddress, isAddress } from 'viem';
-import { invalidParameter, notFound } from '../../src/errors/api-error.js';
-import type { FarcasterCastRecord, FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
-import type { GraphContext } from '../shared/graph-context.js';
-import { decodeFeedCursor, encodeFeedCursor } from './feed-cursor.js';
-import { InvalidFarcasterIdentifierError, parseFarcasterIdentifier } from './identifier.js';
+import { checksummedAddress } from '../../src/arguments/evm-address.js';
+import {
+  farcasterIdentifier,
+  fid as fidArgument,
+  searchType,
+  userSearchQuery,
+} from '../../src/arguments/farcaster-arguments.js';
+import { parseFarcasterIdentifier } from '../../src/arguments/farcaster-identifier.js';
 import {
   DEFAULT_LIST_LIMIT,
   DEFAULT_RECENT_CASTS,
   DEFAULT_SEARCH_LIMIT,
-  MAX_FID,
   MAX_LIST_LIMIT,
   MAX_OFFSET,
   MAX_SEARCH_LIMIT,
-  MAX_SEARCH_QUERY_LENGTH,
-} from './limits.js';
+} from '../../src/arguments/farcaster-limits.js';
+import { decodeFeedCursor, encodeFeedCursor, feedCursor } from '../../src/arguments/feed-cursor.js';
+import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { notFound } from '../../src/errors/api-error.js';
+import type { FarcasterCastRecord, FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
+import type { GraphContext } from '../shared/graph-context.js';
 import { farcasterRegistrationLoader, farcasterUserByAddressLoader, farcasterUserLoader } from './loaders.js';
 import {
   FarcasterCast,
@@ -28,13 +34,10 @@ import {
   Wallet,
 } from './types.js';
 
-function checkInt(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
-  return value;
-}
-
-const checkFid = (fid: number): number => checkInt('fid', fid, 1, MAX_FID);
+const listLimit = pageLimit(MAX_LIST_LIMIT, DEFAULT_LIST_LIMIT);
+const listOffset = pageOffset(MAX_OFFSET);
+const checkFid = (fid: number): number => parseArgument(fidArgument, 'fid', fid);
+const checkListLimit = (limit: number): number => parseArgument(listLimit, 'limit', limit);
 
 const toCast = (c: FarcasterCastRecord): FarcasterCast => ({
   hash: c.hash,
@@ -77,13 +80,7 @@ export class FarcasterUserResolver {
     @Arg('identifier', () => String, { description: 'username, @username, FID or 0x address' }) identifier: string,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterUser | null> {
-    let parsed: ReturnType<typeof parseFarcasterIdentifier>;
-    try {
-      parsed = parseFarcasterIdentifier(identifier);
-    } catch (err) {
-      if (err instanceof InvalidFarcasterIdentifierError) throw invalidParameter(`identifier ${err.message}`);
-      throw err;
-    }
+    const parsed = parseFarcasterIdentifier(parseArgument(farcasterIdentifier, 'identifier', identifier));
     if (parsed.kind === 'fid') return farcasterUserLoader.of(ctx).load(parsed.fid);
     if (parsed.kind === 'address') return farcasterUserByAddressLoader.of(ctx).load(parsed.address.toLowerCase());
     const user = await ctx.sources.farcaster.userByUsername(parsed.username);
@@ -103,7 +100,7 @@ export class FarcasterUserResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterCastList | null> {
     checkFid(fid);
-    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
+    checkListLimit(limit);
     const [owner, list] = await Promise.all([
       farcasterUserLoader.of(ctx).load(fid),
       ctx.sources.farcaster.casts(fid, limit),
@@ -121,7 +118,7 @@ export class FarcasterUserResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterFollowerList | null> {
     checkFid(fid);
-    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
+    checkListLimit(limit);
     const [owner, list] = await Promise.all([
       farcasterUserLoader.of(ctx).load(fid),
       ctx.sources.farcaster.followers(fid, limit),
@@ -140,8 +137,8 @@ export class FarcasterUserResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterCastPage | null> {
     checkFid(fid);
-    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
-    checkInt('offset', offset, 0, MAX_OFFSET);
+    checkListLimit(limit);
+    parseArgument(listOffset, 'offset', offset);
     const [owner, list] = await Promise.all([
       farcasterUserLoader.of(ctx).load(fid),
       ctx.sources.farcaster.casts(fid, offset + limit),
@@ -164,8 +161,8 @@ export class FarcasterUserResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterUserPage | null> {
     checkFid(fid);
-    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
-    checkInt('offset', offset, 0, MAX_OFFSET);
+    checkListLimit(limit);
+    parseArgument(listOffset, 'offset', offset);
     const [owner, list] = await Promise.all([
       farcasterUserLoader.of(ctx).load(fid),
       ctx.sources.farcaster.followers(fid, offset + limit),
@@ -186,12 +183,9 @@ export class FarcasterUserResolver {
     limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterSearchResult> {
-    const query = q.trim();
-    if (query.length === 0 || query.length > MAX_SEARCH_QUERY_LENGTH) {
-      throw invalidParameter(`q must be 1 to ${MAX_SEARCH_QUERY_LENGTH} characters`);
-    }
-    if (type !== 'users') throw invalidParameter('type must be users');
-    checkInt('limit', limit, 1, MAX_SEARCH_LIMIT);
+    const query = parseArgument(userSearchQuery, 'q', q);
+    parseArgument(searchType, 'type', type);
+    parseArgument(pageLimit(MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT), 'limit', limit);
     const users = await ctx.sources.farcaster.searchUsers(query, limit);
     return {
       type,
@@ -213,9 +207,9 @@ export class FarcasterUserResolver {
       | undefined,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterFeedPage> {
-    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
-    const upstreamCursor = cursor === null || cursor === undefined ? undefined : decodeFeedCursor(cursor);
-    if (cursor && upstreamCursor === undefined) throw invalidParameter('cursor is not one this feed gave');
+    checkListLimit(limit);
+    const given = parseArgument(feedCursor.optional(), 'cursor', cursor);
+    const upstreamCursor = given === undefined ? undefined : decodeFeedCursor(given);
     const page = await ctx.sources.farcaster.trendingFeed(limit, upstreamCursor);
     return {
       data: castsWithAuthors(ctx, page.items),
@@ -236,7 +230,7 @@ export class FarcasterUserResolver {
     limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterCast[]> {
-    checkInt('limit', limit, 1, MAX_LIST_LIMIT);
+    checkListLimit(limit);
     const list = await ctx.sources.farcaster.casts(user.fid, limit);
     return castsWithAuthors(ctx, list.items);
   }
@@ -280,9 +274,7 @@ export const farcasterReferenceResolvers = {
   },
   Wallet: {
     __resolveReference(ref: { address: string }): Wallet {
-      if (typeof ref.address !== 'string' || !isAddress(ref.address, { strict: false }))
-        throw invalidParameter('address must be a 0x address');
-      return { address: getAddress(ref.address) };
+      return { address: parseArgument(checksummedAddress, 'address', ref.address) };
     },
   },
 };

@@ -1,38 +1,28 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { invalidParameter, notFound } from '../../src/errors/api-error.js';
-import type { MarketQuote } from '../../src/sources/prices/price-quotes.js';
+import { argumentList } from '../../src/arguments/argument-list.js';
+import { integerInRange, pageLimit } from '../../src/arguments/integer-range.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
 import {
-  findToken,
-  isSymbolSyntax,
-  MAX_BATCH_SYMBOLS,
-  type TokenListing,
-} from '../../src/sources/prices/token-symbols.js';
+  DEFAULT_HISTORY_DAYS,
+  DEFAULT_TRENDING_LIMIT,
+  MAX_HISTORY_DAYS,
+  MAX_TRENDING_LIMIT,
+} from '../../src/arguments/price-limits.js';
+import { tokenSymbol } from '../../src/arguments/token-symbol.js';
+import { notFound } from '../../src/errors/api-error.js';
+import type { MarketQuote } from '../../src/sources/prices/price-quotes.js';
+import { findToken, MAX_BATCH_SYMBOLS, type TokenListing } from '../../src/sources/prices/token-symbols.js';
 import type { GraphContext } from '../shared/graph-context.js';
-import { DEFAULT_HISTORY_DAYS, DEFAULT_TRENDING_LIMIT, MAX_HISTORY_DAYS, MAX_TRENDING_LIMIT } from './limits.js';
 import { coinbaseSpotLoader, defillamaQuoteLoader, marketQuoteLoader } from './loaders.js';
 import { askPriceSources, medianPrice } from './median-price.js';
 import { PriceHistory, SmartPrice, TokenPrice, TrendingToken } from './types.js';
 
-const SYMBOL_RULE = '1–15 letters, digits, dots or dashes';
-
-function checkSymbol(symbol: string): string {
-  const trimmed = symbol.trim();
-  if (!isSymbolSyntax(trimmed)) throw invalidParameter(`symbol must be ${SYMBOL_RULE}`);
-  return trimmed;
-}
-
 /** The table's listing of a symbol: bad syntax is a 400, a symbol the table does not hold a 404. */
 function listingFor(symbol: string): TokenListing {
-  const checked = checkSymbol(symbol);
+  const checked = parseArgument(tokenSymbol, 'symbol', symbol);
   const listing = findToken(checked);
   if (!listing) throw notFound(`unknown token symbol: ${checked.toUpperCase()}`);
   return listing;
-}
-
-function checkIntRange(name: string, value: number, min: number, max: number): number {
-  if (!Number.isInteger(value) || value < min || value > max)
-    throw invalidParameter(`${name} must be an integer from ${min} to ${max}`);
-  return value;
 }
 
 function toTokenPrice(listing: TokenListing, quote: MarketQuote): TokenPrice {
@@ -70,10 +60,11 @@ export class PricesResolver {
     @Arg('symbols', () => [String], { description: `1 to ${MAX_BATCH_SYMBOLS} tickers` }) symbols: string[],
     @Ctx() ctx: GraphContext,
   ): Promise<TokenPrice[]> {
-    if (symbols.length === 0 || symbols.length > MAX_BATCH_SYMBOLS) {
-      throw invalidParameter(`symbols must list 1 to ${MAX_BATCH_SYMBOLS} tokens`);
-    }
-    const checked = symbols.map(checkSymbol);
+    const checked = parseArgument(
+      argumentList(tokenSymbol, { max: MAX_BATCH_SYMBOLS, noun: 'symbols' }),
+      'symbols',
+      symbols,
+    );
     const unknown = checked.filter((s) => findToken(s) === undefined).map((s) => s.toUpperCase());
     if (unknown.length > 0)
       throw notFound(`unknown token symbol${unknown.length > 1 ? 's' : ''}: ${[...new Set(unknown)].join(', ')}`);
@@ -136,7 +127,7 @@ export class PricesResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<PriceHistory | null> {
     const listing = listingFor(symbol);
-    checkIntRange('days', days, 1, MAX_HISTORY_DAYS);
+    parseArgument(integerInRange(1, MAX_HISTORY_DAYS), 'days', days);
     const series = await ctx.sources.prices.coingecko.priceSeries(listing.coingeckoId, days);
     if (!series) return null;
     const granularity = days === 1 ? '5m' : days <= 90 ? 'hourly' : 'daily';
@@ -151,7 +142,7 @@ export class PricesResolver {
     limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<TrendingToken[]> {
-    checkIntRange('limit', limit, 1, MAX_TRENDING_LIMIT);
+    parseArgument(pageLimit(MAX_TRENDING_LIMIT, DEFAULT_TRENDING_LIMIT), 'limit', limit);
     const coins = await ctx.sources.prices.coingecko.trending();
     return coins.slice(0, limit).map((c) => ({
       rank: c.rank,

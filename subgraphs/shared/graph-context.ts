@@ -54,5 +54,5 @@ export function newGraphContext(params: {
 }
 
 const unknownCaller = async (): Promise<CallerIdentity> => {
-  throw new ApiError(401, 'UNAUTHORIZED', 'this server does not identify callers');
+  throw new ApiError('UNAUTHORIZED', 'this server does not identify callers');
 };

@@ -1,13 +1,21 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
-import { type Address, formatEther, formatUnits, getAddress, isAddress } from 'viem';
-import { invalidParameter } from '../../src/errors/api-error.js';
+import { type Address, formatEther, formatUnits } from 'viem';
+import { chainName } from '../../src/arguments/chain.js';
+import { checksummedAddress } from '../../src/arguments/evm-address.js';
+import { integerInRange, pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
+import {
+  DEFAULT_PAGE_LIMIT,
+  MAX_NFT_WINDOW,
+  MAX_PAGE_LIMIT,
+  MAX_TRANSACTION_WINDOW,
+} from '../../src/arguments/wallet-limits.js';
+import { findChain } from '../../src/config/chains.js';
 import type { ExplorerTransaction } from '../../src/sources/explorer/etherscan-client.js';
 import type { OwnedNft } from '../../src/sources/nft/alchemy-nft-client.js';
 import { NFT_PAGE_SIZE } from '../../src/sources/nft/alchemy-nft-client.js';
 import { findToken } from '../../src/sources/prices/token-symbols.js';
-import { addressArg, chainArg, intArg } from '../shared/address-args.js';
 import type { GraphContext } from '../shared/graph-context.js';
-import { DEFAULT_PAGE_LIMIT, MAX_NFT_WINDOW, MAX_PAGE_LIMIT, MAX_TRANSACTION_WINDOW } from './limits.js';
 import { walletHoldingsLoader, walletPriceLoader } from './loaders.js';
 import {
   Wallet,
@@ -19,12 +27,19 @@ import {
   WalletTransactionPage,
 } from './types.js';
 
+/** A page inside a window of `window` items: the REST ranges first, then offset + limit within the window. */
+function checkWindow(window: number, limit: number, offset: number): void {
+  parseArgument(pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT), 'limit', limit);
+  parseArgument(pageOffset(window - 1), 'offset', offset);
+  parseArgument(integerInRange(0, window - limit), 'offset', offset);
+}
+
 /** USD value of an exact decimal amount, rounded to cents. */
 const usd = (amount: string, price: number | null): number | null =>
   price === null ? null : Math.round(Number(amount) * price * 100) / 100;
 
-async function walletBalance(ctx: GraphContext, address: Address, chainName: string): Promise<WalletBalance> {
-  const chain = chainArg(chainName);
+async function walletBalance(ctx: GraphContext, address: Address, chainArgument: string): Promise<WalletBalance> {
+  const chain = findChain(parseArgument(chainName, 'chain', chainArgument))!;
   const list = ctx.sources.wallet.chainReads.tokenLists[chain.key];
   const holdings = await walletHoldingsLoader.of(ctx).load({ chain: chain.key, address });
   const held = holdings.tokens.filter((t) => t.raw !== null && t.raw > 0n);
@@ -91,7 +106,7 @@ export class WalletFieldResolver {
     @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<WalletBalance> {
-    return walletBalance(ctx, addressArg('address', wallet.address), chain);
+    return walletBalance(ctx, parseArgument(checksummedAddress, 'address', wallet.address), chain);
   }
 }
 
@@ -105,7 +120,7 @@ export class WalletResolver {
     @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<WalletBalance> {
-    return walletBalance(ctx, addressArg('address', address), chain);
+    return walletBalance(ctx, parseArgument(checksummedAddress, 'address', address), chain);
   }
 
   @Query(() => WalletTransactionPage, {
@@ -118,10 +133,9 @@ export class WalletResolver {
     @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<WalletTransactionPage> {
-    const owner = addressArg('address', address);
-    const { key } = chainArg(chain);
-    intArg('limit', limit, 1, MAX_PAGE_LIMIT);
-    intArg('offset', offset, 0, MAX_TRANSACTION_WINDOW - limit);
+    const owner = parseArgument(checksummedAddress, 'address', address);
+    const key = parseArgument(chainName, 'chain', chain);
+    checkWindow(MAX_TRANSACTION_WINDOW, limit, offset);
     // One more than the window: whether another page exists. The explorer reports no count, so `total` is exact
     // once the list ends inside that window, and otherwise the number known so far.
     const listed = await ctx.sources.wallet.explorer.transactions(key, owner, offset + limit + 1);
@@ -139,10 +153,9 @@ export class WalletResolver {
     @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<WalletNftPage> {
-    const owner = addressArg('address', address);
-    const { key } = chainArg(chain);
-    intArg('limit', limit, 1, MAX_PAGE_LIMIT);
-    intArg('offset', offset, 0, MAX_NFT_WINDOW - limit);
+    const owner = parseArgument(checksummedAddress, 'address', address);
+    const key = parseArgument(chainName, 'chain', chain);
+    checkWindow(MAX_NFT_WINDOW, limit, offset);
     // Pages of 100 behind opaque keys: walk from the first page to the one holding offset + limit.
     const nfts: OwnedNft[] = [];
     let total = 0;
@@ -162,9 +175,7 @@ export class WalletResolver {
 export const walletReferenceResolvers = {
   Wallet: {
     __resolveReference(ref: { address: string }): Wallet {
-      if (typeof ref.address !== 'string' || !isAddress(ref.address, { strict: false }))
-        throw invalidParameter('address must be a 0x address');
-      return { address: getAddress(ref.address) };
+      return { address: parseArgument(checksummedAddress, 'address', ref.address) };
     },
   },
 };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { avatarLink } from '../../src/sources/ens/avatar-uri.js';
 import { decodeContentHash, encodeContentHash } from '../../src/sources/ens/content-hash.js';
-import { checksumAddress, normalizeEnsName } from '../../src/sources/ens/ens-names.js';
+import { normalizeEnsName } from '../../src/sources/ens/ens-names.js';
 
 const CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi';
 
@@ -78,9 +79,9 @@ describe('names and addresses', () => {
   });
 
   it('checksums an address in any case and refuses anything else', () => {
-    expect(checksumAddress('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')).toBe(
+    expect(checksummedAddress.parse('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')).toBe(
       '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
     );
-    expect(() => checksumAddress('0x123')).toThrow();
+    expect(checksummedAddress.safeParse('0x123').success).toBe(false);
   });
 });

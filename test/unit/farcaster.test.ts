@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseFarcasterIdentifier } from '../../src/arguments/farcaster-identifier.js';
+import { decodeFeedCursor, encodeFeedCursor } from '../../src/arguments/feed-cursor.js';
 import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { FarcasterHubClient } from '../../src/sources/farcaster/farcaster-hub-client.js';
 import { farcasterTimeToIso } from '../../src/sources/farcaster/farcaster-records.js';
@@ -16,8 +18,6 @@ import { mapNeynarCast, mapNeynarFollowersPage, mapNeynarUser } from '../../src/
 import { UnexpectedReplyError } from '../../src/sources/json-reply.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 import type { Sources } from '../../src/sources/sources.js';
-import { decodeFeedCursor, encodeFeedCursor } from '../../subgraphs/farcaster/feed-cursor.js';
-import { parseFarcasterIdentifier } from '../../subgraphs/farcaster/identifier.js';
 import { farcasterSubgraph } from '../../subgraphs/farcaster/index.js';
 import { buildSubgraph } from '../../subgraphs/shared/build-subgraph.js';
 import { newGraphContext } from '../../subgraphs/shared/graph-context.js';

@@ -85,11 +85,7 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
     if (tool.needsSession) {
       const caller = await deps.access.identify(request);
       if (caller.mode !== 'siwe')
-        throw new ApiError(
-          401,
-          'UNAUTHORIZED',
-          `${tool.name} needs a SIWE session: send Authorization: Bearer <token>`,
-        );
+        throw new ApiError('UNAUTHORIZED', `${tool.name} needs a SIWE session: send Authorization: Bearer <token>`);
     }
     const decision = await deps.access.admit(request, tool.accessRoute);
     release = decision.release;

@@ -37,7 +37,7 @@ function hostnameOf(authority: string): string | undefined {
 function refuseForeignHost(request: FastifyRequest, allowed: ReadonlySet<string>): void {
   const host = hostnameOf(request.headers.host ?? '');
   if (host === undefined || !allowed.has(host)) {
-    throw new ApiError(403, 'FORBIDDEN', 'this Host is not one /mcp answers (DNS-rebinding protection)');
+    throw new ApiError('FORBIDDEN', 'this Host is not one /mcp answers (DNS-rebinding protection)');
   }
   const origin = request.headers.origin;
   if (origin === undefined) return;
@@ -48,7 +48,7 @@ function refuseForeignHost(request: FastifyRequest, allowed: ReadonlySet<string>
     originHost = undefined;
   }
   if (originHost === undefined || !allowed.has(originHost)) {
-    throw new ApiError(403, 'FORBIDDEN', 'this Origin may not call /mcp (DNS-rebinding protection)');
+    throw new ApiError('FORBIDDEN', 'this Origin may not call /mcp (DNS-rebinding protection)');
   }
 }
 

@@ -1,4 +1,3 @@
-import { type Address, getAddress, isAddress } from 'viem';
 import { invalidParameter } from '../../errors/api-error.js';
 import { normalize } from './name-hashes.js';
 
@@ -43,17 +42,6 @@ export function isNormalizedEnsName(name: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * A 0x address in any case → its EIP-55 checksummed form, or INVALID_PARAMETER (400).
- * @example checksumAddress('0xd8da6bf26964af9d7eed9e03e53415d37aa96045') // '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'
- */
-export function checksumAddress(raw: string): Address {
-  const trimmed = raw.trim();
-  if (!isAddress(trimmed, { strict: false }))
-    throw invalidParameter('address must be a 0x-prefixed 20-byte hex address');
-  return getAddress(trimmed);
 }
 
 /**

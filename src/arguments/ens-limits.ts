@@ -7,3 +7,5 @@ export const MAX_ENS_BATCH = 100;
 /** SPEC "Offset pagination": ENS domains default to 50 per page, at most 100. */
 export const DEFAULT_DOMAINS_LIMIT = 50;
 export const MAX_DOMAINS_LIMIT = 100;
+/** Offsets beyond this list nothing an address could hold (the ENS subgraph's page of 1000). */
+export const MAX_DOMAINS_OFFSET = 100_000;

@@ -1,5 +1,6 @@
 import { getAddress, isAddress } from 'viem';
-import { MAX_FID } from './limits.js';
+import { EVM_ADDRESS_PATTERN } from './evm-address.js';
+import { MAX_FID } from './farcaster-limits.js';
 
 /** What a `/api/farcaster/{identifier}` names, once detected. */
 export type FarcasterIdentifier =
@@ -10,7 +11,6 @@ export type FarcasterIdentifier =
 /** fnames (1–16 of a-z, 0-9, '-', not starting with '-') and the ENS names Farcaster accepts as usernames. */
 const USERNAME = /^[a-z0-9][a-z0-9-]{0,15}(\.base)?(\.eth)?$/;
 const DIGITS = /^\d{1,16}$/;
-const HEX_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 
 /** Why an identifier was refused: the message of a 400. */
 export class InvalidFarcasterIdentifierError extends Error {
@@ -30,7 +30,7 @@ export function parseFarcasterIdentifier(raw: string): FarcasterIdentifier {
   const value = raw.trim();
   if (value.startsWith('@')) return { kind: 'username', username: parseUsername(value.slice(1)) };
   if (DIGITS.test(value)) return { kind: 'fid', fid: parseFid(value) };
-  if (HEX_ADDRESS.test(value)) {
+  if (EVM_ADDRESS_PATTERN.test(value)) {
     const hex = value.slice(2);
     const mixedCase = hex !== hex.toLowerCase() && hex !== hex.toUpperCase();
     if (mixedCase && !isAddress(value))

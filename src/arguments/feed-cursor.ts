@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 
 /** `<base64url of the upstream cursor>.<16 hex check digits>`: what GET /api/farcaster/feed hands out. */
 export const FEED_CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,1024}\.[0-9a-f]{16}$/;
@@ -22,3 +23,10 @@ export function decodeFeedCursor(cursor: string): string | undefined {
   const upstream = Buffer.from(body, 'base64url').toString('utf8');
   return upstream !== '' && checkDigits(upstream) === check ? upstream : undefined;
 }
+
+/** A feed cursor as a caller sends it back: only one this service gave passes. */
+export const feedCursor = z
+  .string()
+  .regex(FEED_CURSOR_PATTERN, 'must be a cursor a previous page gave')
+  .refine((v) => decodeFeedCursor(v) !== undefined, 'must be a cursor a previous page gave')
+  .describe("the previous page's cursor");
