@@ -1,36 +1,14 @@
 import { z } from 'zod';
-import { CREDIT_PACKAGE_IDS } from '../../subgraphs/shared/credit-packages.js';
+import { apiKeyId, apiKeyName, siweMessage, siweSignature } from '../../src/arguments/account-arguments.js';
+import { creditPackageId } from '../../subgraphs/shared/credit-packages.js';
 import { pick } from '../response-shape.js';
 import type { RouteRow } from '../route-row.js';
 
-/** Key ids are UUIDs; anything else is a malformed path, not an unknown key. */
-const keyId = z
-  .string()
-  .regex(
-    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
-    'must be an API key id (UUID)',
-  )
-  .describe('API key id, stable across rotation')
-  .meta({ example: '0f8fad5b-d9cb-469f-a165-70867728950e' });
+const keyId = apiKeyId;
 
-const siweBody = z.object({
-  message: z.string().min(1).max(10_000).describe('the full EIP-4361 message, as signed'),
-  signature: z
-    .string()
-    .min(1)
-    .max(10_000)
-    .describe('0x-prefixed hex signature (EOA, or EIP-1271 / ERC-6492 contract wallet)'),
-});
+const siweBody = z.object({ message: siweMessage, signature: siweSignature });
 
-const keyName = z.object({
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .describe('a label for the key, 1 to 64 characters')
-    .meta({ example: 'backend' }),
-});
+const keyName = z.object({ name: apiKeyName });
 
 const SIGN_IN_ERRORS =
   'Errors, all 401: `INVALID_MESSAGE` (not EIP-4361, or another URI, chain ID or version than the challenge), `INVALID_NONCE` (unknown, used or older than 5 minutes), `DOMAIN_MISMATCH` (not the challenge domain), `EXPIRED_MESSAGE` (past its expiration time, before its not-before time, or issued before the challenge), `INVALID_SIGNATURE`; 503 when a contract wallet cannot be checked.';
@@ -212,7 +190,7 @@ export const accountRoutes: RouteRow[] = [
     tier: 'auth',
     params: {
       path: z.object({ id: keyId }),
-      body: z.object({ packageId: z.enum(CREDIT_PACKAGE_IDS).describe('credit package id') }),
+      body: z.object({ packageId: creditPackageId }),
     },
     field: 'purchaseCredits',
     errors: [401, 402, 404],

@@ -1,39 +1,15 @@
 import { z } from 'zod';
+import { ccipCalldata, ccipSender, subnameLabelArgument } from '../../src/arguments/ccip-arguments.js';
 import { ensName } from '../../src/arguments/ens-name.js';
 import { entriesAsMap, shapes } from '../response-shape.js';
 import type { RouteInput, RouteRow } from '../route-row.js';
-
-/** Longest calldata in a CCIP request (hex characters after 0x): 8 KiB, far above any ENS request. */
-const MAX_DATA_HEX = 16_384;
-
-const sender = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be the 0x address of the resolver contract')
-  .describe('the contract that reverted with OffchainLookup (ENS OffchainResolver)')
-  .meta({ example: '0x8464135c8F25Da09e49BC8782676a84730C318bC' });
-
-const calldata = z
-  .string()
-  .max(MAX_DATA_HEX + 2, 'is longer than 8 KiB')
-  .regex(/^0x(?:[0-9a-fA-F]{2})*$/, 'must be 0x-prefixed hex calldata')
-  .describe('the OffchainLookup callData: resolve(bytes name, bytes data) of ENSIP-10, hex')
-  .meta({
-    example:
-      '0x9061b92300000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000a047465737403657468000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000243b3b57deeb4f647bea6caa36333c816d7b46fdcb05f9466ecacc140ea8c66faf15b3d9f100000000000000000000000000000000000000000000000000000000',
-  });
 
 /** A parent name in ENSIP-15 normal form. */
 const parentName = ensName
   .describe('a parent name this server serves (GET /ccip/health lists them), e.g. offchain.eth')
   .meta({ example: 'offchain.eth' });
 
-const label = z
-  .string()
-  .min(1)
-  .max(63)
-  .regex(/^[^.]+$/, 'must be a single label, without "."')
-  .describe('one ENS label in normalised form (lower case), 1 to 63 bytes')
-  .meta({ example: 'dave' });
+const label = subnameLabelArgument;
 
 const EXAMPLE_RECORDS = {
   addresses: { '60': '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
@@ -107,7 +83,7 @@ export const ccipRoutes: RouteRow[] = [
     description: CCIP_DESCRIPTION,
     tier: 'free',
     envelope: 'ccip',
-    params: { path: z.object({ sender, data: calldata }) },
+    params: { path: z.object({ sender: ccipSender, data: ccipCalldata }) },
     field: 'ccipResolve',
     errors: [400, 404, 500],
   },
@@ -121,7 +97,7 @@ export const ccipRoutes: RouteRow[] = [
     description: `${CCIP_DESCRIPTION} 400 \`INVALID_REQUEST\` when sender or data is missing.`,
     tier: 'free',
     envelope: 'ccip',
-    params: { body: z.object({ sender, data: calldata }) },
+    params: { body: z.object({ sender: ccipSender, data: ccipCalldata }) },
     field: 'ccipResolve',
     errors: [400, 404, 500],
   },

@@ -1,19 +1,9 @@
 import { z } from 'zod';
+import { deliveriesLimit, deliveriesOffset, deliveryId, webhookId } from '../../src/arguments/webhook-arguments.js';
 import { createWebhookBody, updateWebhookBody } from '../../src/webhooks/webhook-input.js';
 import { omitWhenNull } from '../response-shape.js';
 import type { RouteRow } from '../route-row.js';
 
-const uuid = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const webhookId = z
-  .string()
-  .regex(uuid, 'must be a webhook id (UUID)')
-  .describe('webhook id')
-  .meta({ example: '3b241101-e2bb-4255-8caf-4136c566a962' });
-const deliveryId = z
-  .string()
-  .regex(uuid, 'must be a delivery id (UUID)')
-  .describe('delivery id')
-  .meta({ example: '9f1c2b7e-5d4a-4c3b-8a1e-2f6d7c8b9a01' });
 const byId = z.object({ id: webhookId });
 
 const WHO =
@@ -125,8 +115,8 @@ export const webhookRoutes: RouteRow[] = [
     params: {
       path: byId,
       query: z.object({
-        limit: z.coerce.number().int().min(1).max(100).default(20).describe('page size, 1 to 100'),
-        offset: z.coerce.number().int().min(0).max(1_000_000).default(0).describe('deliveries to skip'),
+        limit: deliveriesLimit,
+        offset: deliveriesOffset,
       }),
     },
     field: 'webhookDeliveries',

@@ -221,8 +221,6 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
 
     async createApiKey(caller, name) {
       const { wallet } = requireSession(caller);
-      const label = name.trim();
-      if (label === '' || label.length > 64) throw invalidParameter('name must be 1 to 64 characters');
       if ((await store.listApiKeys(wallet)).length >= MAX_KEYS_PER_WALLET) {
         throw new ApiError('CONFLICT', `a wallet may hold at most ${MAX_KEYS_PER_WALLET} API keys; delete one first`);
       }
@@ -230,7 +228,7 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
       const record = await store.createApiKey({
         id: randomUUID(),
         wallet,
-        name: label,
+        name,
         keyHash: hashApiKey(key),
         prefix: displayPrefix(key),
         createdAt: now(),

@@ -1,10 +1,13 @@
-import { type Address, getAddress, type Hex, isAddress, isHex } from 'viem';
+import { type Address, getAddress, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import type { z } from 'zod';
 import type { Subname } from '../../subgraphs/ccip/types.js';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
+import { ccipCalldata, ccipSender } from '../arguments/ccip-arguments.js';
+import { parseArgument } from '../arguments/parse-argument.js';
 import type { AppConfig } from '../config/config.js';
-import { ApiError, CcipGatewayError, notFound } from '../errors/api-error.js';
+import { ApiError, CcipGatewayError, isApiError, notFound } from '../errors/api-error.js';
 import { normalizeEnsName } from '../sources/ens/ens-names.js';
 import type { Store, SubnameRecords } from '../store/store.js';
 import { recordResult } from './record-result.js';
@@ -14,8 +17,6 @@ import { subnameLabel, subnameRecords, subnameShape } from './subname-records.js
 
 /** Store secret holding the generated signing key when CCIP_SIGNER_KEY is not set (shared by every instance). */
 export const CCIP_SIGNER_SECRET = 'ccip-signer-key';
-/** Longest `data` accepted: ENS requests are a few hundred bytes; this bounds what one call makes us decode. */
-export const MAX_CCIP_DATA_BYTES = 8192;
 
 export interface CreateCcipServicesParameters {
   config: Pick<AppConfig, 'ccip'>;
@@ -25,6 +26,16 @@ export interface CreateCcipServicesParameters {
 }
 
 const ccipError = (message: string) => new ApiError('CCIP_ERROR', message);
+
+/** An argument of a CCIP request parsed with its REST rule; refused, it is CCIP_ERROR as on the REST route. */
+function ccipArgument<T>(schema: z.ZodType<T>, name: string, value: string): T {
+  try {
+    return parseArgument(schema, name, value);
+  } catch (err) {
+    if (isApiError(err) && err.code === 'INVALID_PARAMETER') throw ccipError(err.message);
+    throw err;
+  }
+}
 
 /** A failure of ours (the store), answered 500 with SPEC's code; the cause stays in the log. */
 function internal(code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR', message: string, cause: unknown): ApiError {
@@ -70,15 +81,12 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
     signer,
 
     async answer({ sender, data }) {
-      if (!isAddress(sender, { strict: false }))
-        throw ccipError('sender must be the 0x address of the resolver contract');
-      if (!isHex(data, { strict: true }) || data.length % 2 !== 0)
-        throw ccipError('data must be 0x-prefixed hex calldata');
-      if ((data.length - 2) / 2 > MAX_CCIP_DATA_BYTES)
-        throw ccipError(`data is longer than ${MAX_CCIP_DATA_BYTES} bytes`);
+      const resolver = getAddress(ccipArgument(ccipSender, 'sender', sender));
+      // The rule checked `0x` and whole bytes of hex: the same text, typed as viem's Hex.
+      const calldata: Hex = `0x${ccipArgument(ccipCalldata, 'data', data).slice(2)}`;
       let request: ReturnType<typeof decodeResolveRequest>;
       try {
-        request = decodeResolveRequest(data);
+        request = decodeResolveRequest(calldata);
       } catch (err) {
         if (err instanceof ResolveRequestError) throw ccipError(err.message);
         throw err;
@@ -89,7 +97,7 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
       const result = recordResult(request.query, await recordsFor(request.name, parent));
       const validUntil = Math.floor(now() / 1000) + answerTtlSeconds;
       const signed = await signOffchainAnswer(
-        { resolver: getAddress(sender), expires: BigInt(validUntil), request: data, result },
+        { resolver, expires: BigInt(validUntil), request: calldata, result },
         signerKey,
       );
       return { data: signed.data, signature: signed.signature, validUntil };

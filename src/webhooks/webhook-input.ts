@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { invalidParameter, isApiError } from '../errors/api-error.js';
+import { argumentError } from '../arguments/parse-argument.js';
+import { isApiError } from '../errors/api-error.js';
 import { normalizeEnsName } from '../sources/ens/ens-names.js';
 import { WEBHOOK_EVENT_TYPES } from './event-types.js';
 
@@ -108,11 +109,9 @@ export const updateWebhookBody = z
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'change at least one of url, events, filters, status');
 
-/** Parses `value` with `schema`; the first problem is a 400 INVALID_PARAMETER naming the field. */
+/** Parses `value` with `schema`; the first problem is the 400 INVALID_PARAMETER a REST body gives, naming the field. */
 export function parseWebhookInput<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  const field = issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  throw invalidParameter(`${field}${issue.message}`);
+  throw argumentError(parsed.error, undefined);
 }

@@ -1,9 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { z } from 'zod';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import type { WebhookServices } from '../../subgraphs/shared/webhook-services.js';
 import type { Webhook, WebhookDelivery, WebhookFiltersInput } from '../../subgraphs/webhooks/types.js';
-import { ApiError, invalidParameter } from '../errors/api-error.js';
+import { invalidArgument, parseArgument } from '../arguments/parse-argument.js';
+import {
+  deliveriesLimit,
+  deliveriesOffset,
+  deliveryId as deliveryIdArgument,
+  webhookId,
+} from '../arguments/webhook-arguments.js';
+import { ApiError } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
 import type { DeliveryRecord, WebhookChanges, WebhookRecord } from '../store/webhook-store.js';
 import { eventId } from './event-id.js';
@@ -36,11 +42,6 @@ function asBody(input: { filters?: WebhookFiltersInput | null } & object): Recor
   }
   return body;
 }
-
-const deliveriesPage = z.object({
-  limit: z.number().int().min(1, 'limit: 1 to 100').max(100, 'limit: 1 to 100'),
-  offset: z.number().int().min(0, 'offset: 0 or more').max(1_000_000),
-});
 
 function webhookShape(w: WebhookRecord, secret: string | null = null): Webhook {
   const f = w.filters as WebhookFilters;
@@ -108,6 +109,8 @@ export function createWebhookServices(p: {
 
   /** Another wallet's webhook is as absent as a deleted one: ids reveal nothing. */
   const own = async (caller: CallerIdentity, id: string): Promise<WebhookRecord | null> => {
+    // The id's syntax before the caller: REST refuses a malformed id before it asks who calls.
+    parseArgument(webhookId, 'id', id);
     const wallet = requireWallet(caller);
     const webhook = await p.store.getWebhook(id);
     return webhook && webhook.wallet === wallet ? webhook : null;
@@ -115,8 +118,8 @@ export function createWebhookServices(p: {
 
   return {
     async create(caller, input) {
-      const wallet = requireWallet(caller);
       const body = parseWebhookInput(createWebhookBody, asBody(input));
+      const wallet = requireWallet(caller);
       await checkUrl(body.url);
       const plan = await p.store.getWebhookPlan(wallet);
       const limits = WEBHOOK_PLANS[plan];
@@ -181,7 +184,7 @@ export function createWebhookServices(p: {
         changes.events ?? current.events,
         changes.filters ?? (current.filters as WebhookFilters),
       );
-      if (missing) throw invalidParameter(`filters: ${missing}`);
+      if (missing) throw invalidArgument('filters', missing);
       if (changes.url !== undefined) await checkUrl(changes.url);
       const updated = await p.store.updateWebhook({ id, wallet: current.wallet, changes, now: now() });
       return updated && webhookShape(updated);
@@ -216,7 +219,11 @@ export function createWebhookServices(p: {
     },
 
     async deliveries(caller, id, requested) {
-      const page = parseWebhookInput(deliveriesPage, requested);
+      parseArgument(webhookId, 'id', id);
+      const page = {
+        limit: parseArgument(deliveriesLimit, 'limit', requested.limit),
+        offset: parseArgument(deliveriesOffset, 'offset', requested.offset),
+      };
       const webhook = await own(caller, id);
       if (!webhook) return null;
       const rows = await p.store.listDeliveries({ webhookId: id, limit: page.limit + 1, offset: page.offset });
@@ -230,6 +237,8 @@ export function createWebhookServices(p: {
     },
 
     async redeliver(caller, id, deliveryId) {
+      parseArgument(webhookId, 'id', id);
+      parseArgument(deliveryIdArgument, 'deliveryId', deliveryId);
       const webhook = await own(caller, id);
       if (!webhook) return null;
       const delivery = await p.store.getDelivery(deliveryId);

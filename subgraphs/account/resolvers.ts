@@ -1,4 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { apiKeyId, apiKeyName, siweMessage, siweSignature } from '../../src/arguments/account-arguments.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { creditPackageId } from '../shared/credit-packages.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import {
   ApiKeyList,
@@ -37,7 +40,10 @@ export class AccountResolver {
     @Arg('signature', () => String, { description: '0x-prefixed hex signature' }) signature: string,
     @Ctx() ctx: GraphContext,
   ): Promise<SiweSession> {
-    return ctx.app.account.siweVerify({ message, signature });
+    return ctx.app.account.siweVerify({
+      message: parseArgument(siweMessage, 'message', message),
+      signature: parseArgument(siweSignature, 'signature', signature),
+    });
   }
 
   @Mutation(() => RefreshedSession, { description: "A new token for the caller's session; the old token ends" })
@@ -77,7 +83,8 @@ export class AccountResolver {
     @Arg('name', () => String, { description: 'a label for the key, 1 to 64 characters' }) name: string,
     @Ctx() ctx: GraphContext,
   ): Promise<CreateApiKeyResult> {
-    return ctx.app.account.createApiKey(await ctx.caller(), name);
+    const label = parseArgument(apiKeyName, 'name', name);
+    return ctx.app.account.createApiKey(await ctx.caller(), label);
   }
 
   @Query(() => ApiKeyList, { description: "The signed-in wallet's API keys (prefix, last use, usage today)" })
@@ -89,12 +96,14 @@ export class AccountResolver {
     description: 'New secret for a key, same id and credits; the old secret fails at once',
   })
   async rotateApiKey(@Arg('id', () => String) id: string, @Ctx() ctx: GraphContext): Promise<RotateApiKeyResult> {
-    return ctx.app.account.rotateApiKey(await ctx.caller(), id);
+    const keyId = parseArgument(apiKeyId, 'id', id);
+    return ctx.app.account.rotateApiKey(await ctx.caller(), keyId);
   }
 
   @Mutation(() => ResultMessage, { description: 'Deletes a key; its credits are destroyed' })
   async deleteApiKey(@Arg('id', () => String) id: string, @Ctx() ctx: GraphContext): Promise<ResultMessage> {
-    return ctx.app.account.deleteApiKey(await ctx.caller(), id);
+    const keyId = parseArgument(apiKeyId, 'id', id);
+    return ctx.app.account.deleteApiKey(await ctx.caller(), keyId);
   }
 
   @Query(() => CreditPricing, { description: 'The prepaid credit packages' })
@@ -110,9 +119,11 @@ export class AccountResolver {
     @Arg('packageId', () => String) packageId: string,
     @Ctx() ctx: GraphContext,
   ): Promise<CreditPurchase> {
+    const keyId = parseArgument(apiKeyId, 'id', id);
+    const pkg = parseArgument(creditPackageId, 'packageId', packageId);
     return ctx.app.account.purchaseCredits(await ctx.caller(), {
-      id,
-      packageId,
+      id: keyId,
+      packageId: pkg,
       payment: ctx.payment,
       resource: ctx.requestUrl,
     });

@@ -1,5 +1,15 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { subnameLabelArgument } from '../../src/arguments/ccip-arguments.js';
+import { ensName } from '../../src/arguments/ens-name.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
 import type { GraphContext } from '../shared/graph-context.js';
+
+/** A subname's parent and label parsed with the rules of their REST parameters, before any session is asked for. */
+const subnameArguments = (parent: string, label: string) => ({
+  parent: parseArgument(ensName, 'parent', parent),
+  label: parseArgument(subnameLabelArgument, 'label', label),
+});
+
 import { CcipAnswer, CcipHealth, Subname, SubnameRecordsInput } from './types.js';
 
 @Resolver()
@@ -28,7 +38,7 @@ export class CcipResolver {
     @Arg('label', () => String) label: string,
     @Ctx() ctx: GraphContext,
   ): Promise<Subname | null> {
-    return ctx.app.ccip.subname({ parent, label });
+    return ctx.app.ccip.subname(subnameArguments(parent, label));
   }
 
   @Mutation(() => Subname, {
@@ -40,6 +50,7 @@ export class CcipResolver {
     @Arg('records', () => SubnameRecordsInput, { nullable: true }) records: SubnameRecordsInput | null,
     @Ctx() ctx: GraphContext,
   ): Promise<Subname> {
-    return ctx.app.ccip.register(await ctx.caller(), { parent, label, records: records ?? {} });
+    const names = subnameArguments(parent, label);
+    return ctx.app.ccip.register(await ctx.caller(), { ...names, records: records ?? {} });
   }
 }

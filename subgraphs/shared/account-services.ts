@@ -45,6 +45,7 @@ export interface AccountServices {
   myUsage(caller: CallerIdentity): Promise<WalletUsage>;
   /** The caller's quota today; reads counters, consumes nothing. */
   usage(caller: CallerIdentity): Promise<Usage>;
+  /** A key for the signed-in wallet; `name` is already parsed with `apiKeyName` (trimmed, 1 to 64 characters). */
   createApiKey(caller: CallerIdentity, name: string): Promise<{ success: boolean; key: CreatedApiKey }>;
   listApiKeys(caller: CallerIdentity): Promise<{ keys: ListedApiKey[] }>;
   rotateApiKey(caller: CallerIdentity, id: string): Promise<{ success: boolean; key: RotatedApiKey }>;
