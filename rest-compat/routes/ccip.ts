@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ccipCalldata, ccipSender, subnameLabelArgument } from '../../src/arguments/ccip-arguments.js';
 import { ensName } from '../../src/arguments/ens-name.js';
+import { EVM_ADDRESS_PATTERN } from '../../src/arguments/evm-address.js';
 import { entriesAsMap, shapes } from '../response-shape.js';
 import type { RouteInput, RouteRow } from '../route-row.js';
 
@@ -22,7 +23,7 @@ const records = z
     addresses: z
       .record(
         z.string().regex(/^\d{1,10}$/, 'coin types are decimal numbers'),
-        z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x address'),
+        z.string().regex(EVM_ADDRESS_PATTERN, 'must be a 0x address'),
       )
       .optional()
       .describe(

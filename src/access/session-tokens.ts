@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { type JWTPayload, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { getAddress } from 'viem';
+import { EVM_ADDRESS_PATTERN } from '../arguments/evm-address.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
 
@@ -102,7 +103,7 @@ export function createSessionTokens(p: {
       const { sub, jti, exp, sid } = payload;
       if (
         typeof sub !== 'string' ||
-        !/^0x[0-9a-fA-F]{40}$/.test(sub) ||
+        !EVM_ADDRESS_PATTERN.test(sub) ||
         typeof jti !== 'string' ||
         typeof sid !== 'string' ||
         typeof exp !== 'number'

@@ -1,5 +1,6 @@
 import { getAddress, isAddressEqual, verifyTypedData } from 'viem';
 import { z } from 'zod';
+import { EVM_ADDRESS_PATTERN } from '../arguments/evm-address.js';
 import type { ApiError } from '../errors/api-error.js';
 import type { FacilitatorRequest, FacilitatorSource } from '../sources/x402/facilitator-source.js';
 import type { Store } from '../store/store.js';
@@ -80,7 +81,7 @@ export function presentedPayment(headers: Record<string, string | string[] | und
 
 const uintString = z.string().regex(/^\d{1,78}$/);
 const hex32 = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+const address = z.string().regex(EVM_ADDRESS_PATTERN);
 const exactEvmPayload = z.object({
   signature: z.string().regex(/^0x(?:[0-9a-fA-F]{2})+$/),
   authorization: z.object({
@@ -193,7 +194,7 @@ export function createX402Payments(p: {
         throw new PaymentRefused('unsupported_scheme', 'only the exact scheme is accepted');
       if (accepted.network !== v2Network)
         throw new PaymentRefused('invalid_network', `payments settle on ${v2Network}`);
-      if (!/^0x[0-9a-fA-F]{40}$/.test(accepted.asset) || !isAddressEqual(accepted.asset as `0x${string}`, x402.asset)) {
+      if (!EVM_ADDRESS_PATTERN.test(accepted.asset) || !isAddressEqual(accepted.asset as `0x${string}`, x402.asset)) {
         throw new PaymentRefused('invalid_payment_requirements', `the asset must be USDC (${x402.asset})`);
       }
       request = { x402Version: 2, paymentPayload: decoded, paymentRequirements: { ...requirementV2(x402, terms) } };

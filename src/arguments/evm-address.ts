@@ -1,13 +1,18 @@
 import { type Address, getAddress } from 'viem';
 import { z } from 'zod';
+import { EVM_ADDRESS_PATTERN } from '../config/evm-address-pattern.js';
 
-/** `0x` and 40 hex digits, any case: the syntax of an EVM address. */
-export const EVM_ADDRESS_PATTERN = /^0x[0-9a-fA-F]{40}$/;
+export { EVM_ADDRESS_PATTERN };
+
+/**
+ * The syntax of an EVM address as an argument rule, with the message every surface refuses it with; no
+ * description, for schemas (webhook filters) that document themselves.
+ * @example evmAddressSyntax.safeParse('0x123').error?.issues[0]?.message // 'must be 0x followed by 40 hex digits'
+ */
+export const evmAddressSyntax = z.string().regex(EVM_ADDRESS_PATTERN, 'must be 0x followed by 40 hex digits');
 
 /** A 0x address in any case (answers checksum it). */
-export const evmAddress = z
-  .string()
-  .regex(EVM_ADDRESS_PATTERN, 'must be 0x followed by 40 hex digits')
+export const evmAddress = evmAddressSyntax
   .describe('0x address, any case')
   .meta({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
 

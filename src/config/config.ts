@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { normalize } from 'viem/ens';
 import { z } from 'zod';
 import { CHAINS, type ChainKey } from './chains.js';
+import { EVM_ADDRESS_PATTERN } from './evm-address-pattern.js';
 
 /** USDC on Base: the asset x402 payments settle in (SPEC: x402 payment). */
 export const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -16,7 +17,7 @@ const optionalUrl = z
   .pipe(z.url().optional())
   .optional();
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, 'must be a 0x-prefixed 20-byte hex address');
+const address = z.string().regex(EVM_ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte hex address');
 
 /** Comma-separated ENS names in ENSIP-15 normal form, each of two labels or more (`offchain.eth`). */
 function ccipParentNames(value: string, ctx: z.RefinementCtx): string[] {

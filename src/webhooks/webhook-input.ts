@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { normalizeEnsName } from '../arguments/ens-name.js';
+import { evmAddressSyntax } from '../arguments/evm-address.js';
 import { argumentError } from '../arguments/parse-argument.js';
 import { isApiError } from '../errors/api-error.js';
-import { normalizeEnsName } from '../sources/ens/ens-names.js';
 import { WEBHOOK_EVENT_TYPES } from './event-types.js';
 
 /**
@@ -25,10 +26,7 @@ const namePattern = z
     }
   });
 
-const address = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{40}$/, 'must be 0x followed by 40 hex digits')
-  .transform((v) => v.toLowerCase());
+const address = evmAddressSyntax.transform((v) => v.toLowerCase());
 
 const priceAlert = z
   .object({

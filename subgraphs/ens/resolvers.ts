@@ -7,14 +7,14 @@ import {
   MAX_DOMAINS_OFFSET,
   MAX_ENS_BATCH,
 } from '../../src/arguments/ens-limits.js';
-import { ensName } from '../../src/arguments/ens-name.js';
+import { ensName, normalizeEnsName } from '../../src/arguments/ens-name.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
 import { avatarLink } from '../../src/sources/ens/avatar-uri.js';
 import type { EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
-import { normalizeEnsName } from '../../src/sources/ens/ens-names.js';
+
 import type { GraphContext } from '../shared/graph-context.js';
 import { ensAddressLoader, ensAvatarRecordLoader, ensPrimaryNameLoader, ensProfileLoader } from './loaders.js';
 import {

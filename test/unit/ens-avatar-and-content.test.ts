@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { avatarLink } from '../../src/sources/ens/avatar-uri.js';
 import { decodeContentHash, encodeContentHash } from '../../src/sources/ens/content-hash.js';
-import { normalizeEnsName } from '../../src/sources/ens/ens-names.js';
 
 const CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi';
 
@@ -66,22 +64,5 @@ describe('ENSIP-7 content hashes', () => {
     const v0 = `0xe301${v1.slice('0xe3010170'.length)}` as const;
     expect(decodeContentHash(v0)).toBe(`ipfs://${CID}`);
     expect(decodeContentHash('0x')).toBeNull();
-  });
-});
-
-describe('names and addresses', () => {
-  it('normalises with ENSIP-15 and refuses what it cannot normalise', () => {
-    expect(normalizeEnsName(' Alice.ETH ')).toBe('alice.eth');
-    expect(() => normalizeEnsName('alice')).toThrow(/two labels/);
-    expect(() => normalizeEnsName('a..eth')).toThrow();
-    expect(() => normalizeEnsName('bad name.eth')).toThrow(/ENSIP-15/);
-    expect(() => normalizeEnsName(`${'a'.repeat(256)}.eth`)).toThrow(/255 bytes/);
-  });
-
-  it('checksums an address in any case and refuses anything else', () => {
-    expect(checksummedAddress.parse('0x70997970c51812dc3a010c7d01b50e0d17dc79c8')).toBe(
-      '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
-    );
-    expect(checksummedAddress.safeParse('0x123').success).toBe(false);
   });
 });

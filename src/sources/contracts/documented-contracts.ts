@@ -1,3 +1,4 @@
+import { EVM_ADDRESS_PATTERN } from '../../config/evm-address-pattern.js';
 import type { OpenApiDocument } from './openapi-schema.js';
 
 // Vendors that publish no machine-readable contract: the shape their documentation pages give, pinned here as
@@ -5,7 +6,9 @@ import type { OpenApiDocument } from './openapi-schema.js';
 
 const decimalString = { type: 'string', pattern: '^-?\\d+(\\.\\d+)?$' };
 const unsignedString = { type: 'string', pattern: '^\\d+$' };
-const addressOrEmpty = { type: 'string', pattern: '^(0x[0-9a-fA-F]{40})?$' };
+/** An EVM address, any case; Etherscan sends the empty string where there is none. */
+const address = { type: 'string', pattern: EVM_ADDRESS_PATTERN.source };
+const addressOrEmpty = { anyOf: [address, { const: '' }] };
 
 /** One documented reply: what the page says it is, and its JSON body's schema. */
 interface DocumentedReply {
@@ -123,7 +126,7 @@ const etherscanTransaction = {
     nonce: unsignedString,
     blockHash: { type: 'string' },
     transactionIndex: unsignedString,
-    from: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' },
+    from: address,
     to: addressOrEmpty,
     value: unsignedString,
     gas: unsignedString,
@@ -174,7 +177,7 @@ export const ETHERSCAN_DOCUMENTED = documented({
     { name: 'chainid', in: 'query', required: true, schema: { type: 'integer', minimum: 1 } },
     { name: 'module', in: 'query', required: true, schema: { enum: ['account', 'contract'] } },
     { name: 'action', in: 'query', required: true, schema: { enum: ['txlist', 'getsourcecode'] } },
-    { name: 'address', in: 'query', required: true, schema: { type: 'string', pattern: '^0x[0-9a-fA-F]{40}$' } },
+    { name: 'address', in: 'query', required: true, schema: address },
     { name: 'startblock', in: 'query', schema: { type: 'integer', minimum: 0 } },
     { name: 'endblock', in: 'query', schema: { type: 'integer', minimum: 0 } },
     { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
