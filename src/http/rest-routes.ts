@@ -33,13 +33,25 @@ function parsePart(schema: z.ZodObject | undefined, raw: unknown, where: string)
   throw argumentError(parsed.error, parsed.error.issues[0]?.path.length ? undefined : where);
 }
 
-/** Validates path, query and body against the row's schemas; the first problem is a 400 INVALID_PARAMETER. */
-export function parseRouteInput(params: RouteParams | undefined, request: FastifyRequest): RouteInput {
+/**
+ * Validates a call's path, query and body against the row's schemas, wherever the call came from (an HTTP request,
+ * an MCP tool call): the first problem is a 400 INVALID_PARAMETER worded `parameter <name>: …`, as GraphQL words it.
+ * @example parseRouteParts(row.params, { path: { name: 'alice.eth' }, query: {}, body: undefined })
+ */
+export function parseRouteParts(
+  params: RouteParams | undefined,
+  raw: { path: unknown; query: unknown; body: unknown },
+): RouteInput {
   return {
-    path: parsePart(params?.path, request.params, 'path'),
-    query: parsePart(params?.query, request.query, 'query'),
-    body: parsePart(params?.body, request.body, 'body'),
+    path: parsePart(params?.path, raw.path, 'path'),
+    query: parsePart(params?.query, raw.query, 'query'),
+    body: parsePart(params?.body, raw.body, 'body'),
   };
+}
+
+/** {@link parseRouteParts} of an HTTP request. */
+export function parseRouteInput(params: RouteParams | undefined, request: FastifyRequest): RouteInput {
+  return parseRouteParts(params, { path: request.params, query: request.query, body: request.body });
 }
 
 /**

@@ -106,17 +106,36 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
     expect(JSON.parse(textOf(bad))).toMatchObject({
       status: 400,
       code: 'INVALID_PARAMETER',
-      message: expect.stringMatching(/^argument name:/),
+      message: expect.stringMatching(/^parameter name:/),
     });
     const unknown = (await client.callTool({
       name: 'resolve_ens_name',
       arguments: { nam: 'alice.eth' },
     })) as CallToolResult;
     expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toContain('argument nam: unknown');
+    expect(textOf(unknown)).toContain('parameter nam: unknown');
     const missing = (await client.callTool({ name: 'resolve_ens_name', arguments: {} })) as CallToolResult;
     expect(missing.isError).toBe(true);
-    expect(textOf(missing)).toContain('argument name:');
+    expect(textOf(missing)).toContain('parameter name:');
+  });
+
+  it('a bad address or ENS name is refused with the message its REST path gives', async () => {
+    const cases = [
+      { tool: 'get_ens_primary_name', args: { address: '0x123' }, path: '/api/ens/reverse/0x123' },
+      { tool: 'resolve_ens_name', args: { name: 'bad name.eth' }, path: '/api/ens/resolve/bad%20name.eth' },
+    ];
+    const messages: string[] = [];
+    for (const { tool, args, path } of cases) {
+      const result = (await client.callTool({ name: tool, arguments: args })) as CallToolResult;
+      const rest = await server.get(path);
+      const restBody = (await rest.json()) as { code: string; message: string };
+      expect(rest.status).toBe(400);
+      expect(result.isError).toBe(true);
+      expect(JSON.parse(textOf(result))).toMatchObject({ status: 400, code: restBody.code, message: restBody.message });
+      messages.push(restBody.message);
+    }
+    expect(messages[0]).toBe('parameter address: must be 0x followed by 40 hex digits');
+    expect(messages[1]).toMatch(/^parameter name: invalid ENS name \(ENSIP-15\)/);
   });
 
   it('a missing resource is a tool error with the 404 message', async () => {
