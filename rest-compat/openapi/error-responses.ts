@@ -1,4 +1,5 @@
 import { STATUS_CODES } from 'node:http';
+import { type ErrorCode, STATUS_OF_CODE } from '../../src/errors/api-error.js';
 import {
   componentRef,
   type HeaderObject,
@@ -131,60 +132,46 @@ interface StatusInfo {
   message?: string;
 }
 
-const STATUS_INFO: Record<number, StatusInfo> = {
-  400: {
-    name: 'BadRequest',
-    description: 'Invalid parameters or malformed request',
-    code: 'INVALID_PARAMETER',
-    message: 'name is not a valid ENS name',
-  },
-  401: {
-    name: 'Unauthorized',
-    description: 'Missing, invalid or expired credentials',
-    code: 'UNAUTHORIZED',
-    message: 'a session token is required',
-  },
+/** The response component of each status: its name and what it means. */
+const STATUS_RESPONSES: Record<number, Pick<StatusInfo, 'name' | 'description'>> = {
+  400: { name: 'BadRequest', description: 'Invalid parameters or malformed request' },
+  401: { name: 'Unauthorized', description: 'Missing, invalid or expired credentials' },
   402: { name: 'PaymentRequired', description: 'Payment required: the free tier is used up' },
-  403: { name: 'Forbidden', description: 'The caller may not do this', code: 'FORBIDDEN', message: 'forbidden' },
+  403: { name: 'Forbidden', description: 'The caller may not do this' },
   404: {
     name: 'NotFound',
     description: 'Not found (for example an unregistered or expired ENS name, or an address without a reverse name)',
-    code: 'NOT_FOUND',
-    message: 'not found',
   },
-  405: {
-    name: 'MethodNotAllowed',
-    description: 'Method not allowed on this path',
-    code: 'METHOD_NOT_ALLOWED',
-    message: 'method not allowed',
-  },
-  409: {
-    name: 'Conflict',
-    description: 'Conflicts with the current state',
-    code: 'CONFLICT',
-    message: 'already exists',
-  },
-  413: {
-    name: 'PayloadTooLarge',
-    description: 'Request body too large',
-    code: 'PAYLOAD_TOO_LARGE',
-    message: 'request body too large',
-  },
-  415: {
-    name: 'UnsupportedMediaType',
-    description: 'Request body is not JSON',
-    code: 'UNSUPPORTED_MEDIA_TYPE',
-    message: 'expected application/json',
-  },
+  405: { name: 'MethodNotAllowed', description: 'Method not allowed on this path' },
+  409: { name: 'Conflict', description: 'Conflicts with the current state' },
+  413: { name: 'PayloadTooLarge', description: 'Request body too large' },
+  415: { name: 'UnsupportedMediaType', description: 'Request body is not JSON' },
   429: { name: 'RateLimited', description: 'A per-minute or daily limit was exceeded' },
-  500: { name: 'InternalError', description: 'Server error', code: 'INTERNAL_ERROR', message: 'internal server error' },
-  503: {
-    name: 'ServiceUnavailable',
-    description: 'Upstream provider unavailable or degraded',
-    code: 'SERVICE_UNAVAILABLE',
-    message: 'upstream provider unavailable',
-  },
+  500: { name: 'InternalError', description: 'Server error' },
+  503: { name: 'ServiceUnavailable', description: 'Upstream provider unavailable or degraded' },
 };
+
+/**
+ * The example body of the statuses besides 402 and 429 (those have bodies of their own): one code per status, whose
+ * status STATUS_OF_CODE decides, and its message.
+ */
+const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  INVALID_PARAMETER: 'name is not a valid ENS name',
+  UNAUTHORIZED: 'a session token is required',
+  FORBIDDEN: 'forbidden',
+  NOT_FOUND: 'not found',
+  METHOD_NOT_ALLOWED: 'method not allowed',
+  CONFLICT: 'already exists',
+  PAYLOAD_TOO_LARGE: 'request body too large',
+  UNSUPPORTED_MEDIA_TYPE: 'expected application/json',
+  INTERNAL_ERROR: 'internal server error',
+  SERVICE_UNAVAILABLE: 'upstream provider unavailable',
+};
+
+/** EXAMPLE_MESSAGES by the status each code is answered with. */
+const EXAMPLE_BY_STATUS = new Map<number, { code: string; message: string }>(
+  Object.entries(EXAMPLE_MESSAGES).map(([code, message]) => [STATUS_OF_CODE[code as ErrorCode], { code, message }]),
+);
 
 const CCIP_STATUS_INFO: Record<number, Partial<StatusInfo>> = {
   400: {
@@ -241,7 +228,11 @@ export function errorResponses(): ErrorResponses {
 }
 
 function statusInfo(status: number): StatusInfo {
-  return STATUS_INFO[status] ?? { name: `Error${status}`, description: STATUS_CODES[status] ?? `HTTP ${status}` };
+  const response = STATUS_RESPONSES[status] ?? {
+    name: `Error${status}`,
+    description: STATUS_CODES[status] ?? `HTTP ${status}`,
+  };
+  return { ...response, ...EXAMPLE_BY_STATUS.get(status) };
 }
 
 function schemaNameFor(status: number, envelope: Envelope): string {

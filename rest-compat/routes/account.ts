@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { apiKeyId, apiKeyName, siweMessage, siweSignature } from '../../src/arguments/account-arguments.js';
 import { creditPackageId } from '../../subgraphs/shared/credit-packages.js';
 import { pick } from '../response-shape.js';
-import type { RouteRow } from '../route-row.js';
+import type { OperationRow, RouteRow } from '../route-row.js';
 
-const keyId = apiKeyId;
+const byKeyId = z.object({ id: apiKeyId });
 
 const siweBody = z.object({ message: siweMessage, signature: siweSignature });
 
@@ -14,6 +14,33 @@ const SIGN_IN_ERRORS =
   'Errors, all 401: `INVALID_MESSAGE` (not EIP-4361, or another URI, chain ID or version than the challenge), `INVALID_NONCE` (unknown, used or older than 5 minutes), `DOMAIN_MISMATCH` (not the challenge domain), `EXPIRED_MESSAGE` (past its expiration time, before its not-before time, or issued before the challenge), `INVALID_SIGNATURE`; 503 when a contract wallet cannot be checked.';
 const SESSION_ERRORS =
   'Needs `Authorization: Bearer <token>`: 401 `UNAUTHORIZED` without a valid token, with a logged-out one or one a refresh replaced (logout alone accepts the latter), 401 `TOKEN_EXPIRED` after 24 hours.';
+
+/** What the descriptions of rows on one key say of its 404. */
+const NOT_YOUR_KEY = '404 when the wallet holds no key with this id.';
+
+/** A row that needs a session: how to send it and the 401s without one. */
+const SESSION = { description: SESSION_ERRORS, errors: [401] } satisfies Partial<OperationRow>;
+
+/** A row on one API key of the signed-in wallet, by its id: 401 without a session, 404 for another wallet's key. */
+const OWN_KEY = {
+  description: `${SESSION_ERRORS} ${NOT_YOUR_KEY}`,
+  params: { path: byKeyId },
+  errors: [401, 404],
+} satisfies Partial<OperationRow>;
+
+/** Sign-in with a signed SIWE message, in either family: the message and signature, and why they are refused. */
+const SIGN_IN = {
+  description: SIGN_IN_ERRORS,
+  params: { body: siweBody },
+  errors: [401, 503],
+} satisfies Partial<OperationRow>;
+
+/** A new API key from a name, in either family: a session, and 409 past 10 keys. */
+const NEW_KEY = {
+  description: `${SESSION_ERRORS} 409 \`CONFLICT\` when the wallet already holds 10 keys.`,
+  params: { body: keyName },
+  errors: [401, 409],
+} satisfies Partial<OperationRow>;
 
 /** The older family answers only the nonce and its expiry. */
 const nonceOnly = pick('nonce', 'expiresAt');
@@ -37,11 +64,9 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/auth/siwe/verify',
     tag: 'Auth',
     summary: 'Verify a signed SIWE message; opens a 24-hour session (JWT)',
-    description: SIGN_IN_ERRORS,
+    ...SIGN_IN,
     tier: 'auth',
-    params: { body: siweBody },
     field: 'siweVerify',
-    errors: [401, 503],
   },
   {
     kind: 'operation',
@@ -50,10 +75,9 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/auth/siwe/refresh',
     tag: 'Auth',
     summary: 'New token and expiry for the session, without a new signature; the old token ends (refreshed once)',
-    description: SESSION_ERRORS,
+    ...SESSION,
     tier: 'auth',
     field: 'refreshSession',
-    errors: [401],
   },
   {
     kind: 'operation',
@@ -62,11 +86,10 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/auth/siwe/logout',
     tag: 'Auth',
     summary: 'Terminate the session: its token and every token refreshed from it are refused from now on, everywhere',
-    description: SESSION_ERRORS,
+    ...SESSION,
     tier: 'auth',
     field: 'logout',
     endsSession: true,
-    errors: [401],
   },
   {
     kind: 'operation',
@@ -75,10 +98,9 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/auth/session',
     tag: 'Auth',
     summary: 'Whether the bearer token is a live session, its expiry and limits (authenticated: false without a token)',
-    description: SESSION_ERRORS,
+    ...SESSION,
     tier: 'auth',
     field: 'sessionStatus',
-    errors: [401],
   },
   {
     kind: 'operation',
@@ -87,10 +109,9 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/me',
     tag: 'Auth',
     summary: 'The signed-in wallet: first and last sign-in, session expiry, number of API keys, limits',
-    description: SESSION_ERRORS,
+    ...SESSION,
     tier: 'light',
     field: 'me',
-    errors: [401],
   },
   {
     kind: 'operation',
@@ -99,10 +120,9 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/me/usage',
     tag: 'Auth',
     summary: "The signed-in wallet's calls today, and each of its API keys' calls and credits",
-    description: SESSION_ERRORS,
+    ...SESSION,
     tier: 'light',
     field: 'myUsage',
-    errors: [401],
   },
   {
     kind: 'operation',
@@ -125,11 +145,9 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/user/keys',
     tag: 'Auth',
     summary: 'Create an API key for the signed-in wallet; the full key is shown only in this answer',
-    description: `${SESSION_ERRORS} 409 \`CONFLICT\` when the wallet already holds 10 keys.`,
+    ...NEW_KEY,
     tier: 'auth',
-    params: { body: keyName },
     field: 'createApiKey',
-    errors: [401, 409],
   },
   {
     kind: 'operation',
@@ -138,10 +156,9 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/user/keys',
     tag: 'Auth',
     summary: "The signed-in wallet's API keys: prefix with an ellipsis, last use, usage today, credits",
-    description: SESSION_ERRORS,
+    ...SESSION,
     tier: 'auth',
     field: 'apiKeys',
-    errors: [401],
   },
   {
     kind: 'operation',
@@ -150,11 +167,9 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/user/keys/{id}/rotate',
     tag: 'Auth',
     summary: 'New secret for a key, same id and credits; the previous secret is refused at once',
-    description: `${SESSION_ERRORS} 404 when the wallet holds no key with this id.`,
+    ...OWN_KEY,
     tier: 'auth',
-    params: { path: z.object({ id: keyId }) },
     field: 'rotateApiKey',
-    errors: [401, 404],
   },
   {
     kind: 'operation',
@@ -163,11 +178,9 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/user/keys/{id}',
     tag: 'Auth',
     summary: 'Delete a key; its remaining credits are destroyed (not refundable, not transferable)',
-    description: `${SESSION_ERRORS} 404 when the wallet holds no key with this id.`,
+    ...OWN_KEY,
     tier: 'auth',
-    params: { path: z.object({ id: keyId }) },
     field: 'deleteApiKey',
-    errors: [401, 404],
   },
   {
     kind: 'operation',
@@ -186,10 +199,10 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/user/credits/{id}/purchase',
     tag: 'Auth',
     summary: 'Buy a credit package for a key, paid with x402; credits are added only against a verified payment',
-    description: `${SESSION_ERRORS} 404 when the wallet holds no key with this id. Paid with x402 for the package's price: without a payment header the answer is 402 \`PAYMENT_REQUIRED\` with the package's \`priceUSD\`, \`recipient\`, x402 v1 \`accepts\` and the v2 \`PAYMENT-REQUIRED\` header; with a valid \`X-PAYMENT\` (v1) or \`PAYMENT-SIGNATURE\` (v2) the payment is settled and the key credited once per payment (a replayed payment is refused with 402).`,
+    description: `${SESSION_ERRORS} ${NOT_YOUR_KEY} Paid with x402 for the package's price: without a payment header the answer is 402 \`PAYMENT_REQUIRED\` with the package's \`priceUSD\`, \`recipient\`, x402 v1 \`accepts\` and the v2 \`PAYMENT-REQUIRED\` header; with a valid \`X-PAYMENT\` (v1) or \`PAYMENT-SIGNATURE\` (v2) the payment is settled and the key credited once per payment (a replayed payment is refused with 402).`,
     tier: 'auth',
     params: {
-      path: z.object({ id: keyId }),
+      path: byKeyId,
       body: z.object({ packageId: creditPackageId }),
     },
     field: 'purchaseCredits',
@@ -225,11 +238,9 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/auth/verify',
     tag: 'Auth',
     summary: 'Older sign-in family: verify a signed SIWE message; answers token, address and expiresAt',
-    description: SIGN_IN_ERRORS,
+    ...SIGN_IN,
     tier: 'auth',
-    params: { body: siweBody },
     field: 'siweVerify',
-    errors: [401, 503],
     shape: pick('token', 'address', 'expiresAt'),
   },
   {
@@ -239,10 +250,8 @@ export const accountRoutes: RouteRow[] = [
     path: '/api/auth/apikey',
     tag: 'Auth',
     summary: 'Older family: create an API key from a name (same as POST /api/user/keys)',
-    description: `${SESSION_ERRORS} 409 \`CONFLICT\` when the wallet already holds 10 keys.`,
+    ...NEW_KEY,
     tier: 'auth',
-    params: { body: keyName },
     field: 'createApiKey',
-    errors: [401, 409],
   },
 ];

@@ -3,7 +3,7 @@ import { ccipCalldata, ccipSender, subnameLabelArgument } from '../../src/argume
 import { ensName } from '../../src/arguments/ens-name.js';
 import { EVM_ADDRESS_PATTERN } from '../../src/arguments/evm-address.js';
 import { entriesAsMap, shapes } from '../response-shape.js';
-import type { RouteInput, RouteRow } from '../route-row.js';
+import type { OperationRow, RouteInput, RouteRow } from '../route-row.js';
 
 /** A parent name in ENSIP-15 normal form. */
 const parentName = ensName
@@ -63,6 +63,10 @@ const SUBNAME_SELECTION =
 const WHO_MAY_REGISTER =
   'Any wallet signed in with SIWE (`Authorization: Bearer <token>`) may register a free label under a served parent (GET /ccip/health lists them); it becomes the owner. First come, first served: a label taken is 409 `CONFLICT`; records cannot be changed afterwards. Without addresses the name resolves to the owner. 401 without a session (API keys and x402 payments do not identify a wallet owner here), 404 for a parent not served.';
 
+/** Both register rows run registerSubname; `name` is the row's operation name. */
+const registerOperation = (name: string) =>
+  `mutation ${name}($parent: String!, $label: String!, $records: SubnameRecordsInput) { registerSubname(parent: $parent, label: $label, records: $records) { ${SUBNAME_SELECTION} } }`;
+
 const registerVariables = (parent: string, labelValue: string, input: RouteInput) => ({
   parent,
   label: labelValue,
@@ -72,36 +76,40 @@ const registerVariables = (parent: string, labelValue: string, input: RouteInput
 const CCIP_DESCRIPTION =
   'Called by ERC-3668 clients (viem, ethers) when ENS’s OffchainResolver reverts with OffchainLookup. Decodes `resolve(bytes name, bytes data)` and answers addr(bytes32), addr(bytes32,uint256), text(bytes32,string) and contenthash(bytes32) for names under the served parents, from the subnames registered here (unset records answer empty). `data` is abi.encode(bytes result, uint64 expires, bytes sig), signed over keccak256(0x1900 ‖ sender ‖ expires ‖ keccak256(request) ‖ keccak256(result)); `signature` and `validUntil` repeat its parts. Free: resolvers call it on behalf of every end user and cannot carry keys or payments. 400 `CCIP_ERROR` for malformed calldata or a node that is not namehash(name), 404 for a name outside the served parents.';
 
+/** The ERC-3668 lookup: the same `sender` and `data`, in the path of a GET or the body of a POST. */
+const lookup = z.object({ sender: ccipSender, data: ccipCalldata });
+
+/** A row of the lookup, GET or POST: free, answered by `ccipResolve` in the CCIP envelope. */
+const lookupRow = (
+  row: Pick<OperationRow, 'id' | 'method' | 'path' | 'summary' | 'description' | 'params'>,
+): OperationRow => ({
+  kind: 'operation',
+  ...row,
+  tag: 'CCIP',
+  tier: 'free',
+  envelope: 'ccip',
+  field: 'ccipResolve',
+  errors: [400, 404, 500],
+});
+
 /** SPEC "CCIP gateway (ERC-3668)" and the subname paths of "Identity". */
 export const ccipRoutes: RouteRow[] = [
-  {
-    kind: 'operation',
+  lookupRow({
     id: 'ccipResolve',
     method: 'GET',
     path: '/ccip/{sender}/{data}.json',
-    tag: 'CCIP',
     summary: 'Signed answer to an ENS OffchainResolver lookup (ERC-3668 GET)',
     description: CCIP_DESCRIPTION,
-    tier: 'free',
-    envelope: 'ccip',
-    params: { path: z.object({ sender: ccipSender, data: ccipCalldata }) },
-    field: 'ccipResolve',
-    errors: [400, 404, 500],
-  },
-  {
-    kind: 'operation',
+    params: { path: lookup },
+  }),
+  lookupRow({
     id: 'ccipResolvePost',
     method: 'POST',
     path: '/ccip',
-    tag: 'CCIP',
     summary: 'Signed answer to an ENS OffchainResolver lookup (ERC-3668 POST)',
     description: `${CCIP_DESCRIPTION} 400 \`INVALID_REQUEST\` when sender or data is missing.`,
-    tier: 'free',
-    envelope: 'ccip',
-    params: { body: z.object({ sender: ccipSender, data: ccipCalldata }) },
-    field: 'ccipResolve',
-    errors: [400, 404, 500],
-  },
+    params: { body: lookup },
+  }),
   {
     kind: 'operation',
     id: 'getCcipHealth',
@@ -148,7 +156,7 @@ export const ccipRoutes: RouteRow[] = [
         .meta({ example: { label: 'dave', records: EXAMPLE_RECORDS } }),
     },
     field: 'registerSubname',
-    operation: `mutation registerSubname($parent: String!, $label: String!, $records: SubnameRecordsInput) { registerSubname(parent: $parent, label: $label, records: $records) { ${SUBNAME_SELECTION} } }`,
+    operation: registerOperation('registerSubname'),
     variables: (input) => registerVariables(input.path.parent_name as string, input.body.label as string, input),
     shape: subnameAsMaps,
     errors: [401, 404, 409],
@@ -176,7 +184,7 @@ export const ccipRoutes: RouteRow[] = [
         .meta({ example: { name: 'erin.offchain.eth', records: EXAMPLE_RECORDS } }),
     },
     field: 'registerSubname',
-    operation: `mutation registerCcipName($parent: String!, $label: String!, $records: SubnameRecordsInput) { registerSubname(parent: $parent, label: $label, records: $records) { ${SUBNAME_SELECTION} } }`,
+    operation: registerOperation('registerCcipName'),
     variables: (input) => {
       const name = input.body.name as string;
       const dot = name.indexOf('.');

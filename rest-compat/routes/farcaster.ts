@@ -21,6 +21,22 @@ const SOCIAL_PROFILE_PRICE = '0.01';
 const USER_FIELDS = 'fid username displayName bio pfp followers following verifications activeStatus registeredAt';
 const CAST_FIELDS = 'hash text timestamp likes recasts replies embeds { url castId { fid hash } }';
 
+/** The answer of the offset-paginated rows, as their summaries state it. */
+const OFFSET_PAGE = 'offset pagination: `{ data, pagination: { limit, offset, total, hasMore } }`';
+
+/** The operation of an offset-paginated row: a page of `field`'s items (each `selection`) of the user `$fid`. */
+const offsetPageOperation = (name: string, field: string, selection: string) =>
+  `query ${name}($fid: Int!, $limit: Int!, $offset: Int!) {
+      ${field}(fid: $fid, limit: $limit, offset: $offset) { data { ${selection} } pagination { limit offset total hasMore } }
+    }`;
+
+/** The operation of an older list row: the newest `$limit` of the user `$fid`'s items, as `{ <list>: [selection] }`. */
+const newestOperation = (name: string, field: string, list: string, selection: string) =>
+  `query ${name}($fid: Int!, $limit: Int!) { ${field}(fid: $fid, limit: $limit) { ${list} { ${selection} } } }`;
+
+/** The 404 of every row that takes a FID. */
+const UNKNOWN_FID = 'no Farcaster user with this FID';
+
 const listLimit = pageLimit(MAX_LIST_LIMIT, DEFAULT_LIST_LIMIT);
 const offset = pageOffset(MAX_OFFSET);
 
@@ -87,7 +103,7 @@ export const farcasterRoutes: RouteRow[] = [
     params: { path: fidPath },
     field: 'farcasterUserByFid',
     operation: `query getFarcasterUserByFid($fid: Int!) { farcasterUserByFid(fid: $fid) { ${USER_FIELDS} } }`,
-    notFound: 'no Farcaster user with this FID',
+    notFound: UNKNOWN_FID,
     maxAge: PROFILE_MAX_AGE_SECONDS,
   },
   {
@@ -96,16 +112,13 @@ export const farcasterRoutes: RouteRow[] = [
     method: 'GET',
     path: '/api/farcaster/user/{fid}/casts',
     tag: 'Farcaster',
-    summary:
-      "A user's casts, newest first, offset pagination: `{ data, pagination: { limit, offset, total, hasMore } }`",
+    summary: `A user's casts, newest first, ${OFFSET_PAGE}`,
     description: '`total` is null: no upstream counts casts.',
     tier: 'medium',
     params: { path: fidPath, query: pageQuery },
     field: 'farcasterUserCasts',
-    operation: `query listFarcasterUserCasts($fid: Int!, $limit: Int!, $offset: Int!) {
-      farcasterUserCasts(fid: $fid, limit: $limit, offset: $offset) { data { ${CAST_FIELDS} } pagination { limit offset total hasMore } }
-    }`,
-    notFound: 'no Farcaster user with this FID',
+    operation: offsetPageOperation('listFarcasterUserCasts', 'farcasterUserCasts', CAST_FIELDS),
+    notFound: UNKNOWN_FID,
     maxAge: LIST_MAX_AGE_SECONDS,
   },
   {
@@ -114,16 +127,13 @@ export const farcasterRoutes: RouteRow[] = [
     method: 'GET',
     path: '/api/farcaster/user/{fid}/followers',
     tag: 'Farcaster',
-    summary:
-      "A user's followers, most recent first, offset pagination: `{ data, pagination: { limit, offset, total, hasMore } }`",
+    summary: `A user's followers, most recent first, ${OFFSET_PAGE}`,
     description: "`total` is the user's follower count (null when the hub fallback serves, which keeps no counts).",
     tier: 'medium',
     params: { path: fidPath, query: pageQuery },
     field: 'farcasterUserFollowers',
-    operation: `query listFarcasterUserFollowers($fid: Int!, $limit: Int!, $offset: Int!) {
-      farcasterUserFollowers(fid: $fid, limit: $limit, offset: $offset) { data { ${USER_FIELDS} } pagination { limit offset total hasMore } }
-    }`,
-    notFound: 'no Farcaster user with this FID',
+    operation: offsetPageOperation('listFarcasterUserFollowers', 'farcasterUserFollowers', USER_FIELDS),
+    notFound: UNKNOWN_FID,
     maxAge: LIST_MAX_AGE_SECONDS,
   },
   {
@@ -152,8 +162,8 @@ export const farcasterRoutes: RouteRow[] = [
     tier: 'medium',
     params: { path: fidPath, query: limitQuery },
     field: 'farcasterCasts',
-    operation: `query listFarcasterCasts($fid: Int!, $limit: Int!) { farcasterCasts(fid: $fid, limit: $limit) { casts { ${CAST_FIELDS} } } }`,
-    notFound: 'no Farcaster user with this FID',
+    operation: newestOperation('listFarcasterCasts', 'farcasterCasts', 'casts', CAST_FIELDS),
+    notFound: UNKNOWN_FID,
     maxAge: LIST_MAX_AGE_SECONDS,
   },
   {
@@ -166,8 +176,8 @@ export const farcasterRoutes: RouteRow[] = [
     tier: 'medium',
     params: { path: fidPath, query: limitQuery },
     field: 'farcasterFollowers',
-    operation: `query listFarcasterFollowers($fid: Int!, $limit: Int!) { farcasterFollowers(fid: $fid, limit: $limit) { users { ${USER_FIELDS} } } }`,
-    notFound: 'no Farcaster user with this FID',
+    operation: newestOperation('listFarcasterFollowers', 'farcasterFollowers', 'users', USER_FIELDS),
+    notFound: UNKNOWN_FID,
     maxAge: LIST_MAX_AGE_SECONDS,
   },
 ];

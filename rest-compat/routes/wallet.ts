@@ -8,7 +8,7 @@ import {
   MAX_PAGE_LIMIT,
   MAX_TRANSACTION_WINDOW,
 } from '../../src/arguments/wallet-limits.js';
-import type { OperationRow, RouteRow } from '../route-row.js';
+import type { OperationRow, RouteParams, RouteRow } from '../route-row.js';
 
 const walletLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT).describe(
   `items per page, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`,
@@ -20,6 +20,14 @@ const windowOffset = (maxWindow: number) =>
 
 const walletChain = chainName.optional();
 
+const addressPath = z.object({ address: evmAddress });
+
+/** A paged list of an address's items: its chain and a page within the `maxWindow` items the upstream reaches. */
+const pagedListParams = (maxWindow: number): RouteParams => ({
+  path: addressPath,
+  query: z.object({ chain: walletChain, limit: walletLimit, offset: windowOffset(maxWindow) }),
+});
+
 const balanceRow = (id: string, path: string, summary: string): OperationRow => ({
   kind: 'operation',
   id,
@@ -30,7 +38,7 @@ const balanceRow = (id: string, path: string, summary: string): OperationRow => 
   description:
     'The native coin and every listed ERC-20 the address holds (non-zero balances), read at one block in one multicall `eth_call`; USD values from CoinGecko (null when no price is known, e.g. while the price source is down). `balance` strings are exact decimals; `balanceUsd` is rounded to cents.',
   tier: 'medium',
-  params: { path: z.object({ address: evmAddress }), query: z.object({ chain: walletChain }) },
+  params: { path: addressPath, query: z.object({ chain: walletChain }) },
   field: 'walletBalance',
   maxAge: 12,
 });
@@ -56,10 +64,7 @@ export const walletRoutes: RouteRow[] = [
     summary: 'Normal transactions of an address, newest first (explorer)',
     description: `Offset pagination over the explorer's list (Etherscan \`account/txlist\`), which holds the ${MAX_TRANSACTION_WINDOW + 1} most recent transactions at most. The explorer reports no count: \`pagination.total\` is exact when \`hasMore\` is false and otherwise counts the transactions known so far (offset + limit + 1).`,
     tier: 'medium',
-    params: {
-      path: z.object({ address: evmAddress }),
-      query: z.object({ chain: walletChain, limit: walletLimit, offset: windowOffset(MAX_TRANSACTION_WINDOW) }),
-    },
+    params: pagedListParams(MAX_TRANSACTION_WINDOW),
     field: 'walletTransactions',
     maxAge: 30,
   },
@@ -72,10 +77,7 @@ export const walletRoutes: RouteRow[] = [
     summary: 'NFTs an address holds (NFT API)',
     description: `Offset pagination over Alchemy's NFT API v3 (pages of 100 behind page keys, walked from the start, so offset + limit may reach ${MAX_NFT_WINDOW}). \`pagination.total\` is the API's count.`,
     tier: 'medium',
-    params: {
-      path: z.object({ address: evmAddress }),
-      query: z.object({ chain: walletChain, limit: walletLimit, offset: windowOffset(MAX_NFT_WINDOW) }),
-    },
+    params: pagedListParams(MAX_NFT_WINDOW),
     field: 'walletNfts',
     maxAge: 60,
   },

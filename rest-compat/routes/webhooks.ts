@@ -2,13 +2,23 @@ import { z } from 'zod';
 import { deliveriesLimit, deliveriesOffset, deliveryId, webhookId } from '../../src/arguments/webhook-arguments.js';
 import { createWebhookBody, updateWebhookBody } from '../../src/webhooks/webhook-input.js';
 import { omitWhenNull } from '../response-shape.js';
-import type { RouteRow } from '../route-row.js';
+import type { OperationRow, RouteRow } from '../route-row.js';
 
 const byId = z.object({ id: webhookId });
 
 const WHO =
   'Needs a SIWE session (`Authorization: Bearer`) or an API key (`X-API-Key`): webhooks belong to the wallet; 401 without one.';
 const NOT_YOURS = '404 when the wallet holds no webhook with this id.';
+
+/** The 404 message when the wallet holds no webhook with the id asked. */
+const NO_SUCH_WEBHOOK = 'no webhook with this id belongs to this wallet';
+
+/** A row on one webhook of the wallet, by its id: who may call it, 401 without a caller and 404 for another's id. */
+const OWN_WEBHOOK = {
+  description: `${WHO} ${NOT_YOURS}`,
+  errors: [401, 404],
+  notFound: NO_SUCH_WEBHOOK,
+} satisfies Partial<OperationRow>;
 
 /** A generated secret is shown once; a secret the caller chose is not echoed back. */
 const withoutAbsentSecret = omitWhenNull('secret');
@@ -53,12 +63,10 @@ export const webhookRoutes: RouteRow[] = [
     path: '/api/webhooks/{id}',
     tag: 'Subscribe',
     summary: 'One webhook: URL, events, filters, status (active, paused, disabled with the reason)',
-    description: `${WHO} ${NOT_YOURS}`,
+    ...OWN_WEBHOOK,
     tier: 'light',
     params: { path: byId },
     field: 'webhook',
-    errors: [401, 404],
-    notFound: 'no webhook with this id belongs to this wallet',
   },
   {
     kind: 'operation',
@@ -67,13 +75,11 @@ export const webhookRoutes: RouteRow[] = [
     path: '/api/webhooks/{id}',
     tag: 'Subscribe',
     summary: 'Change url, events, filters or status (active or paused; active also resumes a disabled webhook)',
-    description: `${WHO} ${NOT_YOURS}`,
+    ...OWN_WEBHOOK,
     tier: 'medium',
     params: { path: byId, body: updateWebhookBody.meta({ example: { status: 'paused' } }) },
     field: 'updateWebhook',
     variables: (input) => ({ ...input.body, id: input.path.id }),
-    errors: [401, 404],
-    notFound: 'no webhook with this id belongs to this wallet',
   },
   {
     kind: 'operation',
@@ -82,12 +88,10 @@ export const webhookRoutes: RouteRow[] = [
     path: '/api/webhooks/{id}',
     tag: 'Subscribe',
     summary: 'Delete a webhook; its pending deliveries are not sent',
-    description: `${WHO} ${NOT_YOURS}`,
+    ...OWN_WEBHOOK,
     tier: 'medium',
     params: { path: byId },
     field: 'deleteWebhook',
-    errors: [401, 404],
-    notFound: 'no webhook with this id belongs to this wallet',
   },
   {
     kind: 'operation',
@@ -101,7 +105,7 @@ export const webhookRoutes: RouteRow[] = [
     params: { path: byId },
     field: 'testWebhook',
     errors: [401, 404, 409],
-    notFound: 'no webhook with this id belongs to this wallet',
+    notFound: NO_SUCH_WEBHOOK,
   },
   {
     kind: 'operation',
@@ -110,7 +114,7 @@ export const webhookRoutes: RouteRow[] = [
     path: '/api/webhooks/{id}/deliveries',
     tag: 'Subscribe',
     summary: "The webhook's deliveries, newest first: status, attempts, last response code and latency",
-    description: `${WHO} ${NOT_YOURS}`,
+    ...OWN_WEBHOOK,
     tier: 'light',
     params: {
       path: byId,
@@ -120,8 +124,6 @@ export const webhookRoutes: RouteRow[] = [
       }),
     },
     field: 'webhookDeliveries',
-    errors: [401, 404],
-    notFound: 'no webhook with this id belongs to this wallet',
   },
   {
     kind: 'operation',
