@@ -1,4 +1,5 @@
 import {
+  type GraphQLField,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLOutputType,
@@ -76,18 +77,11 @@ export function graphqlJsonSchemas({ schema }: GraphqlJsonSchemasParams): Graphq
     return resolveFieldType(named, opts) as JsonSchema;
   };
 
-  const valueSchema = (type: GraphQLOutputType): JsonSchema => wrappedSchema(type, namedSchema(getNamedType(type)));
-
   const objectSchema = (type: GraphQLObjectType): JsonSchema => {
     const base = buildSchemaObjectFromType(type, opts) as JsonSchema;
     const properties: Record<string, JsonSchema> = {};
-    for (const field of Object.values(type.getFields())) {
-      properties[field.name] = {
-        ...valueSchema(field.type),
-        ...(field.description ? { description: field.description } : {}),
-        ...(field.deprecationReason ? { deprecated: true } : {}),
-      };
-    }
+    for (const field of Object.values(type.getFields()))
+      properties[field.name] = fieldSchema(field, namedSchema(getNamedType(field.type)));
     return { ...base, properties };
   };
 
@@ -95,6 +89,28 @@ export function graphqlJsonSchemas({ schema }: GraphqlJsonSchemasParams): Graphq
     bodySchema: (type) => wrappedSchema(type, namedSchema(getNamedType(type)), { nonNull: true }),
     namedSchema,
     components,
+  };
+}
+
+/** Keywords of a field's `jsonSchema` extension that describe its whole value; the others describe its leaf. */
+const VALUE_KEYWORDS = new Set(['example', 'examples']);
+
+/**
+ * The schema of an object field's value, `named` being its named type's schema: wrapped as the field's type says, with
+ * its description, and with the JSON Schema facts its class declares beyond GraphQL's type system
+ * (`@Extensions({ jsonSchema: … })`, never printed in SDL). Examples describe the whole value; other keywords (format,
+ * enum, pattern) its leaf, so a nullable enum admits null and a list's items carry the format.
+ * @example fieldSchema(SiweChallenge.getFields().expiresAt, { type: 'string' }) // { type: 'string', format: 'date-time', description: 'expiry, …' }
+ */
+export function fieldSchema(field: GraphQLField<unknown, unknown>, named: JsonSchema): JsonSchema {
+  const declared = (field.extensions?.jsonSchema ?? {}) as JsonSchema;
+  const leaf = Object.fromEntries(Object.entries(declared).filter(([key]) => !VALUE_KEYWORDS.has(key)));
+  const whole = Object.fromEntries(Object.entries(declared).filter(([key]) => VALUE_KEYWORDS.has(key)));
+  return {
+    ...wrappedSchema(field.type, { ...named, ...leaf }),
+    ...(field.description ? { description: field.description } : {}),
+    ...(field.deprecationReason ? { deprecated: true } : {}),
+    ...whole,
   };
 }
 
