@@ -77,12 +77,14 @@ export function graphqlJsonSchemas({ schema }: GraphqlJsonSchemasParams): Graphq
     return resolveFieldType(named, opts) as JsonSchema;
   };
 
+  // A component stands for the whole type selected, and GraphQL answers every selected field, null or not: all are
+  // required, as selection-json-schema.ts requires every field of a partial selection (sofa-api requires non-null ones).
   const objectSchema = (type: GraphQLObjectType): JsonSchema => {
     const base = buildSchemaObjectFromType(type, opts) as JsonSchema;
+    const fields = Object.values(type.getFields());
     const properties: Record<string, JsonSchema> = {};
-    for (const field of Object.values(type.getFields()))
-      properties[field.name] = fieldSchema(field, namedSchema(getNamedType(field.type)));
-    return { ...base, properties };
+    for (const field of fields) properties[field.name] = fieldSchema(field, namedSchema(getNamedType(field.type)));
+    return { ...base, required: fields.map((field) => field.name), properties };
   };
 
   return {

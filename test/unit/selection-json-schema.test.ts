@@ -68,6 +68,13 @@ describe('the 200 schema of an operation row is derived from its selection set',
     expect(derive(whole, true).body).toMatchObject({ type: 'object', properties: { records: { type: 'array' } } });
   });
 
+  it('requires every field in a component as in a partial selection: GraphQL answers each one, null or not', () => {
+    const whole = '{ profile(name: "a") { name address status updatedAt records { key value } tags secret } }';
+    const fields = ['name', 'address', 'status', 'updatedAt', 'records', 'tags', 'secret'];
+    expect(derive(whole).components.Profile?.required).toEqual(fields);
+    expect(derive(whole, true).body.required).toEqual(fields);
+  });
+
   it('a field under @skip or @include may be absent, so it is not required', () => {
     const { body } = derive('query q($s: Boolean!) { profile(name: "a") { name address @include(if: $s) } }');
     expect(body.required).toEqual(['name']);
