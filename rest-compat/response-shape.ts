@@ -17,7 +17,7 @@ type Json = Record<string, unknown>;
  * @example pick('nonce', 'expiresAt').value({ nonce: 'n', expiresAt: 't', message: 'm' }) // { nonce: 'n', expiresAt: 't' }
  */
 export function pick(...keys: string[]): ResponseShape {
-  return {
+  return keepingExamples({
     value: (value) => Object.fromEntries(keys.map((key) => [key, (value as Json)[key]])),
     schema: (schema) => {
       const properties = propertiesOf(schema);
@@ -28,7 +28,7 @@ export function pick(...keys: string[]): ResponseShape {
         properties: Object.fromEntries(keys.map((key) => [key, properties[key]])),
       };
     },
-  };
+  });
 }
 
 /**
@@ -37,20 +37,24 @@ export function pick(...keys: string[]): ResponseShape {
  * @example entriesAsMap(['records'], 'key', 'value').value({ records: [{ key: 'url', value: 'https://a.b' }] }) // { records: { url: 'https://a.b' } }
  */
 export function entriesAsMap(path: readonly string[], keyField: string, valueField: string): ResponseShape {
-  return atPath(path, {
-    value: (list) => Object.fromEntries(((list ?? []) as Json[]).map((entry) => [entry[keyField], entry[valueField]])),
-    schema: (schema) => {
-      const entry = arrayItems(schema);
-      const valueSchema = propertiesOf(entry)[valueField];
-      if (propertiesOf(entry)[keyField] === undefined || valueSchema === undefined)
-        throw new Error(`entriesAsMap: ${path.join('.')} does not select ${keyField} and ${valueField}`);
-      return {
-        type: 'object',
-        additionalProperties: valueSchema,
-        ...(schema.description !== undefined ? { description: schema.description } : {}),
-      };
-    },
-  });
+  return atPath(
+    path,
+    keepingExamples({
+      value: (list) =>
+        Object.fromEntries(((list ?? []) as Json[]).map((entry) => [entry[keyField], entry[valueField]])),
+      schema: (schema) => {
+        const entry = arrayItems(schema);
+        const valueSchema = propertiesOf(entry)[valueField];
+        if (propertiesOf(entry)[keyField] === undefined || valueSchema === undefined)
+          throw new Error(`entriesAsMap: ${path.join('.')} does not select ${keyField} and ${valueField}`);
+        return {
+          type: 'object',
+          additionalProperties: valueSchema,
+          ...(schema.description !== undefined ? { description: schema.description } : {}),
+        };
+      },
+    }),
+  );
 }
 
 /**
@@ -59,7 +63,7 @@ export function entriesAsMap(path: readonly string[], keyField: string, valueFie
  * @example omitWhenNull('secret').value({ id: 'a', secret: null }) // { id: 'a' }
  */
 export function omitWhenNull(key: string): ResponseShape {
-  return {
+  return keepingExamples({
     value: (value) => {
       const { [key]: field, ...rest } = value as Json;
       return field === null ? rest : { ...rest, [key]: field };
@@ -73,7 +77,7 @@ export function omitWhenNull(key: string): ResponseShape {
         properties: { ...properties, [key]: withoutNull(properties[key]) },
       };
     },
-  };
+  });
 }
 
 /**
@@ -92,13 +96,28 @@ function atPath(path: readonly string[], shape: ResponseShape): ResponseShape {
   const [head, ...rest] = path;
   if (head === undefined) return shape;
   const inner = atPath(rest, shape);
-  return {
+  return keepingExamples({
     value: (value) => ({ ...(value as Json), [head]: inner.value((value as Json)[head]) }),
     schema: (schema) => {
       const properties = propertiesOf(schema);
       if (properties[head] === undefined) throw new Error(`shape: the selection has no ${head}`);
       return { ...schema, properties: { ...properties, [head]: inner.schema(properties[head]) } };
     },
+  });
+}
+
+/**
+ * `shape` whose schema also turns the examples declared where it applies (`example`, `examples`: from the GraphQL
+ * field's `@Extensions`) with its value function, so they stay examples of what the body holds there.
+ */
+function keepingExamples(shape: ResponseShape): ResponseShape {
+  return {
+    value: shape.value,
+    schema: (schema) => ({
+      ...shape.schema(schema),
+      ...(schema.example !== undefined ? { example: shape.value(schema.example) } : {}),
+      ...(Array.isArray(schema.examples) ? { examples: schema.examples.map((e) => shape.value(e)) } : {}),
+    }),
   };
 }
 

@@ -1,4 +1,5 @@
 import {
+  type GraphQLField,
   type GraphQLNamedType,
   type GraphQLObjectType,
   type GraphQLOutputType,
@@ -76,25 +77,42 @@ export function graphqlJsonSchemas({ schema }: GraphqlJsonSchemasParams): Graphq
     return resolveFieldType(named, opts) as JsonSchema;
   };
 
-  const valueSchema = (type: GraphQLOutputType): JsonSchema => wrappedSchema(type, namedSchema(getNamedType(type)));
-
+  // A component stands for the whole type selected, and GraphQL answers every selected field, null or not: all are
+  // required, as selection-json-schema.ts requires every field of a partial selection (sofa-api requires non-null ones).
   const objectSchema = (type: GraphQLObjectType): JsonSchema => {
     const base = buildSchemaObjectFromType(type, opts) as JsonSchema;
+    const fields = Object.values(type.getFields());
     const properties: Record<string, JsonSchema> = {};
-    for (const field of Object.values(type.getFields())) {
-      properties[field.name] = {
-        ...valueSchema(field.type),
-        ...(field.description ? { description: field.description } : {}),
-        ...(field.deprecationReason ? { deprecated: true } : {}),
-      };
-    }
-    return { ...base, properties };
+    for (const field of fields) properties[field.name] = fieldSchema(field, namedSchema(getNamedType(field.type)));
+    return { ...base, required: fields.map((field) => field.name), properties };
   };
 
   return {
     bodySchema: (type) => wrappedSchema(type, namedSchema(getNamedType(type)), { nonNull: true }),
     namedSchema,
     components,
+  };
+}
+
+/** Keywords of a field's `jsonSchema` extension that describe its whole value; the others describe its leaf. */
+const VALUE_KEYWORDS = new Set(['example', 'examples']);
+
+/**
+ * The schema of an object field's value, `named` being its named type's schema: wrapped as the field's type says, with
+ * its description, and with the JSON Schema facts its class declares beyond GraphQL's type system
+ * (`@Extensions({ jsonSchema: … })`, never printed in SDL). Examples describe the whole value; other keywords (format,
+ * enum, pattern) its leaf, so a nullable enum admits null and a list's items carry the format.
+ * @example fieldSchema(SiweChallenge.getFields().expiresAt, { type: 'string' }) // { type: 'string', format: 'date-time', description: 'expiry, …' }
+ */
+export function fieldSchema(field: GraphQLField<unknown, unknown>, named: JsonSchema): JsonSchema {
+  const declared = (field.extensions?.jsonSchema ?? {}) as JsonSchema;
+  const leaf = Object.fromEntries(Object.entries(declared).filter(([key]) => !VALUE_KEYWORDS.has(key)));
+  const whole = Object.fromEntries(Object.entries(declared).filter(([key]) => VALUE_KEYWORDS.has(key)));
+  return {
+    ...wrappedSchema(field.type, { ...named, ...leaf }),
+    ...(field.description ? { description: field.description } : {}),
+    ...(field.deprecationReason ? { deprecated: true } : {}),
+    ...whole,
   };
 }
 

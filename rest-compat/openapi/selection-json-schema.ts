@@ -12,7 +12,7 @@ import {
   visit,
   visitWithTypeInfo,
 } from 'graphql';
-import { type GraphqlJsonSchemas, wrappedSchema } from './graphql-json-schema.js';
+import { fieldSchema, type GraphqlJsonSchemas, wrappedSchema } from './graphql-json-schema.js';
 import type { JsonSchema } from './openapi-types.js';
 
 export interface SelectionJsonSchemaParams {
@@ -99,18 +99,13 @@ export function selectionJsonSchema({
           const named = getNamedType(type);
           const isRoot = frames.length === 0;
           const value = isCompositeType(named) ? objectSchema(frame) : graphql.namedSchema(named);
-          const wrapped = wrappedSchema(type, value, { nonNull: isRoot });
           if (isRoot) {
-            if (key === field) body = wrapped;
+            if (key === field) body = wrappedSchema(type, value, { nonNull: true });
             return;
           }
           const parent = frames.at(-1)!.selection;
           if (parent.properties[key] !== undefined) throw new Error(`${key} is selected twice: select it once`);
-          parent.properties[key] = {
-            ...wrapped,
-            ...(def.description ? { description: def.description } : {}),
-            ...(def.deprecationReason ? { deprecated: true } : {}),
-          };
+          parent.properties[key] = fieldSchema(def, value);
           const conditional = (node.directives ?? []).some(
             (d) => d.name.value === 'skip' || d.name.value === 'include',
           );

@@ -115,15 +115,26 @@ export function mergeSubgraphSchemas(p: {
       }
       return scalar;
     },
-    [MapperKind.OBJECT_FIELD]: (config, fieldName, typeName) => {
+    [MapperKind.OBJECT_FIELD]: (apiConfig, fieldName, typeName) => {
       const owners = p.subgraphs.flatMap((sub) => {
         const type = sub.schema.getType(typeName);
         const field = type && isObjectType(type) ? type.getFields()[fieldName] : undefined;
         return field
-          ? [{ subgraph: sub.name as string, resolve: (field.resolve ?? defaultFieldResolver) as Resolver }]
+          ? [
+              {
+                subgraph: sub.name as string,
+                resolve: (field.resolve ?? defaultFieldResolver) as Resolver,
+                extensions: field.extensions,
+              },
+            ]
           : [];
       });
       if (owners.length === 0) throw new MergedSchemaError(`no subgraph resolves ${typeName}.${fieldName}`);
+      // What the subgraphs' classes declare beyond SDL (`@Extensions`: the OpenAPI document's JSON Schema facts).
+      const config = {
+        ...apiConfig,
+        extensions: Object.assign({}, apiConfig.extensions, ...owners.map((o) => o.extensions)),
+      };
       const returnsShared = shared.has(getNamedType(config.type).name);
       const entity = shared.get(typeName);
       const first = owners[0]!;

@@ -1,5 +1,5 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Field, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: "The asset's EIP-712 domain, which EIP-3009 authorizations are signed under" })
 export class X402AssetDomain {
@@ -73,7 +73,9 @@ export class X402Config {
 export class SiweChallenge {
   @Field(() => String, { description: 'single-use challenge string, valid 5 minutes' }) nonce!: string;
   @Field(() => String, { description: 'creation time, ISO 8601' }) issuedAt!: string;
-  @Field(() => String, { description: 'expiry, 5 minutes after issuedAt, ISO 8601' }) expiresAt!: string;
+  @Field(() => String, { description: 'expiry, 5 minutes after issuedAt, ISO 8601' })
+  @Extensions({ jsonSchema: { format: 'date-time' } })
+  expiresAt!: string;
   @Field(() => String, { description: 'domain to put in the message' }) domain!: string;
   @Field(() => String, { description: 'URI to put in the message' }) uri!: string;
   @Field(() => String, { description: 'SIWE version' }) version!: string;
@@ -85,7 +87,9 @@ export class SiweSession {
   @Field(() => Boolean) success!: boolean;
   @Field(() => String, { description: 'JWT; send as Authorization: Bearer <token>' }) token!: string;
   @Field(() => String, { description: 'wallet address, EIP-55' }) address!: string;
-  @Field(() => String, { description: 'ISO 8601; 24 hours after sign-in' }) expiresAt!: string;
+  @Field(() => String, { description: 'ISO 8601; 24 hours after sign-in' })
+  @Extensions({ jsonSchema: { format: 'date-time' } })
+  expiresAt!: string;
 }
 
 @ObjectType({ description: 'A new token for the same session, without a new signature' })

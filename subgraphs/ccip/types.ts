@@ -1,4 +1,4 @@
-import { Field, InputType, Int, ObjectType } from 'type-graphql';
+import { Extensions, Field, InputType, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'GET /ccip/{sender}/{data}.json: a signed answer for an ENS OffchainResolver (ERC-3668)' })
 export class CcipAnswer {
@@ -51,13 +51,30 @@ export class SubnameRecordSet {
 
 @ObjectType({ description: 'GET /api/subnames/{parent_name}/{label}: a subname served by the CCIP gateway' })
 export class Subname {
-  @Field(() => String, { description: 'label.parent' }) name!: string;
+  @Field(() => String, { description: 'label.parent' })
+  @Extensions({ jsonSchema: { example: 'dave.offchain.eth' } })
+  name!: string;
   @Field(() => String) parent!: string;
   @Field(() => String) label!: string;
   @Field(() => String, { description: 'namehash of the name' }) node!: string;
   @Field(() => String, { description: 'the wallet that registered it' }) owner!: string;
-  @Field(() => SubnameRecordSet) records!: SubnameRecordSet;
-  @Field(() => String, { description: 'ISO 8601' }) createdAt!: string;
+  @Field(() => SubnameRecordSet)
+  @Extensions({
+    jsonSchema: {
+      example: {
+        addresses: [{ coinType: '60', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' }],
+        texts: [
+          { key: 'url', value: 'https://dave.example.org' },
+          { key: 'com.github', value: 'dave' },
+        ],
+        contenthash: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
+      },
+    },
+  })
+  records!: SubnameRecordSet;
+  @Field(() => String, { description: 'ISO 8601' })
+  @Extensions({ jsonSchema: { format: 'date-time' } })
+  createdAt!: string;
 }
 
 @InputType({ description: 'An address record by coin type' })

@@ -1,4 +1,4 @@
-import { Directive, Field, Int, ObjectType } from 'type-graphql';
+import { Directive, Extensions, Field, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'GET /api/ens/resolve/{name}: the address an ENS name resolves to' })
 export class EnsResolution {
@@ -35,6 +35,16 @@ export class EnsProfile {
   @Field(() => [EnsTextRecord], {
     description: 'the set text records among twitter, github, url, description, email, com.discord',
   })
+  @Extensions({
+    jsonSchema: {
+      example: Object.entries({
+        twitter: 'alice',
+        github: 'alice-codes',
+        url: 'https://alice.example.org',
+        'com.discord': 'alice.eth',
+      }).map(([key, value]) => ({ key, value })),
+    },
+  })
   records!: EnsTextRecord[];
   @Field(() => String, {
     nullable: true,
@@ -66,7 +76,9 @@ export class EnsAvatar {
 
 @ObjectType({ description: 'GET /api/ens/reverse/{address}: the primary name of an address, forward-checked' })
 export class EnsPrimaryName {
-  @Field(() => String) name!: string;
+  @Field(() => String)
+  @Extensions({ jsonSchema: { example: 'alice.eth' } })
+  name!: string;
   @Field(() => String, { description: 'EIP-55 checksummed address asked about' }) address!: string;
   @Field(() => String, {
     description:

@@ -1,4 +1,4 @@
-import { Directive, Field, Int, ObjectType } from 'type-graphql';
+import { Directive, Extensions, Field, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({ description: 'A cast embedded in another, by its id' })
 export class FarcasterCastId {
@@ -71,7 +71,9 @@ export class FarcasterFollowerList {
 
 @ObjectType({ description: 'GET /api/farcaster/search' })
 export class FarcasterSearchResult {
-  @Field(() => String, { description: 'what was searched: users' }) type!: string;
+  @Field(() => String, { description: 'what was searched: users' })
+  @Extensions({ jsonSchema: { enum: ['users'] } })
+  type!: string;
   @Field(() => [FarcasterUser]) results!: FarcasterUser[];
 }
 

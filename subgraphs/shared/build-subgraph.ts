@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { type GraphQLSchema, parse } from 'graphql';
+import { type GraphQLSchema, isObjectType, parse } from 'graphql';
 import { type BuildSchemaOptions, buildSchema, createResolversMap } from 'type-graphql';
 
 export type SubgraphName =
@@ -47,5 +47,24 @@ export async function buildSubgraph(mod: SubgraphModule): Promise<BuiltSubgraph>
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...extra };
   }
   const schema = buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as never });
+  keepFieldExtensions(typeSchema, schema);
   return { name: mod.name, schema, sdl };
+}
+
+/**
+ * The SDL round trip drops what `@Extensions` declared on a field (the JSON Schema facts the OpenAPI document reads,
+ * e.g. `format: date-time` on a String); put it back on the same field of the built schema, as @apollo/subgraph
+ * puts the resolvers. The SDL itself is unchanged: extensions are never printed.
+ */
+function keepFieldExtensions(from: GraphQLSchema, to: GraphQLSchema): void {
+  for (const type of Object.values(from.getTypeMap())) {
+    const target = to.getType(type.name);
+    if (!isObjectType(type) || !isObjectType(target)) continue;
+    const targetFields = target.getFields();
+    for (const field of Object.values(type.getFields())) {
+      const into = targetFields[field.name];
+      if (into !== undefined && Object.keys(field.extensions).length > 0)
+        into.extensions = { ...into.extensions, ...field.extensions };
+    }
+  }
 }

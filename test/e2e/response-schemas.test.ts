@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
+import { type GraphQLObjectType, printSchema } from 'graphql';
 import { encodeFunctionData, namehash, parseAbi, parseUnits, toHex } from 'viem';
 import { packetToBytes } from 'viem/ens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -157,6 +158,58 @@ describe('every operation row documents the body it answers', () => {
         expect(runs, row.id).toMatch(/^(?:query|mutation) /);
         expect(documented(row)['x-graphql-operation'], row.id).toBe(runs);
       }
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('carries the facts the GraphQL classes declare with @Extensions: formats, enums and examples', () => {
+    const property = (id: string, name: string): Record<string, unknown> => {
+      const row = operationRows.find((r) => r.id === id)!;
+      const ok = documented(row).responses['200'] as ResponseObject;
+      const body = selfContained(document, ok.content!['application/json']!.schema!);
+      return (body.properties as Record<string, Record<string, unknown>>)[name]!;
+    };
+    for (const id of ['getAuthNonce', 'createAuthNonce', 'verifyAuth'])
+      expect(property(id, 'expiresAt'), id).toMatchObject({ type: 'string', format: 'date-time' });
+    for (const id of ['getSubname', 'registerSubname', 'registerCcipName']) {
+      expect(property(id, 'createdAt'), id).toMatchObject({ format: 'date-time' });
+      expect(property(id, 'name').example, id).toBe('dave.offchain.eth');
+      // Declared once on Subname.records as GraphQL answers it; the row's shape documents it as the maps it answers.
+      expect(property(id, 'records').example, id).toMatchObject({
+        addresses: { '60': '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
+        texts: { url: 'https://dave.example.org', 'com.github': 'dave' },
+      });
+    }
+    expect(property('searchFarcasterUsers', 'type')).toMatchObject({ type: 'string', enum: ['users'] });
+    // Each example is a value its own schema accepts.
+    const ajv = new Ajv2020({ strict: false, logger: false });
+    for (const [id, name] of [
+      ['getSubname', 'records'],
+      ['getEnsProfile', 'records'],
+      ['getEnsPrimaryName', 'name'],
+    ] as const) {
+      const schema = property(id, name);
+      expect(ajv.validate(schema, schema.example), `${id} ${name}`).toBe(true);
+    }
+    expect(property('getEnsPrimaryName', 'name').example).toBe('alice.eth');
+    for (const id of ['getEnsProfile', 'getFullProfile'])
+      expect(property(id, 'records').example, id).toEqual({
+        twitter: 'alice',
+        github: 'alice-codes',
+        url: 'https://alice.example.org',
+        'com.discord': 'alice.eth',
+      });
+  });
+
+  it('keeps them on the API schema fields, out of the SDL clients and Apollo Router see', async () => {
+    const subgraphs = await buildAllSubgraphs();
+    const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
+    try {
+      const challenge = gateway.apiSchema.getType('SiweChallenge') as GraphQLObjectType;
+      expect(challenge.getFields().expiresAt?.extensions.jsonSchema).toEqual({ format: 'date-time' });
+      for (const sdl of [printSchema(gateway.apiSchema), gateway.supergraphSdl, ...subgraphs.map((s) => s.sdl)])
+        expect(sdl).not.toMatch(/date-time|jsonSchema|alice-codes/);
     } finally {
       await gateway.stop();
     }

@@ -191,7 +191,8 @@ describe('the OpenAPI document built from the route table', () => {
     expect(ok.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/GasPrices' });
     const gasPrices = doc.components.schemas.GasPrices as { required: string[]; properties: Record<string, unknown> };
     expect(Object.keys(gasPrices.properties)).toEqual(['chain', 'chainId', 'slow', 'fast', 'note']);
-    expect(gasPrices.required).toEqual(['chain', 'chainId', 'slow', 'fast']);
+    // Every field is answered, a nullable one with null: all are required.
+    expect(gasPrices.required).toEqual(['chain', 'chainId', 'slow', 'fast', 'note']);
     expect(gasPrices.properties.slow).toEqual({ $ref: '#/components/schemas/GasSpeed' });
     expect(gasPrices.properties.chainId).toMatchObject({ type: 'integer' });
     expect(gasPrices.properties.note).toEqual({ type: ['string', 'null'] });

@@ -1,4 +1,4 @@
-import { buildSchema, type GraphQLScalarType, parse } from 'graphql';
+import { buildSchema, type GraphQLObjectType, type GraphQLScalarType, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { graphqlJsonSchemas } from '../../rest-compat/openapi/graphql-json-schema.js';
 import { selectionJsonSchema } from '../../rest-compat/openapi/selection-json-schema.js';
@@ -68,9 +68,71 @@ describe('the 200 schema of an operation row is derived from its selection set',
     expect(derive(whole, true).body).toMatchObject({ type: 'object', properties: { records: { type: 'array' } } });
   });
 
+  it('requires every field in a component as in a partial selection: GraphQL answers each one, null or not', () => {
+    const whole = '{ profile(name: "a") { name address status updatedAt records { key value } tags secret } }';
+    const fields = ['name', 'address', 'status', 'updatedAt', 'records', 'tags', 'secret'];
+    expect(derive(whole).components.Profile?.required).toEqual(fields);
+    expect(derive(whole, true).body.required).toEqual(fields);
+  });
+
   it('a field under @skip or @include may be absent, so it is not required', () => {
     const { body } = derive('query q($s: Boolean!) { profile(name: "a") { name address @include(if: $s) } }');
     expect(body.required).toEqual(['name']);
+  });
+});
+
+describe("a field's jsonSchema extension (type-graphql's @Extensions) adds what GraphQL types cannot say", () => {
+  const declared = buildSchema(/* GraphQL */ `
+    type Entry { key: String! value: String! }
+    type Challenge { nonce: String! expiresAt: String! kind: String entries: [Entry!]! stamps: [String!] }
+    type Query { challenge: Challenge! }
+  `);
+  const fields = (declared.getType('Challenge') as GraphQLObjectType).getFields();
+  fields.expiresAt!.extensions = { jsonSchema: { format: 'date-time' } };
+  fields.kind!.extensions = { jsonSchema: { enum: ['users'] } };
+  fields.entries!.extensions = { jsonSchema: { example: [{ key: 'url', value: 'https://a.example' }] } };
+  fields.stamps!.extensions = { jsonSchema: { format: 'date-time', examples: [['2025-01-01T00:00:00.000Z']] } };
+  const challenge = (source: string, inline = false) => {
+    const graphql = graphqlJsonSchemas({ schema: declared });
+    const body = selectionJsonSchema({
+      schema: declared,
+      document: parse(source),
+      field: 'challenge',
+      graphql,
+      inline,
+    });
+    return { body, components: graphql.components };
+  };
+
+  it('puts format and enum on the leaf (a nullable enum admits null, list items carry the format), examples on the value', () => {
+    const { body } = challenge('{ challenge { expiresAt kind stamps entries { key value } } }', true);
+    expect(body.properties).toEqual({
+      expiresAt: { type: 'string', format: 'date-time' },
+      kind: { type: ['string', 'null'], enum: ['users', null] },
+      stamps: {
+        type: ['array', 'null'],
+        items: { type: 'string', format: 'date-time' },
+        examples: [['2025-01-01T00:00:00.000Z']],
+      },
+      entries: expect.objectContaining({ type: 'array', example: [{ key: 'url', value: 'https://a.example' }] }),
+    });
+  });
+
+  it("writes the same facts into the type's component", () => {
+    const { components } = challenge('{ challenge { nonce expiresAt kind entries { key value } stamps } }');
+    const properties = components.Challenge?.properties as Record<string, Record<string, unknown>>;
+    expect(properties.expiresAt).toEqual({ type: 'string', format: 'date-time' });
+    expect(properties.kind?.enum).toEqual(['users', null]);
+    expect(properties.entries?.example).toEqual([{ key: 'url', value: 'https://a.example' }]);
+  });
+
+  it('a row shape turns a declared example as it turns the value: pick keeps it, entriesAsMap makes it a map', () => {
+    const { body } = challenge('{ challenge { nonce expiresAt entries { key value } } }', true);
+    const shaped = shapes(pick('expiresAt', 'entries'), entriesAsMap(['entries'], 'key', 'value')).schema(body);
+    expect(shaped.properties).toEqual({
+      expiresAt: { type: 'string', format: 'date-time' },
+      entries: { type: 'object', additionalProperties: { type: 'string' }, example: { url: 'https://a.example' } },
+    });
   });
 });
 
