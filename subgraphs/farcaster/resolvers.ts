@@ -20,6 +20,7 @@ import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { notFound } from '../../src/errors/api-error.js';
 import type { FarcasterCastRecord, FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
+import type { CollectedList } from '../../src/sources/farcaster/farcaster-sources.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import { farcasterRegistrationLoader, farcasterUserByAddressLoader, farcasterUserLoader } from './loaders.js';
 import {
@@ -70,6 +71,22 @@ async function resolveUsers(
   return users.filter((u): u is FarcasterProfile => u !== null);
 }
 
+/**
+ * One of a user's lists (casts, followers) from `offset`, `limit` long, read in parallel with the user: checks the
+ * arguments, asks the upstream for the first `offset + limit` items, and gives null for an unknown FID.
+ */
+async function userList<T>(
+  ctx: GraphContext,
+  page: { fid: number; limit: number; offset: number },
+  read: (count: number) => Promise<CollectedList<T>>,
+): Promise<{ owner: FarcasterProfile; items: T[]; more: boolean } | null> {
+  checkFid(page.fid);
+  checkListLimit(page.limit);
+  parseArgument(listOffset, 'offset', page.offset);
+  const [owner, list] = await Promise.all([farcasterUserLoader.of(ctx).load(page.fid), read(page.offset + page.limit)]);
+  return owner ? { owner, items: list.items.slice(page.offset), more: list.more } : null;
+}
+
 @Resolver(() => FarcasterUser)
 export class FarcasterUserResolver {
   @Query(() => FarcasterUser, {
@@ -99,13 +116,8 @@ export class FarcasterUserResolver {
     @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterCastList | null> {
-    checkFid(fid);
-    checkListLimit(limit);
-    const [owner, list] = await Promise.all([
-      farcasterUserLoader.of(ctx).load(fid),
-      ctx.sources.farcaster.casts(fid, limit),
-    ]);
-    return owner ? { casts: castsWithAuthors(ctx, list.items) } : null;
+    const list = await userList(ctx, { fid, limit, offset: 0 }, (count) => ctx.sources.farcaster.casts(fid, count));
+    return list && { casts: castsWithAuthors(ctx, list.items) };
   }
 
   @Query(() => FarcasterFollowerList, {
@@ -117,13 +129,8 @@ export class FarcasterUserResolver {
     @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterFollowerList | null> {
-    checkFid(fid);
-    checkListLimit(limit);
-    const [owner, list] = await Promise.all([
-      farcasterUserLoader.of(ctx).load(fid),
-      ctx.sources.farcaster.followers(fid, limit),
-    ]);
-    return owner ? { users: await resolveUsers(ctx, list.items) } : null;
+    const list = await userList(ctx, { fid, limit, offset: 0 }, (count) => ctx.sources.farcaster.followers(fid, count));
+    return list && { users: await resolveUsers(ctx, list.items) };
   }
 
   @Query(() => FarcasterCastPage, {
@@ -136,16 +143,10 @@ export class FarcasterUserResolver {
     @Arg('offset', () => Int, { defaultValue: 0, description: `0 to ${MAX_OFFSET}` }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterCastPage | null> {
-    checkFid(fid);
-    checkListLimit(limit);
-    parseArgument(listOffset, 'offset', offset);
-    const [owner, list] = await Promise.all([
-      farcasterUserLoader.of(ctx).load(fid),
-      ctx.sources.farcaster.casts(fid, offset + limit),
-    ]);
-    if (!owner) return null;
+    const list = await userList(ctx, { fid, limit, offset }, (count) => ctx.sources.farcaster.casts(fid, count));
+    if (!list) return null;
     return {
-      data: castsWithAuthors(ctx, list.items.slice(offset)),
+      data: castsWithAuthors(ctx, list.items),
       pagination: { limit, offset, total: null, hasMore: list.more },
     };
   }
@@ -160,17 +161,11 @@ export class FarcasterUserResolver {
     @Arg('offset', () => Int, { defaultValue: 0, description: `0 to ${MAX_OFFSET}` }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterUserPage | null> {
-    checkFid(fid);
-    checkListLimit(limit);
-    parseArgument(listOffset, 'offset', offset);
-    const [owner, list] = await Promise.all([
-      farcasterUserLoader.of(ctx).load(fid),
-      ctx.sources.farcaster.followers(fid, offset + limit),
-    ]);
-    if (!owner) return null;
+    const list = await userList(ctx, { fid, limit, offset }, (count) => ctx.sources.farcaster.followers(fid, count));
+    if (!list) return null;
     return {
-      data: await resolveUsers(ctx, list.items.slice(offset)),
-      pagination: { limit, offset, total: owner.followers, hasMore: list.more },
+      data: await resolveUsers(ctx, list.items),
+      pagination: { limit, offset, total: list.owner.followers, hasMore: list.more },
     };
   }
 
