@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import {
   farcasterIdentifier,
@@ -34,6 +34,7 @@ import {
   FarcasterUserPage,
   Wallet,
 } from './types.js';
+import { UserListArgs, UserListOffsetArgs } from './user-list-args.js';
 
 const listLimit = pageLimit(MAX_LIST_LIMIT, DEFAULT_LIST_LIMIT);
 const listOffset = pageOffset(MAX_OFFSET);
@@ -77,14 +78,15 @@ async function resolveUsers(
  */
 async function userList<T>(
   ctx: GraphContext,
-  page: { fid: number; limit: number; offset: number },
+  { fid, limit }: UserListArgs,
+  offset: number,
   read: (count: number) => Promise<CollectedList<T>>,
 ): Promise<{ owner: FarcasterProfile; items: T[]; more: boolean } | null> {
-  checkFid(page.fid);
-  checkListLimit(page.limit);
-  parseArgument(listOffset, 'offset', page.offset);
-  const [owner, list] = await Promise.all([farcasterUserLoader.of(ctx).load(page.fid), read(page.offset + page.limit)]);
-  return owner ? { owner, items: list.items.slice(page.offset), more: list.more } : null;
+  checkFid(fid);
+  checkListLimit(limit);
+  parseArgument(listOffset, 'offset', offset);
+  const [owner, list] = await Promise.all([farcasterUserLoader.of(ctx).load(fid), read(offset + limit)]);
+  return owner ? { owner, items: list.items.slice(offset), more: list.more } : null;
 }
 
 @Resolver(() => FarcasterUser)
@@ -111,12 +113,8 @@ export class FarcasterUserResolver {
   }
 
   @Query(() => FarcasterCastList, { nullable: true, description: "A user's newest casts; null for an unknown FID" })
-  async farcasterCasts(
-    @Arg('fid', () => Int) fid: number,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
-    @Ctx() ctx: GraphContext,
-  ): Promise<FarcasterCastList | null> {
-    const list = await userList(ctx, { fid, limit, offset: 0 }, (count) => ctx.sources.farcaster.casts(fid, count));
+  async farcasterCasts(@Args() user: UserListArgs, @Ctx() ctx: GraphContext): Promise<FarcasterCastList | null> {
+    const list = await userList(ctx, user, 0, (count) => ctx.sources.farcaster.casts(user.fid, count));
     return list && { casts: castsWithAuthors(ctx, list.items) };
   }
 
@@ -125,11 +123,10 @@ export class FarcasterUserResolver {
     description: "A user's most recent followers; null for an unknown FID",
   })
   async farcasterFollowers(
-    @Arg('fid', () => Int) fid: number,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
+    @Args() user: UserListArgs,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterFollowerList | null> {
-    const list = await userList(ctx, { fid, limit, offset: 0 }, (count) => ctx.sources.farcaster.followers(fid, count));
+    const list = await userList(ctx, user, 0, (count) => ctx.sources.farcaster.followers(user.fid, count));
     return list && { users: await resolveUsers(ctx, list.items) };
   }
 
@@ -138,16 +135,15 @@ export class FarcasterUserResolver {
     description: "A user's casts, offset pagination; null for an unknown FID",
   })
   async farcasterUserCasts(
-    @Arg('fid', () => Int) fid: number,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0, description: `0 to ${MAX_OFFSET}` }) offset: number,
+    @Args() user: UserListArgs,
+    @Args() { offset }: UserListOffsetArgs,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterCastPage | null> {
-    const list = await userList(ctx, { fid, limit, offset }, (count) => ctx.sources.farcaster.casts(fid, count));
+    const list = await userList(ctx, user, offset, (count) => ctx.sources.farcaster.casts(user.fid, count));
     if (!list) return null;
     return {
       data: castsWithAuthors(ctx, list.items),
-      pagination: { limit, offset, total: null, hasMore: list.more },
+      pagination: { limit: user.limit, offset, total: null, hasMore: list.more },
     };
   }
 
@@ -156,16 +152,15 @@ export class FarcasterUserResolver {
     description: "A user's followers, offset pagination; null for an unknown FID",
   })
   async farcasterUserFollowers(
-    @Arg('fid', () => Int) fid: number,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0, description: `0 to ${MAX_OFFSET}` }) offset: number,
+    @Args() user: UserListArgs,
+    @Args() { offset }: UserListOffsetArgs,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterUserPage | null> {
-    const list = await userList(ctx, { fid, limit, offset }, (count) => ctx.sources.farcaster.followers(fid, count));
+    const list = await userList(ctx, user, offset, (count) => ctx.sources.farcaster.followers(user.fid, count));
     if (!list) return null;
     return {
       data: await resolveUsers(ctx, list.items),
-      pagination: { limit, offset, total: list.owner.followers, hasMore: list.more },
+      pagination: { limit: user.limit, offset, total: list.owner.followers, hasMore: list.more },
     };
   }
 
