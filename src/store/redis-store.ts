@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
 import { quotaWindow } from './quota-window.js';
+import { hashPage } from './redis-hash-page.js';
 import {
   acquireSlotScript,
   addCreditsScript,
@@ -45,6 +46,8 @@ const QUOTA_GRACE_MS = 5_000;
 
 /** Compare-and-swap retries for rotate/delete racing another rotation of the same key. */
 const MAX_CAS_ATTEMPTS = 50;
+/** What a compare-and-swap attempt answers when another rotation changed the key first: read it and try again. */
+const RACED = Symbol('raced');
 
 /** Redis replies that mean the server cannot serve now (loading, busy script, failover, out of memory), not a bug. */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS|OOM)\b/;
@@ -294,10 +297,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
   }
 
   async rotateApiKey(params: KeyRotation): Promise<ApiKeyRecord | null> {
-    const wallet = normalizeAddress(params.wallet);
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const current = await this.getApiKey(params.id);
-      if (!current || current.wallet !== wallet) return null;
+    return this.onOwnApiKey('rotateApiKey', params, null, async (current, wallet) => {
       const keys = [
         this.keys.apiKey(params.id),
         this.keys.apiKeyHash(current.keyHash),
@@ -308,24 +308,41 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
       if (code === 1) return toApiKey(fieldsOf(fields));
       if (code === 0) return null;
       if (code === -2) throw new ApiKeyConflictError(params.id);
-    }
-    throw new Error(`rotateApiKey(${params.id}) kept racing concurrent rotations`);
+      return RACED;
+    });
   }
 
   async deleteApiKey(params: { id: string; wallet: string; now: number }): Promise<boolean> {
-    const wallet = normalizeAddress(params.wallet);
-    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      const current = await this.getApiKey(params.id);
-      if (!current || current.wallet !== wallet) return false;
+    return this.onOwnApiKey('deleteApiKey', params, false, async (current, wallet) => {
       const keys = [
         this.keys.apiKey(params.id),
         this.keys.apiKeyHash(current.keyHash),
         this.keys.walletApiKeys(wallet),
       ];
       const code = await this.run(deleteApiKeyScript, keys, [wallet, current.keyHash, params.id]);
-      if (code !== -1) return code === 1;
+      return code === -1 ? RACED : code === 1;
+    });
+  }
+
+  /**
+   * Compare-and-swap on one of the wallet's keys: reads the key, then runs `attempt` on it, again while `attempt`
+   * answers RACED (a concurrent rotation changed the key's hash in between). `missing` when the wallet holds no key
+   * with this id.
+   */
+  private async onOwnApiKey<T>(
+    operation: string,
+    params: { id: string; wallet: string },
+    missing: T,
+    attempt: (current: ApiKeyRecord, wallet: string) => Promise<T | typeof RACED>,
+  ): Promise<T> {
+    const wallet = normalizeAddress(params.wallet);
+    for (let tries = 0; tries < MAX_CAS_ATTEMPTS; tries++) {
+      const current = await this.getApiKey(params.id);
+      if (!current || current.wallet !== wallet) return missing;
+      const settled = await attempt(current, wallet);
+      if (settled !== RACED) return settled;
     }
-    throw new Error(`deleteApiKey(${params.id}) kept racing concurrent rotations`);
+    throw new Error(`${operation}(${params.id}) kept racing concurrent rotations`);
   }
 
   async touchApiKey(params: { id: string; now: number }): Promise<void> {
@@ -387,14 +404,9 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
   }
 
   async listSubnames(params: { parent: string; limit: number; offset: number }): Promise<SubnameRecord[]> {
-    assertCount('limit', params.limit, 0);
-    assertCount('offset', params.offset, 0);
-    if (params.limit === 0) return [];
-    const end = params.offset + params.limit - 1;
-    const labels = await this.redis.zrange(this.keys.subnameOrder(params.parent), params.offset, end);
-    if (labels.length === 0) return [];
-    const records = await this.redis.hmget(this.keys.subnames(params.parent), ...labels);
-    return records.map(toSubname).filter((r): r is SubnameRecord => r !== null);
+    const { parent } = params;
+    const order = this.keys.subnameOrder(parent);
+    return hashPage(this.redis, { order, rows: this.keys.subnames(parent), direction: 'ascending' }, params, toSubname);
   }
 
   async countSubnames(parent?: string): Promise<number> {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { hashPage } from './redis-hash-page.js';
 import { type RedisScript, runScript } from './redis-scripts.js';
 import {
   claimDeliveriesScript,
@@ -228,13 +229,8 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async listDeliveries(params: { webhookId: string; limit: number; offset: number }): Promise<DeliveryRecord[]> {
-    assertCount('limit', params.limit, 0);
-    assertCount('offset', params.offset, 0);
-    if (params.limit === 0) return [];
-    const end = params.offset + params.limit - 1;
-    const ids = await this.redis.zrevrange(this.keys.webhookDeliveries(params.webhookId), params.offset, end);
-    if (ids.length === 0) return [];
-    return (await this.redis.hmget(this.keys.deliveries(), ...ids)).map(toDelivery).filter(present);
+    const order = this.keys.webhookDeliveries(params.webhookId);
+    return hashPage(this.redis, { order, rows: this.keys.deliveries(), direction: 'descending' }, params, toDelivery);
   }
 
   async redeliver(params: { webhookId: string; deliveryId: string; now: number }): Promise<DeliveryRecord | null> {

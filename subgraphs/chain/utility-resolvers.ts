@@ -1,4 +1,4 @@
-import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import { formatUnits, keccak256, size } from 'viem';
 import { MAX_BATCH_ADDRESSES, validationEntry } from '../../src/arguments/address-batch.js';
 import { argumentList } from '../../src/arguments/argument-list.js';
@@ -10,6 +10,7 @@ import { isApiError } from '../../src/errors/api-error.js';
 import { decodeTokenUri } from '../../src/sources/rpc/token-uri.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import { validateAddress } from './address-checks.js';
+import { AddressOnChainArgs, addressOnChain } from './address-on-chain.js';
 import {
   ChainAddressAge,
   ChainAddressChecksum,
@@ -82,13 +83,8 @@ export class ChainUtilityResolver {
     nullable: true,
     description: 'An ERC-20: name, symbol, decimals, total supply, read in one multicall; null when not a token',
   })
-  async tokenInfo(
-    @Arg('address', () => String) address: string,
-    @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
-    @Ctx() ctx: GraphContext,
-  ): Promise<ChainTokenInfo | null> {
-    const token = parseArgument(checksummedAddress, 'address', address);
-    const key = parseArgument(chainName, 'chain', chain);
+  async tokenInfo(@Args() at: AddressOnChainArgs, @Ctx() ctx: GraphContext): Promise<ChainTokenInfo | null> {
+    const { address: token, key } = addressOnChain(at);
     const info = await ctx.sources.wallet.chainReads.tokenContract(key, token);
     if (!info) return null;
     return {
@@ -106,13 +102,8 @@ export class ChainUtilityResolver {
     nullable: true,
     description: "A contract ABI: the explorer's verified source, else Sourcify; null when neither has one",
   })
-  async contractAbi(
-    @Arg('address', () => String) address: string,
-    @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
-    @Ctx() ctx: GraphContext,
-  ): Promise<ChainContractAbi | null> {
-    const contract = parseArgument(checksummedAddress, 'address', address);
-    const key = parseArgument(chainName, 'chain', chain);
+  async contractAbi(@Args() at: AddressOnChainArgs, @Ctx() ctx: GraphContext): Promise<ChainContractAbi | null> {
+    const { address: contract, key } = addressOnChain(at);
     const { explorer, sourcify } = ctx.sources.wallet;
     // Sourcify answers when the explorer has no verified source, and also when the explorer is down.
     let explorerFailure: unknown;
@@ -160,13 +151,8 @@ export class ChainUtilityResolver {
     nullable: true,
     description: 'First normal transaction of an address (explorer txlist, oldest first); null without any',
   })
-  async addressAge(
-    @Arg('address', () => String) address: string,
-    @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
-    @Ctx() ctx: GraphContext,
-  ): Promise<ChainAddressAge | null> {
-    const account = parseArgument(checksummedAddress, 'address', address);
-    const key = parseArgument(chainName, 'chain', chain);
+  async addressAge(@Args() at: AddressOnChainArgs, @Ctx() ctx: GraphContext): Promise<ChainAddressAge | null> {
+    const { address: account, key } = addressOnChain(at);
     const first = await ctx.sources.wallet.explorer.firstTransaction(key, account);
     if (!first) return null;
     const ageSeconds = Math.max(0, Math.floor((Date.now() - Date.parse(first.timestamp)) / 1000));
@@ -222,13 +208,8 @@ export class ChainUtilityResolver {
   }
 
   @Query(() => ChainAddressCode, { description: 'The code deployed at an address (0x for an account without code)' })
-  async addressCode(
-    @Arg('address', () => String) address: string,
-    @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
-    @Ctx() ctx: GraphContext,
-  ): Promise<ChainAddressCode> {
-    const account = parseArgument(checksummedAddress, 'address', address);
-    const key = parseArgument(chainName, 'chain', chain);
+  async addressCode(@Args() at: AddressOnChainArgs, @Ctx() ctx: GraphContext): Promise<ChainAddressCode> {
+    const { address: account, key } = addressOnChain(at);
     const code = await ctx.sources.wallet.chainReads.code(key, account);
     const codeSize = size(code);
     return {

@@ -36,38 +36,34 @@ function defillamaPro(ctx: GraphContext, what: string): DefiLlamaProClient {
 
 const iso = (unixSeconds: number): string => new Date(unixSeconds * 1000).toISOString();
 
+/** What every event says, whatever its kind: its kind, when, who, how much, where and the report. */
+function eventOf(
+  type: EventType,
+  r: HackRecord | RaiseRecord,
+): Pick<DefiEvent, 'type' | 'date' | 'name' | 'amountUsd' | 'chains' | 'source'> {
+  return { type, date: iso(r.date), name: r.name, amountUsd: r.amountUsd, chains: r.chains, source: r.source };
+}
+
+/** The fields only a raise fills, null on a hack. */
+const RAISE_ONLY_FIELDS = { round: null, sector: null, leadInvestors: null, otherInvestors: null, valuationUsd: null };
+/** The fields only a hack fills, null on a raise. */
+const HACK_ONLY_FIELDS = { classification: null, technique: null, returnedUsd: null, bridgeHack: null };
+
 function fromHack(h: HackRecord): DefiEvent {
   return {
-    type: 'hack',
-    date: iso(h.date),
-    name: h.name,
-    amountUsd: h.amountUsd,
-    chains: h.chains,
-    source: h.source,
+    ...eventOf('hack', h),
     classification: h.classification,
     technique: h.technique,
     returnedUsd: h.returnedUsd,
     bridgeHack: h.bridgeHack,
-    round: null,
-    sector: null,
-    leadInvestors: null,
-    otherInvestors: null,
-    valuationUsd: null,
+    ...RAISE_ONLY_FIELDS,
   };
 }
 
 function fromRaise(r: RaiseRecord): DefiEvent {
   return {
-    type: 'raise',
-    date: iso(r.date),
-    name: r.name,
-    amountUsd: r.amountUsd,
-    chains: r.chains,
-    source: r.source,
-    classification: null,
-    technique: null,
-    returnedUsd: null,
-    bridgeHack: null,
+    ...eventOf('raise', r),
+    ...HACK_ONLY_FIELDS,
     round: r.round,
     sector: r.sector,
     leadInvestors: r.leadInvestors,

@@ -1,4 +1,4 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import {
   farcasterIdentifier,
@@ -20,6 +20,7 @@ import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { notFound } from '../../src/errors/api-error.js';
 import type { FarcasterCastRecord, FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
+import type { CollectedList } from '../../src/sources/farcaster/farcaster-sources.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import { farcasterRegistrationLoader, farcasterUserByAddressLoader, farcasterUserLoader } from './loaders.js';
 import {
@@ -33,6 +34,7 @@ import {
   FarcasterUserPage,
   Wallet,
 } from './types.js';
+import { UserListArgs, UserListOffsetArgs } from './user-list-args.js';
 
 const listLimit = pageLimit(MAX_LIST_LIMIT, DEFAULT_LIST_LIMIT);
 const listOffset = pageOffset(MAX_OFFSET);
@@ -70,6 +72,23 @@ async function resolveUsers(
   return users.filter((u): u is FarcasterProfile => u !== null);
 }
 
+/**
+ * One of a user's lists (casts, followers) from `offset`, `limit` long, read in parallel with the user: checks the
+ * arguments, asks the upstream for the first `offset + limit` items, and gives null for an unknown FID.
+ */
+async function userList<T>(
+  ctx: GraphContext,
+  { fid, limit }: UserListArgs,
+  offset: number,
+  read: (count: number) => Promise<CollectedList<T>>,
+): Promise<{ owner: FarcasterProfile; items: T[]; more: boolean } | null> {
+  checkFid(fid);
+  checkListLimit(limit);
+  parseArgument(listOffset, 'offset', offset);
+  const [owner, list] = await Promise.all([farcasterUserLoader.of(ctx).load(fid), read(offset + limit)]);
+  return owner ? { owner, items: list.items.slice(offset), more: list.more } : null;
+}
+
 @Resolver(() => FarcasterUser)
 export class FarcasterUserResolver {
   @Query(() => FarcasterUser, {
@@ -94,18 +113,9 @@ export class FarcasterUserResolver {
   }
 
   @Query(() => FarcasterCastList, { nullable: true, description: "A user's newest casts; null for an unknown FID" })
-  async farcasterCasts(
-    @Arg('fid', () => Int) fid: number,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
-    @Ctx() ctx: GraphContext,
-  ): Promise<FarcasterCastList | null> {
-    checkFid(fid);
-    checkListLimit(limit);
-    const [owner, list] = await Promise.all([
-      farcasterUserLoader.of(ctx).load(fid),
-      ctx.sources.farcaster.casts(fid, limit),
-    ]);
-    return owner ? { casts: castsWithAuthors(ctx, list.items) } : null;
+  async farcasterCasts(@Args() user: UserListArgs, @Ctx() ctx: GraphContext): Promise<FarcasterCastList | null> {
+    const list = await userList(ctx, user, 0, (count) => ctx.sources.farcaster.casts(user.fid, count));
+    return list && { casts: castsWithAuthors(ctx, list.items) };
   }
 
   @Query(() => FarcasterFollowerList, {
@@ -113,17 +123,11 @@ export class FarcasterUserResolver {
     description: "A user's most recent followers; null for an unknown FID",
   })
   async farcasterFollowers(
-    @Arg('fid', () => Int) fid: number,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
+    @Args() user: UserListArgs,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterFollowerList | null> {
-    checkFid(fid);
-    checkListLimit(limit);
-    const [owner, list] = await Promise.all([
-      farcasterUserLoader.of(ctx).load(fid),
-      ctx.sources.farcaster.followers(fid, limit),
-    ]);
-    return owner ? { users: await resolveUsers(ctx, list.items) } : null;
+    const list = await userList(ctx, user, 0, (count) => ctx.sources.farcaster.followers(user.fid, count));
+    return list && { users: await resolveUsers(ctx, list.items) };
   }
 
   @Query(() => FarcasterCastPage, {
@@ -131,22 +135,15 @@ export class FarcasterUserResolver {
     description: "A user's casts, offset pagination; null for an unknown FID",
   })
   async farcasterUserCasts(
-    @Arg('fid', () => Int) fid: number,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0, description: `0 to ${MAX_OFFSET}` }) offset: number,
+    @Args() user: UserListArgs,
+    @Args() { offset }: UserListOffsetArgs,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterCastPage | null> {
-    checkFid(fid);
-    checkListLimit(limit);
-    parseArgument(listOffset, 'offset', offset);
-    const [owner, list] = await Promise.all([
-      farcasterUserLoader.of(ctx).load(fid),
-      ctx.sources.farcaster.casts(fid, offset + limit),
-    ]);
-    if (!owner) return null;
+    const list = await userList(ctx, user, offset, (count) => ctx.sources.farcaster.casts(user.fid, count));
+    if (!list) return null;
     return {
-      data: castsWithAuthors(ctx, list.items.slice(offset)),
-      pagination: { limit, offset, total: null, hasMore: list.more },
+      data: castsWithAuthors(ctx, list.items),
+      pagination: { limit: user.limit, offset, total: null, hasMore: list.more },
     };
   }
 
@@ -155,22 +152,15 @@ export class FarcasterUserResolver {
     description: "A user's followers, offset pagination; null for an unknown FID",
   })
   async farcasterUserFollowers(
-    @Arg('fid', () => Int) fid: number,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0, description: `0 to ${MAX_OFFSET}` }) offset: number,
+    @Args() user: UserListArgs,
+    @Args() { offset }: UserListOffsetArgs,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterUserPage | null> {
-    checkFid(fid);
-    checkListLimit(limit);
-    parseArgument(listOffset, 'offset', offset);
-    const [owner, list] = await Promise.all([
-      farcasterUserLoader.of(ctx).load(fid),
-      ctx.sources.farcaster.followers(fid, offset + limit),
-    ]);
-    if (!owner) return null;
+    const list = await userList(ctx, user, offset, (count) => ctx.sources.farcaster.followers(user.fid, count));
+    if (!list) return null;
     return {
-      data: await resolveUsers(ctx, list.items.slice(offset)),
-      pagination: { limit, offset, total: owner.followers, hasMore: list.more },
+      data: await resolveUsers(ctx, list.items),
+      pagination: { limit: user.limit, offset, total: list.owner.followers, hasMore: list.more },
     };
   }
 

@@ -1,15 +1,9 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import { type Address, formatEther, formatUnits } from 'viem';
 import { chainName } from '../../src/arguments/chain.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
-import { integerInRange, pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
-import {
-  DEFAULT_PAGE_LIMIT,
-  MAX_NFT_WINDOW,
-  MAX_PAGE_LIMIT,
-  MAX_TRANSACTION_WINDOW,
-} from '../../src/arguments/wallet-limits.js';
+import { MAX_NFT_WINDOW, MAX_TRANSACTION_WINDOW } from '../../src/arguments/wallet-limits.js';
 import { findChain } from '../../src/config/chains.js';
 import type { ExplorerTransaction } from '../../src/sources/explorer/etherscan-client.js';
 import type { OwnedNft } from '../../src/sources/nft/alchemy-nft-client.js';
@@ -21,18 +15,11 @@ import {
   Wallet,
   WalletBalance,
   WalletNftPage,
-  WalletPagination,
   WalletToken,
   WalletTransaction,
   WalletTransactionPage,
 } from './types.js';
-
-/** A page inside a window of `window` items: the REST ranges first, then offset + limit within the window. */
-function checkWindow(window: number, limit: number, offset: number): void {
-  parseArgument(pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT), 'limit', limit);
-  parseArgument(pageOffset(window - 1), 'offset', offset);
-  parseArgument(integerInRange(0, window - limit), 'offset', offset);
-}
+import { pagination, WalletPageArgs, walletPage } from './wallet-page.js';
 
 /** USD value of an exact decimal amount, rounded to cents. */
 const usd = (amount: string, price: number | null): number | null =>
@@ -89,13 +76,6 @@ function direction(tx: ExplorerTransaction, owner: Address): string {
   return sent && received ? 'self' : sent ? 'out' : 'in';
 }
 
-const page = (limit: number, offset: number, total: number): WalletPagination => ({
-  limit,
-  offset,
-  total,
-  hasMore: offset + limit < total,
-});
-
 @Resolver(() => Wallet)
 export class WalletFieldResolver {
   @FieldResolver(() => WalletBalance, {
@@ -126,36 +106,20 @@ export class WalletResolver {
   @Query(() => WalletTransactionPage, {
     description: 'Normal transactions of an address, newest first (explorer txlist)',
   })
-  async walletTransactions(
-    @Arg('address', () => String) address: string,
-    @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
-    @Ctx() ctx: GraphContext,
-  ): Promise<WalletTransactionPage> {
-    const owner = parseArgument(checksummedAddress, 'address', address);
-    const key = parseArgument(chainName, 'chain', chain);
-    checkWindow(MAX_TRANSACTION_WINDOW, limit, offset);
+  async walletTransactions(@Args() args: WalletPageArgs, @Ctx() ctx: GraphContext): Promise<WalletTransactionPage> {
+    const { owner, key, limit, offset } = walletPage(args, MAX_TRANSACTION_WINDOW);
     // One more than the window: whether another page exists. The explorer reports no count, so `total` is exact
     // once the list ends inside that window, and otherwise the number known so far.
     const listed = await ctx.sources.wallet.explorer.transactions(key, owner, offset + limit + 1);
     const data: WalletTransaction[] = listed
       .slice(offset, offset + limit)
       .map((tx) => ({ ...tx, direction: direction(tx, owner) }));
-    return { data, pagination: page(limit, offset, listed.length) };
+    return { data, pagination: pagination(limit, offset, listed.length) };
   }
 
   @Query(() => WalletNftPage, { description: "NFTs an address holds (NFT API), in the API's order" })
-  async walletNfts(
-    @Arg('address', () => String) address: string,
-    @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
-    @Ctx() ctx: GraphContext,
-  ): Promise<WalletNftPage> {
-    const owner = parseArgument(checksummedAddress, 'address', address);
-    const key = parseArgument(chainName, 'chain', chain);
-    checkWindow(MAX_NFT_WINDOW, limit, offset);
+  async walletNfts(@Args() args: WalletPageArgs, @Ctx() ctx: GraphContext): Promise<WalletNftPage> {
+    const { owner, key, limit, offset } = walletPage(args, MAX_NFT_WINDOW);
     // Pages of 100 behind opaque keys: walk from the first page to the one holding offset + limit.
     const nfts: OwnedNft[] = [];
     let total = 0;
@@ -167,7 +131,7 @@ export class WalletResolver {
       pageKey = result.pageKey;
       if (pageKey === null) break;
     }
-    return { data: nfts.slice(offset, offset + limit), pagination: page(limit, offset, total) };
+    return { data: nfts.slice(offset, offset + limit), pagination: pagination(limit, offset, total) };
   }
 }
 

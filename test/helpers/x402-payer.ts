@@ -1,3 +1,4 @@
+import { authorizationTypes } from '@x402/evm';
 import { type Address, createPublicClient, erc20Abi, http, type LocalAccount, toHex } from 'viem';
 import { USDC_ON_BASE } from '../../src/config/config.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
@@ -40,7 +41,8 @@ export interface AuthorizationFields {
 
 /**
  * An x402 v1 X-PAYMENT header signed by hand (EIP-3009 TransferWithAuthorization on USDC's Base domain), to send
- * exactly the payment a test needs: by default `value` to the receiver, valid for a minute, with a fresh nonce.
+ * exactly the payment a test needs: by default `value` to the receiver, valid for a minute, with a fresh nonce. The
+ * EIP-3009 types come from x402's reference client (@x402/evm), not from the server under test.
  */
 export async function v1PaymentHeader(
   payer: LocalAccount,
@@ -58,16 +60,7 @@ export async function v1PaymentHeader(
   };
   const signature = await signer.signTypedData({
     domain: { name: 'USD Coin', version: '2', chainId: 8453, verifyingContract: USDC_ON_BASE },
-    types: {
-      TransferWithAuthorization: [
-        { name: 'from', type: 'address' },
-        { name: 'to', type: 'address' },
-        { name: 'value', type: 'uint256' },
-        { name: 'validAfter', type: 'uint256' },
-        { name: 'validBefore', type: 'uint256' },
-        { name: 'nonce', type: 'bytes32' },
-      ],
-    },
+    types: authorizationTypes,
     primaryType: 'TransferWithAuthorization',
     message: authorization,
   });

@@ -33,32 +33,41 @@ export function mapNextUnlocks(json: unknown): TokenUnlock[] {
 }
 
 /**
+ * DefiLlama's dated events (hacks, raises), newest first: a row without a numeric `date` (Unix seconds) and a
+ * `name` is left out, the others are mapped by `map`.
+ * @example datedEvents([{ date: 1, name: 'a' }, { name: 'b' }, { date: 2, name: 'c' }], (_, date, name) => ({ date, name })) // [{ date: 2, name: 'c' }, { date: 1, name: 'a' }]
+ */
+function datedEvents<T extends { date: number }>(
+  rows: unknown[],
+  map: (row: Record<string, unknown>, date: number, name: string) => T,
+): T[] {
+  return rows
+    .flatMap((row): T[] => {
+      if (!isJsonObject(row)) return [];
+      const date = finiteNumber(row.date);
+      const name = stringOrNull(row.name);
+      return date === null || name === null ? [] : [map(row, date, name)];
+    })
+    .sort((a, b) => b.date - a.date);
+}
+
+/**
  * `/api/hacks` → exploits, newest first; the chains a hack hit are in its `chain` list.
  * @example mapHacks([{ date: 1679011200, name: 'Euler', amount: 197000000, chain: ['Ethereum'] }])[0].amountUsd // 197000000
  */
 export function mapHacks(json: unknown): HackRecord[] {
   if (!Array.isArray(json)) throw new UnexpectedReplyError('/api/hacks: expected a list of hacks');
-  return json
-    .flatMap((h): HackRecord[] => {
-      if (!isJsonObject(h)) return [];
-      const date = finiteNumber(h.date);
-      const name = stringOrNull(h.name);
-      if (date === null || name === null) return [];
-      return [
-        {
-          date,
-          name,
-          amountUsd: finiteNumber(h.amount),
-          chains: stringList(h.chain),
-          classification: stringOrNull(h.classification),
-          technique: stringOrNull(h.technique),
-          returnedUsd: finiteNumber(h.returnedFunds),
-          bridgeHack: h.bridgeHack === true,
-          source: stringOrNull(h.source),
-        },
-      ];
-    })
-    .sort((a, b) => b.date - a.date);
+  return datedEvents(json, (h, date, name) => ({
+    date,
+    name,
+    amountUsd: finiteNumber(h.amount),
+    chains: stringList(h.chain),
+    classification: stringOrNull(h.classification),
+    technique: stringOrNull(h.technique),
+    returnedUsd: finiteNumber(h.returnedFunds),
+    bridgeHack: h.bridgeHack === true,
+    source: stringOrNull(h.source),
+  }));
 }
 
 /** DefiLlama gives raise amounts and valuations in millions of USD; rounded to whole dollars. */
@@ -74,28 +83,18 @@ const millionsToUsd = (value: unknown): number | null => {
 export function mapRaises(json: unknown): RaiseRecord[] {
   if (!isJsonObject(json) || !Array.isArray(json.raises))
     throw new UnexpectedReplyError('/api/raises: expected { raises: [...] }');
-  return json.raises
-    .flatMap((r): RaiseRecord[] => {
-      if (!isJsonObject(r)) return [];
-      const date = finiteNumber(r.date);
-      const name = stringOrNull(r.name);
-      if (date === null || name === null) return [];
-      return [
-        {
-          date,
-          name,
-          amountUsd: millionsToUsd(r.amount),
-          chains: stringList(r.chains),
-          round: stringOrNull(r.round),
-          sector: stringOrNull(r.sector),
-          leadInvestors: stringList(r.leadInvestors),
-          otherInvestors: stringList(r.otherInvestors),
-          valuationUsd: millionsToUsd(r.valuation),
-          source: stringOrNull(r.source),
-        },
-      ];
-    })
-    .sort((a, b) => b.date - a.date);
+  return datedEvents(json.raises, (r, date, name) => ({
+    date,
+    name,
+    amountUsd: millionsToUsd(r.amount),
+    chains: stringList(r.chains),
+    round: stringOrNull(r.round),
+    sector: stringOrNull(r.sector),
+    leadInvestors: stringList(r.leadInvestors),
+    otherInvestors: stringList(r.otherInvestors),
+    valuationUsd: millionsToUsd(r.valuation),
+    source: stringOrNull(r.source),
+  }));
 }
 
 /**

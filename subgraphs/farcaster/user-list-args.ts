@@ -1,0 +1,15 @@
+import { ArgsType, Field, Int } from 'type-graphql';
+import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_OFFSET } from '../../src/arguments/farcaster-limits.js';
+
+/** The arguments of one of a user's lists (casts, followers): whose list, and how many of its items. */
+@ArgsType()
+export class UserListArgs {
+  @Field(() => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit!: number;
+  @Field(() => Int) fid!: number;
+}
+
+/** Where a page of a user's list starts. */
+@ArgsType()
+export class UserListOffsetArgs {
+  @Field(() => Int, { defaultValue: 0, description: `0 to ${MAX_OFFSET}` }) offset!: number;
+}
