@@ -1,6 +1,11 @@
 import { z } from 'zod';
-import { farcasterIdentifier, fid, searchType, userSearchQuery } from '../../src/arguments/farcaster-arguments.js';
-import { IDENTIFIER_RULE } from '../../src/arguments/farcaster-identifier.js';
+import {
+  farcasterIdentifier,
+  fid,
+  IDENTIFIER_RULE,
+  searchType,
+  userSearchQuery,
+} from '../../src/arguments/farcaster-arguments.js';
 import {
   DEFAULT_LIST_LIMIT,
   DEFAULT_SEARCH_LIMIT,

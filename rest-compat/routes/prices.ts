@@ -7,8 +7,7 @@ import {
   MAX_HISTORY_DAYS,
   MAX_TRENDING_LIMIT,
 } from '../../src/arguments/price-limits.js';
-import { tokenSymbol } from '../../src/arguments/token-symbol.js';
-import { MAX_BATCH_SYMBOLS } from '../../src/sources/prices/token-symbols.js';
+import { MAX_BATCH_SYMBOLS, tokenSymbol } from '../../src/arguments/token-symbol.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Data freshness": token prices 30 seconds; a shared cache may keep an answer that long. */

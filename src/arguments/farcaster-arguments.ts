@@ -1,6 +1,67 @@
+import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
-import { InvalidFarcasterIdentifierError, parseFarcasterIdentifier, parseFid } from './farcaster-identifier.js';
+import { EVM_ADDRESS_PATTERN } from './evm-address.js';
 import { MAX_FID, MAX_SEARCH_QUERY_LENGTH } from './farcaster-limits.js';
+
+/** What a `/api/farcaster/{identifier}` names, once detected. */
+export type FarcasterIdentifier =
+  | { kind: 'fid'; fid: number }
+  | { kind: 'username'; username: string }
+  | { kind: 'address'; address: string };
+
+/** fnames (1–16 of a-z, 0-9, '-', not starting with '-') and the ENS names Farcaster accepts as usernames. */
+const USERNAME = /^[a-z0-9][a-z0-9-]{0,15}(\.base)?(\.eth)?$/;
+const DIGITS = /^\d{1,16}$/;
+
+/** Why an identifier was refused: the message of a 400. */
+export class InvalidFarcasterIdentifierError extends Error {
+  override name = 'InvalidFarcasterIdentifierError';
+}
+
+/** The rule, as the OpenAPI description and the README state it. */
+export const IDENTIFIER_RULE =
+  'Detected in this order: `@name` is always a username; digits only are a FID (1 to 2147483647); `0x` and 40 hex digits are a verified Ethereum address (mixed case must be a valid EIP-55 checksum); anything else is a username (an fname of up to 16 letters, digits or dashes, or an ENS name such as `name.eth`), read in any case. A username made only of digits, or named `search` or `feed`, must be written with the `@` prefix.';
+
+/**
+ * Detects what an identifier names (see {@link IDENTIFIER_RULE}); throws {@link InvalidFarcasterIdentifierError}.
+ * @example parseFarcasterIdentifier('3') // { kind: 'fid', fid: 3 }
+ * @example parseFarcasterIdentifier('@3') // { kind: 'username', username: '3' }
+ */
+export function parseFarcasterIdentifier(raw: string): FarcasterIdentifier {
+  const value = raw.trim();
+  if (value.startsWith('@')) return { kind: 'username', username: parseUsername(value.slice(1)) };
+  if (DIGITS.test(value)) return { kind: 'fid', fid: parseFid(value) };
+  if (EVM_ADDRESS_PATTERN.test(value)) {
+    const hex = value.slice(2);
+    const mixedCase = hex !== hex.toLowerCase() && hex !== hex.toUpperCase();
+    if (mixedCase && !isAddress(value))
+      throw new InvalidFarcasterIdentifierError('address has an invalid EIP-55 checksum');
+    return { kind: 'address', address: getAddress(value) };
+  }
+  return { kind: 'username', username: parseUsername(value) };
+}
+
+function parseUsername(value: string): string {
+  const lower = value.toLowerCase();
+  if (!USERNAME.test(lower)) {
+    throw new InvalidFarcasterIdentifierError(
+      'must be a username (1–16 letters, digits or dashes, or a .eth name), a FID or a 0x address',
+    );
+  }
+  return lower;
+}
+
+/**
+ * A FID from its decimal digits: 1 to {@link MAX_FID}.
+ * @example parseFid('194') // 194
+ */
+export function parseFid(value: string): number {
+  const fid = /^\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(fid) || fid < 1 || fid > MAX_FID) {
+    throw new InvalidFarcasterIdentifierError(`FID must be an integer from 1 to ${MAX_FID}`);
+  }
+  return fid;
+}
 
 /** The identifier's own error as a zod issue; anything else is a bug and propagates. */
 function refusedBy(check: (value: string) => unknown) {

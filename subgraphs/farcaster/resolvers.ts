@@ -3,10 +3,10 @@ import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import {
   farcasterIdentifier,
   fid as fidArgument,
+  parseFarcasterIdentifier,
   searchType,
   userSearchQuery,
 } from '../../src/arguments/farcaster-arguments.js';
-import { parseFarcasterIdentifier } from '../../src/arguments/farcaster-identifier.js';
 import {
   DEFAULT_LIST_LIMIT,
   DEFAULT_RECENT_CASTS,

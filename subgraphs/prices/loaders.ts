@@ -1,5 +1,5 @@
+import { MAX_BATCH_SYMBOLS } from '../../src/arguments/token-symbol.js';
 import type { MarketQuote, SpotQuote } from '../../src/sources/prices/price-quotes.js';
-import { MAX_BATCH_SYMBOLS } from '../../src/sources/prices/token-symbols.js';
 import type { Sources } from '../../src/sources/sources.js';
 import { defineLoader } from '../shared/define-loader.js';
 

@@ -8,10 +8,9 @@ import {
   MAX_HISTORY_DAYS,
   MAX_TRENDING_LIMIT,
 } from '../../src/arguments/price-limits.js';
-import { tokenSymbol } from '../../src/arguments/token-symbol.js';
+import { findToken, MAX_BATCH_SYMBOLS, type TokenListing, tokenSymbol } from '../../src/arguments/token-symbol.js';
 import { notFound } from '../../src/errors/api-error.js';
 import type { MarketQuote } from '../../src/sources/prices/price-quotes.js';
-import { findToken, MAX_BATCH_SYMBOLS, type TokenListing } from '../../src/sources/prices/token-symbols.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import { coinbaseSpotLoader, defillamaQuoteLoader, marketQuoteLoader } from './loaders.js';
 import { askPriceSources, medianPrice } from './median-price.js';

@@ -3,12 +3,12 @@ import { type Address, formatEther, formatUnits } from 'viem';
 import { chainName } from '../../src/arguments/chain.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { findToken } from '../../src/arguments/token-symbol.js';
 import { MAX_NFT_WINDOW, MAX_TRANSACTION_WINDOW } from '../../src/arguments/wallet-limits.js';
 import { findChain } from '../../src/config/chains.js';
 import type { ExplorerTransaction } from '../../src/sources/explorer/etherscan-client.js';
 import type { OwnedNft } from '../../src/sources/nft/alchemy-nft-client.js';
 import { NFT_PAGE_SIZE } from '../../src/sources/nft/alchemy-nft-client.js';
-import { findToken } from '../../src/sources/prices/token-symbols.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import { walletHoldingsLoader, walletPriceLoader } from './loaders.js';
 import {

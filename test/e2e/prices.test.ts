@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { TOKEN_LISTINGS } from '../../src/sources/prices/token-symbols.js';
+import { TOKEN_LISTINGS } from '../../src/arguments/token-symbol.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const PRICE_SOURCES = ['coingecko', 'defillama-coins', 'coinbase'] as const;

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseFarcasterIdentifier } from '../../src/arguments/farcaster-identifier.js';
+import { parseFarcasterIdentifier } from '../../src/arguments/farcaster-arguments.js';
 import { decodeFeedCursor, encodeFeedCursor } from '../../src/arguments/feed-cursor.js';
 import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { FarcasterHubClient } from '../../src/sources/farcaster/farcaster-hub-client.js';

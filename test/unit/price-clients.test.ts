@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { TOKEN_LISTINGS } from '../../src/arguments/token-symbol.js';
 import { loadConfig } from '../../src/config/config.js';
 import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { createSources } from '../../src/server/create-sources.js';
@@ -6,7 +7,6 @@ import type { UpstreamClientParams } from '../../src/sources/http-upstream.js';
 import { CoinbaseSpotClient } from '../../src/sources/prices/coinbase-spot-client.js';
 import { CoinGeckoClient } from '../../src/sources/prices/coingecko-client.js';
 import { DefiLlamaCoinsClient } from '../../src/sources/prices/defillama-coins-client.js';
-import { TOKEN_LISTINGS } from '../../src/sources/prices/token-symbols.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 
 const SOURCES = ['coingecko', 'defillama-coins', 'coinbase'] as const;

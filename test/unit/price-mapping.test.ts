@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { findToken, isSymbolSyntax, MAX_BATCH_SYMBOLS, TOKEN_LISTINGS } from '../../src/arguments/token-symbol.js';
 import { UnexpectedReplyError } from '../../src/sources/json-reply.js';
 import { mapSpotPrice } from '../../src/sources/prices/coinbase-spot-client.js';
 import {
@@ -8,12 +9,6 @@ import {
   mapTrending,
 } from '../../src/sources/prices/coingecko-client.js';
 import { mapCurrentPrices } from '../../src/sources/prices/defillama-coins-client.js';
-import {
-  findToken,
-  isSymbolSyntax,
-  MAX_BATCH_SYMBOLS,
-  TOKEN_LISTINGS,
-} from '../../src/sources/prices/token-symbols.js';
 
 describe('the token table', () => {
   it('holds more tokens than one batch may ask for, each symbol and CoinGecko id once', () => {

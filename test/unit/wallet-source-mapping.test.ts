@@ -1,9 +1,9 @@
 import { getAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
+import { findToken } from '../../src/arguments/token-symbol.js';
 import { mapSourceCode, mapTxList } from '../../src/sources/explorer/etherscan-client.js';
 import { mapSourcifyContract } from '../../src/sources/explorer/sourcify-client.js';
 import { mapOwnedNftPage } from '../../src/sources/nft/alchemy-nft-client.js';
-import { findToken } from '../../src/sources/prices/token-symbols.js';
 import { decodeTokenUri } from '../../src/sources/rpc/token-uri.js';
 import { UpstreamError } from '../../src/sources/upstream-failure.js';
 import { LIVE_TOKEN_LISTS } from '../../src/sources/wallet/token-lists.js';

@@ -1,5 +1,5 @@
+import { findToken } from '../../arguments/token-symbol.js';
 import type { PriceSources } from '../../sources/prices/price-sources.js';
-import { findToken } from '../../sources/prices/token-symbols.js';
 import type { Store } from '../../store/store.js';
 import { eventId } from '../event-id.js';
 import type { PublishEvents } from '../event-publisher.js';
