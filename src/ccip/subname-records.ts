@@ -5,7 +5,7 @@ import { ETH_COIN_TYPE, type SubnameRecordsArgument } from '../arguments/subname
 import type { SubnameRecord, SubnameRecords } from '../store/store.js';
 
 /** `key` twice in one list: a map (REST's form) cannot say it, so the refusal names the key as the map would. */
-function entriesAsMap(list: readonly { key: string; value: string }[], at: string): Record<string, string> {
+function entryListAsMap(list: readonly { key: string; value: string }[], at: string): Record<string, string> {
   const map = new Map<string, string>();
   for (const { key, value } of list) {
     // A JSON body cannot carry `__proto__` (REST refuses it while parsing), nor can the map this list becomes.
@@ -25,13 +25,13 @@ export function recordsAsMaps(input: SubnameRecordsInput): Record<string, unknow
   return {
     ...(input.addresses
       ? {
-          addresses: entriesAsMap(
+          addresses: entryListAsMap(
             input.addresses.map(({ coinType, address }) => ({ key: coinType, value: address })),
             'records.addresses',
           ),
         }
       : {}),
-    ...(input.texts ? { texts: entriesAsMap(input.texts, 'records.texts') } : {}),
+    ...(input.texts ? { texts: entryListAsMap(input.texts, 'records.texts') } : {}),
     ...(input.contenthash != null ? { contenthash: input.contenthash } : {}),
   };
 }
