@@ -1,7 +1,11 @@
 import { z } from 'zod';
-import { ccipCalldata, ccipSender, subnameLabelArgument } from '../../src/arguments/ccip-arguments.js';
+import { ccipCalldata, ccipSender } from '../../src/arguments/ccip-arguments.js';
 import { ensName } from '../../src/arguments/ens-name.js';
-import { EVM_ADDRESS_PATTERN } from '../../src/arguments/evm-address.js';
+import {
+  type SubnameRecordsArgument,
+  subnameLabelArgument,
+  subnameRecordsArgument,
+} from '../../src/arguments/subname-arguments.js';
 import { entriesAsMap, shapes } from '../response-shape.js';
 import type { OperationRow, RouteInput, RouteRow } from '../route-row.js';
 
@@ -18,33 +22,8 @@ const EXAMPLE_RECORDS = {
   contenthash: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
 };
 
-const records = z
-  .object({
-    addresses: z
-      .record(
-        z.string().regex(/^\d{1,10}$/, 'coin types are decimal numbers'),
-        z.string().regex(EVM_ADDRESS_PATTERN, 'must be a 0x address'),
-      )
-      .optional()
-      .describe(
-        'address per coin type: "60" is ETH, 0x80000000 | chainId an EVM chain (ENSIP-11), at most 16; none given: the owner for "60"',
-      ),
-    texts: z
-      .record(z.string().min(1).max(256), z.string().max(4096))
-      .optional()
-      .describe('text records (ENSIP-5), at most 32'),
-    contenthash: z
-      .string()
-      .max(512)
-      .optional()
-      .describe('ENSIP-7 content hash as an ipfs:// or ipns:// URI with a base32 CIDv1'),
-  })
-  .describe('records the CCIP gateway answers for the name');
-
-type RecordsBody = z.infer<typeof records>;
-
 /** REST maps → the GraphQL input's lists. */
-function recordsInput(body: RecordsBody | undefined): Record<string, unknown> {
+function recordsInput(body: SubnameRecordsArgument | undefined): Record<string, unknown> {
   return {
     addresses: Object.entries(body?.addresses ?? {}).map(([coinType, address]) => ({ coinType, address })),
     texts: Object.entries(body?.texts ?? {}).map(([key, value]) => ({ key, value })),
@@ -70,7 +49,7 @@ const registerOperation = (name: string) =>
 const registerVariables = (parent: string, labelValue: string, input: RouteInput) => ({
   parent,
   label: labelValue,
-  records: recordsInput(input.body.records as RecordsBody | undefined),
+  records: recordsInput(input.body.records as SubnameRecordsArgument | undefined),
 });
 
 const CCIP_DESCRIPTION =
@@ -152,7 +131,7 @@ export const ccipRoutes: RouteRow[] = [
     params: {
       path: z.object({ parent_name: parentName }),
       body: z
-        .object({ label, records: records.optional() })
+        .object({ label, records: subnameRecordsArgument.optional() })
         .meta({ example: { label: 'dave', records: EXAMPLE_RECORDS } }),
     },
     field: 'registerSubname',
@@ -179,7 +158,7 @@ export const ccipRoutes: RouteRow[] = [
             .max(300)
             .regex(/^[^.]+\.[^.]+\..+$/, 'must be label.parent, e.g. dave.offchain.eth')
             .describe('the full name: one label under a served parent'),
-          records: records.optional(),
+          records: subnameRecordsArgument.optional(),
         })
         .meta({ example: { name: 'erin.offchain.eth', records: EXAMPLE_RECORDS } }),
     },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { deliveriesLimit, deliveriesOffset, deliveryId, webhookId } from '../../src/arguments/webhook-arguments.js';
-import { createWebhookBody, updateWebhookBody } from '../../src/webhooks/webhook-input.js';
+import { createWebhookBody, updateWebhookBody } from '../../src/arguments/webhook-body.js';
 import { omitWhenNull } from '../response-shape.js';
 import type { OperationRow, RouteRow } from '../route-row.js';
 

@@ -27,15 +27,3 @@ export const ccipCalldata = z
     example:
       '0x9061b92300000000000000000000000000000000000000000000000000000000000000400000000000000000000000000000000000000000000000000000000000000080000000000000000000000000000000000000000000000000000000000000000a047465737403657468000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000243b3b57deeb4f647bea6caa36333c816d7b46fdcb05f9466ecacc140ea8c66faf15b3d9f100000000000000000000000000000000000000000000000000000000',
   });
-
-/**
- * One label of a subname: 1 to 63 characters without a dot (its bytes and normal form are the registry's checks).
- * @example subnameLabelArgument.parse('dave') // 'dave'
- */
-export const subnameLabelArgument = z
-  .string()
-  .min(1)
-  .max(63)
-  .regex(/^[^.]+$/, 'must be a single label, without "."')
-  .describe('one ENS label in normalised form (lower case), 1 to 63 bytes')
-  .meta({ example: 'dave' });

@@ -10,11 +10,15 @@ export function invalidArgument(name: string, message: string): ApiError {
   return invalidParameter(`parameter ${name}: ${message}`);
 }
 
-/** The first issue of a failed parse as {@link invalidArgument}; `name` stands before the issue's own path. */
+/**
+ * The first issue of a failed parse as {@link invalidArgument}; `name` stands before the issue's own path. A map's
+ * refused key says what its key rule says (`coin types are decimal numbers`), not zod's `Invalid key in record`.
+ */
 export function argumentError(error: z.ZodError, name: string | undefined): ApiError {
   const issue = error.issues[0]!;
   const path = [...(name === undefined ? [] : [name]), ...issue.path.map(String)];
-  return invalidArgument(path.length > 0 ? path.join('.') : 'input', issue.message);
+  const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+  return invalidArgument(path.length > 0 ? path.join('.') : 'input', message);
 }
 
 /**

@@ -7,13 +7,14 @@ import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import { ccipCalldata, ccipSender } from '../arguments/ccip-arguments.js';
 import { normalizeEnsName } from '../arguments/ens-name.js';
 import { parseArgument } from '../arguments/parse-argument.js';
+import { subnameLabelArgument, subnameRecordsArgument } from '../arguments/subname-arguments.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError, CcipGatewayError, isApiError, notFound } from '../errors/api-error.js';
 import type { Store, SubnameRecords } from '../store/store.js';
 import { recordResult } from './record-result.js';
 import { decodeResolveRequest, ResolveRequestError } from './resolve-request.js';
 import { signOffchainAnswer } from './sign-answer.js';
-import { subnameLabel, subnameRecords, subnameShape } from './subname-records.js';
+import { recordsAsMaps, subnameRecords, subnameShape } from './subname-records.js';
 
 /** Store secret holding the generated signing key when CCIP_SIGNER_KEY is not set (shared by every instance). */
 export const CCIP_SIGNER_SECRET = 'ccip-signer-key';
@@ -124,11 +125,17 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
     },
 
     async subname({ parent, label }) {
-      const record = await p.store.getSubname({ parent: servedParent(parent), label: subnameLabel(label) });
+      const record = await p.store.getSubname({
+        parent: servedParent(parent),
+        label: parseArgument(subnameLabelArgument, 'label', label),
+      });
       return record ? subnameShape(record) : null;
     },
 
     async register(caller: CallerIdentity, { parent, label, records }): Promise<Subname> {
+      // The arguments before the caller, as the REST rows check their body before who calls.
+      const labelArgument = parseArgument(subnameLabelArgument, 'label', label);
+      const recordsArgument = parseArgument(subnameRecordsArgument, 'records', recordsAsMaps(records));
       if (caller.mode !== 'siwe' || !caller.wallet) {
         throw new ApiError(
           'UNAUTHORIZED',
@@ -137,9 +144,9 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
       }
       const record = {
         parent: servedParent(parent),
-        label: subnameLabel(label),
+        label: labelArgument,
         owner: caller.wallet.toLowerCase(),
-        records: subnameRecords(records, caller.wallet),
+        records: subnameRecords(recordsArgument, caller.wallet),
         createdAt: now(),
       };
       if (!(await p.store.putSubname(record))) {

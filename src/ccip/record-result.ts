@@ -1,10 +1,8 @@
 import { type Address, encodeAbiParameters, type Hex, zeroAddress } from 'viem';
+import { ETH_COIN_TYPE } from '../arguments/subname-arguments.js';
 import { encodeContentHash } from '../sources/ens/content-hash.js';
 import type { SubnameRecords } from '../store/store.js';
 import type { RecordQuery } from './resolve-request.js';
-
-/** SLIP-44 coin type of ETH: the one `addr(bytes32)` answers. */
-export const ETH_COIN_TYPE = '60';
 
 /** Own entries only: a text key such as `constructor` must not find Object.prototype's. */
 const own = (map: Record<string, string> | undefined, key: string): string | undefined =>

@@ -1,6 +1,6 @@
+import type { WebhookFilters } from '../arguments/webhook-body.js';
 import type { WebhookRecord } from '../store/webhook-store.js';
 import type { DetectedEvent } from './event-types.js';
-import type { WebhookFilters } from './webhook-input.js';
 
 /** `*.base.eth` matches every name under base.eth (any depth); anything else matches exactly. */
 export function namePatternMatches(pattern: string, name: string): boolean {

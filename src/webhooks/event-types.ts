@@ -1,17 +1,4 @@
-/** SPEC "Events": the event types a webhook may subscribe to. */
-export const WEBHOOK_EVENT_TYPES = [
-  'ens.transfer',
-  'ens.expiring',
-  'ens.expired',
-  'ens.record_changed',
-  'wallet.transfer',
-  'wallet.nft_transfer',
-  'farcaster.follow',
-  'farcaster.cast',
-  'price.alert',
-] as const;
-
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+import type { WebhookEventType } from '../arguments/webhook-body.js';
 
 /** Sent only by POST /api/webhooks/{id}/test; never subscribed to, never counted against the plan. */
 export const PING_EVENT = 'ping';

@@ -9,6 +9,13 @@ import {
   deliveryId as deliveryIdArgument,
   webhookId,
 } from '../arguments/webhook-arguments.js';
+import {
+  createWebhookBody,
+  missingFilter,
+  parseWebhookInput,
+  updateWebhookBody,
+  type WebhookFilters,
+} from '../arguments/webhook-body.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
 import type { DeliveryRecord, WebhookChanges, WebhookRecord } from '../store/webhook-store.js';
@@ -16,13 +23,6 @@ import { eventId } from './event-id.js';
 import type { PublishEvents } from './event-publisher.js';
 import { PING_EVENT } from './event-types.js';
 import { generateWebhookSecret } from './sign-delivery.js';
-import {
-  createWebhookBody,
-  missingFilter,
-  parseWebhookInput,
-  updateWebhookBody,
-  type WebhookFilters,
-} from './webhook-input.js';
 import { eventMonth, WEBHOOK_PLANS } from './webhook-plans.js';
 import { assertDeliverableUrl } from './webhook-url.js';
 

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { subnameLabelArgument } from '../../src/arguments/ccip-arguments.js';
 import { ensName } from '../../src/arguments/ens-name.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { subnameLabelArgument } from '../../src/arguments/subname-arguments.js';
 import type { GraphContext } from '../shared/graph-context.js';
 
 /** A subname's parent and label parsed with the rules of their REST parameters, before any session is asked for. */

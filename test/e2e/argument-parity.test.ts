@@ -3,6 +3,7 @@ import { Kind, type TypeNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { type CompiledOperationRow, compileRouteTable } from '../../rest-compat/compile-routes.js';
+import type { JsonSchema } from '../../rest-compat/openapi/openapi-types.js';
 import { schemaExample } from '../../rest-compat/openapi/schema-example.js';
 import { zodJsonSchema } from '../../rest-compat/openapi/zod-json-schema.js';
 import type { OperationRow, RouteInput } from '../../rest-compat/route-row.js';
@@ -44,10 +45,11 @@ function validInput(row: OperationRow): RouteInput {
   return input;
 }
 
-/** The first issue of the row's schema for this part names `key`: the REST route refuses this very value. */
-function refusesAt(schema: z.ZodObject, value: Record<string, unknown>, key: string): boolean {
+/** The first issue of the row's schema for this part is at `path` or below: the REST route refuses this very value. */
+function refusesAt(schema: z.ZodObject, value: Record<string, unknown>, path: readonly string[]): boolean {
   const parsed = schema.safeParse(value);
-  return !parsed.success && parsed.error.issues[0]?.path[0] === key;
+  const at = parsed.error?.issues[0]?.path.map(String);
+  return at !== undefined && path.every((step, i) => at[i] === step);
 }
 
 const namedType = (type: TypeNode): { name: string; list: boolean } =>
@@ -104,14 +106,70 @@ const SPLIT_PARAMETERS = new Set(['registerCcipName name']);
 /** A refusal's message without its `parameter <name>: ` prefix: what a renamed parameter must share. */
 const issueOf = (message: string | undefined) => message?.replace(/^parameter [^:]+: /, '');
 
+/** The parameters whose documented example is an object (webhook filters, subname records). */
+function objectParameters(row: OperationRow): string[] {
+  const valid = validInput(row);
+  return PARTS.flatMap((part) => Object.keys(valid[part]).filter((key) => isObject(valid[part][key])));
+}
+
 interface BadInput {
   part: Part;
+  /** The parameter the bad value is in. */
   key: string;
+  /** Where in the parameter: `[key]` for a flat parameter, `[key, 'names']`… for a leaf of an object parameter. */
+  path: string[];
   input: RouteInput;
   variables: Record<string, unknown>;
 }
 
-/** For each parameter, the first wrong value that the REST schema refuses at it and GraphQL's types can carry. */
+/** A place in an object parameter's example, and the wrong values to put there: a value, or a map's key. */
+interface Leaf {
+  path: string[];
+  bad: readonly unknown[];
+  /** A map's key (records.addresses has coin types as keys): the bad values replace its first key. */
+  mapKey?: true;
+}
+
+/**
+ * The leaves of an object parameter's documented example, each with its wrong values: texts at string leaves, lists at
+ * list leaves, and a wrong key in each map (an object the schema types by `additionalProperties`, not `properties`).
+ */
+function leavesOf(example: unknown, schema: JsonSchema | undefined, path: string[]): Leaf[] {
+  if (typeof example === 'string') return [{ path, bad: BAD_TEXT }];
+  if (Array.isArray(example)) {
+    // A list of input objects: GraphQL cannot carry a text in it, so its first element's leaves stand for it.
+    if (!isObject(example[0])) return [{ path, bad: BAD_LISTS }];
+    return leavesOf(example[0], schema?.items as JsonSchema | undefined, [...path, '0']);
+  }
+  if (!isObject(example)) return [];
+  const properties = schema?.properties as Record<string, JsonSchema> | undefined;
+  const mapValues = properties === undefined ? (schema?.additionalProperties as JsonSchema | undefined) : undefined;
+  const entries = Object.entries(example as Record<string, unknown>);
+  return [
+    ...(mapValues !== undefined && entries.length > 0 ? [{ path, bad: BAD_TEXT, mapKey: true as const }] : []),
+    ...entries.flatMap(([name, value]) => leavesOf(value, properties?.[name] ?? mapValues, [...path, name])),
+  ];
+}
+
+/** `value` with `bad` at `leaf`: the leaf's value replaced, or for a map key its first key renamed. */
+function withBad(value: Record<string, unknown>, leaf: Leaf, bad: unknown): Record<string, unknown> {
+  const copy = structuredClone(value);
+  const parentPath = leaf.mapKey ? leaf.path : leaf.path.slice(0, -1);
+  const parent = parentPath.reduce<Record<string, unknown>>((at, step) => at[step] as Record<string, unknown>, copy);
+  if (leaf.mapKey) {
+    const [first, ...rest] = Object.entries(parent);
+    for (const name of Object.keys(parent)) delete parent[name];
+    Object.assign(parent, Object.fromEntries([[String(bad), first?.[1]], ...rest]));
+  } else {
+    parent[leaf.path.at(-1)!] = bad;
+  }
+  return copy;
+}
+
+/**
+ * For each parameter, and each leaf of an object parameter, the first wrong value that the REST schema refuses there
+ * and GraphQL's types can carry.
+ */
 function badInputs(compiled: CompiledOperationRow): BadInput[] {
   const { row } = compiled;
   const valid = validInput(row);
@@ -119,26 +177,34 @@ function badInputs(compiled: CompiledOperationRow): BadInput[] {
   for (const part of PARTS) {
     const schema = row.params?.[part];
     if (!schema) continue;
-    const declared = zodJsonSchema({ schema, componentName: (id) => id }).resolved as {
-      properties?: Record<string, { type?: string }>;
-    };
-    const declaredTypes = Object.fromEntries(
-      Object.entries(declared.properties ?? {}).map(([name, property]) => [name, property.type]),
-    );
+    const declared = zodJsonSchema({ schema, componentName: (id) => id }).resolved;
+    const properties = (declared.properties ?? {}) as Record<string, JsonSchema>;
     for (const key of Object.keys(schema.shape)) {
       const example = valid[part][key];
-      const type = declaredTypes[key];
-      // GraphQL cannot carry a text where its input object goes: an object parameter has no bad value of this kind.
-      if (isObject(example) || type === 'object') continue;
-      const candidates = Array.isArray(example) || type === 'array' ? BAD_LISTS : BAD_TEXT;
-      for (const bad of candidates) {
-        const partValue = { ...valid[part], [key]: bad };
-        if (!refusesAt(schema, partValue, key)) continue;
-        const input = { ...valid, [part]: partValue };
-        const variables = graphqlVariables(compiled, input);
-        if (variables === undefined) continue;
-        found.push({ part, key, input, variables });
-        break;
+      const type = properties[key]?.type;
+      // An object parameter (webhook filters, subname records) is probed one leaf of its example at a time: GraphQL
+      // carries it as the operation's input object, which a text in its place would not be.
+      const leaves: Leaf[] = isObject(example)
+        ? leavesOf(example, properties[key], [key])
+        : type === 'object'
+          ? []
+          : [{ path: [key], bad: Array.isArray(example) || type === 'array' ? BAD_LISTS : BAD_TEXT }];
+      for (const leaf of leaves) {
+        for (const bad of leaf.bad) {
+          const partValue = withBad(valid[part], leaf, bad);
+          if (!refusesAt(schema, partValue, leaf.mapKey ? [...leaf.path, String(bad)] : leaf.path)) continue;
+          const input = { ...valid, [part]: partValue };
+          const variables = graphqlVariables(compiled, input);
+          if (variables === undefined) continue;
+          found.push({
+            part,
+            key,
+            path: leaf.mapKey ? [...leaf.path, `${String(bad)} (key)`] : leaf.path,
+            input,
+            variables,
+          });
+          break;
+        }
       }
     }
   }
@@ -161,13 +227,16 @@ describe('REST and GraphQL refuse the same bad input with the same 400 code and 
     await server?.close();
   });
 
-  it('every operation row with parameters answers a bad value of each parameter as its GraphQL field does', async () => {
+  it('every operation row with parameters answers a bad value of each parameter, and of each leaf of an object parameter, as its GraphQL field does', async () => {
     expect(operations.length).toBeGreaterThan(30);
     const differences: string[] = [];
     for (const compiled of operations) {
       const { row } = compiled;
       const cases = badInputs(compiled);
       if (cases.length === 0) differences.push(`${row.id}: no bad value found for any parameter`);
+      for (const key of objectParameters(row).filter((name) => !cases.some((bad) => bad.key === name))) {
+        differences.push(`${row.id}: no bad value found in any leaf of the object parameter ${key}`);
+      }
       for (const bad of cases) {
         const rest = await fetch(`${server.url}${restUrl(row, bad.input)}`, {
           method: row.method,
@@ -194,7 +263,7 @@ describe('REST and GraphQL refuse the same bad input with the same 400 code and 
         const graphqlAnswer = `400 ${first?.extensions?.code} ${message(first?.message)}`;
         if (restAnswer !== graphqlAnswer || rest.status !== 400) {
           differences.push(
-            `${row.id} ${bad.part} ${bad.key}=${JSON.stringify(bad.input[bad.part][bad.key]).slice(0, 40)}: REST ${restAnswer} / GraphQL ${graphqlAnswer}`,
+            `${row.id} ${bad.part} ${bad.path.join('.')} in ${JSON.stringify(bad.input[bad.part][bad.key]).slice(0, 80)}: REST ${restAnswer} / GraphQL ${graphqlAnswer}`,
           );
         }
       }

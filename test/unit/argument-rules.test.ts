@@ -1,7 +1,10 @@
 import { isAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
 import { ensName, normalizeEnsName } from '../../src/arguments/ens-name.js';
 import { checksummedAddress, EVM_ADDRESS_PATTERN, evmAddress } from '../../src/arguments/evm-address.js';
+import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { subnameLabelArgument, subnameRecordsArgument } from '../../src/arguments/subname-arguments.js';
 
 describe('an ENS name argument', () => {
   it('normalises with ENSIP-15 and refuses what it cannot normalise', () => {
@@ -47,5 +50,43 @@ describe('the EVM address pattern', () => {
 
   it('is refused with one message wherever an address is an argument', () => {
     expect(evmAddress.safeParse('0x123').error?.issues[0]?.message).toBe('must be 0x followed by 40 hex digits');
+  });
+});
+
+describe('the subname arguments', () => {
+  const refusal = (schema: z.ZodType, name: string, value: unknown) => {
+    try {
+      parseArgument(schema, name, value);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return 'accepted';
+  };
+
+  it('a label is one ENSIP-15 label in normal form, at most 63 bytes', () => {
+    expect(subnameLabelArgument.parse('dave')).toBe('dave');
+    expect(refusal(subnameLabelArgument, 'label', 'Dave')).toBe('parameter label: must be in normalised form: "dave"');
+    expect(refusal(subnameLabelArgument, 'label', 'é'.repeat(32))).toBe('parameter label: must be 1 to 63 bytes');
+    expect(refusal(subnameLabelArgument, 'label', 'a.b')).toBe('parameter label: must be a single label, without "."');
+  });
+
+  it('records are refused at the leaf that breaks a rule, a map key by its own rule', () => {
+    const owner = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+    expect(subnameRecordsArgument.parse({ addresses: { '060': owner.toLowerCase() } })).toEqual({
+      addresses: { '60': owner },
+    });
+    expect(refusal(subnameRecordsArgument, 'records', { addresses: { x: owner } })).toBe(
+      'parameter records.addresses.x: coin types are decimal numbers',
+    );
+    expect(refusal(subnameRecordsArgument, 'records', { addresses: { '1': owner } })).toMatch(
+      /^parameter records\.addresses\.1: is not a served coin type/,
+    );
+    const many = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, 'v']));
+    expect(refusal(subnameRecordsArgument, 'records', { texts: many })).toBe(
+      'parameter records.texts: at most 32 text records',
+    );
+    expect(refusal(subnameRecordsArgument, 'records', { contenthash: 'https://example.org' })).toBe(
+      'parameter records.contenthash: https://example.org is not an ipfs:// or ipns:// URI with a base32 CIDv1',
+    );
   });
 });

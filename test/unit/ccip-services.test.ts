@@ -77,7 +77,7 @@ describe('the CCIP services over the store', () => {
     const register = (records: object) => ccip.register(session, { parent: 'offchain.eth', label: 'check', records });
     await expect(register({ addresses: [{ coinType: '0', address: wallet }] })).rejects.toMatchObject({
       status: 400,
-      message: /coin type 0 is not served/,
+      message: /^parameter records\.addresses\.0: is not a served coin type/,
     });
     await expect(register({ addresses: [{ coinType: '60', address: 'bc1q…' }] })).rejects.toMatchObject({
       status: 400,
@@ -93,10 +93,24 @@ describe('the CCIP services over the store', () => {
           { key: 'a', value: '2' },
         ],
       }),
-    ).rejects.toMatchObject({ status: 400, message: /given twice/ });
-    // `__proto__` is a text key like any other, kept as the record's own entry.
-    const made = await register({ texts: [{ key: '__proto__', value: 'kept' }] });
-    expect(made.records.texts).toEqual([{ key: '__proto__', value: 'kept' }]);
+    ).rejects.toMatchObject({ status: 400, message: 'parameter records.texts.a: is given twice' });
+    // 060 is coin type 60: once in a REST map as well as in a GraphQL list.
+    await expect(
+      register({
+        addresses: [
+          { coinType: '60', address: wallet },
+          { coinType: '060', address: wallet },
+        ],
+      }),
+    ).rejects.toMatchObject({ status: 400, message: 'parameter records.addresses.060: is given twice' });
+    // `__proto__` cannot be a key of the JSON map a REST body sends: GraphQL refuses it as well.
+    await expect(register({ texts: [{ key: '__proto__', value: 'kept' }] })).rejects.toMatchObject({
+      status: 400,
+      message: 'parameter records.texts.__proto__: is not a key a record can have',
+    });
+    // Other keys of Object.prototype are text keys like any other, kept as the record's own entries.
+    const made = await register({ texts: [{ key: 'constructor', value: 'kept' }] });
+    expect(made.records.texts).toEqual([{ key: 'constructor', value: 'kept' }]);
   });
 
   it('an API key or anonymous caller cannot register: a SIWE session names the owner', async () => {

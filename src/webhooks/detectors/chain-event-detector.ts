@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
+import type { WebhookFilters } from '../../arguments/webhook-body.js';
 import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
 import type { Store } from '../../store/store.js';
 import type { PublishEvents } from '../event-publisher.js';
 import type { DetectedEvent } from '../event-types.js';
 import type { EventDetector } from '../start-webhooks.js';
-import type { WebhookFilters } from '../webhook-input.js';
 import { type BlockTraceMethod, detectBlockTraceMethod } from './block-value-traces.js';
 import {
   type EnsEventContracts,

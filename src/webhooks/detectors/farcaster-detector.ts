@@ -1,10 +1,10 @@
+import type { WebhookFilters } from '../../arguments/webhook-body.js';
 import type { FarcasterSources } from '../../sources/farcaster/farcaster-sources.js';
 import type { Store } from '../../store/store.js';
 import { eventId } from '../event-id.js';
 import type { PublishEvents } from '../event-publisher.js';
 import type { DetectedEvent } from '../event-types.js';
 import type { EventDetector } from '../start-webhooks.js';
-import type { WebhookFilters } from '../webhook-input.js';
 
 /** Newest casts and followers read per watched FID and poll. */
 const PAGE = 50;

@@ -1,11 +1,11 @@
 import { findToken } from '../../arguments/token-symbol.js';
+import type { WebhookFilters } from '../../arguments/webhook-body.js';
 import type { PriceSources } from '../../sources/prices/price-sources.js';
 import type { Store } from '../../store/store.js';
 import { eventId } from '../event-id.js';
 import type { PublishEvents } from '../event-publisher.js';
 import type { DetectedEvent } from '../event-types.js';
 import type { EventDetector } from '../start-webhooks.js';
-import type { WebhookFilters } from '../webhook-input.js';
 
 /** `met:crossings:lastPrice`: whether the condition held at the last refresh, how often it became true, the price. */
 function parseState(value: string | null): { met: boolean; crossings: number; price: number | null } {

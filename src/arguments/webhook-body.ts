@@ -1,14 +1,28 @@
 import { z } from 'zod';
-import { normalizeEnsName } from '../arguments/ens-name.js';
-import { evmAddressSyntax } from '../arguments/evm-address.js';
-import { argumentError } from '../arguments/parse-argument.js';
 import { isApiError } from '../errors/api-error.js';
-import { WEBHOOK_EVENT_TYPES } from './event-types.js';
+import { normalizeEnsName } from './ens-name.js';
+import { evmAddressSyntax } from './evm-address.js';
+import { argumentError } from './parse-argument.js';
 
 /**
  * What callers send to create or change a webhook: the one definition both the REST rows (400 INVALID_PARAMETER
  * before anything runs) and the GraphQL mutations (through the webhook services) validate against.
  */
+
+/** SPEC "Events": the event types a webhook may subscribe to. */
+export const WEBHOOK_EVENT_TYPES = [
+  'ens.transfer',
+  'ens.expiring',
+  'ens.expired',
+  'ens.record_changed',
+  'wallet.transfer',
+  'wallet.nft_transfer',
+  'farcaster.follow',
+  'farcaster.cast',
+  'price.alert',
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 /** An exact ENS name (`alice.eth`) or every name under a parent (`*.base.eth`), in ENSIP-15 normal form. */
 const namePattern = z

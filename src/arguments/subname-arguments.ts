@@ -1,0 +1,133 @@
+import { getAddress } from 'viem';
+import { normalize } from 'viem/ens';
+import { z } from 'zod';
+import { encodeContentHash, InvalidContentHashError } from '../sources/ens/content-hash.js';
+import { EVM_ADDRESS_PATTERN } from './evm-address.js';
+
+/**
+ * The arguments of a subname registration: its label and its records. The REST rows (POST /api/subnames/…,
+ * POST /api/ccip/register) and the registerSubname mutation (through the CCIP services) parse with these, so both
+ * refuse a bad label or record with the same 400 INVALID_PARAMETER, named by its path (`records.addresses.60`).
+ */
+
+/** A subname label is one DNS label: at most 63 bytes. */
+const MAX_LABEL_BYTES = 63;
+const MAX_ADDRESS_RECORDS = 16;
+const MAX_TEXT_RECORDS = 32;
+/** SLIP-44 coin type of ETH: the one `addr(bytes32)` answers, and the owner's address when none is given. */
+export const ETH_COIN_TYPE = '60';
+/** ENSIP-11: an EVM chain's coin type is 0x80000000 | chainId. */
+const MIN_EVM_COIN_TYPE = 0x8000_0000n;
+const MAX_EVM_COIN_TYPE = 0xffff_ffffn;
+
+/**
+ * One label of a subname in ENSIP-15 normal form: 1 to 63 bytes without a dot, already normalised (a label is stored
+ * and served exactly as registered).
+ * @example subnameLabelArgument.parse('dave') // 'dave'
+ */
+export const subnameLabelArgument = z
+  .string()
+  .min(1)
+  .max(MAX_LABEL_BYTES)
+  .regex(/^[^.]+$/, 'must be a single label, without "."')
+  .superRefine((label, ctx) => {
+    if (new TextEncoder().encode(label).length > MAX_LABEL_BYTES) {
+      ctx.addIssue({ code: 'custom', message: `must be 1 to ${MAX_LABEL_BYTES} bytes` });
+      return;
+    }
+    let normalised: string;
+    try {
+      normalised = normalize(label);
+    } catch (err) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `is not a valid ENS label (ENSIP-15): ${(err as Error).message.split('\n')[0]}`,
+      });
+      return;
+    }
+    if (normalised !== label) ctx.addIssue({ code: 'custom', message: `must be in normalised form: "${normalised}"` });
+  })
+  .describe('one ENS label in normalised form (lower case), 1 to 63 bytes')
+  .meta({ example: 'dave' });
+
+const DECIMAL_COIN_TYPE = /^\d{1,10}$/;
+
+/** 60 (ETH) or an ENSIP-11 EVM chain: the coin types whose addresses are 20 bytes (a non-number is refused before). */
+const isServedCoinType = (decimal: string): boolean => {
+  if (!DECIMAL_COIN_TYPE.test(decimal)) return true;
+  const value = BigInt(decimal);
+  return value.toString() === ETH_COIN_TYPE || (value >= MIN_EVM_COIN_TYPE && value <= MAX_EVM_COIN_TYPE);
+};
+
+const coinType = z
+  .string()
+  .regex(DECIMAL_COIN_TYPE, 'coin types are decimal numbers')
+  .refine(
+    isServedCoinType,
+    'is not a served coin type: use 60 (ETH) or an ENSIP-11 EVM coin type (0x80000000 | chainId)',
+  );
+
+/** Address per coin type, keyed by the coin type's shortest decimal (`060` is `60`): each at most once. */
+const addressRecords = z
+  .record(
+    coinType,
+    z
+      .string()
+      .regex(EVM_ADDRESS_PATTERN, 'must be a 0x address')
+      .transform((address) => getAddress(address)),
+  )
+  .refine((map) => Object.keys(map).length <= MAX_ADDRESS_RECORDS, `at most ${MAX_ADDRESS_RECORDS} addresses`)
+  .transform((map, ctx) => {
+    const byType = new Map<string, string>();
+    for (const [key, address] of Object.entries(map)) {
+      const type = BigInt(key).toString();
+      if (byType.has(type)) ctx.addIssue({ code: 'custom', path: [key], message: 'is given twice' });
+      byType.set(type, address);
+    }
+    return Object.fromEntries(byType);
+  });
+
+const textRecords = z
+  .record(z.string().min(1).max(256), z.string().max(4096))
+  .refine((map) => Object.keys(map).length <= MAX_TEXT_RECORDS, `at most ${MAX_TEXT_RECORDS} text records`);
+
+/** Why `uri` is no content hash the gateway can answer (ENSIP-7 ipfs:// or ipns://), or null; empty is none given. */
+function contentHashProblem(uri: string): string | null {
+  if (uri === '') return null;
+  try {
+    encodeContentHash(uri);
+    return null;
+  } catch (err) {
+    if (err instanceof InvalidContentHashError) return err.message;
+    throw err;
+  }
+}
+
+const contenthash = z
+  .string()
+  .max(512)
+  .superRefine((uri, ctx) => {
+    const problem = contentHashProblem(uri);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+/**
+ * The records of a new subname as REST callers send them, maps by coin type and text key; the output has
+ * checksummed addresses under canonical coin types.
+ * @example subnameRecordsArgument.parse({ addresses: { '60': '0x7099…79c8' }, texts: { url: 'https://dave.example' } })
+ */
+export const subnameRecordsArgument = z
+  .object({
+    addresses: addressRecords
+      .optional()
+      .describe(
+        'address per coin type: "60" is ETH, 0x80000000 | chainId an EVM chain (ENSIP-11), at most 16; none given: the owner for "60"',
+      ),
+    texts: textRecords.optional().describe('text records (ENSIP-5), at most 32'),
+    contenthash: contenthash
+      .optional()
+      .describe('ENSIP-7 content hash as an ipfs:// or ipns:// URI with a base32 CIDv1'),
+  })
+  .describe('records the CCIP gateway answers for the name');
+
+export type SubnameRecordsArgument = z.output<typeof subnameRecordsArgument>;
