@@ -1,15 +1,10 @@
 import { z } from 'zod';
 import { chainName } from '../../src/arguments/chain.js';
 import { eventChain, eventType, protocolName, protocolSlug } from '../../src/arguments/defi-arguments.js';
-import {
-  DEFAULT_DEFI_PAGE,
-  DEFAULT_EVENTS_PAGE,
-  MAX_OFFSET,
-  MAX_PAGE_LIMIT,
-  MAX_UPCOMING_DAYS,
-} from '../../src/arguments/defi-limits.js';
+import { DEFAULT_DEFI_PAGE, MAX_OFFSET, MAX_UPCOMING_DAYS } from '../../src/arguments/defi-limits.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
 import { integerInRange, pageLimit as limitOf, pageOffset as offsetOf } from '../../src/arguments/integer-range.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Data freshness": DeFi TVL 5 minutes; a shared cache may keep an answer that long. */
@@ -112,7 +107,7 @@ export const defiRoutes: RouteRow[] = [
       query: z.object({
         type: eventType.optional(),
         chain: eventChain.optional(),
-        limit: pageLimit(DEFAULT_EVENTS_PAGE),
+        limit: pageLimit(DEFAULT_PAGE_LIMIT),
         offset: pageOffset,
       }),
     },
@@ -134,7 +129,7 @@ export const defiRoutes: RouteRow[] = [
         days: integerInRange(1, MAX_UPCOMING_DAYS)
           .optional()
           .describe(`only unlocks within this many days, 1 to ${MAX_UPCOMING_DAYS}`),
-        limit: pageLimit(DEFAULT_EVENTS_PAGE),
+        limit: pageLimit(DEFAULT_PAGE_LIMIT),
       }),
     },
     field: 'upcomingEvents',

@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { argumentList, commaSeparated } from '../../src/arguments/argument-list.js';
-import {
-  DEFAULT_DOMAINS_LIMIT,
-  MAX_DOMAINS_LIMIT,
-  MAX_DOMAINS_OFFSET,
-  MAX_ENS_BATCH,
-} from '../../src/arguments/ens-limits.js';
+import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_OFFSET, MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
 import { ensName } from '../../src/arguments/ens-name.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
 import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
+import { MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { entriesAsMap, pick } from '../response-shape.js';
 import type { RouteRow } from '../route-row.js';
 
@@ -124,8 +120,8 @@ export const ensRoutes: RouteRow[] = [
     params: {
       path: z.object({ address: evmAddress }),
       query: z.object({
-        limit: pageLimit(MAX_DOMAINS_LIMIT, DEFAULT_DOMAINS_LIMIT).describe(
-          `names per page, 1 to ${MAX_DOMAINS_LIMIT} (default ${DEFAULT_DOMAINS_LIMIT})`,
+        limit: pageLimit(MAX_PAGE_LIMIT, DEFAULT_DOMAINS_LIMIT).describe(
+          `names per page, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_DOMAINS_LIMIT})`,
         ),
         offset: pageOffset(MAX_DOMAINS_OFFSET).describe('names to skip (default 0)'),
       }),

@@ -6,15 +6,10 @@ import {
   searchType,
   userSearchQuery,
 } from '../../src/arguments/farcaster-arguments.js';
-import {
-  DEFAULT_LIST_LIMIT,
-  DEFAULT_SEARCH_LIMIT,
-  MAX_LIST_LIMIT,
-  MAX_OFFSET,
-  MAX_SEARCH_LIMIT,
-} from '../../src/arguments/farcaster-limits.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_OFFSET, MAX_SEARCH_LIMIT } from '../../src/arguments/farcaster-limits.js';
 import { feedCursor } from '../../src/arguments/feed-cursor.js';
 import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Data freshness": social-protocol data 1 to 5 minutes; a shared cache may keep lists a minute, profiles five. */
@@ -42,7 +37,7 @@ const newestOperation = (name: string, field: string, list: string, selection: s
 /** The 404 of every row that takes a FID. */
 const UNKNOWN_FID = 'no Farcaster user with this FID';
 
-const listLimit = pageLimit(MAX_LIST_LIMIT, DEFAULT_LIST_LIMIT);
+const listLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT);
 const offset = pageOffset(MAX_OFFSET);
 
 const fidPath = z.object({ fid });

@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import { commaSeparated } from '../../src/arguments/argument-list.js';
 import { integerInRange, pageLimit } from '../../src/arguments/integer-range.js';
-import {
-  DEFAULT_HISTORY_DAYS,
-  DEFAULT_TRENDING_LIMIT,
-  MAX_HISTORY_DAYS,
-  MAX_TRENDING_LIMIT,
-} from '../../src/arguments/price-limits.js';
+import { MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
+import { DEFAULT_HISTORY_DAYS, DEFAULT_TRENDING_LIMIT, MAX_HISTORY_DAYS } from '../../src/arguments/price-limits.js';
 import { MAX_BATCH_SYMBOLS, tokenSymbol } from '../../src/arguments/token-symbol.js';
 import type { RouteRow } from '../route-row.js';
 
@@ -23,8 +19,8 @@ const historyDays = integerInRange(1, MAX_HISTORY_DAYS)
     `days of history back from now, 1 to ${MAX_HISTORY_DAYS} (default ${DEFAULT_HISTORY_DAYS}); points are 5 minutes apart for 1 day, hourly up to 90 days, daily beyond`,
   );
 
-const trendingLimit = pageLimit(MAX_TRENDING_LIMIT, DEFAULT_TRENDING_LIMIT).describe(
-  `how many coins, 1 to ${MAX_TRENDING_LIMIT} (default ${DEFAULT_TRENDING_LIMIT}); the upstream list holds up to 15`,
+const trendingLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_TRENDING_LIMIT).describe(
+  `how many coins, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_TRENDING_LIMIT}); the upstream list holds up to 15`,
 );
 
 /** SPEC "Market, wallet, utilities": token prices, the multi-source median, history and trending. */

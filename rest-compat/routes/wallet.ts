@@ -2,12 +2,8 @@ import { z } from 'zod';
 import { chainName } from '../../src/arguments/chain.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
 import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
-import {
-  DEFAULT_PAGE_LIMIT,
-  MAX_NFT_WINDOW,
-  MAX_PAGE_LIMIT,
-  MAX_TRANSACTION_WINDOW,
-} from '../../src/arguments/wallet-limits.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
+import { MAX_NFT_WINDOW, MAX_TRANSACTION_WINDOW } from '../../src/arguments/wallet-limits.js';
 import type { OperationRow, RouteParams, RouteRow } from '../route-row.js';
 
 const walletLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT).describe(

@@ -1,8 +1,8 @@
-/** SPEC "Other constants": offset pagination of protocols and yields defaults to 50, maximum 100. */
+/**
+ * SPEC's exception to its offset pagination (pagination.ts) for protocols and yields: "limit default 20 (50 on ENS
+ * domains, protocols and yields), maximum 100"; events and upcoming unlocks keep the default of 20.
+ */
 export const DEFAULT_DEFI_PAGE = 50;
-export const MAX_PAGE_LIMIT = 100;
-/** SPEC "Pagination (offset style)": limit default 20 elsewhere (events, upcoming unlocks). */
-export const DEFAULT_EVENTS_PAGE = 20;
 /** Offsets beyond this are refused: no list the service pages through is that long. */
 export const MAX_OFFSET = 1_000_000;
 /** Upcoming unlocks: how far ahead a caller may look, in days (10 years). */

@@ -1,10 +1,10 @@
 /** FIDs are uint64 on chain; Neynar and GraphQL's Int both stop at 2^31 − 1, far above any FID issued. */
 export const MAX_FID = 2_147_483_647;
 
-/** SPEC "Pagination (offset style)": limit default 20, maximum 100, offset default 0. */
-export const DEFAULT_LIST_LIMIT = 20;
-export const MAX_LIST_LIMIT = 100;
-/** Offsets are walked through upstream cursors page by page; deeper than this costs too many upstream calls. */
+/**
+ * Lists (casts, followers, following) page by SPEC's offset pagination (pagination.ts): "The pagination list also
+ * names /api/farcaster/user/{fid}/casts and /api/farcaster/user/{fid}/followers (default limit 20, max 100)".
+ * Offsets are walked through upstream cursors page by page; deeper than this costs too many upstream calls. */
 export const MAX_OFFSET = 1000;
 
 /** Neynar's user search answers at most 10 users per call. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PAGE_OFFSET } from './pagination.js';
 
 /**
  * An integer from `min` to `max`, given as a number (GraphQL) or its decimal text (a query string); anything
@@ -23,5 +24,7 @@ export function pageLimit(max: number, byDefault: number) {
  * @example pageOffset(1000).parse('40') // 40
  */
 export function pageOffset(max: number) {
-  return integerInRange(0, max).default(0).describe(`how many to skip, 0 to ${max} (default 0)`);
+  return integerInRange(0, max)
+    .default(DEFAULT_PAGE_OFFSET)
+    .describe(`how many to skip, 0 to ${max} (default ${DEFAULT_PAGE_OFFSET})`);
 }

@@ -2,6 +2,5 @@
 export const MAX_HISTORY_DAYS = 365;
 export const DEFAULT_HISTORY_DAYS = 7;
 
-/** CoinGecko's trending list holds 15 coins; SPEC's `limit` maximum is 100. */
-export const MAX_TRENDING_LIMIT = 100;
+/** CoinGecko's trending list holds 15 coins: 10 by default; a caller may ask up to SPEC's page maximum (pagination.ts). */
 export const DEFAULT_TRENDING_LIMIT = 10;

@@ -1,6 +1,4 @@
-/** SPEC "Pagination": limit default 20, maximum 100. */
-export const DEFAULT_PAGE_LIMIT = 20;
-export const MAX_PAGE_LIMIT = 100;
+/** A wallet's lists page by SPEC's offset pagination (pagination.ts), within the windows their upstreams reach. */
 
 /** Etherscan lists at most 10,000 records of an address (page × offset ≤ 10,000); we need one past the window. */
 export const MAX_TRANSACTION_WINDOW = 9_999;

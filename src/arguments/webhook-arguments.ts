@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from './pagination.js';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
@@ -20,8 +21,20 @@ export const deliveryId = z
   .meta({ example: '9f1c2b7e-5d4a-4c3b-8a1e-2f6d7c8b9a01' });
 
 /**
- * A page of a webhook's deliveries: 1 to 100 from an offset up to a million.
+ * A page of a webhook's deliveries: SPEC's offset pagination (1 to 100, default 20) from an offset up to a million.
  * @example deliveriesLimit.parse('50') // 50
  */
-export const deliveriesLimit = z.coerce.number().int().min(1).max(100).default(20).describe('page size, 1 to 100');
-export const deliveriesOffset = z.coerce.number().int().min(0).max(1_000_000).default(0).describe('deliveries to skip');
+export const deliveriesLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PAGE_LIMIT)
+  .default(DEFAULT_PAGE_LIMIT)
+  .describe(`page size, 1 to ${MAX_PAGE_LIMIT}`);
+export const deliveriesOffset = z.coerce
+  .number()
+  .int()
+  .min(0)
+  .max(1_000_000)
+  .default(DEFAULT_PAGE_OFFSET)
+  .describe('deliveries to skip');

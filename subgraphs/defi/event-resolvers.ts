@@ -1,12 +1,8 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { eventChain, eventType } from '../../src/arguments/defi-arguments.js';
-import {
-  DEFAULT_EVENTS_PAGE,
-  type EventType,
-  MAX_PAGE_LIMIT,
-  MAX_UPCOMING_DAYS,
-} from '../../src/arguments/defi-limits.js';
+import { type EventType, MAX_UPCOMING_DAYS } from '../../src/arguments/defi-limits.js';
 import { integerInRange } from '../../src/arguments/integer-range.js';
+import { DEFAULT_PAGE_LIMIT as DEFAULT_EVENTS_PAGE, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { CHAINS } from '../../src/config/chains.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';

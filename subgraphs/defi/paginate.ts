@@ -1,5 +1,6 @@
-import { MAX_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/defi-limits.js';
+import { MAX_OFFSET } from '../../src/arguments/defi-limits.js';
 import { integerInRange, pageOffset } from '../../src/arguments/integer-range.js';
+import { MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import type { DefiPagination } from './types.js';
 

@@ -1,8 +1,9 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { chainName as chainArgument } from '../../src/arguments/chain.js';
 import { protocolName, protocolSlug } from '../../src/arguments/defi-arguments.js';
-import { DEFAULT_DEFI_PAGE, MAX_PAGE_LIMIT, PROTOCOL_HISTORY_DAYS } from '../../src/arguments/defi-limits.js';
+import { DEFAULT_DEFI_PAGE, PROTOCOL_HISTORY_DAYS } from '../../src/arguments/defi-limits.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
+import { MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { findChain } from '../../src/config/chains.js';
 import type { DefiPosition, PositionToken, ProtocolSummary } from '../../src/sources/defi/defi-records.js';

@@ -1,15 +1,11 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { type Address, getAddress, isAddress } from 'viem';
 import { argumentList } from '../../src/arguments/argument-list.js';
-import {
-  DEFAULT_DOMAINS_LIMIT,
-  MAX_DOMAINS_LIMIT,
-  MAX_DOMAINS_OFFSET,
-  MAX_ENS_BATCH,
-} from '../../src/arguments/ens-limits.js';
+import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_OFFSET, MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
 import { ensName, normalizeEnsName } from '../../src/arguments/ens-name.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
+import { MAX_PAGE_LIMIT as MAX_DOMAINS_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
 import { avatarLink } from '../../src/sources/ens/avatar-uri.js';

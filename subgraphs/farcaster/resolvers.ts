@@ -8,15 +8,17 @@ import {
   userSearchQuery,
 } from '../../src/arguments/farcaster-arguments.js';
 import {
-  DEFAULT_LIST_LIMIT,
   DEFAULT_RECENT_CASTS,
   DEFAULT_SEARCH_LIMIT,
-  MAX_LIST_LIMIT,
   MAX_OFFSET,
   MAX_SEARCH_LIMIT,
 } from '../../src/arguments/farcaster-limits.js';
 import { decodeFeedCursor, encodeFeedCursor, feedCursor } from '../../src/arguments/feed-cursor.js';
 import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
+import {
+  DEFAULT_PAGE_LIMIT as DEFAULT_LIST_LIMIT,
+  MAX_PAGE_LIMIT as MAX_LIST_LIMIT,
+} from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { notFound } from '../../src/errors/api-error.js';
 import type { FarcasterCastRecord, FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';

@@ -1,10 +1,11 @@
 import { ArgsType, Field, Int } from 'type-graphql';
-import { DEFAULT_LIST_LIMIT, MAX_LIST_LIMIT, MAX_OFFSET } from '../../src/arguments/farcaster-limits.js';
+import { MAX_OFFSET } from '../../src/arguments/farcaster-limits.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 
 /** The arguments of one of a user's lists (casts, followers): whose list, and how many of its items. */
 @ArgsType()
 export class UserListArgs {
-  @Field(() => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit!: number;
+  @Field(() => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` }) limit!: number;
   @Field(() => Int) fid!: number;
 }
 

@@ -1,13 +1,9 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { argumentList } from '../../src/arguments/argument-list.js';
 import { integerInRange, pageLimit } from '../../src/arguments/integer-range.js';
+import { MAX_PAGE_LIMIT as MAX_TRENDING_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
-import {
-  DEFAULT_HISTORY_DAYS,
-  DEFAULT_TRENDING_LIMIT,
-  MAX_HISTORY_DAYS,
-  MAX_TRENDING_LIMIT,
-} from '../../src/arguments/price-limits.js';
+import { DEFAULT_HISTORY_DAYS, DEFAULT_TRENDING_LIMIT, MAX_HISTORY_DAYS } from '../../src/arguments/price-limits.js';
 import { findToken, MAX_BATCH_SYMBOLS, type TokenListing, tokenSymbol } from '../../src/arguments/token-symbol.js';
 import { notFound } from '../../src/errors/api-error.js';
 import type { MarketQuote } from '../../src/sources/prices/price-quotes.js';

@@ -3,8 +3,8 @@ import type { Address } from 'viem';
 import { chainName } from '../../src/arguments/chain.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { integerInRange, pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/wallet-limits.js';
 import type { ChainKey } from '../../src/config/chains.js';
 import type { WalletPagination } from './types.js';
 
