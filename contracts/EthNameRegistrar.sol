@@ -3,8 +3,8 @@ pragma solidity ^0.8.24;
 
 import {IERC165} from "@openzeppelin/contracts/utils/introspection/IERC165.sol";
 import {IERC721} from "@openzeppelin/contracts/token/ERC721/IERC721.sol";
-import {IERC721Receiver} from "@openzeppelin/contracts/token/ERC721/IERC721Receiver.sol";
 import {Ownable} from "@openzeppelin/contracts/access/Ownable.sol";
+import {Erc721Transfers} from "./Erc721Transfers.sol";
 
 /// @dev The registry writes the registrar needs (ENSRegistry of @ensdomains/ens).
 interface IEthRegistrarRegistry {
@@ -16,10 +16,9 @@ interface IEthRegistrarRegistry {
  * ERC-721 token (tokenId = labelhash) with an expiry; the token owner is the name's registrant, and the registry
  * owner of the name (which the registrant can reclaim) is its controller. Unlike BaseRegistrar it takes the label
  * itself and puts it in `NameRegistered`, as ENS's registrar controller does, so names can be listed from events.
- * Written against OpenZeppelin's ERC-721 interfaces rather than its ERC721, whose string helpers need the Cancun
- * `mcopy` opcode while our contracts build for paris.
+ * Transfers and approvals are Erc721Transfers'; a name's token is live only until it expires.
  */
-contract EthNameRegistrar is IERC721, Ownable {
+contract EthNameRegistrar is Erc721Transfers, Ownable {
     /// @notice After expiry, only the registrant may renew for this long; then anyone may register the name.
     uint256 public constant GRACE_PERIOD = 90 days;
 
@@ -29,10 +28,6 @@ contract EthNameRegistrar is IERC721, Ownable {
 
     mapping(uint256 => uint256) private expiries;
     mapping(address => bool) public controllers;
-    mapping(uint256 => address) private owners;
-    mapping(address => uint256) private balances;
-    mapping(uint256 => address) private approvals;
-    mapping(address => mapping(address => bool)) private operators;
 
     event ControllerAdded(address indexed controller);
     event NameRegistered(uint256 indexed id, string label, address indexed owner, uint256 expires);
@@ -43,8 +38,6 @@ contract EthNameRegistrar is IERC721, Ownable {
     error NameExpired(uint256 id);
     error InvalidLabel(string label);
     error NotRegistrant(address caller, uint256 id);
-    error WrongOwner(address from, uint256 id);
-    error InvalidReceiver(address receiver);
 
     constructor(IEthRegistrarRegistry _ens, bytes32 _baseNode) Ownable(msg.sender) {
         ens = _ens;
@@ -70,12 +63,6 @@ contract EthNameRegistrar is IERC721, Ownable {
         return expiries[id] + GRACE_PERIOD < block.timestamp;
     }
 
-    /// @notice The registrant; reverts once the name has expired, as BaseRegistrar does.
-    function ownerOf(uint256 id) public view returns (address) {
-        if (expiries[id] <= block.timestamp || owners[id] == address(0)) revert NameExpired(id);
-        return owners[id];
-    }
-
     /// @notice Registers `label`.eth to `owner` for `duration` seconds; the owner also becomes its controller.
     function register(string calldata label, address owner, uint256 duration) external onlyController returns (uint256) {
         if (bytes(label).length == 0 || bytes(label).length > 255) revert InvalidLabel(label);
@@ -84,9 +71,7 @@ contract EthNameRegistrar is IERC721, Ownable {
         uint256 expires = block.timestamp + duration;
         expiries[id] = expires;
         if (owner == address(0)) revert InvalidReceiver(owner);
-        address previous = owners[id];
-        if (previous != address(0)) balances[previous] -= 1;
-        _move(previous, owner, id);
+        _move(_holder(id), owner, id);
         ens.setSubnodeOwner(baseNode, bytes32(id), owner);
         emit NameRegistered(id, label, owner, expires);
         return expires;
@@ -101,7 +86,7 @@ contract EthNameRegistrar is IERC721, Ownable {
 
     /// @notice The registrant (or an approved operator) sets who controls the name in the registry.
     function reclaim(uint256 id, address owner) external {
-        if (!_isAuthorized(ownerOf(id), msg.sender, id)) revert NotRegistrant(msg.sender, id);
+        if (!_isAuthorized(_requireOwned(id), msg.sender, id)) revert NotRegistrant(msg.sender, id);
         ens.setSubnodeOwner(baseNode, bytes32(id), owner);
     }
 
@@ -109,64 +94,13 @@ contract EthNameRegistrar is IERC721, Ownable {
         return interfaceId == type(IERC165).interfaceId || interfaceId == type(IERC721).interfaceId;
     }
 
-    function balanceOf(address owner) external view returns (uint256) {
-        return balances[owner];
+    /// @dev `ownerOf` is the registrant; it reverts once the name has expired, as BaseRegistrar does.
+    function _requireOwned(uint256 id) internal view override returns (address owner) {
+        owner = _holder(id);
+        if (expiries[id] <= block.timestamp || owner == address(0)) revert NameExpired(id);
     }
 
-    function getApproved(uint256 id) external view returns (address) {
-        ownerOf(id);
-        return approvals[id];
-    }
-
-    function isApprovedForAll(address owner, address operator) external view returns (bool) {
-        return operators[owner][operator];
-    }
-
-    function approve(address to, uint256 id) external {
-        address owner = ownerOf(id);
-        if (msg.sender != owner && !operators[owner][msg.sender]) revert NotRegistrant(msg.sender, id);
-        approvals[id] = to;
-        emit Approval(owner, to, id);
-    }
-
-    function setApprovalForAll(address operator, bool approved) external {
-        operators[msg.sender][operator] = approved;
-        emit ApprovalForAll(msg.sender, operator, approved);
-    }
-
-    function transferFrom(address from, address to, uint256 id) public {
-        address owner = ownerOf(id);
-        if (owner != from) revert WrongOwner(from, id);
-        if (!_isAuthorized(owner, msg.sender, id)) revert NotRegistrant(msg.sender, id);
-        if (to == address(0)) revert InvalidReceiver(to);
-        balances[from] -= 1;
-        _move(from, to, id);
-    }
-
-    function safeTransferFrom(address from, address to, uint256 id) external {
-        safeTransferFrom(from, to, id, "");
-    }
-
-    function safeTransferFrom(address from, address to, uint256 id, bytes memory data) public {
-        transferFrom(from, to, id);
-        if (to.code.length > 0) {
-            try IERC721Receiver(to).onERC721Received(msg.sender, from, id, data) returns (bytes4 answer) {
-                if (answer != IERC721Receiver.onERC721Received.selector) revert InvalidReceiver(to);
-            } catch {
-                revert InvalidReceiver(to);
-            }
-        }
-    }
-
-    function _isAuthorized(address owner, address spender, uint256 id) internal view returns (bool) {
-        return spender == owner || operators[owner][spender] || approvals[id] == spender;
-    }
-
-    /// @dev Gives the token to `to` (the caller has already debited `from`), clearing its approval.
-    function _move(address from, address to, uint256 id) internal {
-        delete approvals[id];
-        owners[id] = to;
-        balances[to] += 1;
-        emit Transfer(from, to, id);
+    function _revertNotAuthorized(address caller, uint256 id) internal pure override {
+        revert NotRegistrant(caller, id);
     }
 }
