@@ -3,12 +3,8 @@ import {
   type Address,
   BaseError,
   ContractFunctionRevertedError,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
   encodeFunctionData,
   type Hex,
-  http,
   multicall3Abi,
   parseAbi,
   toFunctionSelector,
@@ -19,7 +15,8 @@ import { type LocalChain, startLocalChain } from '../../src/embedded/chain/local
 import { seedLocalChain } from '../../src/embedded/chain/seed-local-chain.js';
 import { deployMulticall3Step } from '../../src/embedded/chain/seed-steps/multicall3.js';
 import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
-import { localViemChain, MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
+import { MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
+import { localChainClients } from '../helpers/local-chain-clients.js';
 
 const artifact = loadContractArtifact('Multicall3');
 
@@ -44,15 +41,7 @@ const UNKNOWN_SELECTOR: Hex = '0xdeadbeef';
 const selectors = (items: readonly unknown[]) =>
   (items as AbiFunction[]).filter((item) => item.type === 'function').map((item) => toFunctionSelector(item));
 
-const clientsFor = (rpcUrl: string) => {
-  const chain = localViemChain({ rpcUrl });
-  const transport = http(rpcUrl, { retryCount: 0 });
-  return {
-    client: createPublicClient({ chain, transport }),
-    wallet: createWalletClient({ chain, transport, account: getDevAccounts()[0] }),
-    anvil: createTestClient({ chain, transport, mode: 'anvil' }),
-  };
-};
+const clientsFor = (rpcUrl: string) => localChainClients(rpcUrl, getDevAccounts()[0]);
 
 let chain: LocalChain;
 let client: ReturnType<typeof clientsFor>['client'];
