@@ -1,6 +1,6 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import { MAX_OFFSET } from '../../src/arguments/farcaster-limits.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
+import { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 
 /** The arguments of one of a user's lists (casts, followers): whose list, and how many of its items. */
 @ArgsType()
@@ -12,5 +12,5 @@ export class UserListArgs {
 /** Where a page of a user's list starts. */
 @ArgsType()
 export class UserListOffsetArgs {
-  @Field(() => Int, { defaultValue: 0, description: `0 to ${MAX_OFFSET}` }) offset!: number;
+  @Field(() => Int, { defaultValue: DEFAULT_PAGE_OFFSET, description: `0 to ${MAX_OFFSET}` }) offset!: number;
 }

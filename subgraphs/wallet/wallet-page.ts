@@ -3,7 +3,7 @@ import type { Address } from 'viem';
 import { chainName } from '../../src/arguments/chain.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { integerInRange, pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
+import { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import type { ChainKey } from '../../src/config/chains.js';
 import type { WalletPagination } from './types.js';
@@ -11,7 +11,7 @@ import type { WalletPagination } from './types.js';
 /** The arguments of a page of what an address has (transactions, NFTs), in the order the published SDL lists them. */
 @ArgsType()
 export class WalletPageArgs {
-  @Field(() => Int, { defaultValue: 0 }) offset!: number;
+  @Field(() => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset!: number;
   @Field(() => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` }) limit!: number;
   @Field(() => String, { defaultValue: 'ethereum' }) chain!: string;
   @Field(() => String) address!: string;
