@@ -2,7 +2,11 @@ import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { eventChain, eventType } from '../../src/arguments/defi-arguments.js';
 import { type EventType, MAX_UPCOMING_DAYS } from '../../src/arguments/defi-limits.js';
 import { integerInRange } from '../../src/arguments/integer-range.js';
-import { DEFAULT_PAGE_LIMIT as DEFAULT_EVENTS_PAGE, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
+import {
+  DEFAULT_PAGE_LIMIT as DEFAULT_EVENTS_PAGE,
+  DEFAULT_PAGE_OFFSET,
+  MAX_PAGE_LIMIT,
+} from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { CHAINS } from '../../src/config/chains.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
@@ -117,7 +121,7 @@ export class DefiEventsResolver {
     chain: string | null,
     @Arg('limit', () => Int, { defaultValue: DEFAULT_EVENTS_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` })
     limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<DefiEventList> {
     checkPage(limit, offset);

@@ -3,7 +3,7 @@ import { chainName as chainArgument } from '../../src/arguments/chain.js';
 import { protocolName, protocolSlug } from '../../src/arguments/defi-arguments.js';
 import { DEFAULT_DEFI_PAGE, PROTOCOL_HISTORY_DAYS } from '../../src/arguments/defi-limits.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
-import { MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
+import { DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { findChain } from '../../src/config/chains.js';
 import type { DefiPosition, PositionToken, ProtocolSummary } from '../../src/sources/defi/defi-records.js';
@@ -94,7 +94,7 @@ export class DefiResolver {
   })
   async defiProtocols(
     @Arg('limit', () => Int, { defaultValue: DEFAULT_DEFI_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<DefiProtocolPage> {
     checkPage(limit, offset);
@@ -140,7 +140,7 @@ export class DefiResolver {
   })
   async defiYields(
     @Arg('limit', () => Int, { defaultValue: DEFAULT_DEFI_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset: number,
     @Arg('chain', () => String, { nullable: true, description: 'only pools on this chain (name or ID of SPEC table)' })
     chain: string | null,
     @Arg('project', () => String, { nullable: true, description: 'only pools of this protocol slug, e.g. aave-v3' })

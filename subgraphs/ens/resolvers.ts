@@ -5,7 +5,7 @@ import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_OFFSET, MAX_ENS_BATCH } from '../../
 import { ensName, normalizeEnsName } from '../../src/arguments/ens-name.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
-import { MAX_PAGE_LIMIT as MAX_DOMAINS_LIMIT } from '../../src/arguments/pagination.js';
+import { DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT as MAX_DOMAINS_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
 import { avatarLink } from '../../src/sources/ens/avatar-uri.js';
@@ -166,7 +166,7 @@ export class EnsResolver {
     @Arg('address', () => String, { description: '0x address' }) address: string,
     @Arg('limit', () => Int, { defaultValue: DEFAULT_DOMAINS_LIMIT, description: `1 to ${MAX_DOMAINS_LIMIT}` })
     limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0, description: 'names to skip' }) offset: number,
+    @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET, description: 'names to skip' }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<EnsDomainsPage> {
     const checksummed = parseArgument(checksummedAddress, 'address', address);
