@@ -22,6 +22,16 @@ export function argumentError(error: z.ZodError, name: string | undefined): ApiE
 }
 
 /**
+ * The first issue of a failed parse of a whole request part (the body, the query) as {@link argumentError}: named by
+ * its path, or after the part for a rule over the part as a whole, on REST and on the GraphQL fields that take the
+ * same fields as separate arguments.
+ * @example partError(updateWebhookBody.safeParse({}).error!, 'body').message // 'parameter body: change at least one of …'
+ */
+export function partError(error: z.ZodError, part: string): ApiError {
+  return argumentError(error, error.issues[0]?.path.length ? undefined : part);
+}
+
+/**
  * Parses one resolver argument with the schema its REST parameter uses; a GraphQL null counts as absent, so the
  * schema's default applies. A refused value is the same 400 INVALID_PARAMETER the REST route gives.
  * @example const limit = parseArgument(pageLimit(100, 20), 'limit', args.limit) // 20 when absent

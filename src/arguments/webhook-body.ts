@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isApiError } from '../errors/api-error.js';
 import { normalizeEnsName } from './ens-name.js';
 import { evmAddressSyntax } from './evm-address.js';
-import { argumentError } from './parse-argument.js';
+import { partError } from './parse-argument.js';
 
 /**
  * What callers send to create or change a webhook: the one definition both the REST rows (400 INVALID_PARAMETER
@@ -121,9 +121,13 @@ export const updateWebhookBody = z
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), 'change at least one of url, events, filters, status');
 
-/** Parses `value` with `schema`; the first problem is the 400 INVALID_PARAMETER a REST body gives, naming the field. */
+/**
+ * Parses `value` with `schema`; the first problem is the 400 INVALID_PARAMETER the REST body gives, naming the field,
+ * or `body` for a rule over the whole body (nothing to change).
+ * @example parseWebhookInput(updateWebhookBody, { status: 'paused' }) // { status: 'paused' }
+ */
 export function parseWebhookInput<T extends z.ZodType>(schema: T, value: unknown): z.infer<T> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
-  throw argumentError(parsed.error, undefined);
+  throw partError(parsed.error, 'body');
 }

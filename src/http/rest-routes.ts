@@ -4,7 +4,7 @@ import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { OperationRow, RouteInput, RouteParams, RouteRow } from '../../rest-compat/route-row.js';
 import { type AccessGate, type AccessRoute, noRelease } from '../access/access-gate.js';
 import type { BazaarExtension } from '../access/bazaar-discovery.js';
-import { argumentError } from '../arguments/parse-argument.js';
+import { partError } from '../arguments/parse-argument.js';
 import { invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { admitBatchInnerCall, isBatchInnerCall } from './batch-inner-call.js';
@@ -29,8 +29,7 @@ function parsePart(schema: z.ZodObject | undefined, raw: unknown, where: string)
   if (value === undefined) throw invalidParameter('body must be a JSON object');
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data as Record<string, unknown>;
-  // A whole-part issue (a refine over the body) is named after the part.
-  throw argumentError(parsed.error, parsed.error.issues[0]?.path.length ? undefined : where);
+  throw partError(parsed.error, where);
 }
 
 /**
