@@ -1,4 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_OFFSET } from '../../src/arguments/pagination.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import {
   Webhook,
@@ -60,8 +61,8 @@ export class WebhooksResolver {
   @Query(() => WebhookDeliveryList, { nullable: true, description: "A page of the webhook's deliveries" })
   async webhookDeliveries(
     @Arg('id', () => String) id: string,
-    @Arg('limit', () => Int, { defaultValue: 20 }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: 0 }) offset: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT }) limit: number,
+    @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<WebhookDeliveryList | null> {
     return ctx.app.webhooks.deliveries(await ctx.caller(), id, { limit, offset });
