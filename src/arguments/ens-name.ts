@@ -26,7 +26,7 @@ export function normalizeEnsName(raw: string): string {
   }
   const labels = name.split('.');
   if (labels.length < 2) throw invalidParameter('ENS name must have at least two labels, e.g. alice.eth');
-  if (labels.some((l) => l === '' || new TextEncoder().encode(l).length > MAX_LABEL_BYTES)) {
+  if (labels.some((l) => l === '' || Buffer.byteLength(l, 'utf8') > MAX_LABEL_BYTES)) {
     throw invalidParameter(`ENS name labels must be 1 to ${MAX_LABEL_BYTES} bytes`);
   }
   return name;
