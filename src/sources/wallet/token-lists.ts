@@ -4,7 +4,7 @@ import { CHAINS, type ChainKey } from '../../config/chains.js';
 /** An ERC-20 the wallet routes read balances of: where it lives on one chain and how to read its amounts. */
 export interface TokenListEntry {
   address: Address;
-  /** Upper-case ticker as responses carry it; also the key into the price table (token-symbols.ts). */
+  /** Upper-case ticker as responses carry it; also the key into the price table (src/arguments/token-symbol.ts). */
   symbol: string;
   name: string;
   decimals: number;
