@@ -1,19 +1,20 @@
 import { z } from 'zod';
-import { chainName } from '../../src/arguments/chain.js';
-import { eventChain, eventType, protocolName, protocolSlug } from '../../src/arguments/defi-arguments.js';
-import { DEFAULT_DEFI_PAGE, MAX_OFFSET, MAX_UPCOMING_DAYS } from '../../src/arguments/defi-limits.js';
+import {
+  defiListLimit,
+  defiOffset,
+  eventChainFilter,
+  eventsLimit,
+  eventTypeFilter,
+  poolChainFilter,
+  poolProjectFilter,
+  protocolName,
+  upcomingDays,
+} from '../../src/arguments/defi-arguments.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
-import { integerInRange, pageLimit as limitOf, pageOffset as offsetOf } from '../../src/arguments/integer-range.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Data freshness": DeFi TVL 5 minutes; a shared cache may keep an answer that long. */
 const DEFI_MAX_AGE_SECONDS = 300;
-
-const pageLimit = (byDefault: number) =>
-  limitOf(MAX_PAGE_LIMIT, byDefault).describe(`items per page, 1 to ${MAX_PAGE_LIMIT} (default ${byDefault})`);
-
-const pageOffset = offsetOf(MAX_OFFSET).describe('items to skip (default 0)');
 
 const walletAddress = evmAddress
   .describe('wallet address')
@@ -31,7 +32,7 @@ export const defiRoutes: RouteRow[] = [
     description:
       "Offset pagination over DefiLlama's whole protocol list, which the service fetches at most once per 5 minutes and pages itself.",
     tier: 'medium',
-    params: { query: z.object({ limit: pageLimit(DEFAULT_DEFI_PAGE), offset: pageOffset }) },
+    params: { query: z.object({ limit: defiListLimit, offset: defiOffset }) },
     field: 'defiProtocols',
     maxAge: DEFI_MAX_AGE_SECONDS,
   },
@@ -58,10 +59,10 @@ export const defiRoutes: RouteRow[] = [
     tier: 'medium',
     params: {
       query: z.object({
-        limit: pageLimit(DEFAULT_DEFI_PAGE),
-        offset: pageOffset,
-        chain: chainName.optional(),
-        project: protocolSlug.optional(),
+        limit: defiListLimit,
+        offset: defiOffset,
+        chain: poolChainFilter,
+        project: poolProjectFilter,
       }),
     },
     field: 'defiYields',
@@ -105,10 +106,10 @@ export const defiRoutes: RouteRow[] = [
     tier: 'medium',
     params: {
       query: z.object({
-        type: eventType.optional(),
-        chain: eventChain.optional(),
-        limit: pageLimit(DEFAULT_PAGE_LIMIT),
-        offset: pageOffset,
+        type: eventTypeFilter,
+        chain: eventChainFilter,
+        limit: eventsLimit,
+        offset: defiOffset,
       }),
     },
     field: 'defiEvents',
@@ -125,12 +126,7 @@ export const defiRoutes: RouteRow[] = [
       "`data.unlocks` lists each token's next unlock after now (within `days` when given): tokens, percent of the circulating supply and an estimated USD value at today's price.",
     tier: 'medium',
     params: {
-      query: z.object({
-        days: integerInRange(1, MAX_UPCOMING_DAYS)
-          .optional()
-          .describe(`only unlocks within this many days, 1 to ${MAX_UPCOMING_DAYS}`),
-        limit: pageLimit(DEFAULT_PAGE_LIMIT),
-      }),
+      query: z.object({ days: upcomingDays, limit: eventsLimit }),
     },
     field: 'upcomingEvents',
     maxAge: DEFI_MAX_AGE_SECONDS,

@@ -1,19 +1,14 @@
 import { z } from 'zod';
-import { argumentList, commaSeparated } from '../../src/arguments/argument-list.js';
-import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_OFFSET, MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
+import { domainsLimit, domainsOffset, ensNameBatch, ensNameBatchQuery } from '../../src/arguments/ens-arguments.js';
+import { MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
 import { ensName } from '../../src/arguments/ens-name.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
-import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
-import { MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { entriesAsMap, pick } from '../response-shape.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Indicative prices": ENS resolution $0.01, batch $0.02. */
 const ENS_PRICE = '0.01';
 const ENS_BATCH_PRICE = '0.02';
-const ensNameList = commaSeparated(ensName, { max: MAX_ENS_BATCH, noun: 'ENS names' })
-  .describe(`comma-separated ENS names, 1 to ${MAX_ENS_BATCH}`)
-  .meta({ example: 'alice.eth,bob.eth' });
 
 const PROFILE_SELECTION =
   'name address avatar contentHash records { key value } expiration registrant controller resolver';
@@ -50,7 +45,7 @@ export const ensRoutes: RouteRow[] = [
     description: batchDescription,
     tier: 'heavy',
     price: ENS_BATCH_PRICE,
-    params: { query: z.object({ names: ensNameList }) },
+    params: { query: z.object({ names: ensNameBatchQuery }) },
     field: 'ensBatch',
   },
   {
@@ -63,13 +58,7 @@ export const ensRoutes: RouteRow[] = [
     description: batchDescription,
     tier: 'heavy',
     price: ENS_BATCH_PRICE,
-    params: {
-      body: z.object({
-        names: argumentList(ensName, { max: MAX_ENS_BATCH, noun: 'ENS names' }).describe(
-          `1 to ${MAX_ENS_BATCH} ENS names`,
-        ),
-      }),
-    },
+    params: { body: z.object({ names: ensNameBatch }) },
     field: 'ensBatch',
     shape: pick('results'),
   },
@@ -119,12 +108,7 @@ export const ensRoutes: RouteRow[] = [
     price: ENS_PRICE,
     params: {
       path: z.object({ address: evmAddress }),
-      query: z.object({
-        limit: pageLimit(MAX_PAGE_LIMIT, DEFAULT_DOMAINS_LIMIT).describe(
-          `names per page, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_DOMAINS_LIMIT})`,
-        ),
-        offset: pageOffset(MAX_DOMAINS_OFFSET).describe('names to skip (default 0)'),
-      }),
+      query: z.object({ limit: domainsLimit, offset: domainsOffset }),
     },
     field: 'ensDomains',
   },

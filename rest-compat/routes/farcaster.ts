@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import {
   farcasterIdentifier,
+  farcasterListLimit,
+  farcasterListOffset,
+  farcasterSearchLimit,
   fid,
   IDENTIFIER_RULE,
   searchType,
   userSearchQuery,
 } from '../../src/arguments/farcaster-arguments.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_OFFSET, MAX_SEARCH_LIMIT } from '../../src/arguments/farcaster-limits.js';
-import { feedCursor } from '../../src/arguments/feed-cursor.js';
-import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
+import { MAX_SEARCH_LIMIT } from '../../src/arguments/farcaster-limits.js';
+import { optionalFeedCursor } from '../../src/arguments/feed-cursor.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Data freshness": social-protocol data 1 to 5 minutes; a shared cache may keep lists a minute, profiles five. */
@@ -37,12 +38,9 @@ const newestOperation = (name: string, field: string, list: string, selection: s
 /** The 404 of every row that takes a FID. */
 const UNKNOWN_FID = 'no Farcaster user with this FID';
 
-const listLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT);
-const offset = pageOffset(MAX_OFFSET);
-
 const fidPath = z.object({ fid });
-const limitQuery = z.object({ limit: listLimit });
-const pageQuery = z.object({ limit: listLimit, offset });
+const limitQuery = z.object({ limit: farcasterListLimit });
+const pageQuery = z.object({ limit: farcasterListLimit, offset: farcasterListOffset });
 
 /** SPEC "Identity": the Farcaster rows and the offset-paginated aliases of the pagination list. */
 export const farcasterRoutes: RouteRow[] = [
@@ -60,7 +58,7 @@ export const farcasterRoutes: RouteRow[] = [
       query: z.object({
         q: userSearchQuery,
         type: searchType,
-        limit: pageLimit(MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT),
+        limit: farcasterSearchLimit,
       }),
     },
     field: 'farcasterSearch',
@@ -80,10 +78,7 @@ export const farcasterRoutes: RouteRow[] = [
       "Pass the answer's `cursor` to get the next page; it is null on the last one. Each cast carries its `author` (fid, username, displayName, pfp). Needs Neynar: 503 when it is down or not configured.",
     tier: 'medium',
     params: {
-      query: z.object({
-        limit: listLimit,
-        cursor: feedCursor.optional(),
-      }),
+      query: z.object({ limit: farcasterListLimit, cursor: optionalFeedCursor }),
     },
     field: 'farcasterFeed',
     operation: `query getFarcasterFeed($limit: Int!, $cursor: String) {

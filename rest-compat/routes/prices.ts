@@ -1,27 +1,10 @@
 import { z } from 'zod';
-import { commaSeparated } from '../../src/arguments/argument-list.js';
-import { integerInRange, pageLimit } from '../../src/arguments/integer-range.js';
-import { MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
-import { DEFAULT_HISTORY_DAYS, DEFAULT_TRENDING_LIMIT, MAX_HISTORY_DAYS } from '../../src/arguments/price-limits.js';
+import { historyDays, symbolBatchQuery, trendingLimit } from '../../src/arguments/price-arguments.js';
 import { MAX_BATCH_SYMBOLS, tokenSymbol } from '../../src/arguments/token-symbol.js';
 import type { RouteRow } from '../route-row.js';
 
 /** SPEC "Data freshness": token prices 30 seconds; a shared cache may keep an answer that long. */
 const PRICE_MAX_AGE_SECONDS = 30;
-
-const symbolList = commaSeparated(tokenSymbol, { max: MAX_BATCH_SYMBOLS, noun: 'symbols' })
-  .describe(`comma-separated token symbols, 1 to ${MAX_BATCH_SYMBOLS}`)
-  .meta({ example: 'ETH,BTC,USDC' });
-
-const historyDays = integerInRange(1, MAX_HISTORY_DAYS)
-  .default(DEFAULT_HISTORY_DAYS)
-  .describe(
-    `days of history back from now, 1 to ${MAX_HISTORY_DAYS} (default ${DEFAULT_HISTORY_DAYS}); points are 5 minutes apart for 1 day, hourly up to 90 days, daily beyond`,
-  );
-
-const trendingLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_TRENDING_LIMIT).describe(
-  `how many coins, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_TRENDING_LIMIT}); the upstream list holds up to 15`,
-);
 
 /** SPEC "Market, wallet, utilities": token prices, the multi-source median, history and trending. */
 export const priceRoutes: RouteRow[] = [
@@ -37,7 +20,7 @@ export const priceRoutes: RouteRow[] = [
       'An array of token prices in the order asked (a symbol repeated is answered once). A symbol the service does not list is a 404 naming it; a listed token the upstream has no quote for is left out of the array.',
     tier: 'heavy',
     price: '0.02',
-    params: { query: z.object({ symbols: symbolList }) },
+    params: { query: z.object({ symbols: symbolBatchQuery }) },
     field: 'tokenPrices',
     errors: [404],
     maxAge: PRICE_MAX_AGE_SECONDS,

@@ -1,18 +1,9 @@
 import { z } from 'zod';
 import { chainName } from '../../src/arguments/chain.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
-import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
+import { walletLimit, walletWindowOffset } from '../../src/arguments/wallet-arguments.js';
 import { MAX_NFT_WINDOW, MAX_TRANSACTION_WINDOW } from '../../src/arguments/wallet-limits.js';
 import type { OperationRow, RouteParams, RouteRow } from '../route-row.js';
-
-const walletLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT).describe(
-  `items per page, 1 to ${MAX_PAGE_LIMIT} (default ${DEFAULT_PAGE_LIMIT})`,
-);
-
-/** An offset into a window of `maxWindow` items (offset + limit may reach it; the resolver checks the sum). */
-const windowOffset = (maxWindow: number) =>
-  pageOffset(maxWindow - 1).describe(`items to skip (default 0); offset + limit may reach ${maxWindow}`);
 
 const walletChain = chainName.optional();
 
@@ -21,7 +12,7 @@ const addressPath = z.object({ address: evmAddress });
 /** A paged list of an address's items: its chain and a page within the `maxWindow` items the upstream reaches. */
 const pagedListParams = (maxWindow: number): RouteParams => ({
   path: addressPath,
-  query: z.object({ chain: walletChain, limit: walletLimit, offset: windowOffset(maxWindow) }),
+  query: z.object({ chain: walletChain, limit: walletLimit, offset: walletWindowOffset(maxWindow) }),
 });
 
 const balanceRow = (id: string, path: string, summary: string): OperationRow => ({

@@ -1,7 +1,15 @@
 import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { EVM_ADDRESS_PATTERN } from './evm-address.js';
-import { MAX_FID, MAX_SEARCH_QUERY_LENGTH } from './farcaster-limits.js';
+import {
+  DEFAULT_SEARCH_LIMIT,
+  MAX_FID,
+  MAX_OFFSET,
+  MAX_SEARCH_LIMIT,
+  MAX_SEARCH_QUERY_LENGTH,
+} from './farcaster-limits.js';
+import { pageLimit, pageOffset } from './integer-range.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination.js';
 
 /** What a `/api/farcaster/{identifier}` names, once detected. */
 export type FarcasterIdentifier =
@@ -104,3 +112,21 @@ export const searchType = z
   .literal('users', { error: 'must be users' })
   .default('users')
   .describe('what to search: users (the only kind)');
+
+/**
+ * A page of a user's list (casts, followers) or of the feed: SPEC's offset pagination, 1 to 100, 20 when absent.
+ * @example farcasterListLimit.parse(undefined) // 20
+ */
+export const farcasterListLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT);
+
+/**
+ * Items of a user's list to skip: 0 to MAX_OFFSET (walked through upstream cursors), 0 when absent.
+ * @example farcasterListOffset.parse('40') // 40
+ */
+export const farcasterListOffset = pageOffset(MAX_OFFSET);
+
+/**
+ * Users a search answers: 1 to MAX_SEARCH_LIMIT (Neynar's page), DEFAULT_SEARCH_LIMIT when absent.
+ * @example farcasterSearchLimit.parse(undefined) // 10
+ */
+export const farcasterSearchLimit = pageLimit(MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT);

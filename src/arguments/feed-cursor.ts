@@ -30,3 +30,9 @@ export const feedCursor = z
   .regex(FEED_CURSOR_PATTERN, 'must be a cursor a previous page gave')
   .refine((v) => decodeFeedCursor(v) !== undefined, 'must be a cursor a previous page gave')
   .describe("the previous page's cursor");
+
+/**
+ * The feed's `cursor` parameter: absent (or null on GraphQL) for the first page, else a {@link feedCursor}.
+ * @example optionalFeedCursor.parse(undefined) // undefined
+ */
+export const optionalFeedCursor = feedCursor.optional();

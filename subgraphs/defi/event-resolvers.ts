@@ -1,12 +1,7 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { eventChain, eventType } from '../../src/arguments/defi-arguments.js';
+import { eventChainFilter, eventsLimit, eventTypeFilter, upcomingDays } from '../../src/arguments/defi-arguments.js';
 import { type EventType, MAX_UPCOMING_DAYS } from '../../src/arguments/defi-limits.js';
-import { integerInRange } from '../../src/arguments/integer-range.js';
-import {
-  DEFAULT_PAGE_LIMIT as DEFAULT_EVENTS_PAGE,
-  DEFAULT_PAGE_OFFSET,
-  MAX_PAGE_LIMIT,
-} from '../../src/arguments/pagination.js';
+import { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { CHAINS } from '../../src/config/chains.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
@@ -119,14 +114,14 @@ export class DefiEventsResolver {
       description: 'only events on this chain, as DefiLlama names it (any case)',
     })
     chain: string | null,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_EVENTS_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` })
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` })
     limit: number,
     @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<DefiEventList> {
-    checkPage(limit, offset);
-    const wantedType = parseArgument(eventType.optional(), 'type', type);
-    const wantedChain = parseArgument(eventChain.optional(), 'chain', chain)?.toLowerCase() ?? null;
+    checkPage(limit, offset, eventsLimit);
+    const wantedType = parseArgument(eventTypeFilter, 'type', type);
+    const wantedChain = parseArgument(eventChainFilter, 'chain', chain)?.toLowerCase() ?? null;
     const wants = (t: EventType): boolean => wantedType === undefined || wantedType === t;
     const pro = defillamaPro(ctx, 'Hacks and raises');
     const [hacks, raises] = await Promise.all([
@@ -149,12 +144,12 @@ export class DefiEventsResolver {
       description: `only events within this many days, 1 to ${MAX_UPCOMING_DAYS}`,
     })
     days: number | null,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_EVENTS_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` })
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` })
     limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<UpcomingEvents> {
-    checkPage(limit, 0);
-    const within = parseArgument(integerInRange(1, MAX_UPCOMING_DAYS).optional(), 'days', days);
+    parseArgument(eventsLimit, 'limit', limit);
+    const within = parseArgument(upcomingDays, 'days', days);
     const now = Date.now();
     const until = within === undefined ? null : now + within * DAY_MS;
     const unlocks = (await defillamaPro(ctx, 'Token unlocks').nextUnlocks())

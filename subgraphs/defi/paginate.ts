@@ -1,13 +1,16 @@
-import { MAX_OFFSET } from '../../src/arguments/defi-limits.js';
-import { integerInRange, pageOffset } from '../../src/arguments/integer-range.js';
-import { MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
+import type { z } from 'zod';
+import { defiListLimit, defiOffset } from '../../src/arguments/defi-arguments.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import type { DefiPagination } from './types.js';
 
-/** Checks SPEC's offset pagination arguments with the REST rules: limit 1–100, offset 0 to MAX_OFFSET. */
-export function checkPage(limit: number, offset: number): void {
-  parseArgument(integerInRange(1, MAX_PAGE_LIMIT), 'limit', limit);
-  parseArgument(pageOffset(MAX_OFFSET), 'offset', offset);
+/**
+ * Checks SPEC's offset pagination arguments with the rules of the REST row: the list's limit (protocols' and pools'
+ * unless `limitRule` says otherwise, e.g. eventsLimit), offset 0 to MAX_OFFSET.
+ * @example checkPage(101, 0) // throws 'parameter limit: must be an integer from 1 to 100'
+ */
+export function checkPage(limit: number, offset: number, limitRule: z.ZodType = defiListLimit): void {
+  parseArgument(limitRule, 'limit', limit);
+  parseArgument(defiOffset, 'offset', offset);
 }
 
 /**

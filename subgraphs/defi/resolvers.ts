@@ -1,6 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { chainName as chainArgument } from '../../src/arguments/chain.js';
-import { protocolName, protocolSlug } from '../../src/arguments/defi-arguments.js';
+import { poolChainFilter, poolProjectFilter, protocolName } from '../../src/arguments/defi-arguments.js';
 import { DEFAULT_DEFI_PAGE, PROTOCOL_HISTORY_DAYS } from '../../src/arguments/defi-limits.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
@@ -148,9 +147,9 @@ export class DefiResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<YieldPoolPage> {
     checkPage(limit, offset);
-    const chainKey = parseArgument(chainArgument.optional(), 'chain', chain);
+    const chainKey = parseArgument(poolChainFilter, 'chain', chain);
     const chainName = chainKey === undefined ? null : findChain(chainKey)!.name;
-    const projectSlug = parseArgument(protocolSlug.optional(), 'project', project)?.toLowerCase() ?? null;
+    const projectSlug = parseArgument(poolProjectFilter, 'project', project)?.toLowerCase() ?? null;
     const pools = (await ctx.sources.defi.yields.pools()).filter(
       (p) => (chainName === null || p.chain === chainName) && (projectSlug === null || p.project === projectSlug),
     );

@@ -1,11 +1,10 @@
 import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
 import { type Address, getAddress, isAddress } from 'viem';
-import { argumentList } from '../../src/arguments/argument-list.js';
-import { DEFAULT_DOMAINS_LIMIT, MAX_DOMAINS_OFFSET, MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
+import { domainsLimit, domainsOffset, ensNameBatch } from '../../src/arguments/ens-arguments.js';
+import { DEFAULT_DOMAINS_LIMIT, MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
 import { ensName, normalizeEnsName } from '../../src/arguments/ens-name.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
-import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
-import { DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT as MAX_DOMAINS_LIMIT } from '../../src/arguments/pagination.js';
+import { DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
 import { avatarLink } from '../../src/sources/ens/avatar-uri.js';
@@ -37,14 +36,12 @@ const RECORD_KEYS: readonly (readonly [ensKey: string, specKey: string])[] = [
 const isoSeconds = (seconds: number | null): string | null =>
   seconds === null ? null : new Date(seconds * 1000).toISOString();
 
-const ensNames = argumentList(ensName, { max: MAX_ENS_BATCH, noun: 'ENS names' });
-
 /**
  * Up to MAX_ENS_BATCH names, each normalised; a repeated name is kept once.
  * @example batchNames(['Alice.eth', 'alice.eth']) // ['alice.eth']
  */
 export function batchNames(names: readonly string[]): string[] {
-  return [...new Set(parseArgument(ensNames, 'names', names))];
+  return [...new Set(parseArgument(ensNameBatch, 'names', names))];
 }
 
 /** A profile record from the chain → the GraphQL (and REST) shape. */
@@ -113,7 +110,7 @@ export class EnsResolver {
     @Arg('names', () => [String], { description: `1 to ${MAX_ENS_BATCH} ENS names` }) names: string[],
     @Ctx() ctx: GraphContext,
   ): Promise<(EnsProfile | null)[]> {
-    const normalized = parseArgument(ensNames, 'names', names);
+    const normalized = parseArgument(ensNameBatch, 'names', names);
     const records = settled(await ensProfileLoader.of(ctx).loadMany(normalized));
     return records.map((r) => (r ? toEnsProfile(r) : null));
   }
@@ -164,14 +161,14 @@ export class EnsResolver {
   })
   async ensDomains(
     @Arg('address', () => String, { description: '0x address' }) address: string,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_DOMAINS_LIMIT, description: `1 to ${MAX_DOMAINS_LIMIT}` })
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_DOMAINS_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` })
     limit: number,
     @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET, description: 'names to skip' }) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<EnsDomainsPage> {
     const checksummed = parseArgument(checksummedAddress, 'address', address);
-    parseArgument(pageLimit(MAX_DOMAINS_LIMIT, DEFAULT_DOMAINS_LIMIT), 'limit', limit);
-    parseArgument(pageOffset(MAX_DOMAINS_OFFSET), 'offset', offset);
+    parseArgument(domainsLimit, 'limit', limit);
+    parseArgument(domainsOffset, 'offset', offset);
     const source = ctx.sources.ens.domains;
     if (!source) throw serviceUnavailable('ENS names by address are unavailable: set ENS_SUBGRAPH_URL');
     const all = await source.domainsOf(checksummed);

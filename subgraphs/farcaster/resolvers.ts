@@ -2,23 +2,17 @@ import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import {
   farcasterIdentifier,
+  farcasterListLimit,
+  farcasterListOffset,
+  farcasterSearchLimit,
   fid as fidArgument,
   parseFarcasterIdentifier,
   searchType,
   userSearchQuery,
 } from '../../src/arguments/farcaster-arguments.js';
-import {
-  DEFAULT_RECENT_CASTS,
-  DEFAULT_SEARCH_LIMIT,
-  MAX_OFFSET,
-  MAX_SEARCH_LIMIT,
-} from '../../src/arguments/farcaster-limits.js';
-import { decodeFeedCursor, encodeFeedCursor, feedCursor } from '../../src/arguments/feed-cursor.js';
-import { pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
-import {
-  DEFAULT_PAGE_LIMIT as DEFAULT_LIST_LIMIT,
-  MAX_PAGE_LIMIT as MAX_LIST_LIMIT,
-} from '../../src/arguments/pagination.js';
+import { DEFAULT_RECENT_CASTS, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../src/arguments/farcaster-limits.js';
+import { decodeFeedCursor, encodeFeedCursor, optionalFeedCursor } from '../../src/arguments/feed-cursor.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { notFound } from '../../src/errors/api-error.js';
 import type { FarcasterCastRecord, FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
@@ -38,10 +32,8 @@ import {
 } from './types.js';
 import { UserListArgs, UserListOffsetArgs } from './user-list-args.js';
 
-const listLimit = pageLimit(MAX_LIST_LIMIT, DEFAULT_LIST_LIMIT);
-const listOffset = pageOffset(MAX_OFFSET);
 const checkFid = (fid: number): number => parseArgument(fidArgument, 'fid', fid);
-const checkListLimit = (limit: number): number => parseArgument(listLimit, 'limit', limit);
+const checkListLimit = (limit: number): number => parseArgument(farcasterListLimit, 'limit', limit);
 
 const toCast = (c: FarcasterCastRecord): FarcasterCast => ({
   hash: c.hash,
@@ -86,7 +78,7 @@ async function userList<T>(
 ): Promise<{ owner: FarcasterProfile; items: T[]; more: boolean } | null> {
   checkFid(fid);
   checkListLimit(limit);
-  parseArgument(listOffset, 'offset', offset);
+  parseArgument(farcasterListOffset, 'offset', offset);
   const [owner, list] = await Promise.all([farcasterUserLoader.of(ctx).load(fid), read(offset + limit)]);
   return owner ? { owner, items: list.items.slice(offset), more: list.more } : null;
 }
@@ -177,7 +169,7 @@ export class FarcasterUserResolver {
   ): Promise<FarcasterSearchResult> {
     const query = parseArgument(userSearchQuery, 'q', q);
     parseArgument(searchType, 'type', type);
-    parseArgument(pageLimit(MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT), 'limit', limit);
+    parseArgument(farcasterSearchLimit, 'limit', limit);
     const users = await ctx.sources.farcaster.searchUsers(query, limit);
     return {
       type,
@@ -192,7 +184,7 @@ export class FarcasterUserResolver {
     description: "The global trending feed, one page; pass the answer's cursor for the next (Neynar)",
   })
   async farcasterFeed(
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_LIST_LIMIT, description: `1 to ${MAX_LIST_LIMIT}` }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
     @Arg('cursor', () => String, { nullable: true, description: "the previous page's cursor" }) cursor:
       | string
       | null
@@ -200,7 +192,7 @@ export class FarcasterUserResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterFeedPage> {
     checkListLimit(limit);
-    const given = parseArgument(feedCursor.optional(), 'cursor', cursor);
+    const given = parseArgument(optionalFeedCursor, 'cursor', cursor);
     const upstreamCursor = given === undefined ? undefined : decodeFeedCursor(given);
     const page = await ctx.sources.farcaster.trendingFeed(limit, upstreamCursor);
     return {
@@ -218,7 +210,7 @@ export class FarcasterUserResolver {
   @FieldResolver(() => [FarcasterCast], { description: "The user's newest casts" })
   async recentCasts(
     @Root() user: FarcasterUser,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_RECENT_CASTS, description: `1 to ${MAX_LIST_LIMIT}` })
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_RECENT_CASTS, description: `1 to ${MAX_PAGE_LIMIT}` })
     limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterCast[]> {

@@ -1,8 +1,7 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { argumentList } from '../../src/arguments/argument-list.js';
-import { integerInRange, pageLimit } from '../../src/arguments/integer-range.js';
-import { MAX_PAGE_LIMIT as MAX_TRENDING_LIMIT } from '../../src/arguments/pagination.js';
+import { MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { historyDays, symbolBatch, trendingLimit } from '../../src/arguments/price-arguments.js';
 import { DEFAULT_HISTORY_DAYS, DEFAULT_TRENDING_LIMIT, MAX_HISTORY_DAYS } from '../../src/arguments/price-limits.js';
 import { findToken, MAX_BATCH_SYMBOLS, type TokenListing, tokenSymbol } from '../../src/arguments/token-symbol.js';
 import { notFound } from '../../src/errors/api-error.js';
@@ -55,11 +54,7 @@ export class PricesResolver {
     @Arg('symbols', () => [String], { description: `1 to ${MAX_BATCH_SYMBOLS} tickers` }) symbols: string[],
     @Ctx() ctx: GraphContext,
   ): Promise<TokenPrice[]> {
-    const checked = parseArgument(
-      argumentList(tokenSymbol, { max: MAX_BATCH_SYMBOLS, noun: 'symbols' }),
-      'symbols',
-      symbols,
-    );
+    const checked = parseArgument(symbolBatch, 'symbols', symbols);
     const unknown = checked.filter((s) => findToken(s) === undefined).map((s) => s.toUpperCase());
     if (unknown.length > 0)
       throw notFound(`unknown token symbol${unknown.length > 1 ? 's' : ''}: ${[...new Set(unknown)].join(', ')}`);
@@ -122,7 +117,7 @@ export class PricesResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<PriceHistory | null> {
     const listing = listingFor(symbol);
-    parseArgument(integerInRange(1, MAX_HISTORY_DAYS), 'days', days);
+    parseArgument(historyDays, 'days', days);
     const series = await ctx.sources.prices.coingecko.priceSeries(listing.coingeckoId, days);
     if (!series) return null;
     const granularity = days === 1 ? '5m' : days <= 90 ? 'hourly' : 'daily';
@@ -133,11 +128,11 @@ export class PricesResolver {
     description: "CoinGecko's most searched coins of the last 24 hours (its list holds up to 15)",
   })
   async trendingTokens(
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_TRENDING_LIMIT, description: `1 to ${MAX_TRENDING_LIMIT}` })
+    @Arg('limit', () => Int, { defaultValue: DEFAULT_TRENDING_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` })
     limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<TrendingToken[]> {
-    parseArgument(pageLimit(MAX_TRENDING_LIMIT, DEFAULT_TRENDING_LIMIT), 'limit', limit);
+    parseArgument(trendingLimit, 'limit', limit);
     const coins = await ctx.sources.prices.coingecko.trending();
     return coins.slice(0, limit).map((c) => ({
       rank: c.rank,

@@ -2,9 +2,9 @@ import { ArgsType, Field, Int } from 'type-graphql';
 import type { Address } from 'viem';
 import { chainName } from '../../src/arguments/chain.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
-import { integerInRange, pageLimit, pageOffset } from '../../src/arguments/integer-range.js';
 import { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
+import { checkWithinWindow, walletLimit, walletWindowOffset } from '../../src/arguments/wallet-arguments.js';
 import type { ChainKey } from '../../src/config/chains.js';
 import type { WalletPagination } from './types.js';
 
@@ -30,9 +30,9 @@ export function walletPage(
   const owner = parseArgument(checksummedAddress, 'address', args.address);
   const key = parseArgument(chainName, 'chain', args.chain);
   const { limit, offset } = args;
-  parseArgument(pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT), 'limit', limit);
-  parseArgument(pageOffset(window - 1), 'offset', offset);
-  parseArgument(integerInRange(0, window - limit), 'offset', offset);
+  parseArgument(walletLimit, 'limit', limit);
+  parseArgument(walletWindowOffset(window), 'offset', offset);
+  checkWithinWindow(offset, limit, window);
   return { owner, key, limit, offset };
 }
 
