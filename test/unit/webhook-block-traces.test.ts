@@ -1,4 +1,4 @@
-import { createPublicClient, custom, getAddress, type Hex, HttpRequestError, toHex } from 'viem';
+import { createPublicClient, custom, getAddress, type Hex, HttpRequestError, RpcRequestError, toHex } from 'viem';
 import { mainnet } from 'viem/chains';
 import { describe, expect, it } from 'vitest';
 import type { ChainRpcClient } from '../../src/sources/rpc/chain-clients.js';
@@ -150,6 +150,41 @@ describe('which trace method the node answers, asked once', () => {
       throw new HttpRequestError({ url: 'https://rpc.example.org', status: 503 });
     });
     await expect(detectBlockTraceMethod(client, 1n)).rejects.toBeInstanceOf(HttpRequestError);
+  });
+
+  /** A JSON-RPC error answer as the HTTP transport reports it (viem then maps the code it knows). */
+  const rpcError = (code: number, message: string) =>
+    new RpcRequestError({ body: {}, error: { code, message }, url: 'https://rpc.example.org' });
+
+  it.each([
+    ['-32601 method not found', () => rpcError(-32601, 'the method trace_block does not exist/is not available')],
+    ['-32004 method not supported', () => rpcError(-32004, 'method not supported')],
+    ['HTTP 404', () => new HttpRequestError({ url: 'https://rpc.example.org', status: 404 })],
+    ['HTTP 405', () => new HttpRequestError({ url: 'https://rpc.example.org', status: 405 })],
+    ['HTTP 501', () => new HttpRequestError({ url: 'https://rpc.example.org', status: 501 })],
+  ])('%s is a refusal: neither method is asked again', async (_, error) => {
+    const asked: string[] = [];
+    const client = nodeAnswering((method) => {
+      asked.push(method);
+      throw error();
+    });
+    expect(await detectBlockTraceMethod(client, 1n)).toBeNull();
+    expect(asked).toEqual(['trace_block', 'debug_traceBlockByNumber']);
+  });
+
+  it.each([
+    ["geth's -32000 execution timeout", () => rpcError(-32000, 'execution timeout')],
+    ["geth's -32000 header not found", () => rpcError(-32000, 'header not found')],
+    ['an unmapped code', () => rpcError(-32099, 'busy')],
+    ['-32603 internal error', () => rpcError(-32603, 'internal error')],
+    ['HTTP 400', () => new HttpRequestError({ url: 'https://rpc.example.org', status: 400 })],
+  ])('%s is not known yet: thrown, to be asked again later', async (_, error) => {
+    // trace_block refused, the callTracer failing for now: the answer is not null.
+    const client = nodeAnswering((method) => {
+      if (method === 'trace_block') throw rpcError(-32601, 'the method trace_block does not exist/is not available');
+      throw error();
+    });
+    await expect(detectBlockTraceMethod(client, 1n)).rejects.toThrow();
   });
 });
 
