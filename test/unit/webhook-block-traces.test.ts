@@ -189,14 +189,18 @@ describe('which trace method the node answers, asked once', () => {
 });
 
 describe('which blocks are traced', () => {
-  /** Block 5: plain ETH between accounts without code. Block 6: the same, and a call with data to WALLET (code). */
+  /**
+   * Block 5: plain ETH between accounts without code. Block 6: the same, and a call with data to WALLET (code).
+   * Block 7: another call to WALLET.
+   */
   const plain = { hash: `0x${'01'.repeat(32)}`, from: SENDER, to: PAYEE, value: toHex(9), input: '0x' };
   const call = { hash: TX, from: SENDER, to: WALLET, value: toHex(10), input: '0xd0e30db0' };
   const blocks: Record<string, object[]> = {
     '0x5': [plain],
     '0x6': [{ ...plain, hash: `0x${'02'.repeat(32)}` }, call],
+    '0x7': [{ ...call, hash: REVERTED_TX }],
   };
-  const node = (asked: string[]) =>
+  const node = (asked: string[], failing = new Set<string>()) =>
     nodeAnswering((method, params) => {
       asked.push(method === 'trace_block' ? `trace_block ${params[0]}` : method);
       const number = params[0] as string;
@@ -208,7 +212,8 @@ describe('which blocks are traced', () => {
         case 'eth_getTransactionReceipt':
           return { status: '0x1', transactionHash: params[0], logs: [] };
         case 'trace_block':
-          return number === '0x6' ? parityBlock : [];
+          if (failing.has(number)) throw Object.assign(new Error('execution timeout'), { code: -32000 });
+          return number === '0x6' || number === '0x7' ? parityBlock : [];
         case 'eth_getBlockByNumber':
           return {
             number,
@@ -225,21 +230,42 @@ describe('which blocks are traced', () => {
       }
     });
 
-  it('a block of plain transfers between accounts without code is not traced; one calling a contract is', async () => {
-    const asked: string[] = [];
-    const events = await walletTransferEvents({
-      client: node(asked),
-      range: { chainId: 1, fromBlock: 5n, toBlock: 6n, blockTime: async () => 100_000 },
+  /** PAYEE's transfers in blocks 5 to `toBlock`, traced with trace_block; `failing` blocks' traces fail. */
+  const readBlocks = (p: { asked: string[]; toBlock: bigint; failing?: Set<string> }) => {
+    const client = node(p.asked, p.failing);
+    return walletTransferEvents({
+      client,
+      range: { chainId: 1, fromBlock: 5n, toBlock: p.toBlock, blockTime: async () => 100_000 },
       watched: [PAYEE],
       eth: true,
-      traceMethod: 'trace_block',
+      traceBlock: (block, transactions) =>
+        blockInternalValueMoves({ client, method: 'trace_block', block, transactions }),
     });
+  };
+
+  it('a block of plain transfers between accounts without code is not traced; one calling a contract is', async () => {
+    const asked: string[] = [];
+    const { events, traceFailures } = await readBlocks({ asked, toBlock: 6n });
+    expect(traceFailures).toEqual([]);
     expect(asked.filter((m) => m.startsWith('trace_block'))).toEqual(['trace_block 0x6']);
     // PAYEE: the top-level ETH of both blocks, and in block 6 the one internal payment that was not undone.
     expect(events.map((e) => [e.data.internal, e.data.value, e.data.traceAddress])).toEqual([
       [false, '9', undefined],
       [false, '9', undefined],
       [true, '2', [1]],
+    ]);
+  });
+
+  it("one block whose trace fails costs only that block's internal transfers: it is listed, the rest is read", async () => {
+    const asked: string[] = [];
+    const { events, traceFailures } = await readBlocks({ asked, toBlock: 7n, failing: new Set(['0x6']) });
+    expect(asked.filter((m) => m.startsWith('trace_block'))).toEqual(['trace_block 0x6', 'trace_block 0x7']);
+    expect(traceFailures.map((f) => f.block)).toEqual([6n]);
+    // Block 6's top-level ETH is still there; its internal payment is not; block 7's is.
+    expect(events.map((e) => [e.data.blockNumber, e.data.internal, e.data.value])).toEqual([
+      [5, false, '9'],
+      [6, false, '9'],
+      [7, true, '2'],
     ]);
   });
 });

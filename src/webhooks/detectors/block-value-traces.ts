@@ -23,6 +23,9 @@ export interface InternalValueMove {
   value: bigint;
 }
 
+/** Traces one block for the ETH contracts moved in it; `transactions` are the block's hashes in order. */
+export type BlockTracer = (block: bigint, transactions: readonly Hex[]) => Promise<InternalValueMove[]>;
+
 /** One `trace_block` entry (Parity style): a flat list, each frame with its position in its transaction's tree. */
 interface ParityTrace {
   type: 'call' | 'create' | 'suicide' | 'reward';
