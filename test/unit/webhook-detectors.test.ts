@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { createPublicClient, custom, type Hex, HttpRequestError, toHex } from 'viem';
 import { mainnet } from 'viem/chains';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
 import type { FarcasterCastRecord } from '../../src/sources/farcaster/farcaster-records.js';
 import type { FarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
 import type { PriceSources } from '../../src/sources/prices/price-sources.js';
@@ -204,6 +205,9 @@ function chainNode(trace: (method: string, block: number) => unknown) {
   return Object.assign(node, { client });
 }
 
+const refused = (method: string) =>
+  Object.assign(new Error(`the method ${method} does not exist/is not available`), { code: -32601 });
+
 /** A wallet.transfer webhook on the chain node's sender and payee, a detector over the node, and what it logged. */
 async function chainSetup(node: ReturnType<typeof chainNode>, traces = true) {
   const hook = (await webhook(['wallet.transfer'], { addresses: [node.sender, node.payee] }))!;
@@ -235,6 +239,52 @@ async function chainSetup(node: ReturnType<typeof chainNode>, traces = true) {
 }
 
 describe('chain events: internal ETH transfers', () => {
+  it('WEBHOOK_TRACES: traces on by default (auto), off with off, anything else refused at start', () => {
+    expect(loadConfig({}).webhooks.traces).toBe(true);
+    expect(loadConfig({ WEBHOOK_TRACES: 'auto' }).webhooks.traces).toBe(true);
+    expect(loadConfig({ WEBHOOK_TRACES: 'off' }).webhooks.traces).toBe(false);
+    expect(() => loadConfig({ WEBHOOK_TRACES: 'on' })).toThrow(/WEBHOOK_TRACES/);
+  });
+
+  it("asks the node's trace method once over several polls, then traces each block with it", async () => {
+    // geth: trace_block refused, the callTracer answered.
+    const node = chainNode((method) => (method === 'trace_block' ? Promise.reject(refused(method)) : 'callTracer'));
+    const { transfers, poll, logs } = await chainSetup(node);
+    await poll(1); // sets the cursor at block 1
+    await poll(3);
+    await poll(4);
+    expect(node.asked.filter((m) => m.startsWith('trace_block'))).toEqual(['trace_block 3']);
+    // The probe (block 3), then blocks 2, 3 and 4 traced.
+    expect(node.asked.filter((m) => m.startsWith('debug_'))).toEqual([
+      'debug_traceBlockByNumber 3',
+      'debug_traceBlockByNumber 2',
+      'debug_traceBlockByNumber 3',
+      'debug_traceBlockByNumber 4',
+    ]);
+    expect(await transfers()).toEqual(withInternal(2, 3, 4));
+    expect(logs.filter((l) => l.traceMethod === 'debug_traceBlockByNumber')).toHaveLength(1);
+  });
+
+  it('a node refusing both trace methods is asked once: top-level ETH only, one warning', async () => {
+    const node = chainNode((method) => Promise.reject(refused(method)));
+    const { transfers, poll, logs } = await chainSetup(node);
+    await poll(1);
+    await poll(3);
+    await poll(4);
+    expect(node.asked.filter((m) => m.includes('trace'))).toEqual(['trace_block 3', 'debug_traceBlockByNumber 3']);
+    expect(await transfers()).toEqual(topLevel(2, 3, 4));
+    expect(logs.filter((l) => String(l.msg).includes('answers neither'))).toHaveLength(1);
+  });
+
+  it('with traces off (WEBHOOK_TRACES=off) no trace is asked, and top-level ETH is still detected', async () => {
+    const node = chainNode(() => 'parity');
+    const { transfers, poll } = await chainSetup(node, false);
+    await poll(1);
+    await poll(3);
+    expect(node.asked.filter((m) => m.includes('trace'))).toEqual([]);
+    expect(await transfers()).toEqual(topLevel(2, 3));
+  });
+
   it('a block whose trace fails for now is asked again on the next poll and loses nothing', async () => {
     let failures = 1;
     const node = chainNode((_, block) => (block === 2 && failures-- > 0 ? Promise.reject(timeout()) : 'parity'));
