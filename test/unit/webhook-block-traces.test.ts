@@ -1,4 +1,4 @@
-import { createPublicClient, custom, getAddress, type Hex, HttpRequestError, toHex } from 'viem';
+import { createPublicClient, custom, getAddress, type Hex, HttpRequestError, RpcRequestError, toHex } from 'viem';
 import { mainnet } from 'viem/chains';
 import { describe, expect, it } from 'vitest';
 import type { ChainRpcClient } from '../../src/sources/rpc/chain-clients.js';
@@ -151,17 +151,56 @@ describe('which trace method the node answers, asked once', () => {
     });
     await expect(detectBlockTraceMethod(client, 1n)).rejects.toBeInstanceOf(HttpRequestError);
   });
+
+  /** A JSON-RPC error answer as the HTTP transport reports it (viem then maps the code it knows). */
+  const rpcError = (code: number, message: string) =>
+    new RpcRequestError({ body: {}, error: { code, message }, url: 'https://rpc.example.org' });
+
+  it.each([
+    ['-32601 method not found', () => rpcError(-32601, 'the method trace_block does not exist/is not available')],
+    ['-32004 method not supported', () => rpcError(-32004, 'method not supported')],
+    ['HTTP 404', () => new HttpRequestError({ url: 'https://rpc.example.org', status: 404 })],
+    ['HTTP 405', () => new HttpRequestError({ url: 'https://rpc.example.org', status: 405 })],
+    ['HTTP 501', () => new HttpRequestError({ url: 'https://rpc.example.org', status: 501 })],
+  ])('%s is a refusal: neither method is asked again', async (_, error) => {
+    const asked: string[] = [];
+    const client = nodeAnswering((method) => {
+      asked.push(method);
+      throw error();
+    });
+    expect(await detectBlockTraceMethod(client, 1n)).toBeNull();
+    expect(asked).toEqual(['trace_block', 'debug_traceBlockByNumber']);
+  });
+
+  it.each([
+    ["geth's -32000 execution timeout", () => rpcError(-32000, 'execution timeout')],
+    ["geth's -32000 header not found", () => rpcError(-32000, 'header not found')],
+    ['an unmapped code', () => rpcError(-32099, 'busy')],
+    ['-32603 internal error', () => rpcError(-32603, 'internal error')],
+    ['HTTP 400', () => new HttpRequestError({ url: 'https://rpc.example.org', status: 400 })],
+  ])('%s is not known yet: thrown, to be asked again later', async (_, error) => {
+    // trace_block refused, the callTracer failing for now: the answer is not null.
+    const client = nodeAnswering((method) => {
+      if (method === 'trace_block') throw rpcError(-32601, 'the method trace_block does not exist/is not available');
+      throw error();
+    });
+    await expect(detectBlockTraceMethod(client, 1n)).rejects.toThrow();
+  });
 });
 
 describe('which blocks are traced', () => {
-  /** Block 5: plain ETH between accounts without code. Block 6: the same, and a call with data to WALLET (code). */
+  /**
+   * Block 5: plain ETH between accounts without code. Block 6: the same, and a call with data to WALLET (code).
+   * Block 7: another call to WALLET.
+   */
   const plain = { hash: `0x${'01'.repeat(32)}`, from: SENDER, to: PAYEE, value: toHex(9), input: '0x' };
   const call = { hash: TX, from: SENDER, to: WALLET, value: toHex(10), input: '0xd0e30db0' };
   const blocks: Record<string, object[]> = {
     '0x5': [plain],
     '0x6': [{ ...plain, hash: `0x${'02'.repeat(32)}` }, call],
+    '0x7': [{ ...call, hash: REVERTED_TX }],
   };
-  const node = (asked: string[]) =>
+  const node = (asked: string[], failing = new Set<string>()) =>
     nodeAnswering((method, params) => {
       asked.push(method === 'trace_block' ? `trace_block ${params[0]}` : method);
       const number = params[0] as string;
@@ -173,7 +212,8 @@ describe('which blocks are traced', () => {
         case 'eth_getTransactionReceipt':
           return { status: '0x1', transactionHash: params[0], logs: [] };
         case 'trace_block':
-          return number === '0x6' ? parityBlock : [];
+          if (failing.has(number)) throw Object.assign(new Error('execution timeout'), { code: -32000 });
+          return number === '0x6' || number === '0x7' ? parityBlock : [];
         case 'eth_getBlockByNumber':
           return {
             number,
@@ -190,21 +230,42 @@ describe('which blocks are traced', () => {
       }
     });
 
-  it('a block of plain transfers between accounts without code is not traced; one calling a contract is', async () => {
-    const asked: string[] = [];
-    const events = await walletTransferEvents({
-      client: node(asked),
-      range: { chainId: 1, fromBlock: 5n, toBlock: 6n, blockTime: async () => 100_000 },
+  /** PAYEE's transfers in blocks 5 to `toBlock`, traced with trace_block; `failing` blocks' traces fail. */
+  const readBlocks = (p: { asked: string[]; toBlock: bigint; failing?: Set<string> }) => {
+    const client = node(p.asked, p.failing);
+    return walletTransferEvents({
+      client,
+      range: { chainId: 1, fromBlock: 5n, toBlock: p.toBlock, blockTime: async () => 100_000 },
       watched: [PAYEE],
       eth: true,
-      traceMethod: 'trace_block',
+      traceBlock: (block, transactions) =>
+        blockInternalValueMoves({ client, method: 'trace_block', block, transactions }),
     });
+  };
+
+  it('a block of plain transfers between accounts without code is not traced; one calling a contract is', async () => {
+    const asked: string[] = [];
+    const { events, traceFailures } = await readBlocks({ asked, toBlock: 6n });
+    expect(traceFailures).toEqual([]);
     expect(asked.filter((m) => m.startsWith('trace_block'))).toEqual(['trace_block 0x6']);
     // PAYEE: the top-level ETH of both blocks, and in block 6 the one internal payment that was not undone.
     expect(events.map((e) => [e.data.internal, e.data.value, e.data.traceAddress])).toEqual([
       [false, '9', undefined],
       [false, '9', undefined],
       [true, '2', [1]],
+    ]);
+  });
+
+  it("one block whose trace fails costs only that block's internal transfers: it is listed, the rest is read", async () => {
+    const asked: string[] = [];
+    const { events, traceFailures } = await readBlocks({ asked, toBlock: 7n, failing: new Set(['0x6']) });
+    expect(asked.filter((m) => m.startsWith('trace_block'))).toEqual(['trace_block 0x6', 'trace_block 0x7']);
+    expect(traceFailures.map((f) => f.block)).toEqual([6n]);
+    // Block 6's top-level ETH is still there; its internal payment is not; block 7's is.
+    expect(events.map((e) => [e.data.blockNumber, e.data.internal, e.data.value])).toEqual([
+      [5, false, '9'],
+      [6, false, '9'],
+      [7, true, '2'],
     ]);
   });
 });

@@ -17,11 +17,24 @@ interface JsonRpcReply {
   error?: { code: number; message: string; data?: unknown };
 }
 
+/** The JSON-RPC answer in a reply body: an object with a `result` or an `error`; undefined for anything else. */
+function parseReply(text: string): JsonRpcReply | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  return 'result' in parsed || 'error' in parsed ? (parsed as JsonRpcReply) : undefined;
+}
+
 /**
  * viem's HTTP JSON-RPC transport, spoken over Node's own http/https with keep-alive connections instead of fetch:
  * the same requests, replies and viem errors (RpcRequestError for a JSON-RPC error, HttpRequestError for a failed
- * round trip or a non-2xx answer, TimeoutError past `timeoutMs`), so retries and revert decoding behave as with
- * `http()`, at a fraction of fetch's per-call cost on the hot path (every ENS read asks the head block first).
+ * round trip, a non-2xx answer or a body that is no JSON-RPC answer, TimeoutError when the whole round trip takes
+ * longer than `timeoutMs`), so retries and revert decoding behave as with `http()`, at a fraction of fetch's per-call
+ * cost on the hot path (every ENS read asks the head block first).
  * @example createPublicClient({ chain, transport: jsonRpcTransport('http://127.0.0.1:8545', { timeoutMs: 5000, retryCount: 0 }) })
  */
 export function jsonRpcTransport(
@@ -40,9 +53,11 @@ export function jsonRpcTransport(
     const startedAt = performance.now();
     return new Promise<JsonRpcReply>((resolve, reject) => {
       let settled = false;
+      let deadline: NodeJS.Timeout | undefined;
       const finish = (ok: boolean, outcome: () => void) => {
         if (settled) return;
         settled = true;
+        clearTimeout(deadline);
         options.observers?.observe?.(performance.now() - startedAt, ok);
         outcome();
       };
@@ -52,7 +67,6 @@ export function jsonRpcTransport(
           method: 'POST',
           agent,
           headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
-          timeout: options.timeoutMs,
         },
         (res: IncomingMessage) => {
           const chunks: Buffer[] = [];
@@ -72,12 +86,7 @@ export function jsonRpcTransport(
           res.on('end', () => {
             const status = res.statusCode ?? 0;
             const text = Buffer.concat(chunks).toString('utf8');
-            let reply: JsonRpcReply | undefined;
-            try {
-              reply = JSON.parse(text || '{}') as JsonRpcReply;
-            } catch {
-              reply = undefined;
-            }
+            const reply = parseReply(text);
             const ok = status >= 200 && status < 300;
             // A non-2xx answer carrying a JSON-RPC error still goes through JSON-RPC error handling, as with http().
             const rpcError =
@@ -90,7 +99,11 @@ export function jsonRpcTransport(
               reject(
                 new HttpRequestError({
                   body,
-                  details: ok ? 'reply is not JSON' : text.slice(0, 500) || (res.statusMessage ?? ''),
+                  details: ok
+                    ? text
+                      ? 'reply is not a JSON-RPC answer'
+                      : 'reply is empty'
+                    : text.slice(0, 500) || (res.statusMessage ?? ''),
                   headers,
                   status,
                   url,
@@ -100,10 +113,11 @@ export function jsonRpcTransport(
           });
         },
       );
-      req.on('timeout', () => {
+      // A total deadline, as http()'s: a socket timeout fires only when idle, so a trickling reply would outlive it.
+      deadline = setTimeout(() => {
         req.destroy();
         finish(false, () => reject(new TimeoutError({ body, url })));
-      });
+      }, options.timeoutMs);
       req.on('error', (cause) => finish(false, () => reject(new HttpRequestError({ body, cause, url }))));
       req.end(payload);
     });

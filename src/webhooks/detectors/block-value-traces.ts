@@ -4,12 +4,9 @@ import {
   type Hex,
   HttpRequestError,
   hexToBigInt,
-  InternalRpcError,
-  LimitExceededRpcError,
-  RpcError,
-  RpcRequestError,
+  MethodNotFoundRpcError,
+  MethodNotSupportedRpcError,
   toHex,
-  UnknownRpcError,
 } from 'viem';
 import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
 
@@ -25,6 +22,9 @@ export interface InternalValueMove {
   to: string;
   value: bigint;
 }
+
+/** Traces one block for the ETH contracts moved in it; `transactions` are the block's hashes in order. */
+export type BlockTracer = (block: bigint, transactions: readonly Hex[]) => Promise<InternalValueMove[]>;
 
 /** One `trace_block` entry (Parity style): a flat list, each frame with its position in its transaction's tree. */
 interface ParityTrace {
@@ -62,27 +62,29 @@ const traceRequests: Record<BlockTraceMethod, TraceRequest> = {
     client.request({ method: 'debug_traceBlockByNumber', params: [toHex(block), { tracer: 'callTracer' }] } as never),
 };
 
-/** Whether the node refused the method (an error answer, or an HTTP 4xx), as opposed to failing for now. */
+/** HTTP statuses that say the endpoint does not serve the method (not found, not allowed, not implemented). */
+const REFUSING_STATUSES = new Set([404, 405, 501]);
+
+/**
+ * Whether the node refused the method for good: JSON-RPC -32601 (method not found) or -32004 (method not supported),
+ * or an HTTP 404, 405 or 501. Anything else (geth's -32000 "execution timeout" or "header not found", a rate limit,
+ * a transport failure, an unmapped code) says nothing about the method yet.
+ */
 function refusedMethod(err: unknown): boolean {
   if (!(err instanceof BaseError)) return false;
-  const forNow = err.walk(
+  const refusal = err.walk(
     (e) =>
-      e instanceof LimitExceededRpcError ||
-      e instanceof InternalRpcError ||
-      (e instanceof HttpRequestError && (e.status === 408 || e.status === 429 || (e.status ?? 0) >= 500)),
+      e instanceof MethodNotFoundRpcError ||
+      e instanceof MethodNotSupportedRpcError ||
+      (e instanceof HttpRequestError && REFUSING_STATUSES.has(e.status ?? 0)),
   );
-  const answered = err.walk(
-    (e) =>
-      e instanceof RpcRequestError ||
-      (e instanceof RpcError && !(e instanceof UnknownRpcError)) ||
-      (e instanceof HttpRequestError && (e.status ?? 0) >= 400),
-  );
-  return forNow === null && answered !== null;
+  return refusal !== null;
 }
 
 /**
  * Which trace method the node answers, asked once with `block`: `trace_block` first, then geth's callTracer; null when
- * it refuses both. A failure for now (transport, timeout, rate limit, 5xx) is thrown, to be asked again next step.
+ * it refuses both (see `refusedMethod`). Any other failure (an execution timeout, a missing header, transport, rate
+ * limit, 5xx) is thrown: the answer is not known yet, and the question is asked again later.
  * @example const method = await detectBlockTraceMethod(client, 100n) // 'trace_block' on anvil
  */
 export async function detectBlockTraceMethod(client: ChainRpcClient, block: bigint): Promise<BlockTraceMethod | null> {

@@ -5,7 +5,12 @@ import type { Store } from '../../store/store.js';
 import type { PublishEvents } from '../event-publisher.js';
 import type { DetectedEvent } from '../event-types.js';
 import type { EventDetector } from '../start-webhooks.js';
-import { type BlockTraceMethod, detectBlockTraceMethod } from './block-value-traces.js';
+import {
+  type BlockTraceMethod,
+  type BlockTracer,
+  blockInternalValueMoves,
+  detectBlockTraceMethod,
+} from './block-value-traces.js';
 import {
   type EnsEventContracts,
   ensExpiryEvents,
@@ -16,6 +21,14 @@ import {
   tokenIdOf,
 } from './ens-log-events.js';
 import { EnsNameBook } from './ens-name-book.js';
+import {
+  formatUntracedBlocks,
+  parseUntracedBlocks,
+  retryUntracedBlocks,
+  type TraceAttempt,
+  untracedAfter,
+  untracedBlocksName,
+} from './untraced-blocks.js';
 import { walletTransferEvents } from './wallet-transfer-events.js';
 
 /** Blocks one step reads at most; a detector behind catches up a range per step. */
@@ -50,7 +63,9 @@ function parseCursor(value: string | null): { block: bigint; time: number } | nu
  * head, from a block cursor persisted in the store together with the events (one atomic step): a restart continues
  * where the last recorded step ended, and events already recorded are not recorded again. Starts at the head it first
  * sees (no history is replayed), and idles while no webhook wants chain events. ETH moved by contracts is traced when
- * `traces` is on and the node answers a trace method (asked once, logged either way).
+ * `traces` is on and the node answers a trace method (asked once, logged either way; asked again next step while the
+ * answer is not known). A block whose trace fails is asked again on the next polls, up to MAX_TRACE_ATTEMPTS in all,
+ * then skipped with a warning: its top-level events are delivered in their step, and the detector moves on.
  * @example runDetectors([chainEventDetector({ client, chainId: 1, contracts, confirmations: 0, store, publish, intervalMs: 1000, traces: true, logger })])
  */
 export function chainEventDetector(p: {
@@ -68,9 +83,34 @@ export function chainEventDetector(p: {
   traces: boolean;
   logger: Logger;
 }): EventDetector {
-  let cursorName: string | undefined;
+  let names: { block: string; untraced: string } | undefined;
   /** undefined until asked: the node is asked once, the first time a block range is read for ETH transfers. */
   let traceMethod: BlockTraceMethod | null | undefined = p.traces ? undefined : null;
+
+  /**
+   * How this step traces blocks: null when it does not; while the node's trace method is not known (the question
+   * failed for now), every block that needs a trace fails with that failure, to be asked again.
+   */
+  const tracer = async (block: bigint): Promise<BlockTracer | null> => {
+    if (traceMethod === undefined) {
+      try {
+        traceMethod = await detectBlockTraceMethod(p.client, block);
+      } catch (error) {
+        p.logger.warn({ chainId: p.chainId }, 'webhooks: which trace method the node answers is not known yet');
+        return () => Promise.reject(error);
+      }
+      if (traceMethod) p.logger.info({ chainId: p.chainId, traceMethod }, 'webhooks: internal ETH transfers traced');
+      else
+        p.logger.warn(
+          { chainId: p.chainId },
+          'webhooks: the node answers neither trace_block nor debug_traceBlockByNumber; ETH moved by contracts is not reported',
+        );
+    }
+    const method = traceMethod;
+    return method
+      ? (n, transactions) => blockInternalValueMoves({ client: p.client, method, block: n, transactions })
+      : null;
+  };
   const book = new EnsNameBook('eth');
   let historyLoaded = !p.ensHistory;
   const expiryRead = new Set<string>();
@@ -103,8 +143,12 @@ export function chainEventDetector(p: {
       const wanted = new Set(webhooks.flatMap((w) => w.events));
       // Idle (no RPC at all) while no webhook wants chain events; the cursor then resumes where it stopped.
       if (![...wanted].some((e) => e.startsWith('ens.') || e.startsWith('wallet.'))) return;
+      if (!names) {
+        const genesis = (await p.client.getBlock({ blockNumber: 0n })).hash;
+        names = { block: chainCursorName(p.chainId, genesis), untraced: untracedBlocksName(p.chainId, genesis) };
+      }
+      const cursorName = names.block;
       // viem caches the block number for its polling interval (4 s) unless told not to.
-      cursorName ??= chainCursorName(p.chainId, (await p.client.getBlock({ blockNumber: 0n })).hash);
       const head = await p.client.getBlockNumber({ cacheTime: 0 });
       const safe = head - BigInt(p.confirmations);
       if (safe < 0n) return;
@@ -157,28 +201,37 @@ export function chainEventDetector(p: {
           })),
         );
       }
+      const traceFailures: TraceAttempt[] = [];
+      const untraced = await p.store.getCursor(names.untraced);
       if (wanted.has('wallet.transfer') || wanted.has('wallet.nft_transfer')) {
         const eth = wanted.has('wallet.transfer');
-        if (eth && watched.length > 0 && traceMethod === undefined) {
-          traceMethod = await detectBlockTraceMethod(p.client, toBlock);
-          if (traceMethod)
-            p.logger.info({ chainId: p.chainId, traceMethod }, 'webhooks: internal ETH transfers traced');
-          else
-            p.logger.warn(
-              { chainId: p.chainId },
-              'webhooks: the node answers neither trace_block nor debug_traceBlockByNumber; ETH moved by contracts is not reported',
-            );
+        const traceBlock = eth && watched.length > 0 ? await tracer(toBlock) : null;
+        const wallet = await walletTransferEvents({ client: p.client, range, watched, eth, traceBlock });
+        events.push(...wallet.events);
+        traceFailures.push(...wallet.traceFailures.map((f) => ({ ...f, attempt: 1 })));
+        if (traceBlock && untraced) {
+          const blocks = parseUntracedBlocks(untraced);
+          const retried = await retryUntracedBlocks({
+            client: p.client,
+            chainId: p.chainId,
+            traceBlock,
+            blocks,
+            watched,
+          });
+          events.push(...retried.events);
+          traceFailures.push(...retried.failures);
         }
-        events.push(
-          ...(await walletTransferEvents({ client: p.client, range, watched, eth, traceMethod: traceMethod ?? null })),
-        );
       }
       const toTime = (await blockTime(toBlock)) / 1000;
       if (p.contracts && (wanted.has('ens.expiring') || wanted.has('ens.expired'))) {
         await readExpiries(exactNames);
         events.push(...ensExpiryEvents({ chainId: p.chainId, book, fromTime: cursor.time, toTime }));
       }
-      await p.publish(events, { [cursorName]: `${toBlock}:${toTime}` });
+      // Untraced blocks left from before are dropped when no one watches ETH any more or nothing is traced.
+      const cursors: Record<string, string> = { [cursorName]: `${toBlock}:${toTime}` };
+      if (untraced || traceFailures.length > 0)
+        cursors[names.untraced] = formatUntracedBlocks(untracedAfter(traceFailures, p));
+      await p.publish(events, cursors);
     },
   };
 }

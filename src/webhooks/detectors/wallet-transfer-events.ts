@@ -2,7 +2,7 @@ import { decodeAbiParameters, getAddress, type Hex, hexToBigInt, pad, toHex } fr
 import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
 import { eventId } from '../event-id.js';
 import type { DetectedEvent } from '../event-types.js';
-import { type BlockTraceMethod, blockInternalValueMoves } from './block-value-traces.js';
+import type { BlockTracer } from './block-value-traces.js';
 import { TRANSFER_BATCH_TOPIC, TRANSFER_SINGLE_TOPIC, TRANSFER_TOPIC } from './chain-event-abis.js';
 import type { LogRange } from './ens-log-events.js';
 
@@ -56,11 +56,56 @@ async function logsInvolving(
   return [...seen.values()];
 }
 
+/** A block whose trace failed: its internal ETH transfers are not known (yet). */
+export interface TraceFailure {
+  block: bigint;
+  error: unknown;
+}
+
+/**
+ * `wallet.transfer` events for the ETH contracts moved inside one block (internal transfers) where a watched address
+ * sends or receives; a failed trace is thrown.
+ * @example const events = await internalTransferEvents({ traceBlock, chainId: 1, block: 12n, transactions, timestamp, watched })
+ */
+export async function internalTransferEvents(p: {
+  traceBlock: BlockTracer;
+  chainId: number;
+  block: bigint;
+  /** The block's transaction hashes, in order. */
+  transactions: readonly Hex[];
+  /** The block's time, in Unix milliseconds. */
+  timestamp: number;
+  /** Lower-case watched addresses. */
+  watched: ReadonlySet<string>;
+}): Promise<DetectedEvent[]> {
+  const moves = await p.traceBlock(p.block, p.transactions);
+  return moves
+    .filter((move) => p.watched.has(move.from.toLowerCase()) || p.watched.has(move.to.toLowerCase()))
+    .map((move) => ({
+      // The trace position makes the id: a second detection of the same move is the same event.
+      id: eventId('wallet.transfer', p.chainId, move.transactionHash, 'trace', move.traceAddress.join('.')),
+      type: 'wallet.transfer',
+      timestamp: p.timestamp,
+      data: {
+        asset: 'ETH',
+        from: move.from,
+        to: move.to,
+        value: move.value.toString(),
+        internal: true,
+        traceAddress: move.traceAddress,
+        blockNumber: Number(p.block),
+        transactionHash: move.transactionHash,
+      },
+    }));
+}
+
 /**
  * `wallet.transfer` (ETH in the blocks' transactions, ERC-20 Transfer logs) and `wallet.nft_transfer` (ERC-721
  * Transfer, ERC-1155 TransferSingle / TransferBatch) where a watched address sends or receives, in one block range.
  * ETH a contract moves (an internal transfer) comes from tracing the blocks where a transaction may have moved some,
- * when `traceMethod` says how.
+ * with `traceBlock`. A block whose trace fails (a callTracer timeout on a heavy block, a provider's reply-size limit)
+ * costs only its internal transfers: it is listed in `traceFailures`, for the caller to ask again, and the other
+ * blocks and events are read as usual.
  */
 export async function walletTransferEvents(p: {
   client: ChainRpcClient;
@@ -69,11 +114,12 @@ export async function walletTransferEvents(p: {
   watched: string[];
   /** Read the blocks' transactions for ETH transfers (someone subscribed to wallet.transfer). */
   eth: boolean;
-  /** How to trace blocks for ETH contracts move (with `eth`); null: the transactions' own value only. */
-  traceMethod: BlockTraceMethod | null;
-}): Promise<DetectedEvent[]> {
+  /** How to trace a block for ETH contracts move (with `eth`); null: the transactions' own value only. */
+  traceBlock: BlockTracer | null;
+}): Promise<{ events: DetectedEvent[]; traceFailures: TraceFailure[] }> {
   const { client, range } = p;
-  if (p.watched.length === 0) return [];
+  const traceFailures: TraceFailure[] = [];
+  if (p.watched.length === 0) return { events: [], traceFailures };
   const watched = new Set(p.watched);
   const events: DetectedEvent[] = [];
   const where = (log: RawLog) => ({
@@ -192,33 +238,22 @@ export async function walletTransferEvents(p: {
         });
       }
       // A block of plain transfers between accounts without code moves no ETH inside: no trace asked.
-      if (!p.traceMethod || !(await someAsync(block.transactions, (tx) => mayMoveInside(tx, n)))) continue;
-      const moves = await blockInternalValueMoves({
-        client,
-        method: p.traceMethod,
-        block: n,
-        transactions: block.transactions.map((tx) => tx.hash),
-      });
-      for (const move of moves) {
-        if (!watched.has(move.from.toLowerCase()) && !watched.has(move.to.toLowerCase())) continue;
-        events.push({
-          // The trace position makes the id: a second detection of the same move is the same event.
-          id: eventId('wallet.transfer', range.chainId, move.transactionHash, 'trace', move.traceAddress.join('.')),
-          type: 'wallet.transfer',
-          timestamp,
-          data: {
-            asset: 'ETH',
-            from: move.from,
-            to: move.to,
-            value: move.value.toString(),
-            internal: true,
-            traceAddress: move.traceAddress,
-            blockNumber: Number(n),
-            transactionHash: move.transactionHash,
-          },
-        });
+      if (!p.traceBlock || !(await someAsync(block.transactions, (tx) => mayMoveInside(tx, n)))) continue;
+      try {
+        events.push(
+          ...(await internalTransferEvents({
+            traceBlock: p.traceBlock,
+            chainId: range.chainId,
+            block: n,
+            transactions: block.transactions.map((tx) => tx.hash),
+            timestamp,
+            watched,
+          })),
+        );
+      } catch (error) {
+        traceFailures.push({ block: n, error });
       }
     }
   }
-  return events;
+  return { events, traceFailures };
 }
