@@ -18,9 +18,16 @@ describe('the README and .env.example say what the code does', () => {
     expect(missing).toEqual([]);
   });
 
-  it('every environment variable the config reads is in .env.example and in the README', () => {
+  it("every environment variable the config reads is in .env.example and has a row of the README's Configuration table", () => {
     expect(CONFIG_VARIABLES.filter((name) => !new RegExp(`^${name}=`, 'm').test(envExample))).toEqual([]);
-    expect(CONFIG_VARIABLES.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
+    const start = readme.indexOf('\n## Configuration\n');
+    const section = readme.slice(start, readme.indexOf('\n#', start + 1));
+    // A row's first cell names its variables: | `ANONYMOUS_DAILY_LIMIT`, `ANONYMOUS_PER_MINUTE_LIMIT` | …
+    const rowNames = [...section.matchAll(/^\| ([^|]+)\|/gm)].flatMap((row) =>
+      [...row[1]!.matchAll(/`([A-Z0-9_]+)`/g)].map((name) => name[1]!),
+    );
+    expect(CONFIG_VARIABLES.filter((name) => !rowNames.includes(name))).toEqual([]);
+    expect(rowNames.filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
   });
 
   it("the README's Agents section lists every MCP tool with what it costs past the free quota", () => {
