@@ -18,6 +18,22 @@ describe('the README and .env.example say what the code does', () => {
     expect(missing).toEqual([]);
   });
 
+  it("the README's route table shows each row's tier and price (— for a row not sold per call)", () => {
+    const shown = new Map(
+      [...readme.matchAll(/^\| ([A-Z]+) +\| `([^`]+)` +\| ([a-z]+) +\| (—|default|\$[\d.]+) +\|/gm)].map((m) => [
+        `${m[1]} ${m[2]}`,
+        `${m[3]} ${m[4]}`,
+      ]),
+    );
+    // The webhook rows have their own table in _Webhooks_ (method, path, what).
+    const listed = ROUTE_TABLE.rows.filter((row) => !row.path.startsWith('/api/webhooks'));
+    expect(shown.size).toBe(listed.length);
+    for (const row of listed) {
+      const price = routePriceUsd(row, 'default') === undefined ? '—' : row.price ? `$${row.price}` : 'default';
+      expect(shown.get(`${row.method} ${row.path}`), `${row.method} ${row.path}`).toBe(`${row.tier} ${price}`);
+    }
+  });
+
   it("every environment variable the config reads is in .env.example and has a row of the README's Configuration table", () => {
     expect(CONFIG_VARIABLES.filter((name) => !new RegExp(`^${name}=`, 'm').test(envExample))).toEqual([]);
     const start = readme.indexOf('\n## Configuration\n');
