@@ -231,8 +231,8 @@ function withBad(value: Record<string, unknown>, leaf: Leaf, bad: unknown): Reco
 
 /**
  * For each parameter, and each leaf of an object or list parameter, the first wrong value that the REST schema refuses
- * there and GraphQL's types can carry; `unprobed` names the leaves inside a parameter where REST refused wrong values
- * but GraphQL's types carried none of them (a leaf that takes any text, a text record's value, is not one).
+ * there and GraphQL's types can carry; `unprobed` names the parameters and leaves where REST refused wrong values but
+ * GraphQL's types carried none of them (one that takes any text, a text record's value, is not one).
  */
 function badInputs(schema: GraphQLSchema, compiled: CompiledOperationRow): { found: BadInput[]; unprobed: string[] } {
   const { row } = compiled;
@@ -275,7 +275,7 @@ function badInputs(schema: GraphQLSchema, compiled: CompiledOperationRow): { fou
           });
           break;
         }
-        if (refused && found.length === before && leaf.path.length > 1) unprobed.push(leaf.path.join('.'));
+        if (refused && found.length === before) unprobed.push(leaf.path.join('.'));
       }
     }
   }
@@ -356,7 +356,7 @@ describe('REST and GraphQL refuse the same bad input with the same 400 code and 
           variables: bad.variables,
         });
         const graphqlBody = (await graphql.json()) as {
-          errors?: { message: string; extensions?: { code?: string } }[];
+          errors?: { message: string; extensions?: { code?: string; status?: number } }[];
         };
         const first = graphqlBody.errors?.[0];
         // A parameter GraphQL knows by another name (parent_name → parent) shares the issue, not the name.
@@ -366,7 +366,7 @@ describe('REST and GraphQL refuse the same bad input with the same 400 code and 
         const split = SPLIT_PARAMETERS.has(`${row.id} ${bad.key}`);
         const message = (text: string | undefined) => (split ? '' : renamed ? issueOf(text) : text);
         const restAnswer = `${rest.status} ${restBody.code} ${message(restBody.message)}`;
-        const graphqlAnswer = `400 ${first?.extensions?.code} ${message(first?.message)}`;
+        const graphqlAnswer = `${first?.extensions?.status} ${first?.extensions?.code} ${message(first?.message)}`;
         if (restAnswer !== graphqlAnswer || rest.status !== 400) {
           differences.push(
             `${row.id} ${bad.part} ${bad.path.join('.')} in ${JSON.stringify(bad.input[bad.part][bad.key] ?? bad.input[bad.part]).slice(0, 80)}: REST ${restAnswer} / GraphQL ${graphqlAnswer}`,

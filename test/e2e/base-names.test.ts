@@ -1,10 +1,9 @@
-import { createTestClient, createWalletClient, http } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChainKey } from '../../src/config/chains.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { BASE_NAMES_DEPLOYER, localBaseNamesAddresses } from '../../src/embedded/chain/seed-steps/base-names.js';
 import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
-import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
+import { localChainClients } from '../helpers/local-chain-clients.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 interface DomainsPage {
@@ -160,12 +159,11 @@ describe('Base names (chain 8453) resolve on Base itself: its registry and L2 re
   });
 
   it('a Base name whose registration ran out in the Base chain’s time is left out', async () => {
-    const rpcUrl = server.localFacilitator!.chain.rpcUrl;
-    const chain = localViemChain({ chainId: 8453, rpcUrl });
-    const transport = http(rpcUrl, { retryCount: 0 });
-    const anvil = createTestClient({ chain, transport, mode: 'anvil' });
     // The Base names deployer is a controller of the base.eth registrar: it registers brief.base.eth for an hour.
-    const registrar = createWalletClient({ account: BASE_NAMES_DEPLOYER, chain, transport });
+    const { wallet: registrar, anvil } = localChainClients(
+      { rpcUrl: server.localFacilitator!.chain.rpcUrl, chainId: 8453 },
+      BASE_NAMES_DEPLOYER,
+    );
     const names = async () =>
       ((await (await server.get(`/api/ens/domains/${demo}`)).json()) as DomainsPage).data.map((d) => d.name);
     const snapshot = await anvil.snapshot();

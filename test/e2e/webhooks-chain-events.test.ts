@@ -1,14 +1,4 @@
-import {
-  createTestClient,
-  createWalletClient,
-  getAddress,
-  http,
-  labelhash,
-  namehash,
-  parseEther,
-  publicActions,
-} from 'viem';
-import { mainnet } from 'viem/chains';
+import { getAddress, labelhash, namehash, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { loadPublishedContract } from '../../src/embedded/chain/published-contracts.js';
@@ -16,6 +6,7 @@ import { demoAssetAddresses } from '../../src/embedded/chain/seed-steps/demo-ass
 import { localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
 import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
 import { chainCursorName } from '../../src/webhooks/detectors/chain-event-detector.js';
+import { localChainClients } from '../helpers/local-chain-clients.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import {
@@ -39,13 +30,7 @@ let walletHookId: string;
 /** Chain event → receiver, ms, on the embedded default (WEBHOOK_POLL_MS 1000). */
 const latencies: { test: string; ms: number }[] = [];
 
-const chain = () => {
-  const transport = http(server.localChain!.rpcUrl, { retryCount: 0 });
-  return {
-    wallet: createWalletClient({ chain: mainnet, transport }).extend(publicActions),
-    test: createTestClient({ chain: mainnet, mode: 'anvil', transport }).extend(publicActions),
-  };
-};
+const chain = () => localChainClients(server.localChain!.rpcUrl);
 
 /** Sends a transaction, waits for it to be mined, then for `count` deliveries matching `where`; records the latency. */
 async function onChain(
@@ -55,7 +40,7 @@ async function onChain(
 ): Promise<ReceivedDelivery[]> {
   const sentAt = Date.now();
   const hash = await send();
-  const receipt = await chain().wallet.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+  const receipt = await chain().client.waitForTransactionReceipt({ hash, pollingInterval: 20 });
   expect(receipt.status).toBe('success');
   const found = await receiver.waitFor(where, count);
   latencies.push({
@@ -90,7 +75,7 @@ beforeAll(async () => {
   );
   ({ secret: walletSecret, id: walletHookId } = (await walletHook.json()) as { secret: string; id: string });
   // The detector starts at the head it first sees with a subscriber: act only once it has.
-  const genesis = await chain().test.getBlock({ blockNumber: 0n });
+  const genesis = await chain().client.getBlock({ blockNumber: 0n });
   const cursor = chainCursorName(1, genesis.hash);
   for (let waited = 0; (await server.store.getCursor(cursor)) === null; waited += 50) {
     if (waited > 10_000) throw new Error('the chain detector never started');
@@ -167,13 +152,13 @@ describe('webhook events from the embedded chain, each arriving once and signed'
 
   it('ETH a contract forwards to a watched address arrives once as an internal wallet.transfer from the contract', async () => {
     const forwarder = loadContractArtifact('EthForwarder');
-    const { wallet } = chain();
+    const { client, wallet } = chain();
     const deployment = await wallet.deployContract({
       account: frank!,
       abi: forwarder.abi,
       bytecode: forwarder.bytecode,
     });
-    const contract = (await wallet.waitForTransactionReceipt({ hash: deployment, pollingInterval: 20 }))
+    const contract = (await client.waitForTransactionReceipt({ hash: deployment, pollingInterval: 20 }))
       .contractAddress!;
     let hash: `0x${string}` | undefined;
     const [internal] = await onChain(
@@ -210,14 +195,14 @@ describe('webhook events from the embedded chain, each arriving once and signed'
 
   it('ETH a watched address sends through a contract to another arrives twice, distinct: its own transaction and the internal call', async () => {
     const forwarder = loadContractArtifact('EthForwarder');
-    const { wallet } = chain();
+    const { client, wallet } = chain();
     const deployment = await wallet.deployContract({
       account: alice!,
       abi: forwarder.abi,
       bytecode: forwarder.bytecode,
     });
     const contract = getAddress(
-      (await wallet.waitForTransactionReceipt({ hash: deployment, pollingInterval: 20 })).contractAddress!,
+      (await client.waitForTransactionReceipt({ hash: deployment, pollingInterval: 20 })).contractAddress!,
     );
     let hash: `0x${string}` | undefined;
     const found = await onChain(
@@ -281,25 +266,25 @@ describe('webhook events from the embedded chain, each arriving once and signed'
   });
 
   it('time moving 30 days before and then past the expiry gives ens.expiring, then ens.expired', async () => {
-    const { test } = chain();
-    const block = await test.getBlock();
+    const { client, anvil } = chain();
+    const block = await client.getBlock();
     const registrar = loadContractArtifact('EthNameRegistrar');
-    const expires = (await test.readContract({
+    const expires = (await client.readContract({
       address: ens.ethRegistrar,
       abi: registrar.abi,
       functionName: 'nameExpires',
       args: [BigInt(labelhash('bob'))],
     })) as bigint;
-    await test.setNextBlockTimestamp({ timestamp: expires - BigInt(10 * DAY) });
-    await test.mine({ blocks: 1 });
+    await anvil.setNextBlockTimestamp({ timestamp: expires - BigInt(10 * DAY) });
+    await anvil.mine({ blocks: 1 });
     const [expiring] = await receiver.waitFor((d) => d.json.type === 'ens.expiring' && d.json.data.name === 'bob.eth');
     expect(expiring!.json.data).toMatchObject({
       daysLeft: 10,
       expiresAt: new Date(Number(expires) * 1000).toISOString(),
     });
     verifyDelivery(expiring!, ensSecret);
-    await test.setNextBlockTimestamp({ timestamp: expires + 60n });
-    await test.mine({ blocks: 1 });
+    await anvil.setNextBlockTimestamp({ timestamp: expires + 60n });
+    await anvil.mine({ blocks: 1 });
     const [expired] = await receiver.waitFor((d) => d.json.type === 'ens.expired' && d.json.data.name === 'bob.eth');
     expect(Date.parse(expired!.json.timestamp)).toBe(Number(expires) * 1000);
     expect(block.timestamp).toBeLessThan(expires);

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import type { ChainKey } from '../../src/config/chains.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createServer, type RunningServer } from '../../src/server/create-server.js';
+import { localChainClients } from './local-chain-clients.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -58,12 +59,8 @@ export async function startTestServer(
     mineBlock: async (chain: 'ethereum' | 'base') => {
       const rpcUrl = chain === 'ethereum' ? server.localChain?.rpcUrl : server.localFacilitator?.chain.rpcUrl;
       if (!rpcUrl) throw new Error(`no embedded ${chain} chain runs`);
-      const res = await fetch(rpcUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'evm_mine', params: [] }),
-      });
-      if (!res.ok) throw new Error(`evm_mine on ${chain}: HTTP ${res.status}`);
+      // viem throws anvil's JSON-RPC errors, which arrive with HTTP 200.
+      await localChainClients(rpcUrl).anvil.mine({ blocks: 1 });
     },
     close: async () => {
       await close();

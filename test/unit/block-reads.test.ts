@@ -1,4 +1,4 @@
-import { type Address, hexToBigInt, parseEther, toHex } from 'viem';
+import { type Address, hexToBigInt, parseEther } from 'viem';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
@@ -8,6 +8,7 @@ import { BlockReads } from '../../src/sources/rpc/block-reads.js';
 import { type ChainRpcClient, createChainClients, requireClient } from '../../src/sources/rpc/chain-clients.js';
 import { SourceClient } from '../../src/sources/source-client.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
+import { localChainClients } from '../helpers/local-chain-clients.js';
 
 describe('reads exact for the head block, made once per block (SPEC "ENS records: real time, on-chain")', () => {
   let chain: LocalChain;
@@ -20,16 +21,6 @@ describe('reads exact for the head block, made once per block (SPEC "ENS records
   const balanceOf = (address: Address) => async () =>
     hexToBigInt(await client.request({ method: 'eth_getBalance', params: [address, 'latest'] }));
   const count = (method: string) => methods.filter((m) => m === method).length;
-  const rawRpc = async (method: string, params: unknown[]) => {
-    const res = await fetch(chain.rpcUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
-    const body = (await res.json()) as { result?: unknown; error?: unknown };
-    if (body.error) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
-    return body.result;
-  };
 
   beforeAll(async () => {
     chain = await startLocalChain();
@@ -67,10 +58,10 @@ describe('reads exact for the head block, made once per block (SPEC "ENS records
   it('a block mined before the read is always seen: the value is read again at the new head', async () => {
     expect(await reads.read('balance:fresh', balanceOf(watchedAddress))).toBe(0n);
     // A transfer from a funded dev account, mined by anvil into the next block; the caller waits until it is mined.
-    const hash = await rawRpc('eth_sendTransaction', [
-      { from: funder, to: watchedAddress, value: toHex(parseEther('1.5')) },
-    ]);
-    while (!(await rawRpc('eth_getTransactionReceipt', [hash]))) await new Promise((r) => setTimeout(r, 10));
+    // Through clients of their own: the reads' client counts only the reads' requests.
+    const { client: reader, wallet } = localChainClients(chain.rpcUrl);
+    const hash = await wallet.sendTransaction({ account: funder, to: watchedAddress, value: parseEther('1.5') });
+    await reader.waitForTransactionReceipt({ hash, pollingInterval: 10 });
     methods.length = 0;
     expect(await reads.read('balance:fresh', balanceOf(watchedAddress))).toBe(parseEther('1.5'));
     expect(count('eth_getBalance')).toBe(1);

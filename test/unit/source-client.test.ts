@@ -153,6 +153,10 @@ describe('SourceClient', () => {
     expect(fetcher.calls).toBe(2);
     expect(elapsed).toBeGreaterThanOrEqual(295);
     expect(elapsed).toBeLessThan(300 + 40);
+    // The retry waited: the first attempt's 50 ms and a backoff of at least 50 ms had passed when it started (98, not
+    // 100: Node's timers count whole milliseconds, so each of the two may fire up to 1 ms short). A slow machine only
+    // starts it later, never earlier.
+    expect(lastAttemptAt).toBeGreaterThanOrEqual(98);
     // The last attempt was given what was left of the 300 ms when it started (at most 200 ms: 50 ms of the first
     // attempt and at least 50 ms of waiting were gone), however slowly the machine ran the first part.
     const given = Number(/^timed out after (\d+)ms$/.exec(health().lastError ?? '')?.[1]);

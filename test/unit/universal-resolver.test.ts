@@ -1,13 +1,9 @@
 import {
   type Address,
   type Chain,
-  createPublicClient,
-  createTestClient,
-  createWalletClient,
   decodeAbiParameters,
   decodeFunctionResult,
   encodeFunctionData,
-  http,
   labelhash,
   namehash,
   type PublicClient,
@@ -25,7 +21,7 @@ import { seedLocalChain } from '../../src/embedded/chain/seed-local-chain.js';
 import { ensStep, localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
 import { deployMulticall3Step } from '../../src/embedded/chain/seed-steps/multicall3.js';
 import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
-import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
+import { localChainClients } from '../helpers/local-chain-clients.js';
 import { startTestOffchainGateway, type TestOffchainGateway } from '../helpers/offchain-gateway.js';
 
 const ens = localEnsAddresses();
@@ -62,12 +58,11 @@ async function resolveMany(name: string, calls: `0x${string}`[]): Promise<readon
 beforeAll(async () => {
   chain = await startLocalChain();
   await seedLocalChain({ rpcUrl: chain.rpcUrl, steps: [deployMulticall3Step(), ensStep()] });
-  const viemChain = localViemChain({
-    rpcUrl: chain.rpcUrl,
-    contracts: { ensUniversalResolver: ens.universalResolver },
-  });
-  const transport = http(chain.rpcUrl, { retryCount: 0 });
-  client = createPublicClient({ chain: viemChain, transport });
+  const clients = localChainClients(
+    { rpcUrl: chain.rpcUrl, contracts: { ensUniversalResolver: ens.universalResolver } },
+    accounts[0]!,
+  );
+  client = clients.client;
 
   // offchain.eth answers through @ensdomains' OffchainResolver and a CCIP-Read gateway (ERC-3668).
   const signerKey = generatePrivateKey();
@@ -76,8 +71,7 @@ beforeAll(async () => {
     address: OFFCHAIN_ADDRESS,
     texts: { 'com.twitter': 'offchainer' },
   });
-  const wallet = createWalletClient({ chain: viemChain, transport, account: accounts[0]! });
-  const anvil = createTestClient({ chain: viemChain, transport, mode: 'anvil' });
+  const { wallet, anvil } = clients;
   const offchain = loadPublishedContract('OffchainResolver');
   const hash = await wallet.deployContract({
     abi: offchain.abi,
@@ -102,7 +96,7 @@ beforeAll(async () => {
       args: [namehash('offchain.eth'), contractAddress],
     },
   ]) {
-    const tx = await wallet.writeContract({ ...request, account: ens.deployer, chain: viemChain } as never);
+    const tx = await wallet.writeContract({ ...request, account: ens.deployer } as never);
     await client.waitForTransactionReceipt({ hash: tx, pollingInterval: 50 });
   }
 });
