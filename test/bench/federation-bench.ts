@@ -92,7 +92,7 @@ async function drive(target: Target, durationS: number, connections: number): Pr
 }
 
 /**
- * Our /graphql (one process) against Hive Gateway and stock @apollo/gateway, each over the same eight subgraph
+ * Our /graphql (one process) against Hive Gateway and stock @apollo/gateway, each over the same subgraph
  * processes started by `npm run subgraph`, on the same query mix, in alternating rounds. Every side's data must be
  * byte-identical to ours before anything is measured.
  */
@@ -105,7 +105,7 @@ export async function benchFederation(p: {
   connections: number;
   log: (line: string) => void;
 }): Promise<FederationResult> {
-  p.log('federation: starting the eight subgraphs (npm run subgraph)…');
+  p.log(`federation: starting the ${SUBGRAPH_MODULES.length} subgraphs (npm run subgraph)…`);
   const subgraphs = await startSubgraphProcesses({
     names: SUBGRAPH_MODULES.map((m) => m.name),
     env: { ...process.env, LOG_LEVEL: 'warn' },
