@@ -164,7 +164,9 @@ describe('webhooks API', () => {
     expect((await server.get('/api/webhooks/not-a-uuid', bearer(owner.token))).status).toBe(400);
     expect((await call('PATCH', `/api/webhooks/${id}`, bearer(owner.token), {})).status).toBe(400);
     expect((await call('PATCH', `/api/webhooks/${id}`, bearer(owner.token), { status: 'disabled' })).status).toBe(400);
-    expect((await server.get(`/api/webhooks/${id}/deliveries?limit=0`, bearer(owner.token))).status).toBe(400);
+    const badLimit = await server.get(`/api/webhooks/${id}/deliveries?limit=0`, bearer(owner.token));
+    expect(badLimit.status).toBe(400);
+    expect((await badLimit.json()).message).toBe('parameter limit: must be an integer from 1 to 100');
   });
 
   it('plan limits: Free holds 1 webhook (402 with a clear message), Pro 10', async () => {
