@@ -1,23 +1,17 @@
-import { z } from 'zod';
 import { pageLimit, pageOffset } from './integer-range.js';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination.js';
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+import { uuidArgument } from './uuid.js';
 
 /**
  * A webhook's id: a UUID; anything else is a malformed id, not an unknown webhook.
  * @example webhookId.parse('3b241101-e2bb-4255-8caf-4136c566a962')
  */
-export const webhookId = z
-  .string()
-  .regex(UUID, 'must be a webhook id (UUID)')
+export const webhookId = uuidArgument('a webhook id')
   .describe('webhook id')
   .meta({ example: '3b241101-e2bb-4255-8caf-4136c566a962' });
 
 /** A delivery's id: a UUID. */
-export const deliveryId = z
-  .string()
-  .regex(UUID, 'must be a delivery id (UUID)')
+export const deliveryId = uuidArgument('a delivery id')
   .describe('delivery id')
   .meta({ example: '9f1c2b7e-5d4a-4c3b-8a1e-2f6d7c8b9a01' });
 

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { apiKeyId } from '../../src/arguments/account-arguments.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
-import { deliveriesLimit, deliveriesOffset, MAX_DELIVERIES_OFFSET } from '../../src/arguments/webhook-arguments.js';
+import {
+  deliveriesLimit,
+  deliveriesOffset,
+  deliveryId,
+  MAX_DELIVERIES_OFFSET,
+  webhookId,
+} from '../../src/arguments/webhook-arguments.js';
 
 /** The message parseArgument gives for a refused value, or 'accepted'. */
 const refusal = (schema: z.ZodType, name: string, value: unknown): string => {
@@ -30,5 +37,15 @@ describe('the page of a webhook’s deliveries', () => {
         `parameter offset: must be an integer from 0 to ${MAX_DELIVERIES_OFFSET}`,
       );
     }
+  });
+});
+
+describe('the UUID ids of webhooks, deliveries and API keys', () => {
+  it('accept a UUID in any case and name the id they expect otherwise', () => {
+    const id = '3B241101-e2bb-4255-8caf-4136c566a962';
+    for (const schema of [webhookId, deliveryId, apiKeyId]) expect(schema.parse(id)).toBe(id);
+    expect(refusal(webhookId, 'id', 'not-a-uuid')).toBe('parameter id: must be a webhook id (UUID)');
+    expect(refusal(deliveryId, 'deliveryId', `${id}0`)).toBe('parameter deliveryId: must be a delivery id (UUID)');
+    expect(refusal(apiKeyId, 'id', id.replaceAll('-', ''))).toBe('parameter id: must be an API key id (UUID)');
   });
 });
