@@ -10,22 +10,15 @@ import {
   webhookId,
 } from '../../src/arguments/webhook-arguments.js';
 
-/** The message parseArgument gives for a refused value, or 'accepted'. */
-const refusal = (schema: z.ZodType, name: string, value: unknown): string => {
-  try {
-    parseArgument(schema, name, value);
-  } catch (err) {
-    return (err as Error).message;
-  }
-  return 'accepted';
-};
+/** Parses like every surface does; a refused value throws `parameter <name>: <message>`. */
+const parse = (schema: z.ZodType, name: string, value: unknown) => () => parseArgument(schema, name, value);
 
 describe('the page of a webhook’s deliveries', () => {
   it('takes 1 to 100 (default 20) with the message every list gives', () => {
     expect(deliveriesLimit.parse(undefined)).toBe(20);
     expect(deliveriesLimit.parse('50')).toBe(50);
     for (const bad of ['0', '101', 'abc', '1.5']) {
-      expect(refusal(deliveriesLimit, 'limit', bad)).toBe('parameter limit: must be an integer from 1 to 100');
+      expect(parse(deliveriesLimit, 'limit', bad)).toThrow('parameter limit: must be an integer from 1 to 100');
     }
   });
 
@@ -33,7 +26,7 @@ describe('the page of a webhook’s deliveries', () => {
     expect(deliveriesOffset.parse(undefined)).toBe(0);
     expect(deliveriesOffset.parse(String(MAX_DELIVERIES_OFFSET))).toBe(MAX_DELIVERIES_OFFSET);
     for (const bad of ['-1', String(MAX_DELIVERIES_OFFSET + 1), 'x', '2.5']) {
-      expect(refusal(deliveriesOffset, 'offset', bad)).toBe(
+      expect(parse(deliveriesOffset, 'offset', bad)).toThrow(
         `parameter offset: must be an integer from 0 to ${MAX_DELIVERIES_OFFSET}`,
       );
     }
@@ -44,8 +37,8 @@ describe('the UUID ids of webhooks, deliveries and API keys', () => {
   it('accept a UUID in any case and name the id they expect otherwise', () => {
     const id = '3B241101-e2bb-4255-8caf-4136c566a962';
     for (const schema of [webhookId, deliveryId, apiKeyId]) expect(schema.parse(id)).toBe(id);
-    expect(refusal(webhookId, 'id', 'not-a-uuid')).toBe('parameter id: must be a webhook id (UUID)');
-    expect(refusal(deliveryId, 'deliveryId', `${id}0`)).toBe('parameter deliveryId: must be a delivery id (UUID)');
-    expect(refusal(apiKeyId, 'id', id.replaceAll('-', ''))).toBe('parameter id: must be an API key id (UUID)');
+    expect(parse(webhookId, 'id', 'not-a-uuid')).toThrow('parameter id: must be a webhook id (UUID)');
+    expect(parse(deliveryId, 'deliveryId', `${id}0`)).toThrow('parameter deliveryId: must be a delivery id (UUID)');
+    expect(parse(apiKeyId, 'id', id.replaceAll('-', ''))).toThrow('parameter id: must be an API key id (UUID)');
   });
 });
