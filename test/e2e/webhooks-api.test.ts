@@ -153,6 +153,9 @@ describe('webhooks API', () => {
       ['POST', { url: receiver.url, events: ['wallet.transfer'] }],
       ['POST', { url: receiver.url, events: ['ens.transfer'], filters: { names: ['not a name!'] } }],
       ['POST', { url: receiver.url, events: ['price.alert'], filters: { prices: [{ symbol: 'ETH' }] } }],
+      // A symbol the token table does not know: the price detector could never quote it.
+      ['POST', { url: receiver.url, events: ['price.alert'], filters: { prices: [{ symbol: 'NOPE', above: 1 }] } }],
+      ['POST', { url: receiver.url, events: ['farcaster.cast'], filters: { fids: [2 ** 31] } }],
       ['POST', { url: receiver.url, events: ['ens.transfer'], secret: 'short' }],
       ['POST', 'not json'],
     ];

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { apiKeyId } from '../../src/arguments/account-arguments.js';
+import { MAX_ENS_NAME_LENGTH } from '../../src/arguments/ens-name.js';
+import { MAX_FID } from '../../src/arguments/farcaster-limits.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import {
   deliveriesLimit,
@@ -9,6 +11,7 @@ import {
   MAX_DELIVERIES_OFFSET,
   webhookId,
 } from '../../src/arguments/webhook-arguments.js';
+import { webhookFilters } from '../../src/arguments/webhook-body.js';
 
 /** Parses like every surface does; a refused value throws `parameter <name>: <message>`. */
 const parse = (schema: z.ZodType, name: string, value: unknown) => () => parseArgument(schema, name, value);
@@ -40,5 +43,36 @@ describe('the UUID ids of webhooks, deliveries and API keys', () => {
     expect(parse(webhookId, 'id', 'not-a-uuid')).toThrow('parameter id: must be a webhook id (UUID)');
     expect(parse(deliveryId, 'deliveryId', `${id}0`)).toThrow('parameter deliveryId: must be a delivery id (UUID)');
     expect(parse(apiKeyId, 'id', id.replaceAll('-', ''))).toThrow('parameter id: must be an API key id (UUID)');
+  });
+});
+
+describe('the filters of a webhook', () => {
+  const filters = (value: unknown) => () => parseArgument(webhookFilters, 'filters', value);
+
+  it('follow a price by a ticker the token table knows, upper-cased', () => {
+    expect(webhookFilters.parse({ prices: [{ symbol: 'eth', above: 1 }] }).prices).toEqual([
+      { symbol: 'ETH', above: 1 },
+    ]);
+    expect(filters({ prices: [{ symbol: 'NOPE', below: 1 }] })).toThrow(
+      'parameter filters.prices.0.symbol: unknown token symbol: NOPE; a price alert follows a token the price routes quote, such as ETH or BTC',
+    );
+    expect(filters({ prices: [{ symbol: 'not valid!', below: 1 }] })).toThrow(
+      'parameter filters.prices.0.symbol: must be 1–15 letters, digits, dots or dashes',
+    );
+  });
+
+  it('watch FIDs of the FID rule’s range, 1 to MAX_FID', () => {
+    expect(webhookFilters.parse({ fids: [1, MAX_FID] }).fids).toEqual([1, MAX_FID]);
+    for (const bad of [0, 1.5, MAX_FID + 1, '3']) {
+      expect(filters({ fids: [bad] })).toThrow(`parameter filters.fids.0: must be an integer from 1 to ${MAX_FID}`);
+    }
+  });
+
+  it('take names and *.parent patterns as long as the ENS name rule allows', () => {
+    const long = `${'a'.repeat(250)}.${'b'.repeat(250)}.eth`;
+    expect(webhookFilters.parse({ names: [long, `*.${long}`] }).names).toEqual([long, `*.${long}`]);
+    expect(filters({ names: [`${'a'.repeat(250)}.${long}`] })).toThrow(
+      `parameter filters.names.0: ENS name must be 1 to ${MAX_ENS_NAME_LENGTH} characters`,
+    );
   });
 });
