@@ -237,6 +237,16 @@ describe('webhooks API', () => {
       const answer = (await bad.json()) as { errors: { extensions: { code: string } }[] };
       expect(answer.errors[0]!.extensions.code, query).toBe('INVALID_PARAMETER');
     }
+    // An update bad in its id and its body: both surfaces name the id, REST's path before its body.
+    const restBoth = await call('PATCH', '/api/webhooks/not-a-uuid', bearer(token), { status: 'disabled' });
+    const graphqlBoth = await server.post(
+      '/graphql',
+      { query: 'mutation { updateWebhook(id: "not-a-uuid", status: "disabled") { id } }' },
+      bearer(token),
+    );
+    const idMessage = 'parameter id: must be a webhook id (UUID)';
+    expect(((await restBoth.json()) as { message: string }).message).toBe(idMessage);
+    expect(((await graphqlBoth.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe(idMessage);
     const listed = await server.post(
       '/graphql',
       { query: '{ webhooks { count webhooks { id events } } }' },
