@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { apiKeyId, apiKeyName, siweMessage, siweSignature } from '../../src/arguments/account-arguments.js';
-import { creditPackageId } from '../../subgraphs/shared/credit-packages.js';
+import { creditPackageId } from '../../src/arguments/credit-package.js';
 import { pick } from '../response-shape.js';
 import type { OperationRow, RouteRow } from '../route-row.js';
 

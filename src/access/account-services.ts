@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ListedApiKey } from '../../subgraphs/account/types.js';
 import type { AccountServices, CallerIdentity } from '../../subgraphs/shared/account-services.js';
-import { CREDIT_PACKAGES, packagePriceUsd } from '../../subgraphs/shared/credit-packages.js';
-import { ApiError, invalidParameter, notFound } from '../errors/api-error.js';
+import { CREDIT_PACKAGES, creditPackage, packagePriceUsd } from '../arguments/credit-package.js';
+import { ApiError, notFound } from '../errors/api-error.js';
 import type { ApiKeyRecord, Store } from '../store/store.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secrets.js';
 import type { AccessLimits } from './caller-limits.js';
@@ -301,8 +301,7 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
 
     async purchaseCredits(caller, { id, packageId, payment, resource }) {
       const { wallet } = requireSession(caller);
-      const pkg = CREDIT_PACKAGES.find((c) => c.id === packageId);
-      if (!pkg) throw invalidParameter(`packageId must be one of ${CREDIT_PACKAGES.map((c) => c.id).join(', ')}`);
+      const pkg = creditPackage(packageId);
       await ownKey(wallet, id);
       if (p.payments) {
         const terms = {

@@ -1,15 +1,11 @@
 import { z } from 'zod';
+import { uuidArgument } from './uuid.js';
 
 /**
  * An API key id: a UUID; anything else is a malformed id, not an unknown key.
  * @example apiKeyId.parse('0f8fad5b-d9cb-469f-a165-70867728950e')
  */
-export const apiKeyId = z
-  .string()
-  .regex(
-    /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
-    'must be an API key id (UUID)',
-  )
+export const apiKeyId = uuidArgument('an API key id')
   .describe('API key id, stable across rotation')
   .meta({ example: '0f8fad5b-d9cb-469f-a165-70867728950e' });
 

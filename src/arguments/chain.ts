@@ -1,12 +1,20 @@
 import { z } from 'zod';
 import { CHAINS, findChain } from '../config/chains.js';
 
-/** A chain by name or ID from SPEC's table; anything else is INVALID_PARAMETER. Parses to the chain's key. */
+/** The chains as the refusal lists them: `ethereum (1), base (8453), …`. */
+const CHOICES = CHAINS.map((c) => `${c.key} (${c.id})`).join(', ');
+
+/**
+ * A chain by name or ID from SPEC's table (CHAINS); anything else is INVALID_PARAMETER. Parses to the chain's key.
+ * @example chainName.parse('8453') // 'base'
+ */
 export const chainName = z
   .string()
   .trim()
-  .refine((v) => findChain(v) !== undefined, {
-    message: `must be one of ${CHAINS.map((c) => `${c.key} (${c.id})`).join(', ')}`,
+  .transform((value, ctx) => {
+    const chain = findChain(value);
+    if (chain) return chain.key;
+    ctx.addIssue({ code: 'custom', message: `must be one of ${CHOICES}` });
+    return z.NEVER;
   })
-  .transform((v) => findChain(v)!.key)
-  .describe('chain name or ID: ethereum, base, arbitrum, optimism, polygon (or 1, 8453, 42161, 10, 137)');
+  .describe(`chain name or ID: ${CHAINS.map((c) => c.key).join(', ')} (or ${CHAINS.map((c) => c.id).join(', ')})`);

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { isApiError } from '../errors/api-error.js';
 import { normalizeEnsName } from './ens-name.js';
 import { evmAddressSyntax } from './evm-address.js';
+import { MAX_FID } from './farcaster-limits.js';
 import { partError } from './parse-argument.js';
+import { findToken, tokenSymbol } from './token-symbol.js';
 
 /**
  * What callers send to create or change a webhook: the one definition both the REST rows (400 INVALID_PARAMETER
@@ -24,30 +26,47 @@ export const WEBHOOK_EVENT_TYPES = [
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
-/** An exact ENS name (`alice.eth`) or every name under a parent (`*.base.eth`), in ENSIP-15 normal form. */
-const namePattern = z
-  .string()
-  .max(255)
-  .transform((value, ctx) => {
-    const wildcard = value.startsWith('*.');
-    try {
-      // `*.eth` names a parent of one label; normalizeEnsName wants two, so the wildcard stands in for one.
-      const name = normalizeEnsName(wildcard ? `x.${value.slice(2)}` : value);
-      return wildcard ? `*${name.slice(1)}` : name;
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: isApiError(err) ? err.message : 'not an ENS name or *.parent pattern' });
-      return z.NEVER;
-    }
-  });
+/**
+ * An exact ENS name (`alice.eth`) or every name under a parent (`*.base.eth`), in ENSIP-15 normal form; its length
+ * and labels are the ENS name rule's (normalizeEnsName: at most MAX_ENS_NAME_LENGTH characters).
+ */
+const namePattern = z.string().transform((value, ctx) => {
+  const wildcard = value.startsWith('*.');
+  try {
+    // `*.eth` names a parent of one label; normalizeEnsName wants two, so the wildcard stands in for one.
+    const name = normalizeEnsName(wildcard ? `x.${value.slice(2)}` : value);
+    return wildcard ? `*${name.slice(1)}` : name;
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: isApiError(err) ? err.message : 'not an ENS name or *.parent pattern' });
+    return z.NEVER;
+  }
+});
 
 const address = evmAddressSyntax.transform((v) => v.toLowerCase());
 
+/**
+ * The token a price alert follows: a ticker (tokenSymbol), upper-cased, that the token table knows; the price detector
+ * could never quote any other.
+ */
+const alertSymbol = tokenSymbol
+  .describe('a token the price routes quote: its ticker, any case, e.g. ETH')
+  .transform((v) => v.toUpperCase())
+  .superRefine((symbol, ctx) => {
+    if (findToken(symbol) === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `unknown token symbol: ${symbol}; a price alert follows a token the price routes quote, such as ETH or BTC`,
+      });
+    }
+  });
+
+/** A watched FID: the FID rule's range, 1 to MAX_FID (a JSON number; GraphQL's Int stops there too). */
+const FID_RANGE = `must be an integer from 1 to ${MAX_FID}`;
+const watchedFid = z.number({ error: FID_RANGE }).int(FID_RANGE).min(1, FID_RANGE).max(MAX_FID, FID_RANGE);
+
 const priceAlert = z
   .object({
-    symbol: z
-      .string()
-      .regex(/^[A-Za-z0-9]{1,12}$/, 'must be a token symbol such as ETH')
-      .transform((v) => v.toUpperCase()),
+    symbol: alertSymbol,
     above: z.number().positive().finite().optional(),
     below: z.number().positive().finite().optional(),
   })
@@ -59,7 +78,7 @@ export const webhookFilters = z
   .object({
     names: z.array(namePattern).min(1).max(100).optional().describe('ENS names or *.parent patterns (ens.*)'),
     addresses: z.array(address).min(1).max(100).optional().describe('watched addresses (wallet.*, and ens.*)'),
-    fids: z.array(z.number().int().positive()).min(1).max(100).optional().describe('watched FIDs (farcaster.*)'),
+    fids: z.array(watchedFid).min(1).max(100).optional().describe('watched FIDs (farcaster.*)'),
     prices: z.array(priceAlert).min(1).max(20).optional().describe('price thresholds (price.alert)'),
   })
   .strict();

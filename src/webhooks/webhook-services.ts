@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { z } from 'zod';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import type { WebhookServices } from '../../subgraphs/shared/webhook-services.js';
 import type { Webhook, WebhookDelivery, WebhookFiltersInput } from '../../subgraphs/webhooks/types.js';
@@ -25,6 +26,16 @@ import { PING_EVENT } from './event-types.js';
 import { generateWebhookSecret } from './sign-delivery.js';
 import { eventMonth, WEBHOOK_PLANS } from './webhook-plans.js';
 import { assertDeliverableUrl } from './webhook-url.js';
+
+/** A webhook id parsed with `webhookId`: `own` takes only these, so a call parses its id once, before anything else. */
+const parsedWebhookId = webhookId.brand<'ParsedWebhookId'>();
+type ParsedWebhookId = z.output<typeof parsedWebhookId>;
+
+/**
+ * The `id` argument, parsed first: REST checks the path before the query and the body, so a call bad in both names
+ * the id on every surface.
+ */
+const parseWebhookId = (id: string): ParsedWebhookId => parseArgument(parsedWebhookId, 'id', id);
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -107,10 +118,11 @@ export function createWebhookServices(p: {
   const now = p.now ?? Date.now;
   const checkUrl = (url: string) => assertDeliverableUrl(url, { allowLocal: p.allowLocalUrls, resolve: p.resolveHost });
 
-  /** Another wallet's webhook is as absent as a deleted one: ids reveal nothing. */
-  const own = async (caller: CallerIdentity, id: string): Promise<WebhookRecord | null> => {
-    // The id's syntax before the caller: REST refuses a malformed id before it asks who calls.
-    parseArgument(webhookId, 'id', id);
+  /**
+   * Another wallet's webhook is as absent as a deleted one: ids reveal nothing. The id is parsed before the caller is
+   * asked for, as REST refuses a malformed id before it asks who calls.
+   */
+  const own = async (caller: CallerIdentity, id: ParsedWebhookId): Promise<WebhookRecord | null> => {
     const wallet = requireWallet(caller);
     const webhook = await p.store.getWebhook(id);
     return webhook && webhook.wallet === wallet ? webhook : null;
@@ -170,15 +182,16 @@ export function createWebhookServices(p: {
     },
 
     async get(caller, id) {
-      const webhook = await own(caller, id);
+      const webhook = await own(caller, parseWebhookId(id));
       return webhook && webhookShape(webhook);
     },
 
     async update(caller, id, input) {
+      const parsedId = parseWebhookId(id);
       const changes = parseWebhookInput(updateWebhookBody, asBody(input)) as WebhookChanges & {
         filters?: WebhookFilters;
       };
-      const current = await own(caller, id);
+      const current = await own(caller, parsedId);
       if (!current) return null;
       const missing = missingFilter(
         changes.events ?? current.events,
@@ -191,13 +204,13 @@ export function createWebhookServices(p: {
     },
 
     async remove(caller, id) {
-      const webhook = await own(caller, id);
+      const webhook = await own(caller, parseWebhookId(id));
       if (!webhook || !(await p.store.deleteWebhook({ id, wallet: webhook.wallet }))) return null;
       return { success: true, message: 'webhook deleted; its pending deliveries will not be sent' };
     },
 
     async test(caller, id) {
-      const webhook = await own(caller, id);
+      const webhook = await own(caller, parseWebhookId(id));
       if (!webhook) return null;
       if (webhook.status !== 'active') {
         throw new ApiError('CONFLICT', `the webhook is ${webhook.status}: set its status to active first`);
@@ -219,12 +232,12 @@ export function createWebhookServices(p: {
     },
 
     async deliveries(caller, id, requested) {
-      parseArgument(webhookId, 'id', id);
+      const parsedId = parseWebhookId(id);
       const page = {
         limit: parseArgument(deliveriesLimit, 'limit', requested.limit),
         offset: parseArgument(deliveriesOffset, 'offset', requested.offset),
       };
-      const webhook = await own(caller, id);
+      const webhook = await own(caller, parsedId);
       if (!webhook) return null;
       const rows = await p.store.listDeliveries({ webhookId: id, limit: page.limit + 1, offset: page.offset });
       return {
@@ -237,9 +250,9 @@ export function createWebhookServices(p: {
     },
 
     async redeliver(caller, id, deliveryId) {
-      parseArgument(webhookId, 'id', id);
+      const parsedId = parseWebhookId(id);
       parseArgument(deliveryIdArgument, 'deliveryId', deliveryId);
-      const webhook = await own(caller, id);
+      const webhook = await own(caller, parsedId);
       if (!webhook) return null;
       const delivery = await p.store.getDelivery(deliveryId);
       if (delivery?.webhookId !== id) return null;

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import { apiKeyId, apiKeyName, siweMessage, siweSignature } from '../../src/arguments/account-arguments.js';
+import { creditPackageId } from '../../src/arguments/credit-package.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
-import { creditPackageId } from '../shared/credit-packages.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import {
   ApiKeyList,

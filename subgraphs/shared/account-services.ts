@@ -1,3 +1,4 @@
+import type { CreditPackageId } from '../../src/arguments/credit-package.js';
 import type {
   CreatedApiKey,
   CreditPackage,
@@ -53,11 +54,12 @@ export interface AccountServices {
   creditPackages(): { packages: CreditPackage[] };
   /**
    * Credits a key against a verified, settled x402 payment of the package's price, once per payment; without one, the
-   * 402 offer and no credit. `resource` is the absolute URL asked for (the offer names it).
+   * 402 offer and no credit. `packageId` is already parsed with `creditPackageId`, the one rule for it; `resource` is
+   * the absolute URL asked for (the offer names it).
    */
   purchaseCredits(
     caller: CallerIdentity,
-    p: { id: string; packageId: string; payment?: PresentedPaymentShape | undefined; resource: string },
+    p: { id: string; packageId: CreditPackageId; payment?: PresentedPaymentShape | undefined; resource: string },
   ): Promise<CreditPurchase>;
 }
 

@@ -171,9 +171,22 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
       recipient: expect.stringMatching(/^0x/),
     });
     expect(await server.store.getCredits(id)).toBe(0);
-    expect(
-      (await server.post(`/api/user/credits/${id}/purchase`, { packageId: 'credits_7' }, bearer(session.token))).status,
-    ).toBe(400);
+    // One rule for the package id: REST and GraphQL refuse an unknown one with the same message.
+    const unknownPackage = await server.post(
+      `/api/user/credits/${id}/purchase`,
+      { packageId: 'credits_7' },
+      bearer(session.token),
+    );
+    expect(unknownPackage.status).toBe(400);
+    const { message } = (await unknownPackage.json()) as { message: string };
+    expect(message).toMatch(/^parameter packageId: .*credits_100.*credits_5000/);
+    const viaGraphql = await server.post(
+      '/graphql',
+      { query: `mutation { purchaseCredits(id: "${id}", packageId: "credits_7") { balance } }` },
+      bearer(session.token),
+    );
+    const answer = (await viaGraphql.json()) as { errors: { message: string; extensions: { code: string } }[] };
+    expect(answer.errors[0]).toMatchObject({ message, extensions: { code: 'INVALID_PARAMETER' } });
     const stranger = await signIn(server);
     expect(
       (await server.post(`/api/user/credits/${id}/purchase`, { packageId: 'credits_100' }, bearer(stranger.token)))

@@ -153,6 +153,9 @@ describe('webhooks API', () => {
       ['POST', { url: receiver.url, events: ['wallet.transfer'] }],
       ['POST', { url: receiver.url, events: ['ens.transfer'], filters: { names: ['not a name!'] } }],
       ['POST', { url: receiver.url, events: ['price.alert'], filters: { prices: [{ symbol: 'ETH' }] } }],
+      // A symbol the token table does not know: the price detector could never quote it.
+      ['POST', { url: receiver.url, events: ['price.alert'], filters: { prices: [{ symbol: 'NOPE', above: 1 }] } }],
+      ['POST', { url: receiver.url, events: ['farcaster.cast'], filters: { fids: [2 ** 31] } }],
       ['POST', { url: receiver.url, events: ['ens.transfer'], secret: 'short' }],
       ['POST', 'not json'],
     ];
@@ -164,7 +167,9 @@ describe('webhooks API', () => {
     expect((await server.get('/api/webhooks/not-a-uuid', bearer(owner.token))).status).toBe(400);
     expect((await call('PATCH', `/api/webhooks/${id}`, bearer(owner.token), {})).status).toBe(400);
     expect((await call('PATCH', `/api/webhooks/${id}`, bearer(owner.token), { status: 'disabled' })).status).toBe(400);
-    expect((await server.get(`/api/webhooks/${id}/deliveries?limit=0`, bearer(owner.token))).status).toBe(400);
+    const badLimit = await server.get(`/api/webhooks/${id}/deliveries?limit=0`, bearer(owner.token));
+    expect(badLimit.status).toBe(400);
+    expect((await badLimit.json()).message).toBe('parameter limit: must be an integer from 1 to 100');
   });
 
   it('plan limits: Free holds 1 webhook (402 with a clear message), Pro 10', async () => {
@@ -232,6 +237,16 @@ describe('webhooks API', () => {
       const answer = (await bad.json()) as { errors: { extensions: { code: string } }[] };
       expect(answer.errors[0]!.extensions.code, query).toBe('INVALID_PARAMETER');
     }
+    // An update bad in its id and its body: both surfaces name the id, REST's path before its body.
+    const restBoth = await call('PATCH', '/api/webhooks/not-a-uuid', bearer(token), { status: 'disabled' });
+    const graphqlBoth = await server.post(
+      '/graphql',
+      { query: 'mutation { updateWebhook(id: "not-a-uuid", status: "disabled") { id } }' },
+      bearer(token),
+    );
+    const idMessage = 'parameter id: must be a webhook id (UUID)';
+    expect(((await restBoth.json()) as { message: string }).message).toBe(idMessage);
+    expect(((await graphqlBoth.json()) as { errors: { message: string }[] }).errors[0]!.message).toBe(idMessage);
     const listed = await server.post(
       '/graphql',
       { query: '{ webhooks { count webhooks { id events } } }' },
