@@ -7,6 +7,7 @@ import {
   STATUS_OF_CODE,
 } from '../../src/errors/api-error.js';
 import { renderError } from '../../src/errors/error-envelope.js';
+import { apiErrorFromGraphQL } from '../../src/http/graphql-errors.js';
 
 describe('an ApiError answers with the HTTP status of its code', () => {
   it("each code has one status, as SPEC's error table gives it", () => {
@@ -30,5 +31,45 @@ describe('an ApiError answers with the HTTP status of its code', () => {
   it('a failing CCIP gateway is CCIP_ERROR answered 500, while a bad CCIP request is CCIP_ERROR answered 400', () => {
     expect(new CcipGatewayError('CCIP gateway internal error').status).toBe(500);
     expect(new ApiError('CCIP_ERROR', 'bad calldata').status).toBe(400);
+  });
+});
+
+describe('an error from a subgraph reaches a REST caller rebuilt from its code and status', () => {
+  const rebuilt = (extensions: Record<string, unknown>, message = 'why') => {
+    const error = apiErrorFromGraphQL([{ message, extensions }]);
+    return { name: error.name, status: error.status, code: error.code, message: error.message, extra: error.extra };
+  };
+
+  it('a code with its own status keeps both, its message and its extra fields, not the subgraph name', () => {
+    expect(rebuilt({ code: 'CONFLICT', status: 409, serviceName: 'ccip', owner: 'x' })).toEqual({
+      name: 'ApiError',
+      status: 409,
+      code: 'CONFLICT',
+      message: 'why',
+      extra: { owner: 'x' },
+    });
+    expect(rebuilt({ code: 'CCIP_HEALTH_ERROR', status: 500 })).toMatchObject({
+      status: 500,
+      code: 'CCIP_HEALTH_ERROR',
+    });
+  });
+
+  it('a failing CCIP gateway stays 500 CCIP_ERROR', () => {
+    const thrown = new CcipGatewayError('CCIP gateway internal error: the record store failed');
+    expect(rebuilt(thrown.extensions, thrown.message)).toMatchObject({
+      name: 'CcipGatewayError',
+      status: 500,
+      code: 'CCIP_ERROR',
+      message: thrown.message,
+    });
+  });
+
+  it('an internal error, an unknown code and a status its code is never answered with are 500 INTERNAL_ERROR, message withheld', () => {
+    const internal = { status: 500, code: 'INTERNAL_ERROR', message: 'internal server error' };
+    expect(rebuilt({ code: 'INTERNAL_ERROR', status: 500 }, 'secret detail')).toMatchObject(internal);
+    expect(rebuilt({ code: 'INTERNAL_SERVER_ERROR' }, 'secret detail')).toMatchObject(internal);
+    expect(rebuilt({ code: 'NOT_FOUND', status: 500 }, 'secret detail')).toMatchObject(internal);
+    expect(rebuilt({ code: 'CCIP_ERROR', status: 503 }, 'secret detail')).toMatchObject(internal);
+    expect(rebuilt({}, 'secret detail')).toMatchObject(internal);
   });
 });
