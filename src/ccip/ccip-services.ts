@@ -9,8 +9,9 @@ import { normalizeEnsName } from '../arguments/ens-name.js';
 import { parseArgument } from '../arguments/parse-argument.js';
 import { subnameLabelArgument, subnameRecordsArgument } from '../arguments/subname-arguments.js';
 import type { AppConfig } from '../config/config.js';
-import { ApiError, CcipGatewayError, isApiError, notFound } from '../errors/api-error.js';
+import { ApiError, CcipGatewayError, notFound } from '../errors/api-error.js';
 import type { Store, SubnameRecords } from '../store/store.js';
+import { ccipRequestError } from './ccip-request-error.js';
 import { recordResult } from './record-result.js';
 import { decodeResolveRequest, ResolveRequestError } from './resolve-request.js';
 import { signOffchainAnswer } from './sign-answer.js';
@@ -33,8 +34,7 @@ function ccipArgument<T>(schema: z.ZodType<T>, name: string, value: string): T {
   try {
     return parseArgument(schema, name, value);
   } catch (err) {
-    if (isApiError(err) && err.code === 'INVALID_PARAMETER') throw ccipError(err.message);
-    throw err;
+    throw ccipRequestError(err);
   }
 }
 

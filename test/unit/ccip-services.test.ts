@@ -5,8 +5,10 @@ import { decodeAbiParameters, encodeFunctionData, type Hex, namehash, parseAbi, 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { packetToBytes } from 'viem/ens';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ccipRequestError } from '../../src/ccip/ccip-request-error.js';
 import { createCcipServices } from '../../src/ccip/ccip-services.js';
 import { resolverServiceAbi } from '../../src/ccip/resolve-request.js';
+import { invalidParameter, serviceUnavailable } from '../../src/errors/api-error.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
@@ -131,5 +133,35 @@ describe('the CCIP services over the store', () => {
     });
     await store.close();
     await expect(ccip.health()).rejects.toMatchObject({ status: 500, code: 'CCIP_HEALTH_ERROR' });
+  });
+
+  it('a malformed sender or data is 400 CCIP_ERROR named by its parameter, as the REST routes answer it', async () => {
+    const ccip = await createCcipServices({ config: config(), store });
+    const data = encodeFunctionData({
+      abi: resolverServiceAbi,
+      functionName: 'resolve',
+      args: [toHex(packetToBytes('a.offchain.eth')), '0x'],
+    });
+    await expect(ccip.answer({ sender: '0x1234', data })).rejects.toMatchObject({
+      status: 400,
+      code: 'CCIP_ERROR',
+      message: expect.stringMatching(/^parameter sender: /),
+    });
+    await expect(ccip.answer({ sender: RESOLVER, data: '0xabc' })).rejects.toMatchObject({
+      status: 400,
+      code: 'CCIP_ERROR',
+      message: expect.stringMatching(/^parameter data: /),
+    });
+  });
+});
+
+describe('a refused CCIP argument is CCIP_ERROR', () => {
+  it('INVALID_PARAMETER becomes 400 CCIP_ERROR with its message; any other error stays itself', () => {
+    const refused = ccipRequestError(invalidParameter('parameter data: must be 0x hex'));
+    expect(refused).toMatchObject({ status: 400, code: 'CCIP_ERROR', message: 'parameter data: must be 0x hex' });
+    const down = serviceUnavailable('store down');
+    expect(ccipRequestError(down)).toBe(down);
+    const plain = new Error('boom');
+    expect(ccipRequestError(plain)).toBe(plain);
   });
 });
