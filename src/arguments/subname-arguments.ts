@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
-import { normalize } from 'viem/ens';
 import { z } from 'zod';
 import { encodeContentHash, InvalidContentHashError } from '../sources/ens/content-hash.js';
+import { normalize } from '../sources/ens/name-hashes.js';
 import { EVM_ADDRESS_PATTERN } from './evm-address.js';
 
 /**
