@@ -1,6 +1,7 @@
 import { type GraphQLSchema, Kind, parse, validate } from 'graphql';
 import { type PreparedOperation, prepareOperation } from '../src/gateway/in-process-gateway.js';
 import type { OperationRow, RouteRow, RouteTable } from './route-row.js';
+import { RouteTableError } from './route-table-error.js';
 import { rowOperation } from './row-operation.js';
 
 /** An operation row with its GraphQL operation parsed and validated once, at start. */
@@ -9,10 +10,6 @@ export interface CompiledOperationRow {
   prepared: PreparedOperation;
   /** Names of the operation's variables: the default variable mapping keeps only these. */
   variableNames: string[];
-}
-
-export class RouteTableError extends Error {
-  override name = 'RouteTableError';
 }
 
 /**

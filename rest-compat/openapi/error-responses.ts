@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { type ErrorCode, STATUS_OF_CODE } from '../../src/errors/api-error.js';
+import { CcipGatewayError, type ErrorCode, STATUS_OF_CODE } from '../../src/errors/api-error.js';
 import {
   componentRef,
   type HeaderObject,
@@ -168,10 +168,25 @@ const EXAMPLE_MESSAGES: Partial<Record<ErrorCode, string>> = {
   SERVICE_UNAVAILABLE: 'upstream provider unavailable',
 };
 
-/** EXAMPLE_MESSAGES by the status each code is answered with. */
-const EXAMPLE_BY_STATUS = new Map<number, { code: string; message: string }>(
-  Object.entries(EXAMPLE_MESSAGES).map(([code, message]) => [STATUS_OF_CODE[code as ErrorCode], { code, message }]),
-);
+/**
+ * Example messages by the status each code is answered with (STATUS_OF_CODE). A status has one example: two codes
+ * answered with one status are a mistake in the table, refused when the module loads rather than one kept silently.
+ * @example examplesByStatus({ NOT_FOUND: 'not found' }).get(404) // { code: 'NOT_FOUND', message: 'not found' }
+ */
+export function examplesByStatus(
+  messages: Partial<Record<ErrorCode, string>>,
+): Map<number, { code: ErrorCode; message: string }> {
+  const byStatus = new Map<number, { code: ErrorCode; message: string }>();
+  for (const [code, message] of Object.entries(messages) as [ErrorCode, string][]) {
+    const status = STATUS_OF_CODE[code];
+    const taken = byStatus.get(status);
+    if (taken) throw new Error(`error examples: ${taken.code} and ${code} are both answered ${status}; keep one`);
+    byStatus.set(status, { code, message });
+  }
+  return byStatus;
+}
+
+const EXAMPLE_BY_STATUS = examplesByStatus(EXAMPLE_MESSAGES);
 
 const CCIP_STATUS_INFO: Record<number, Partial<StatusInfo>> = {
   400: {
@@ -179,7 +194,11 @@ const CCIP_STATUS_INFO: Record<number, Partial<StatusInfo>> = {
     code: 'CCIP_ERROR',
     message: 'invalid calldata',
   },
-  500: { description: 'CCIP gateway internal error', code: 'CCIP_ERROR', message: 'gateway error' },
+  [CcipGatewayError.status]: {
+    description: 'CCIP gateway internal error',
+    code: CcipGatewayError.code,
+    message: 'gateway error',
+  },
 };
 
 export interface ErrorResponses {

@@ -1,6 +1,6 @@
 import { type GraphQLSchema, isNonNullType, parse } from 'graphql';
 import type { RouteRow } from '../route-row.js';
-import { rowOperation } from '../row-operation.js';
+import { rowOperation, rowRootField } from '../row-operation.js';
 import type { ErrorResponses } from './error-responses.js';
 import type { GraphqlJsonSchemas } from './graphql-json-schema.js';
 import type { JsonSchema, Reference, ResponseObject } from './openapi-types.js';
@@ -40,10 +40,7 @@ export function rowResponses({
 
   let ok: ResponseObject;
   if (row.kind === 'operation') {
-    // A row's root field may be a mutation (compile-routes.ts): sign-in, key management.
-    const field = schema.getQueryType()?.getFields()[row.field] ?? schema.getMutationType()?.getFields()[row.field];
-    if (field === undefined)
-      throw new Error(`route ${row.id}: the supergraph has no field Query.${row.field} or Mutation.${row.field}`);
+    const { field } = rowRootField(row, schema);
     const derived = selectionJsonSchema({
       schema,
       document: parse(operation ?? rowOperation(row, schema)),

@@ -14,8 +14,6 @@ const parentName = ensName
   .describe('a parent name this server serves (GET /ccip/health lists them), e.g. offchain.eth')
   .meta({ example: 'offchain.eth' });
 
-const label = subnameLabelArgument;
-
 const EXAMPLE_RECORDS = {
   addresses: { '60': '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
   texts: { url: 'https://dave.example.org', 'com.github': 'dave' },
@@ -46,9 +44,9 @@ const WHO_MAY_REGISTER =
 const registerOperation = (name: string) =>
   `mutation ${name}($parent: String!, $label: String!, $records: SubnameRecordsInput) { registerSubname(parent: $parent, label: $label, records: $records) { ${SUBNAME_SELECTION} } }`;
 
-const registerVariables = (parent: string, labelValue: string, input: RouteInput) => ({
+const registerVariables = (parent: string, label: string, input: RouteInput) => ({
   parent,
-  label: labelValue,
+  label,
   records: recordsInput(input.body.records as SubnameRecordsArgument | undefined),
 });
 
@@ -111,7 +109,7 @@ export const ccipRoutes: RouteRow[] = [
     summary: 'A subname served by the CCIP gateway: owner and records',
     description: '404 when the label is free or the parent is not served here.',
     tier: 'medium',
-    params: { path: z.object({ parent_name: parentName, label }) },
+    params: { path: z.object({ parent_name: parentName, label: subnameLabelArgument }) },
     field: 'subname',
     operation: `query getSubname($parent: String!, $label: String!) { subname(parent: $parent, label: $label) { ${SUBNAME_SELECTION} } }`,
     variables: (input) => ({ parent: input.path.parent_name, label: input.path.label }),
@@ -131,7 +129,7 @@ export const ccipRoutes: RouteRow[] = [
     params: {
       path: z.object({ parent_name: parentName }),
       body: z
-        .object({ label, records: subnameRecordsArgument.optional() })
+        .object({ label: subnameLabelArgument, records: subnameRecordsArgument.optional() })
         .meta({ example: { label: 'dave', records: EXAMPLE_RECORDS } }),
     },
     field: 'registerSubname',

@@ -1,7 +1,7 @@
 import { getAddress } from 'viem';
-import { normalize } from 'viem/ens';
 import { z } from 'zod';
 import { encodeContentHash, InvalidContentHashError } from '../sources/ens/content-hash.js';
+import { normalize } from '../sources/ens/name-hashes.js';
 import { EVM_ADDRESS_PATTERN } from './evm-address.js';
 
 /**
@@ -12,6 +12,10 @@ import { EVM_ADDRESS_PATTERN } from './evm-address.js';
 
 /** A subname label is one DNS label: at most 63 bytes. */
 const MAX_LABEL_BYTES = 63;
+const LABEL_SIZE_MESSAGE = `must be 1 to ${MAX_LABEL_BYTES} bytes`;
+const MAX_TEXT_KEY_LENGTH = 256;
+const MAX_TEXT_VALUE_LENGTH = 4096;
+const TEXT_KEY_MESSAGE = `text record keys must be 1 to ${MAX_TEXT_KEY_LENGTH} characters`;
 const MAX_ADDRESS_RECORDS = 16;
 const MAX_TEXT_RECORDS = 32;
 /** SLIP-44 coin type of ETH: the one `addr(bytes32)` answers, and the owner's address when none is given. */
@@ -27,12 +31,14 @@ const MAX_EVM_COIN_TYPE = 0xffff_ffffn;
  */
 export const subnameLabelArgument = z
   .string()
-  .min(1)
-  .max(MAX_LABEL_BYTES)
+  // A label longer than 63 UTF-16 units is longer than 63 bytes too: the byte check below says the same; these two
+  // give the OpenAPI document its minLength and maxLength.
+  .min(1, LABEL_SIZE_MESSAGE)
+  .max(MAX_LABEL_BYTES, LABEL_SIZE_MESSAGE)
   .regex(/^[^.]+$/, 'must be a single label, without "."')
   .superRefine((label, ctx) => {
     if (new TextEncoder().encode(label).length > MAX_LABEL_BYTES) {
-      ctx.addIssue({ code: 'custom', message: `must be 1 to ${MAX_LABEL_BYTES} bytes` });
+      ctx.addIssue({ code: 'custom', message: LABEL_SIZE_MESSAGE });
       return;
     }
     let normalised: string;
@@ -87,9 +93,28 @@ const addressRecords = z
     return Object.fromEntries(byType);
   });
 
-const textRecords = z
-  .record(z.string().min(1).max(256), z.string().max(4096))
-  .refine((map) => Object.keys(map).length <= MAX_TEXT_RECORDS, `at most ${MAX_TEXT_RECORDS} text records`);
+/** Whether every key of a text-record map is 1 to 256 characters; anything but a plain object is left to the map rule. */
+const textKeysFit = (map: unknown): boolean =>
+  typeof map !== 'object' ||
+  map === null ||
+  Object.keys(map).every((key) => key.length >= 1 && key.length <= MAX_TEXT_KEY_LENGTH);
+
+/**
+ * Text records by key. A bad key is refused before the map is read, named by the map (`records.texts`): a key rule
+ * would name the key itself, which for an empty key reads `records.texts.`. The key rule's bounds document the keys.
+ */
+const textRecords = z.preprocess(
+  (map, ctx) => {
+    if (!textKeysFit(map)) ctx.addIssue({ code: 'custom', message: TEXT_KEY_MESSAGE });
+    return map;
+  },
+  z
+    .record(
+      z.string().min(1, TEXT_KEY_MESSAGE).max(MAX_TEXT_KEY_LENGTH, TEXT_KEY_MESSAGE),
+      z.string().max(MAX_TEXT_VALUE_LENGTH, `text record values must be at most ${MAX_TEXT_VALUE_LENGTH} characters`),
+    )
+    .refine((map) => Object.keys(map).length <= MAX_TEXT_RECORDS, `at most ${MAX_TEXT_RECORDS} text records`),
+);
 
 /** Why `uri` is no content hash the gateway can answer (ENSIP-7 ipfs:// or ipns://), or null; empty is none given. */
 function contentHashProblem(uri: string): string | null {

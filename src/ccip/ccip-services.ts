@@ -5,12 +5,13 @@ import type { Subname } from '../../subgraphs/ccip/types.js';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import { ccipCalldata, ccipSender } from '../arguments/ccip-arguments.js';
-import { normalizeEnsName } from '../arguments/ens-name.js';
+import { ensName } from '../arguments/ens-name.js';
 import { parseArgument } from '../arguments/parse-argument.js';
 import { subnameLabelArgument, subnameRecordsArgument } from '../arguments/subname-arguments.js';
 import type { AppConfig } from '../config/config.js';
-import { ApiError, CcipGatewayError, isApiError, notFound } from '../errors/api-error.js';
+import { ApiError, CcipGatewayError, notFound } from '../errors/api-error.js';
 import type { Store, SubnameRecords } from '../store/store.js';
+import { ccipRequestError } from './ccip-request-error.js';
 import { recordResult } from './record-result.js';
 import { decodeResolveRequest, ResolveRequestError } from './resolve-request.js';
 import { signOffchainAnswer } from './sign-answer.js';
@@ -33,10 +34,18 @@ function ccipArgument<T>(schema: z.ZodType<T>, name: string, value: string): T {
   try {
     return parseArgument(schema, name, value);
   } catch (err) {
-    if (isApiError(err) && err.code === 'INVALID_PARAMETER') throw ccipError(err.message);
-    throw err;
+    throw ccipRequestError(err);
   }
 }
+
+/**
+ * A subname's parent and label parsed with the rules of their REST parameters: the one parse of both for REST rows
+ * and GraphQL callers alike (the resolvers pass them through as sent).
+ */
+const subnameArguments = (names: { parent: string; label: string }) => ({
+  parent: parseArgument(ensName, 'parent', names.parent),
+  label: parseArgument(subnameLabelArgument, 'label', names.label),
+});
 
 /** A failure of ours (the store), answered 500 with SPEC's code; the cause stays in the log. */
 function internal(code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR', message: string, cause: unknown): ApiError {
@@ -60,8 +69,8 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
   /** The served parent `name` falls under (itself or a descendant), or undefined. */
   const parentOf = (name: string) => parentNames.find((parent) => name === parent || name.endsWith(`.${parent}`));
 
-  function servedParent(raw: string): string {
-    const parent = normalizeEnsName(raw);
+  /** `parent` (already parsed) when this gateway serves it, else NOT_FOUND. */
+  function served(parent: string): string {
     if (!parentNames.includes(parent))
       throw notFound(`${parent} is not served here; subnames are offered under ${parentNames.join(', ')}`);
     return parent;
@@ -83,8 +92,8 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
 
     async answer({ sender, data }) {
       const resolver = getAddress(ccipArgument(ccipSender, 'sender', sender));
-      // The rule checked `0x` and whole bytes of hex: the same text, typed as viem's Hex.
-      const calldata: Hex = `0x${ccipArgument(ccipCalldata, 'data', data).slice(2)}`;
+      // The rule checked `0x` and whole bytes of hex: the text is viem's Hex as it is.
+      const calldata = ccipArgument(ccipCalldata, 'data', data) as Hex;
       let request: ReturnType<typeof decodeResolveRequest>;
       try {
         request = decodeResolveRequest(calldata);
@@ -124,18 +133,17 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
       };
     },
 
-    async subname({ parent, label }) {
-      const record = await p.store.getSubname({
-        parent: servedParent(parent),
-        label: parseArgument(subnameLabelArgument, 'label', label),
-      });
+    async subname(names) {
+      const { parent, label } = subnameArguments(names);
+      const record = await p.store.getSubname({ parent: served(parent), label });
       return record ? subnameShape(record) : null;
     },
 
-    async register(caller: CallerIdentity, { parent, label, records }): Promise<Subname> {
+    async register(identify: () => Promise<CallerIdentity>, { records, ...names }): Promise<Subname> {
       // The arguments before the caller, as the REST rows check their body before who calls.
-      const labelArgument = parseArgument(subnameLabelArgument, 'label', label);
+      const { parent, label } = subnameArguments(names);
       const recordsArgument = parseArgument(subnameRecordsArgument, 'records', recordsAsMaps(records));
+      const caller = await identify();
       if (caller.mode !== 'siwe' || !caller.wallet) {
         throw new ApiError(
           'UNAUTHORIZED',
@@ -143,8 +151,8 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
         );
       }
       const record = {
-        parent: servedParent(parent),
-        label: labelArgument,
+        parent: served(parent),
+        label,
         owner: caller.wallet.toLowerCase(),
         records: subnameRecords(recordsArgument, caller.wallet),
         createdAt: now(),

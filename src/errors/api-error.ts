@@ -66,10 +66,12 @@ export class ApiError extends Error {
  * @example new OversizedRequestError('request URL or headers are too large').status // 431
  */
 export class OversizedRequestError extends ApiError {
+  static readonly code = 'INVALID_PARAMETER' satisfies ErrorCode;
+  static readonly status = 431;
   override name = 'OversizedRequestError';
-  override readonly status = 431;
-  constructor(message: string) {
-    super('INVALID_PARAMETER', message);
+  override readonly status = OversizedRequestError.status;
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super(OversizedRequestError.code, message, extra);
   }
 }
 
@@ -78,11 +80,34 @@ export class OversizedRequestError extends ApiError {
  * @example new CcipGatewayError('CCIP gateway internal error: the record store failed').status // 500
  */
 export class CcipGatewayError extends ApiError {
+  static readonly code = 'CCIP_ERROR' satisfies ErrorCode;
+  static readonly status = 500;
   override name = 'CcipGatewayError';
-  override readonly status = 500;
-  constructor(message: string) {
-    super('CCIP_ERROR', message);
+  override readonly status = CcipGatewayError.status;
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super(CcipGatewayError.code, message, extra);
   }
+}
+
+/** The errors answered with another status than their code's: with STATUS_OF_CODE, every (code, status) answered. */
+const OFF_TABLE_ERRORS = [OversizedRequestError, CcipGatewayError] as const;
+
+/**
+ * The ApiError that `code` and `status` describe (as an error's `extensions` carry them), or undefined when the
+ * service answers no such pair: STATUS_OF_CODE's pairs and the off-table classes above. INTERNAL_ERROR is never
+ * rebuilt, so that a message meant for the log cannot reach a caller.
+ * @example apiErrorOf('CCIP_ERROR', 500, 'CCIP gateway internal error') // a CcipGatewayError
+ */
+export function apiErrorOf(
+  code: unknown,
+  status: unknown,
+  message: string,
+  extra: Record<string, unknown> = {},
+): ApiError | undefined {
+  if (!isErrorCode(code) || code === 'INTERNAL_ERROR') return undefined;
+  if (STATUS_OF_CODE[code] === status) return new ApiError(code, message, extra);
+  const OffTable = OFF_TABLE_ERRORS.find((error) => error.code === code && error.status === status);
+  return OffTable ? new OffTable(message, extra) : undefined;
 }
 
 export const invalidParameter = (message: string): ApiError => new ApiError('INVALID_PARAMETER', message);

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { RouteInput } from '../../rest-compat/route-row.js';
+import { ccipRequestError } from '../ccip/ccip-request-error.js';
 import { ApiError, isApiError } from '../errors/api-error.js';
 
 const CCIP_FIELDS = ['sender', 'data'] as const;
@@ -20,8 +21,8 @@ export function withCcipCodes(parse: () => RouteInput, request: FastifyRequest):
   try {
     return parse();
   } catch (err) {
-    if (!isApiError(err) || err.code !== 'INVALID_PARAMETER') throw err;
-    if (lacksSenderOrData(request)) throw new ApiError('INVALID_REQUEST', 'CCIP request lacks sender or data');
-    throw new ApiError('CCIP_ERROR', err.message);
+    if (isApiError(err) && err.code === 'INVALID_PARAMETER' && lacksSenderOrData(request))
+      throw new ApiError('INVALID_REQUEST', 'CCIP request lacks sender or data');
+    throw ccipRequestError(err);
   }
 }

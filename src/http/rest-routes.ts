@@ -23,28 +23,36 @@ export function fastifyPath(path: string): string {
   return path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
 }
 
-function parsePart(schema: z.ZodObject | undefined, raw: unknown, where: string): Record<string, unknown> {
+function parsePart(
+  schema: z.ZodObject | undefined,
+  raw: unknown,
+  where: 'path' | 'query' | 'body',
+  wholeName: string,
+): Record<string, unknown> {
   if (!schema) return {};
   const value = raw && typeof raw === 'object' && !Array.isArray(raw) ? raw : where === 'body' ? undefined : {};
   if (value === undefined) throw invalidParameter('body must be a JSON object');
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data as Record<string, unknown>;
-  throw partError(parsed.error, where);
+  throw partError(parsed.error, wholeName);
 }
 
 /**
  * Validates a call's path, query and body against the row's schemas, wherever the call came from (an HTTP request,
  * an MCP tool call): the first problem is a 400 INVALID_PARAMETER worded `parameter <name>: …`, as GraphQL words it.
+ * A rule over a part as a whole names the part (`parameter body: …`), or `wholeName` when the caller sent no such
+ * part: an MCP tool's arguments are flat, so there it is `parameter arguments: …`.
  * @example parseRouteParts(row.params, { path: { name: 'alice.eth' }, query: {}, body: undefined })
  */
 export function parseRouteParts(
   params: RouteParams | undefined,
   raw: { path: unknown; query: unknown; body: unknown },
+  wholeName?: string,
 ): RouteInput {
   return {
-    path: parsePart(params?.path, raw.path, 'path'),
-    query: parsePart(params?.query, raw.query, 'query'),
-    body: parsePart(params?.body, raw.body, 'body'),
+    path: parsePart(params?.path, raw.path, 'path', wholeName ?? 'path'),
+    query: parsePart(params?.query, raw.query, 'query', wholeName ?? 'query'),
+    body: parsePart(params?.body, raw.body, 'body', wholeName ?? 'body'),
   };
 }
 

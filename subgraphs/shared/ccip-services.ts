@@ -9,11 +9,14 @@ export interface CcipServices {
   /** Answers one CCIP-Read request of an OffchainResolver, signed. */
   answer(p: { sender: string; data: string }): Promise<CcipAnswer>;
   health(): Promise<CcipHealth>;
-  /** A registered subname; null when the label is free. */
+  /** A registered subname; null when the label is free. Parent and label are parsed here, as sent. */
   subname(p: { parent: string; label: string }): Promise<Subname | null>;
-  /** Registers `label.parent` to the caller's signed-in wallet. */
+  /**
+   * Registers `label.parent` to the caller's signed-in wallet. The arguments are parsed here, as sent, before
+   * `caller` is asked who calls: a bad argument is a 400 whoever calls.
+   */
   register(
-    caller: CallerIdentity,
+    caller: () => Promise<CallerIdentity>,
     p: { parent: string; label: string; records: SubnameRecordsInput },
   ): Promise<Subname>;
 }

@@ -70,6 +70,22 @@ describe('the subname arguments', () => {
     expect(refusal(subnameLabelArgument, 'label', 'a.b')).toBe('parameter label: must be a single label, without "."');
   });
 
+  it('an empty label and one of 64 ASCII bytes are refused by the byte rule, not by a character count', () => {
+    expect(refusal(subnameLabelArgument, 'label', '')).toBe('parameter label: must be 1 to 63 bytes');
+    expect(refusal(subnameLabelArgument, 'label', 'a'.repeat(64))).toBe('parameter label: must be 1 to 63 bytes');
+    expect(refusal(subnameLabelArgument, 'label', 'a'.repeat(63))).toBe('accepted');
+  });
+
+  it('a text key of 0 or more than 256 characters is refused naming the map; a long value names its key', () => {
+    const keys = 'parameter records.texts: text record keys must be 1 to 256 characters';
+    expect(refusal(subnameRecordsArgument, 'records', { texts: { '': 'x' } })).toBe(keys);
+    expect(refusal(subnameRecordsArgument, 'records', { texts: { ['k'.repeat(257)]: 'x' } })).toBe(keys);
+    expect(refusal(subnameRecordsArgument, 'records', { texts: { ['k'.repeat(256)]: 'x' } })).toBe('accepted');
+    expect(refusal(subnameRecordsArgument, 'records', { texts: { url: 'v'.repeat(4097) } })).toBe(
+      'parameter records.texts.url: text record values must be at most 4096 characters',
+    );
+  });
+
   it('records are refused at the leaf that breaks a rule, a map key by its own rule', () => {
     const owner = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
     expect(subnameRecordsArgument.parse({ addresses: { '060': owner.toLowerCase() } })).toEqual({

@@ -5,8 +5,10 @@ import { decodeAbiParameters, encodeFunctionData, type Hex, namehash, parseAbi, 
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { packetToBytes } from 'viem/ens';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ccipRequestError } from '../../src/ccip/ccip-request-error.js';
 import { createCcipServices } from '../../src/ccip/ccip-services.js';
 import { resolverServiceAbi } from '../../src/ccip/resolve-request.js';
+import { invalidParameter, serviceUnavailable } from '../../src/errors/api-error.js';
 import { openStore } from '../../src/store/open-store.js';
 import type { Store } from '../../src/store/store.js';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
@@ -49,7 +51,7 @@ describe('the CCIP services over the store', () => {
 
   it('an answer is valid for CCIP_ANSWER_TTL_SECONDS from now and serves every configured parent', async () => {
     const ccip = await createCcipServices({ config: config(), store, now: () => NOW });
-    await ccip.register(session, {
+    await ccip.register(async () => session, {
       parent: 'team.example.eth',
       label: 'ops',
       records: { texts: [{ key: 'email', value: 'ops@example.org' }] },
@@ -74,7 +76,8 @@ describe('the CCIP services over the store', () => {
 
   it('records are checked: ENSIP-11 coin types only, 0x addresses, ipfs/ipns content hashes, no key twice', async () => {
     const ccip = await createCcipServices({ config: config(), store, now: () => NOW });
-    const register = (records: object) => ccip.register(session, { parent: 'offchain.eth', label: 'check', records });
+    const register = (records: object) =>
+      ccip.register(async () => session, { parent: 'offchain.eth', label: 'check', records });
     await expect(register({ addresses: [{ coinType: '0', address: wallet }] })).rejects.toMatchObject({
       status: 400,
       message: /^parameter records\.addresses\.0: is not a served coin type/,
@@ -113,10 +116,41 @@ describe('the CCIP services over the store', () => {
     expect(made.records.texts).toEqual([{ key: 'constructor', value: 'kept' }]);
   });
 
+  it('parent and label are parsed here, as a GraphQL caller sent them, before the caller is asked who it is', async () => {
+    const ccip = await createCcipServices({ config: config(), store, now: () => NOW });
+    let asked = 0;
+    const identify = async () => {
+      asked += 1;
+      return session;
+    };
+    await expect(ccip.register(identify, { parent: 'offchain.eth', label: 'Dave', records: {} })).rejects.toMatchObject(
+      {
+        status: 400,
+        message: 'parameter label: must be in normalised form: "dave"',
+      },
+    );
+    await expect(ccip.register(identify, { parent: 'eth', label: 'dave', records: {} })).rejects.toMatchObject({
+      status: 400,
+      message: 'parameter parent: ENS name must have at least two labels, e.g. alice.eth',
+    });
+    expect(asked).toBe(0);
+    const made = await ccip.register(identify, { parent: 'OffChain.ETH', label: 'dave', records: {} });
+    expect([made.name, asked]).toEqual(['dave.offchain.eth', 1]);
+    await expect(ccip.subname({ parent: 'OFFCHAIN.eth', label: 'dave' })).resolves.toMatchObject({
+      owner: expect.any(String),
+    });
+    await expect(ccip.subname({ parent: 'x', label: 'dave' })).rejects.toMatchObject({
+      status: 400,
+      message: 'parameter parent: ENS name must have at least two labels, e.g. alice.eth',
+    });
+  });
+
   it('an API key or anonymous caller cannot register: a SIWE session names the owner', async () => {
     const ccip = await createCcipServices({ config: config(), store });
     const apiKey: CallerIdentity = { ...session, mode: 'api_key', apiKeyId: 'k' };
-    await expect(ccip.register(apiKey, { parent: 'offchain.eth', label: 'k', records: {} })).rejects.toMatchObject({
+    await expect(
+      ccip.register(async () => apiKey, { parent: 'offchain.eth', label: 'k', records: {} }),
+    ).rejects.toMatchObject({
       status: 401,
       code: 'UNAUTHORIZED',
     });
@@ -131,5 +165,35 @@ describe('the CCIP services over the store', () => {
     });
     await store.close();
     await expect(ccip.health()).rejects.toMatchObject({ status: 500, code: 'CCIP_HEALTH_ERROR' });
+  });
+
+  it('a malformed sender or data is 400 CCIP_ERROR named by its parameter, as the REST routes answer it', async () => {
+    const ccip = await createCcipServices({ config: config(), store });
+    const data = encodeFunctionData({
+      abi: resolverServiceAbi,
+      functionName: 'resolve',
+      args: [toHex(packetToBytes('a.offchain.eth')), '0x'],
+    });
+    await expect(ccip.answer({ sender: '0x1234', data })).rejects.toMatchObject({
+      status: 400,
+      code: 'CCIP_ERROR',
+      message: expect.stringMatching(/^parameter sender: /),
+    });
+    await expect(ccip.answer({ sender: RESOLVER, data: '0xabc' })).rejects.toMatchObject({
+      status: 400,
+      code: 'CCIP_ERROR',
+      message: expect.stringMatching(/^parameter data: /),
+    });
+  });
+});
+
+describe('a refused CCIP argument is CCIP_ERROR', () => {
+  it('INVALID_PARAMETER becomes 400 CCIP_ERROR with its message; any other error stays itself', () => {
+    const refused = ccipRequestError(invalidParameter('parameter data: must be 0x hex'));
+    expect(refused).toMatchObject({ status: 400, code: 'CCIP_ERROR', message: 'parameter data: must be 0x hex' });
+    const down = serviceUnavailable('store down');
+    expect(ccipRequestError(down)).toBe(down);
+    const plain = new Error('boom');
+    expect(ccipRequestError(plain)).toBe(plain);
   });
 });
