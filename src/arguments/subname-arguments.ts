@@ -37,7 +37,7 @@ export const subnameLabelArgument = z
   .max(MAX_LABEL_BYTES, LABEL_SIZE_MESSAGE)
   .regex(/^[^.]+$/, 'must be a single label, without "."')
   .superRefine((label, ctx) => {
-    if (new TextEncoder().encode(label).length > MAX_LABEL_BYTES) {
+    if (Buffer.byteLength(label, 'utf8') > MAX_LABEL_BYTES) {
       ctx.addIssue({ code: 'custom', message: LABEL_SIZE_MESSAGE });
       return;
     }
