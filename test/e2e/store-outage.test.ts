@@ -9,6 +9,12 @@ const COUNTED = '/api/price/ETH';
 /** The default STORE_TIMEOUT_MS, and what an answer may take beyond it on a loaded 2-core machine. */
 const BUDGET_MS = 500;
 const SLACK_MS = 500;
+/**
+ * A locked SQLite file is waited for synchronously (busy_timeout = the budget), so the server's event loop stands
+ * still for the whole budget and, on a loaded CI machine, gets the CPU back late (1.3 s seen beside the other e2e
+ * files; 0.51 s alone). Still far below what the test rules out: better-sqlite3's own 5 s wait.
+ */
+const SQLITE_SLACK_MS = 1500;
 
 async function timed(
   call: () => Promise<Response>,
@@ -120,7 +126,7 @@ describe('a SQLite store that another process keeps locked: a fast 503, not a 50
       console.log('SQLite locked:', locked);
       expect(locked.status).toBe(503);
       expect(locked.body).toMatchObject(unavailable);
-      expect(locked.ms).toBeLessThan(BUDGET_MS + SLACK_MS);
+      expect(locked.ms).toBeLessThan(BUDGET_MS + SQLITE_SLACK_MS);
     } finally {
       locker.exec('ROLLBACK');
       locker.close();
