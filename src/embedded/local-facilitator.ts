@@ -10,14 +10,10 @@ import { settle as settleV1, verify as verifyV1 } from 'x402/facilitator';
 import type { PaymentPayload as PaymentPayloadV1, PaymentRequirements as PaymentRequirementsV1 } from 'x402/types';
 import { MULTICALL3_ADDRESS } from '../sources/rpc/viem-chains.js';
 import { getDevAccounts } from './chain/dev-accounts.js';
-import { type LocalChain, type LocalChainLogger, startLocalChain } from './chain/local-chain.js';
-import { seedLocalChain } from './chain/seed-local-chain.js';
-import { baseNamesStep } from './chain/seed-steps/base-names.js';
-import { baseUsdcStep } from './chain/seed-steps/base-usdc.js';
-import { deployMulticall3Step } from './chain/seed-steps/multicall3.js';
+import { BASE_CHAIN_ID, EMBEDDED_CHAIN_PLANS } from './chain/embedded-chain-plans.js';
+import type { LocalChain, LocalChainLogger } from './chain/local-chain.js';
+import { startSeededChain } from './chain/start-seeded-chain.js';
 
-/** Base mainnet's chain id: the embedded Base chain reports it, so payments signed for Base settle there unchanged. */
-export const BASE_CHAIN_ID = 8453;
 /** A facilitator request body is one payload and one requirement: a few KB. */
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -68,13 +64,9 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * @example const facilitator = await startLocalFacilitator(); config X402 facilitator URL = facilitator.url
  */
 export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {}): Promise<LocalFacilitator> {
-  const chain = await startLocalChain({ chainId: BASE_CHAIN_ID, ...(p.logger ? { logger: p.logger } : {}) });
+  const chain = await startSeededChain(EMBEDDED_CHAIN_PLANS.base, p);
+  const { deployments } = chain;
   try {
-    const deployments = await seedLocalChain({
-      rpcUrl: chain.rpcUrl,
-      chainId: BASE_CHAIN_ID,
-      steps: [deployMulticall3Step(), baseUsdcStep(), baseNamesStep()],
-    });
     const viemChain = defineChain({
       ...base,
       name: 'Local Base',

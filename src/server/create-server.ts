@@ -11,8 +11,8 @@ import type { AppConfig } from '../config/config.js';
 import type { LocalChain } from '../embedded/chain/local-chain.js';
 import type { LocalFacilitator } from '../embedded/local-facilitator.js';
 import type { ReplayServer } from '../embedded/replay/replay-server.js';
-import { composeSupergraph } from '../gateway/compose-supergraph.js';
 import { startInProcessGateway } from '../gateway/in-process-gateway.js';
+import { readPublishedSchema } from '../gateway/published-schema.js';
 import { buildHttpApp } from '../http/app.js';
 import { agentSurface, pricedTools } from '../http/mcp/agent-surface.js';
 import { createLogger } from '../logging/logger.js';
@@ -59,7 +59,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
   const cleanups: (() => Promise<void>)[] = [];
   try {
     const subgraphs = await buildAllSubgraphs();
-    const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
+    const gateway = await startInProcessGateway({ subgraphs, ...readPublishedSchema() });
     cleanups.push(() => gateway.stop());
 
     const compiled = compileRouteTable(table, gateway.apiSchema);

@@ -38,6 +38,8 @@ export type SeedLocalChainParameters = {
   /** Run in order; a later step may use what an earlier one deployed. */
   steps: readonly SeedStep[];
   chainId?: number;
+  /** Contract addresses already on the chain (a loaded snapshot's), which the steps may use and add to. */
+  deployments?: ReadonlyMap<string, Address>;
   /** Called after each step, e.g. to log its duration. */
   onStepDone?: (name: string, durationMs: number) => void;
 };
@@ -56,6 +58,7 @@ export async function seedLocalChain({
   rpcUrl,
   steps,
   chainId = 1,
+  deployments,
   onStepDone,
 }: SeedLocalChainParameters): Promise<Map<string, Address>> {
   const chain = localViemChain({ chainId, rpcUrl });
@@ -67,7 +70,7 @@ export async function seedLocalChain({
     walletClient: createWalletClient({ chain, transport, account: accounts[0] }),
     testClient: createTestClient({ chain, transport, mode: 'anvil' }),
     accounts,
-    deployments: new Map(),
+    deployments: new Map(deployments),
   };
   for (const step of steps) {
     const startedAt = performance.now();
