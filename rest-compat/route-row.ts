@@ -73,7 +73,7 @@ export interface OperationRow extends RowBase {
 export interface DocumentRow extends RowBase {
   kind: 'document';
   contentType: string;
-  /** Built once at start from the table and the supergraph; the same bytes are served each time. */
+  /** Built once, on first use, from the table and the supergraph; the same bytes are served each time. */
   render: (ctx: DocumentContext) => string;
 }
 

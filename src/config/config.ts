@@ -3,6 +3,7 @@ import { normalize } from 'viem/ens';
 import { z } from 'zod';
 import { CHAINS, type ChainKey } from './chains.js';
 import { EVM_ADDRESS_PATTERN } from './evm-address-pattern.js';
+import { LISTEN_ADDRESS_ENV } from './listen-address.js';
 
 /** USDC on Base: the asset x402 payments settle in (SPEC: x402 payment). */
 export const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -18,6 +19,9 @@ const optionalUrl = z
   .optional();
 
 const address = z.string().regex(EVM_ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte hex address');
+
+/** The parent the embedded default serves CCIP subnames under when CCIP_PARENT_NAMES is unset (already normalised). */
+export const DEFAULT_CCIP_PARENT_NAMES: readonly string[] = ['offchain.eth'];
 
 /** Comma-separated ENS names in ENSIP-15 normal form, each of two labels or more (`offchain.eth`). */
 function ccipParentNames(value: string, ctx: z.RefinementCtx): string[] {
@@ -86,8 +90,7 @@ function mcpAllowedHosts(value: string, ctx: z.RefinementCtx): string[] {
 }
 
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  ...LISTEN_ADDRESS_ENV,
   DATA_DIR: z.string().default('./data'),
   REDIS_URL: optionalUrl,
   // A store call that has not answered by then is a 503 (SQLite: how long a write waits for a lock held elsewhere).
@@ -185,10 +188,11 @@ const envSchema = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
     .optional(),
+  // The default is written in normal form and not normalised at start: ENSIP-15's tables take ~0.5 s to build.
   CCIP_PARENT_NAMES: z
     .string()
-    .default('offchain.eth')
-    .transform((v, ctx) => ccipParentNames(v, ctx)),
+    .optional()
+    .transform((v, ctx) => (v === undefined ? [...DEFAULT_CCIP_PARENT_NAMES] : ccipParentNames(v, ctx))),
   CCIP_ANSWER_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   // Webhooks: whether http and private / loopback / link-local targets are accepted (unset: only with the embedded
   // chain, i.e. without ETH_RPC_URL), blocks a chain event waits before it is sent (reorg safety; unset: 0 on the

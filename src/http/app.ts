@@ -1,7 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
-import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
+import type { RouteTable } from '../../rest-compat/route-row.js';
+import type { ServedDocument } from '../../rest-compat/routes/documents.js';
 import { type AccessGate, noRelease } from '../access/access-gate.js';
 import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
@@ -27,7 +28,7 @@ export interface HttpAppDeps {
   table: RouteTable;
   operations: readonly CompiledOperationRow[];
   /** Document rows with the bytes rendered at start. */
-  documents: readonly { row: DocumentRow; body: string }[];
+  documents: readonly ServedDocument[];
   /** MCP tools and resources (POST /mcp). */
   agents: AgentSurface;
   access: AccessGate;
@@ -78,16 +79,17 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     publicBaseUrl: deps.config.publicBaseUrl,
     discovery: deps.agents.httpDiscovery,
   });
-  for (const { row, body } of deps.documents) {
+  for (const document of deps.documents) {
+    const { row } = document;
     // An HTML page (the docs) gets a CSP that lets its own inline script run; other documents keep the API's.
-    const pageHeaders = row.contentType.startsWith('text/html') ? await htmlPageHeaders(body) : {};
+    const pageHeaders = row.contentType.startsWith('text/html') ? await htmlPageHeaders(document.body) : {};
     app.route({
       method: row.method,
       url: fastifyPath(row.path),
       handler: async (request, reply) => {
         const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
         if (decision.release !== noRelease) reply.raw.once('close', decision.release);
-        return reply.headers(pageHeaders).headers(decision.headers).type(row.contentType).send(body);
+        return reply.headers(pageHeaders).headers(decision.headers).type(row.contentType).send(document.body);
       },
     });
   }

@@ -59,7 +59,7 @@ export interface StartServicesOptions {
   onRpcRequest?: (chain: ChainKey, method: string) => void;
   startedAt?: number;
   /** Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402 (server only). */
-  offers?: AppOffers;
+  offers?: () => AppOffers | undefined;
 }
 
 /**

@@ -1,5 +1,6 @@
+import { normalize } from 'viem/ens';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, USDC_ON_BASE } from '../../src/config/config.js';
+import { ConfigError, DEFAULT_CCIP_PARENT_NAMES, loadConfig, USDC_ON_BASE } from '../../src/config/config.js';
 
 describe('configuration is read and validated once', () => {
   it('serves with no configuration at all: port 3000, ./data, SPEC limits, USDC on Base', () => {
@@ -12,6 +13,19 @@ describe('configuration is read and validated once', () => {
     expect(c.x402).toMatchObject({ asset: USDC_ON_BASE, network: 'base', chainId: 8453 });
     expect(c.graphql).toEqual({ maxDepth: 6, maxAliases: 15, maxTokens: 1000, maxCost: 1000 });
     expect(Object.values(c.chains).every((chain) => chain.rpcUrl === undefined)).toBe(true);
+  });
+
+  it('CCIP_PARENT_NAMES: unset serves offchain.eth; set, each name must be in ENSIP-15 normal form with two labels or more', () => {
+    expect(loadConfig({}).ccip.parentNames).toEqual(['offchain.eth']);
+    // The default skips normalisation at start, so it must already be normal.
+    for (const name of DEFAULT_CCIP_PARENT_NAMES) expect(normalize(name)).toBe(name);
+    expect(loadConfig({ CCIP_PARENT_NAMES: 'sub.eth, other.eth,sub.eth' }).ccip.parentNames).toEqual([
+      'sub.eth',
+      'other.eth',
+    ]);
+    expect(() => loadConfig({ CCIP_PARENT_NAMES: 'Sub.eth' })).toThrow(/CCIP_PARENT_NAMES/);
+    expect(() => loadConfig({ CCIP_PARENT_NAMES: 'eth' })).toThrow(/CCIP_PARENT_NAMES/);
+    expect(() => loadConfig({ CCIP_PARENT_NAMES: ' , ' })).toThrow(/CCIP_PARENT_NAMES/);
   });
 
   it('treats an empty value as unset, as an env file written from .env.example has them', () => {

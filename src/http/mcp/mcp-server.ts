@@ -76,7 +76,14 @@ export function mcpServer(p: {
     );
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: p.resources.map(({ text: _text, ...listed }) => listed),
+    // Listed without reading `text`: a document's bytes are rendered only when it is read.
+    resources: p.resources.map(({ uri, name, title, description, mimeType }) => ({
+      uri,
+      name,
+      title,
+      description,
+      mimeType,
+    })),
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const resource = p.resources.find((r) => r.uri === request.params.uri);

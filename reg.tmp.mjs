@@ -1,0 +1,1 @@
+import { register } from 'node:module'; register('./hk.tmp.mjs', import.meta.url);
