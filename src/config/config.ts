@@ -93,6 +93,11 @@ const envSchema = z.object({
   ...LISTEN_ADDRESS_ENV,
   DATA_DIR: z.string().default('./data'),
   REDIS_URL: optionalUrl,
+  // Every key the store writes starts with it: several deployments (or a test run) can share one Redis.
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,128}$/, 'must be 1 to 128 letters, digits, colons, dots, dashes or underscores')
+    .default('cia:'),
   // A store call that has not answered by then is a 503 (SQLite: how long a write waits for a lock held elsewhere).
   STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -254,6 +259,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   redisUrl: string | undefined;
+  /** REDIS_KEY_PREFIX: the start of every key the Redis store writes. */
+  redisKeyPrefix: string;
   /** How long one store call may take before the request is answered 503 SERVICE_UNAVAILABLE. */
   storeTimeoutMs: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -422,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

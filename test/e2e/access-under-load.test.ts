@@ -3,14 +3,14 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
 import { bearer, type SiweServer, signIn } from '../helpers/siwe-wallet.js';
+import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 /** A counted Light route answered locally (the price replay, cached). */
 const COUNTED = '/api/price/ETH';
 
@@ -57,7 +57,7 @@ async function newKeyWithCredits(server: TestServer | SiweServer, store: Store, 
 describe('two instances sharing one Redis (SPEC "API key": the same key from several servers)', () => {
   let a: TestServer;
   let b: TestServer;
-  const storePrefix = `test:access-load:${randomUUID()}:`;
+  const storePrefix = testKeyPrefix('access-load');
   beforeAll(async () => {
     // No JWT_SECRET: the signing secret is generated once and shared through Redis.
     [a, b] = await Promise.all([
@@ -67,10 +67,7 @@ describe('two instances sharing one Redis (SPEC "API key": the same key from sev
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`${storePrefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    await deleteKeysUnder(REDIS_URL, storePrefix);
   });
 
   it('500 concurrent anonymous calls from one IP admit exactly the daily quota across both instances', async () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const main = join(root, 'dist', 'src', 'server', 'main.js');
@@ -85,7 +86,7 @@ function isRunning(pid: number): boolean {
 // Each test starts whole servers (two anvil chains each, seeded): on a loaded machine that alone can take half a minute.
 const PROCESS_TEST_MS = 120_000;
 
-describe.skipIf(!existsSync(main))('npm start, as separate processes', () => {
+describe('npm start, as separate processes', () => {
   afterAll(() => {
     for (const i of spawned) {
       i.child.kill('SIGKILL');
@@ -109,10 +110,13 @@ describe.skipIf(!existsSync(main))('npm start, as separate processes', () => {
   );
 
   it(
-    'REDIS_URL switches the store to Redis',
+    'REDIS_URL switches the store to Redis, every key under REDIS_KEY_PREFIX',
     async () => {
-      const i = await start({ REDIS_URL: 'redis://127.0.0.1:6379' });
+      const prefix = testKeyPrefix('process');
+      const i = await start({ REDIS_URL: TEST_REDIS_URL, REDIS_KEY_PREFIX: prefix });
       expect(await (await fetch(`${i.url}/api/health`)).json()).toMatchObject({ store: 'redis' });
+      // Every key it wrote (the CCIP signing key it generated, at least) is under REDIS_KEY_PREFIX.
+      expect(await deleteKeysUnder(TEST_REDIS_URL, prefix)).toBeGreaterThan(0);
     },
     PROCESS_TEST_MS,
   );

@@ -1,18 +1,17 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { createWalletClient, http, parseEther, publicActions } from 'viem';
 import { mainnet } from 'viem/chains';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { bearer, type SiweServer, signIn } from '../helpers/siwe-wallet.js';
+import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 const root = join(import.meta.dirname, '..', '..');
 const loader = join(import.meta.dirname, '..', 'helpers', 'ts-loader', 'register.mjs');
 
@@ -111,17 +110,8 @@ describe('webhook deliveries are durable', () => {
   }, 400_000);
 
   it('two instances on one Redis, watching one chain: each event is delivered once', async () => {
-    const prefix = `test:webhooks:${randomBytes(6).toString('hex')}:`;
-    cleanups.push(async () => {
-      const admin = new Redis(REDIS_URL);
-      let cursor = '0';
-      do {
-        const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-        if (keys.length > 0) await admin.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-      await admin.quit();
-    });
+    const prefix = testKeyPrefix('webhooks');
+    cleanups.push(() => deleteKeysUnder(REDIS_URL, prefix).then(() => undefined));
     const receiver: WebhookReceiver = await startWebhookReceiver();
     cleanups.push(() => receiver.close());
     const shared = { REDIS_URL, WEBHOOK_POLL_MS: '100' };

@@ -37,6 +37,9 @@ describe('configuration is read and validated once', () => {
   it('switches the store to Redis and a chain to a live RPC by env var', () => {
     const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', BASE_RPC_URL: 'https://base.example/rpc' });
     expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.redisKeyPrefix).toBe('cia:');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'staging:cia:' }).redisKeyPrefix).toBe('staging:cia:');
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'has space' })).toThrow(/REDIS_KEY_PREFIX/);
     expect(c.chains.base).toMatchObject({ id: 8453, rpcUrl: 'https://base.example/rpc' });
   });
 

@@ -1,1 +1,0 @@
-export async function load(url, context, nextLoad) { const r = await nextLoad(url, context); globalThis.__n ??= 0; process.stderr.write('L ' + url + ' ' + (r.source ? r.source.length : 0) + '\n'); return r; }
