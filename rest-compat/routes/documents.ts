@@ -2,6 +2,7 @@ import { renderDocsPage } from '../docs/docs-page.js';
 import { buildOpenApi } from '../openapi/build-openapi.js';
 import type { OpenApiDocument } from '../openapi/openapi-types.js';
 import { renderOpenApiYaml } from '../openapi/openapi-yaml.js';
+import { TAG_DESCRIPTIONS } from '../openapi/tag-descriptions.js';
 import type { DocumentContext, RouteRow } from '../route-row.js';
 
 /** The OpenAPI document GET /api/openapi.yaml serves, as an object (MCP tools and x402 discovery read it). */
@@ -11,7 +12,13 @@ export function openApiDocument({
   publicBaseUrl,
   defaultPriceUsd,
 }: DocumentContext): OpenApiDocument {
-  return buildOpenApi({ table, schema: apiSchema, serverUrl: publicBaseUrl, defaultPriceUsd });
+  return buildOpenApi({
+    table,
+    schema: apiSchema,
+    serverUrl: publicBaseUrl,
+    defaultPriceUsd,
+    tagDescriptions: TAG_DESCRIPTIONS,
+  });
 }
 
 /** The machine-readable description and the page that renders it, both generated from this table. */
