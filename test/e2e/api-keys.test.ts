@@ -176,7 +176,9 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({
       x402Version: 1,
-      error: expect.stringContaining('pay it with x402'),
+      // x402's machine reason (no payment sent); the sentence is in `message`.
+      error: 'invalid_payment',
+      message: expect.stringContaining('pay it with x402'),
       accepts: [expect.objectContaining({ maxAmountRequired: '900000' })],
       code: 'PAYMENT_REQUIRED',
       priceUSD: '0.90',
