@@ -2,6 +2,7 @@ import { renderDocsPage } from '../docs/docs-page.js';
 import { buildOpenApi } from '../openapi/build-openapi.js';
 import type { OpenApiDocument } from '../openapi/openapi-types.js';
 import { renderOpenApiYaml } from '../openapi/openapi-yaml.js';
+import { TAG_DESCRIPTIONS } from '../openapi/tag-descriptions.js';
 import type { DocumentContext, DocumentRow, RouteRow } from '../route-row.js';
 
 const builtDocuments = new WeakMap<DocumentContext, OpenApiDocument>();
@@ -14,7 +15,13 @@ export function openApiDocument(ctx: DocumentContext): OpenApiDocument {
   let document = builtDocuments.get(ctx);
   if (document === undefined) {
     const { table, apiSchema, publicBaseUrl, defaultPriceUsd } = ctx;
-    document = buildOpenApi({ table, schema: apiSchema, serverUrl: publicBaseUrl, defaultPriceUsd });
+    document = buildOpenApi({
+      table,
+      schema: apiSchema,
+      serverUrl: publicBaseUrl,
+      defaultPriceUsd,
+      tagDescriptions: TAG_DESCRIPTIONS,
+    });
     builtDocuments.set(ctx, document);
   }
   return document;

@@ -12,6 +12,7 @@ import { registerCors } from './cors.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { registerGraphqlRoute } from './graphql-route.js';
+import { registerJsonBodyParser } from './json-body.js';
 import type { AgentSurface } from './mcp/agent-surface.js';
 import { mcpAllowedHosts, registerMcpRoute } from './mcp/mcp-route.js';
 import { createHttpMetrics, registerMetrics } from './metrics.js';
@@ -60,6 +61,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: 16_384 },
   });
   installErrorHandling(app);
+  registerJsonBodyParser(app);
   // Set as the request arrives (a callback hook, not an async onSend: this runs on every request).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);

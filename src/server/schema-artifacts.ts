@@ -1,8 +1,8 @@
 import 'reflect-metadata';
 import { printSchema } from 'graphql';
-import { buildOpenApi } from '../../rest-compat/openapi/build-openapi.js';
 import { renderOpenApiYaml } from '../../rest-compat/openapi/openapi-yaml.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { openApiDocument } from '../../rest-compat/routes/documents.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import { loadConfig } from '../config/config.js';
 import { apiSchemaOfSupergraph } from '../gateway/api-schema.js';
@@ -25,9 +25,11 @@ export async function buildSchemaArtifacts(): Promise<Map<string, string>> {
   const gateway = await startInProcessGateway({ subgraphs, supergraphSdl, apiSchema });
   try {
     const defaults = loadConfig({});
-    const doc = buildOpenApi({
+    // The document the server serves (GET /api/openapi.yaml) with the default configuration: one builder for both.
+    const doc = openApiDocument({
       table: ROUTE_TABLE,
-      schema: gateway.apiSchema,
+      apiSchema: gateway.apiSchema,
+      publicBaseUrl: undefined,
       defaultPriceUsd: defaults.x402.defaultPriceUsd,
     });
     files.set('openapi.yaml', renderOpenApiYaml(doc));

@@ -25,8 +25,8 @@ async function connect(server: TestServer): Promise<Client> {
 }
 
 /**
- * tools/call as a paying agent sends it: the raw result (the SDK's callTool would check a PaymentRequired in
- * structuredContent against the tool's outputSchema, which only describes the data), `_meta` carrying the payment.
+ * tools/call as x402's MCP clients send it: the raw result, `_meta` carrying the payment (the SDK's plain callTool
+ * reaches the offer too: test/e2e/mcp-stock-clients.test.ts).
  */
 function callTool(client: Client, payment?: PaymentPayload): Promise<CallToolResult> {
   return client.request(

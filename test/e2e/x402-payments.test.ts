@@ -59,7 +59,8 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
     const body = await res.json();
     const resource = `${server.url}${CHECKSUM}`;
     expect(body).toEqual({
-      error: body.message,
+      // One of x402's machine reasons, which both x402 packages' schemas take; the sentence is in `message`.
+      error: 'invalid_payment',
       code: 'PAYMENT_REQUIRED',
       message: expect.stringContaining('pay 0.005 USD per request with x402'),
       tier: 'light',
@@ -89,8 +90,10 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
       ],
       timestamp: expect.any(String),
     });
-    // x402's own schemas: v1's PaymentRequirementsResponse (error a string), and the offer as a v1 client reads it.
+    // x402's own schemas: v1's PaymentRequirementsResponse in both packages (the `x402` one takes only its machine
+    // reasons as `error`), and the offer as a v1 client reads it.
     expect(PaymentRequiredV1Schema.safeParse(body).success).toBe(true);
+    expect(x402ResponseSchema.safeParse(body).success).toBe(true);
     expect(PaymentRequirementsSchema.safeParse(body.accepts[0]).success).toBe(true);
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
 

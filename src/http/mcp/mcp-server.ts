@@ -5,11 +5,13 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { AccessMode } from '../../access/caller-limits.js';
 import type { AgentTool } from './agent-tools.js';
 import { type AgentToolDeps, callAgentTool } from './call-agent-tool.js';
+import { JsonRpcError } from './json-rpc-error.js';
+import { mayCall } from './tool-callers.js';
 
 /** A document an agent may read: the contracts the tools come from. */
 export interface AgentResource {
@@ -21,11 +23,14 @@ export interface AgentResource {
   text: string;
 }
 
-/** What one /mcp request brings: who calls, and whether a SIWE session came with it. */
+/** What one /mcp request brings: who calls, and as what. */
 export interface McpRequestScope {
   caller: { ip: string; headers: Record<string, string | string[] | undefined> };
-  /** Resolves true when the request's Authorization is a valid SIWE session (subname tools are listed then). */
-  hasSession: () => Promise<boolean>;
+  /**
+   * How the request's credentials identify it (`siwe`, `api_key`, `anonymous`), undefined when they are refused:
+   * Write-tier tools are listed to the callers their rows take.
+   */
+  callerMode: () => Promise<AccessMode | undefined>;
 }
 
 export const MCP_SERVER_INFO = {
@@ -57,14 +62,14 @@ export function mcpServer(p: {
     instructions: INSTRUCTIONS,
   });
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const session = p.tools.some((t) => t.needsSession) && (await p.scope.hasSession());
-    return { tools: p.tools.filter((t) => session || !t.needsSession).map((t) => t.definition) };
+    const mode = p.tools.some((t) => t.needs !== undefined) ? await p.scope.callerMode() : undefined;
+    return { tools: p.tools.filter((t) => mayCall(t.needs, mode)).map((t) => t.definition) };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = p.byName.get(request.params.name);
     // An unknown tool is a protocol error (MCP "Error Handling"); everything about a known tool is a tool result.
     if (!tool)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: tools/list names them`);
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: tools/list names them`);
     return callAgentTool(
       {
         tool,
@@ -87,7 +92,7 @@ export function mcpServer(p: {
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const resource = p.resources.find((r) => r.uri === request.params.uri);
-    if (!resource) throw new McpError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`);
+    if (!resource) throw new JsonRpcError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`);
     return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.text }] };
   });
   return server;
