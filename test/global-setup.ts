@@ -13,9 +13,10 @@ const compileScript = join(projectRoot, 'scripts', 'compile-contracts.mjs');
 const contractsDir = join(projectRoot, 'contracts');
 const artifactsDir = join(projectRoot, 'generated', 'contracts');
 const tscScript = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
-/** What tsconfig.build.json compiles, and one file of its output that every build writes. */
+const bundleScript = join(projectRoot, 'scripts', 'bundle-server.mjs');
+/** What tsconfig.build.json compiles (then bundled), and the bundle every build writes last. */
 const BUILD_INPUTS = ['src', 'subgraphs', 'rest-compat', 'test/bench', 'test/helpers'];
-const BUILT_ENTRY = join(projectRoot, 'dist', 'src', 'server', 'main.js');
+const BUILT_ENTRY = join(projectRoot, 'dist', 'bundle', 'main.mjs');
 
 /**
  * Tests run from source without `npm run build`, so do here what the build does when its output is missing or stale:
@@ -33,6 +34,7 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   await writeStaleChainSnapshots(Object.values(EMBEDDED_CHAIN_PLANS));
   if (distIsStale()) {
     execFileSync(process.execPath, [tscScript, '-p', 'tsconfig.build.json'], { cwd: projectRoot, stdio: 'inherit' });
+    execFileSync(process.execPath, [bundleScript], { cwd: projectRoot, stdio: 'inherit' });
   }
   return async () => {
     await deleteKeysUnder(TEST_REDIS_URL, redisRunPrefix).catch((err: Error) => {

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 
 /** The project root: two folders above test/helpers/. */
 const ROOT = join(import.meta.dirname, '..', '..');
-/** What `npm start` runs (built by `npm ci`, and kept current by the tests' global setup). */
-export const BUILT_MAIN = join(ROOT, 'dist', 'src', 'server', 'main.js');
+/** What `npm start` runs: the bundled server (built by `npm ci`, and kept current by the tests' global setup). */
+export const BUILT_MAIN = join(ROOT, 'dist', 'bundle', 'main.mjs');
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -23,7 +23,7 @@ export interface ServerProcess {
 const started = new Set<{ child: ChildProcess; dataDir: string; ownDataDir: boolean }>();
 
 /**
- * The server as its own process, as a user starts it: `node dist/src/server/main.js` (or `npm start` itself),
+ * The server as its own process, as a user starts it: `node dist/bundle/main.mjs` (or `npm start` itself),
  * configured only by env vars, on an ephemeral port. A `dataDir` given is kept (a restart on the same store); one made
  * here is removed by stopAllServerProcesses.
  * @example const server = await startServerProcess({ env: { REDIS_URL } }); await fetch(`${server.url}/api/health`)

@@ -70,7 +70,7 @@ const PARENT_WATCH = [
 export async function startLocalChain({
   chainId = 1,
   logger,
-  startTimeoutMs = 10_000,
+  startTimeoutMs = 30_000,
   anvilPath = resolveAnvilBinary(),
   loadStatePath,
 }: StartLocalChainParameters = {}): Promise<LocalChain> {
