@@ -1,25 +1,21 @@
 import 'reflect-metadata';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { compileRouteTable } from '../../rest-compat/compile-routes.js';
 import type { RouteTable } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
-import { openApiDocument, servedDocuments } from '../../rest-compat/routes/documents.js';
-import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import type { LocalChain } from '../embedded/chain/local-chain.js';
 import type { LocalFacilitator } from '../embedded/local-facilitator.js';
 import type { ReplayServer } from '../embedded/replay/replay-server.js';
-import { startInProcessGateway } from '../gateway/in-process-gateway.js';
-import { readPublishedSchema } from '../gateway/published-schema.js';
 import { buildHttpApp } from '../http/app.js';
-import { agentSurface, pricedTools } from '../http/mcp/agent-surface.js';
+import { pricedTools } from '../http/mcp/agent-surface.js';
 import { createLogger } from '../logging/logger.js';
 import type { Sources } from '../sources/sources.js';
 import type { Store } from '../store/store.js';
 import type { AppOffers } from './app-services.js';
 import { assertPortFree, portInUse } from './port-check.js';
+import { prepareApi } from './prepared-api.js';
 import { startServices } from './start-services.js';
 
 export interface RunningServer {
@@ -78,24 +74,9 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     servicesStart.catch(() => undefined);
     cleanups.push(async () => (await servicesStart).close());
 
-    const subgraphs = await buildAllSubgraphs();
-    const gateway = await startInProcessGateway({ subgraphs, ...readPublishedSchema() });
-    cleanups.push(() => gateway.stop());
-
-    const compiled = compileRouteTable(table, gateway.apiSchema);
-    const documentContext = {
+    const { gateway, operations, documents, agents } = await prepareApi({
       table,
-      apiSchema: gateway.apiSchema,
       publicBaseUrl: config.publicBaseUrl,
-      defaultPriceUsd: config.x402.defaultPriceUsd,
-    };
-    const documents = servedDocuments(table, documentContext);
-    const agents = agentSurface({
-      table,
-      operations: [...compiled.values()],
-      documents,
-      document: openApiDocument(documentContext),
-      supergraphSdl: gateway.supergraphSdl,
       defaultPriceUsd: config.x402.defaultPriceUsd,
     });
     offers = { discovery: agents.httpDiscovery, tools: pricedTools(agents.tools) };
@@ -108,7 +89,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       logger,
       gateway,
       table,
-      operations: [...compiled.values()],
+      operations,
       documents,
       agents,
       access: services.access.gate,

@@ -40,6 +40,14 @@ export function chainSnapshotDir(): string {
  * Undefined when the sources are not there (a deployment of dist/ alone): the snapshot the build wrote is then taken as is.
  */
 export function snapshotFingerprint(plan: EmbeddedChainPlan): string | undefined {
+  // Once per process and chain: the sources do not change under a running server (the tests start dozens).
+  if (!fingerprints.has(plan.name)) fingerprints.set(plan.name, computeFingerprint(plan));
+  return fingerprints.get(plan.name);
+}
+
+const fingerprints = new Map<string, string | undefined>();
+
+function computeFingerprint(plan: EmbeddedChainPlan): string | undefined {
   const root = projectRoot();
   if (!existsSync(join(root, PLAN_SOURCE))) return undefined;
   const hash = createHash('sha256').update(`${plan.name}:${plan.chainId}\n`);

@@ -71,18 +71,32 @@ function readReplayFile(file: string): ReplayEntry[] {
  * @example loadReplayFixtures(defaultFixturesDir()).get('coingecko')?.length
  */
 export function loadReplayFixtures(fixturesDir: string): ReplayFixtures {
+  const files = fixtureFiles(fixturesDir);
+  // Parsing every file is most of a replay server's start; a process that starts many (the tests) parses them once
+  // per version of the files.
+  const version = files.map(({ file }) => `${file}:${statSync(file).mtimeMs}`).join('\n');
+  const cached = loaded.get(fixturesDir);
+  if (cached?.version === version) return cached.fixtures;
   const fixtures: ReplayFixtures = new Map();
+  for (const { source, file } of files)
+    fixtures.set(source, [...(fixtures.get(source) ?? []), ...readReplayFile(file)]);
+  loaded.set(fixturesDir, { version, fixtures });
+  return fixtures;
+}
+
+const loaded = new Map<string, { version: string; fixtures: ReplayFixtures }>();
+
+/** `<fixturesDir>/<source>/*.json` of each source folder, sources and files in name order. */
+function fixtureFiles(fixturesDir: string): { source: string; file: string }[] {
+  const found: { source: string; file: string }[] = [];
   for (const source of readdirSync(fixturesDir).sort()) {
     const sourceDir = join(fixturesDir, source);
     if (!statSync(sourceDir).isDirectory() || !SOURCE_NAME.test(source)) continue;
-    const files = readdirSync(sourceDir)
-      .filter((f) => f.endsWith('.json'))
-      .sort();
-    if (files.length === 0) continue;
-    fixtures.set(
-      source,
-      files.flatMap((f) => readReplayFile(join(sourceDir, f))),
-    );
+    for (const f of readdirSync(sourceDir)
+      .filter((name) => name.endsWith('.json'))
+      .sort()) {
+      found.push({ source, file: join(sourceDir, f) });
+    }
   }
-  return fixtures;
+  return found;
 }
