@@ -79,14 +79,17 @@ describe('bad input never yields a 5xx: every route of the table answers a 4xx w
           body,
           async (segments, query, payload) => {
             const hasBody = row.method !== 'GET';
-            const res = await fetch(`${server.url}${urlFor(row, segments, query)}`, {
+            // In process (fastify's inject): the routing, parsing, validation and access code a socket reaches,
+            // without a TCP connection per case. What only Node's HTTP parser refuses is tested over a socket below.
+            const res = await server.app.inject({
               method: row.method,
+              url: urlFor(row, segments, query),
               headers: hasBody ? { 'content-type': payload.type } : {},
-              body: hasBody ? payload.text : undefined,
+              ...(hasBody ? { payload: payload.text } : {}),
             });
-            const text = await res.text();
-            expect(res.status, `${res.status} ${text.slice(0, 300)}`).toBeLessThan(500);
-            if (res.status >= 400) {
+            const text = res.body;
+            expect(res.statusCode, `${res.statusCode} ${text.slice(0, 300)}`).toBeLessThan(500);
+            if (res.statusCode >= 400) {
               const envelope = JSON.parse(text);
               if (isCcip(row)) {
                 expect(envelope).toMatchObject({
