@@ -13,7 +13,7 @@ export interface OpenStoreParams {
   prefix?: string;
   /** Told about Redis connection errors (e.g. to log them); ignored by SQLite. */
   onError?: (err: Error) => void;
-  /** STORE_TIMEOUT_MS: a call not answered within it (Redis), or a write kept waiting for a lock (SQLite), is a 503. */
+  /** STORE_TIMEOUT_MS: a call not answered within it (Redis), or kept waiting that long for a lock (SQLite), is a 503. */
   timeoutMs?: number;
 }
 

@@ -38,12 +38,12 @@ export class SqliteQuotaCounters {
   constructor(
     file: string,
     private readonly maxCounters = MAX_COUNTERS,
-    busyTimeoutMs = 5000,
   ) {
     this.db = new Database(file);
     // As the store's own connection: a committed write survives a crash of the process.
     this.db.pragma('synchronous = NORMAL');
-    this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    // A locked file fails at once (the store's calls wait on timers, sqlite-lock-wait.ts): never a sleeping process.
+    this.db.pragma('busy_timeout = 0');
     this.load = this.db.prepare<[string, number, number], { count: number }>(
       'SELECT count FROM quota_counters WHERE key = ? AND window_ms = ? AND window = ?',
     );
@@ -90,16 +90,24 @@ export class SqliteQuotaCounters {
   private makeRoom(incoming: number): void {
     if (this.size + incoming <= this.maxCounters) return;
     const drop = Math.max(Math.ceil(this.maxCounters / 10), this.size + incoming - this.maxCounters);
-    const dropped: CounterState[] = [];
+    const dropped: [Map<string, CounterState>, CounterState][] = [];
     for (const byKey of this.counters.values()) {
-      for (const [key, state] of byKey) {
+      for (const state of byKey.values()) {
         if (dropped.length >= drop) break;
-        byKey.delete(key);
-        dropped.push(state);
+        dropped.push([byKey, state]);
       }
     }
+    try {
+      this.save(dropped.flatMap(([, state]) => (state.dirty ? [state] : [])));
+    } catch {
+      // The file is locked or failing: keep them all in memory (over the bound for now) rather than lose counts.
+      return;
+    }
+    for (const [byKey, state] of dropped) {
+      byKey.delete(state.key);
+      state.dirty = false;
+    }
     this.size -= dropped.length;
-    this.save(dropped.filter((state) => state.dirty));
   }
 
   /** All counters move by one, or none does (see Store.consumeQuota). */
@@ -125,7 +133,13 @@ export class SqliteQuotaCounters {
       // reopen a quota or forget a key's count; the rest is written behind (a crash forgets at most
       // QUOTA_FLUSH_INTERVAL_MS of it).
       if (writeNow) {
-        this.save(writeNow);
+        try {
+          this.save(writeNow);
+        } catch (err) {
+          // Not written (the file is locked or failing): the call is not admitted, so it counts nowhere.
+          for (const state of states) state.count -= 1;
+          throw err;
+        }
         for (const state of writeNow) state.dirty = false;
       }
     }
@@ -187,11 +201,11 @@ export class SqliteQuotaCounters {
 
 const shared = new Map<string, { counters: SqliteQuotaCounters; users: number }>();
 
-/** The one SqliteQuotaCounters of a file in this process (the first opener's lock wait); release it when the store closes. */
-export function acquireQuotaCounters(file: string, busyTimeoutMs?: number): SqliteQuotaCounters {
+/** The one SqliteQuotaCounters of a file in this process; release it when the store closes. */
+export function acquireQuotaCounters(file: string): SqliteQuotaCounters {
   let entry = shared.get(file);
   if (!entry) {
-    entry = { counters: new SqliteQuotaCounters(file, MAX_COUNTERS, busyTimeoutMs), users: 0 };
+    entry = { counters: new SqliteQuotaCounters(file, MAX_COUNTERS), users: 0 };
     shared.set(file, entry);
   }
   entry.users += 1;

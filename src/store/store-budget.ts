@@ -25,7 +25,8 @@ function withDeadline<T>(promise: Promise<T>, ms: number, onTimeout: () => Error
 /**
  * The store as the rest of the service sees it: a backend that fails (Redis down, SQLite locked elsewhere) is a 503
  * SERVICE_UNAVAILABLE, never a 500; with `deadlineMs`, so is a call that has not settled by then (a hung Redis
- * answers nothing at all). SQLite needs no deadline: its calls run to completion before they return.
+ * answers nothing at all). SQLite needs no deadline: a call on a locked file gives up by itself after the budget
+ * (sqlite-lock-wait.ts), and one on a free file runs to completion before it returns.
  * @example const store = withStoreBudget(redisStore, { isOutage: isRedisOutage, deadlineMs: config.storeTimeoutMs })
  */
 export function withStoreBudget(

@@ -38,6 +38,40 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (README "Conf
     await expect(store.putNonce({ ...nonce, issuedAt: T0, expiresAt: T0 + 60_000 })).resolves.toBeUndefined();
   });
 
+  it('a call waiting for a lock held elsewhere leaves the event loop free, and goes through once the lock is gone', async () => {
+    const waiting = withStoreBudget(openSqliteStore({ file: join(dir, 'store.sqlite'), busyTimeoutMs: 60_000 }), {
+      isOutage: isSqliteOutage,
+    });
+    const locker = new Database(join(dir, 'store.sqlite'));
+    locker.exec('BEGIN IMMEDIATE');
+    const nonce = { nonce: 'n7654321', domain: 'a.example', uri: 'https://a.example', chainId: 1 };
+    let settled = false;
+    const put = waiting.putNonce({ ...nonce, issuedAt: T0, expiresAt: T0 + 60_000 }).finally(() => {
+      settled = true;
+    });
+    // Timers and I/O run while the call waits: a wait inside SQLite would have ended (settled) before this turn.
+    for (let turn = 0; turn < 5; turn++) await new Promise((r) => setTimeout(r, 10));
+    expect(settled).toBe(false);
+    locker.exec('ROLLBACK');
+    locker.close();
+    await expect(put).resolves.toBeUndefined();
+    await expect(waiting.consumeNonce({ nonce: nonce.nonce, now: T0 + 1 })).resolves.toMatchObject(nonce);
+    await waiting.close();
+  });
+
+  it('a SQLite store whose file is locked for writes does not answer ping (health is 503), though reads still work', async () => {
+    const locker = new Database(join(dir, 'store.sqlite'));
+    locker.exec('BEGIN IMMEDIATE');
+    try {
+      await expect(store.ping()).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      await expect(store.getWallet(`0x${'ab'.repeat(20)}`)).resolves.toBeNull();
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
   it('a refused argument is not an outage: it passes through unchanged', async () => {
     const counters = [{ key: 'k', limit: -1, windowMs: 60_000 }];
     await expect(store.consumeQuota({ counters, now: T0 })).rejects.toBeInstanceOf(StoreArgumentError);
