@@ -5,7 +5,9 @@ import { ApiError } from '../../errors/api-error.js';
 import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
 import type { GraphContextFactory } from '../graph-context-factory.js';
 import type { AgentTool } from './agent-tools.js';
-import { type AgentResource, mcpServer } from './mcp-server.js';
+import { CachedAnswers } from './cached-answers.js';
+import { batchLimits, isOversizedBatch, oversizedBatchAnswer } from './mcp-batch.js';
+import { type AgentResource, mcpAnswers, mcpServer } from './mcp-server.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -79,19 +81,23 @@ export function registerMcpRoute(
   },
 ): void {
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
+  const answers = mcpAnswers({ tools: deps.tools, resources: deps.resources, cache: new CachedAnswers() });
   app.route({
     method: 'POST',
     url: MCP_PATH,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       refuseForeignHost(request, deps.allowedHosts);
+      if (isOversizedBatch(request.body)) return reply.code(400).send(oversizedBatchAnswer());
       const headers: Record<string, string | string[] | undefined> = {};
       for (const name of IDENTITY_HEADERS)
         if (request.headers[name] !== undefined) headers[name] = request.headers[name];
       const caller = { ip: request.ip, headers };
+      const isBatch = Array.isArray(request.body) && request.body.length > 1;
       const server = mcpServer({
         tools: deps.tools,
         byName,
         resources: deps.resources,
+        answers,
         deps: {
           access: deps.access,
           gateway: deps.gateway,
@@ -104,6 +110,7 @@ export function registerMcpRoute(
             if (headers.authorization === undefined || headers['x-api-key'] !== undefined) return false;
             return (await deps.access.identify(caller).catch(() => undefined))?.mode === 'siwe';
           },
+          ...(isBatch ? { batch: batchLimits({ access: deps.access, caller }) } : {}),
         },
       });
       const transport = new WebStandardStreamableHTTPServerTransport({
@@ -123,7 +130,7 @@ export function registerMcpRoute(
         });
         reply.header('Cache-Control', 'no-store');
         const body = await response.text();
-        return reply.send(body === '' ? undefined : body);
+        return reply.send(body === '' ? undefined : answers.cache.splice(body));
       } finally {
         await server.close();
       }

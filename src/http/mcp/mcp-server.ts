@@ -1,6 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListResourcesRequestSchema,
@@ -9,7 +8,10 @@ import {
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from './agent-tools.js';
+import type { CachedAnswers } from './cached-answers.js';
 import { type AgentToolDeps, callAgentTool } from './call-agent-tool.js';
+import type { BatchLimits } from './mcp-batch.js';
+import { ToolCallRequestSchema } from './tool-call-params.js';
 
 /** A document an agent may read: the contracts the tools come from. */
 export interface AgentResource {
@@ -26,6 +28,43 @@ export interface McpRequestScope {
   caller: { ip: string; headers: Record<string, string | string[] | undefined> };
   /** Resolves true when the request's Authorization is a valid SIWE session (subname tools are listed then). */
   hasSession: () => Promise<boolean>;
+  /** Present when the request is a JSON-RPC batch: its free members are counted and their answers bounded. */
+  batch?: BatchLimits;
+}
+
+/** The unchanging answers (documents, tool lists), serialized once: what a handler returns in their place. */
+export interface McpAnswers {
+  cache: CachedAnswers;
+  /** tools/list without and with the session-only tools. */
+  tools: { anonymous: CachedAnswer; session: CachedAnswer };
+  /** resources/read, by URI. */
+  resources: ReadonlyMap<string, CachedAnswer>;
+}
+
+/** A stored answer's placeholder and the bytes it stands for. */
+export interface CachedAnswer {
+  placeholder: string;
+  bytes: number;
+}
+
+/**
+ * Serializes the tool lists and each resource's contents once (CachedAnswers): a request then costs a placeholder,
+ * and the transport's answer gets the stored bytes spliced in.
+ * @example const answers = mcpAnswers({ tools, resources, cache: new CachedAnswers() })
+ */
+export function mcpAnswers(p: {
+  tools: readonly AgentTool[];
+  resources: readonly AgentResource[];
+  cache: CachedAnswers;
+}): McpAnswers {
+  const list = (session: boolean) => p.tools.filter((t) => session || !t.needsSession).map((t) => t.definition);
+  return {
+    cache: p.cache,
+    tools: { anonymous: p.cache.store(list(false)), session: p.cache.store(list(true)) },
+    resources: new Map(
+      p.resources.map((r) => [r.uri, p.cache.store([{ uri: r.uri, mimeType: r.mimeType, text: r.text }])]),
+    ),
+  };
 }
 
 export const MCP_SERVER_INFO = {
@@ -49,6 +88,7 @@ export function mcpServer(p: {
   tools: readonly AgentTool[];
   byName: ReadonlyMap<string, AgentTool>;
   resources: readonly AgentResource[];
+  answers: McpAnswers;
   deps: AgentToolDeps;
   scope: McpRequestScope;
 }): Server {
@@ -56,11 +96,21 @@ export function mcpServer(p: {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     instructions: INSTRUCTIONS,
   });
+  const { batch } = p.scope;
+  /** A free answer inside a batch: counted against the caller, and its bytes taken from the batch's bound. */
+  const free = async (answer?: CachedAnswer): Promise<void> => {
+    if (!batch) return;
+    await batch.count();
+    if (answer) batch.reserve(answer.bytes);
+  };
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const session = p.tools.some((t) => t.needsSession) && (await p.scope.hasSession());
-    return { tools: p.tools.filter((t) => session || !t.needsSession).map((t) => t.definition) };
+    const answer = session ? p.answers.tools.session : p.answers.tools.anonymous;
+    await free(answer);
+    // The placeholder stands for the stored tool list (mcp-route.ts splices it into the answer).
+    return { tools: answer.placeholder as unknown as [] };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(ToolCallRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = p.byName.get(request.params.name);
     // An unknown tool is a protocol error (MCP "Error Handling"); everything about a known tool is a tool result.
     if (!tool)
@@ -75,13 +125,16 @@ export function mcpServer(p: {
       p.deps,
     );
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: p.resources.map(({ text: _text, ...listed }) => listed),
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    await free();
+    return { resources: p.resources.map(({ text: _text, ...listed }) => listed) };
+  });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const resource = p.resources.find((r) => r.uri === request.params.uri);
-    if (!resource) throw new McpError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`);
-    return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.text }] };
+    const answer = p.answers.resources.get(request.params.uri);
+    if (!answer) throw new McpError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`);
+    await free(answer);
+    // The placeholder stands for the stored contents (mcp-route.ts splices it into the answer).
+    return { contents: answer.placeholder as unknown as [] };
   });
   return server;
 }

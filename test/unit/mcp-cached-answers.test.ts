@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { CachedAnswers } from '../../src/http/mcp/cached-answers.js';
+
+describe('MCP answers serialized once and spliced into each JSON-RPC answer', () => {
+  it("puts a stored answer's JSON where its placeholder string stands, and leaves the rest of the body as it is", () => {
+    const cache = new CachedAnswers();
+    const contents = [{ uri: 'api://doc', mimeType: 'text/plain', text: 'line 1\n"quoted" ünïcode' }];
+    const { placeholder, bytes } = cache.store(contents);
+    const body = JSON.stringify([{ jsonrpc: '2.0', id: 1, result: { contents: placeholder } }]);
+    const spliced = cache.splice(body);
+    expect(JSON.parse(spliced.toString())).toEqual([{ jsonrpc: '2.0', id: 1, result: { contents } }]);
+    expect(bytes).toBe(Buffer.byteLength(JSON.stringify(contents)));
+  });
+
+  it('a body without a placeholder, or with a guessed one (an echoed argument), is answered unchanged', () => {
+    const cache = new CachedAnswers();
+    cache.store({ big: 'x'.repeat(1000) });
+    const echoed = JSON.stringify({
+      error: { message: 'no resource "cached-answer-00000000000000000000000000000000-0"' },
+    });
+    expect(cache.splice(echoed)).toBe(echoed);
+    expect(cache.splice('{"result":{}}')).toBe('{"result":{}}');
+  });
+});
