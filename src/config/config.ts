@@ -3,6 +3,7 @@ import { normalize } from 'viem/ens';
 import { z } from 'zod';
 import { CHAINS, type ChainKey } from './chains.js';
 import { EVM_ADDRESS_PATTERN } from './evm-address-pattern.js';
+import { type TrustProxy, trustProxySetting } from './trust-proxy.js';
 
 /** USDC on Base: the asset x402 payments settle in (SPEC: x402 payment). */
 export const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -93,10 +94,14 @@ const envSchema = z.object({
   // A store call that has not answered by then is a 503 (SQLite: how long a write waits for a lock held elsewhere).
   STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Which proxies are believed about the client address (X-Forwarded-For): true, false, a hop count, or addresses and
+  // CIDR ranges (src/config/trust-proxy.ts); the caller is the rightmost address not trusted.
   TRUST_PROXY: z
-    .enum(['true', 'false'])
+    .string()
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((v, ctx) => trustProxySetting(v, ctx)),
+  // Anonymous IPv6 callers are counted per network of this many leading bits: a /64 is what one subscriber gets.
+  ANONYMOUS_IPV6_PREFIX: z.coerce.number().int().min(16).max(128).default(64),
   PUBLIC_BASE_URL: optionalUrl,
   // Browser origins allowed to call the API (CORS); `*` without credentials, since callers authenticate with headers.
   CORS_ORIGINS: z
@@ -253,7 +258,10 @@ export interface AppConfig {
   /** How long one store call may take before the request is answered 503 SERVICE_UNAVAILABLE. */
   storeTimeoutMs: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  trustProxy: boolean;
+  /** Which proxies are believed about the client address (TRUST_PROXY). */
+  trustProxy: TrustProxy;
+  /** Leading bits of an IPv6 address that make one anonymous caller (ANONYMOUS_IPV6_PREFIX). */
+  anonymousIpv6Prefix: number;
   /** Absolute base URL callers reach us at; used in x402 `resource` and CCIP gateway URLs. */
   publicBaseUrl: string | undefined;
   /** Origins browsers may call from (CORS_ORIGINS): `*` or a list. */
@@ -421,6 +429,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    anonymousIpv6Prefix: e.ANONYMOUS_IPV6_PREFIX,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     corsOrigins: e.CORS_ORIGINS,
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS,

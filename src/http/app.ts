@@ -18,6 +18,7 @@ import { requestIdFor } from './request-id.js';
 import { ResponseCache } from './response-cache.js';
 import { fastifyPath, registerOperationRoutes } from './rest-routes.js';
 import { htmlPageHeaders, registerSecurityHeaders } from './security-headers.js';
+import { proxyTrust } from './trusted-proxies.js';
 import { uiAssets } from './ui-assets.js';
 
 export interface HttpAppDeps {
@@ -46,7 +47,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     loggerInstance: deps.logger as FastifyBaseLogger,
     // request.log becomes a pino child only when a line is written (most requests write none at LOG_LEVEL=warn).
     childLoggerFactory: (logger, bindings, options) => requestLoggerFactory(logger as Logger, bindings, options),
-    trustProxy: deps.config.trustProxy,
+    trustProxy: proxyTrust(deps.config.trustProxy),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
     clientErrorHandler: (err, socket) => {
