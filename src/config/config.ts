@@ -113,6 +113,12 @@ const envSchema = z.object({
     .string()
     .default('')
     .transform((v, ctx) => mcpAllowedHosts(v, ctx)),
+  // Connections: how many may be open at once (one more is answered 503 and closed), how long one may sit idle between
+  // requests, and how long a client may take to send a request's headers and the whole request.
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   // Bearer token GET /metrics asks for; unset: /metrics is not served.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ETH_RPC_URL: optionalUrl,
@@ -270,6 +276,17 @@ export interface AppConfig {
   mcpAllowedHosts: string[];
   /** Bearer token of GET /metrics; undefined: /metrics is not served. Never logged. */
   metricsToken: string | undefined;
+  /** What one client connection may hold (README "Running behind a proxy"). */
+  connections: {
+    /** Open at once; one more is answered 503 SERVICE_UNAVAILABLE and closed. */
+    max: number;
+    /** Idle between two requests on a keep-alive connection, ms. */
+    keepAliveTimeoutMs: number;
+    /** To send a request's headers, ms. */
+    headersTimeoutMs: number;
+    /** To send a whole request (headers and body), ms. */
+    requestTimeoutMs: number;
+  };
   chains: Record<ChainKey, ChainEndpoint>;
   upstreamTimeoutMs: number;
   upstreams: {
@@ -411,6 +428,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      'invalid configuration:\n  HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
+  }
   const rpc: Record<ChainKey, string | undefined> = {
     ethereum: e.ETH_RPC_URL,
     base: e.BASE_RPC_URL,
@@ -434,6 +456,12 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     corsOrigins: e.CORS_ORIGINS,
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS,
     metricsToken: e.METRICS_TOKEN,
+    connections: {
+      max: e.MAX_CONNECTIONS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    },
     chains,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreams: {
