@@ -148,4 +148,15 @@ describe('bad input never yields a 5xx: every route of the table answers a 4xx w
     expect(head.headers).toMatchObject(securityHeaders);
     expect(head.body).toBe('');
   });
+
+  it('a persisted query whose hash does not match its query is a 400 that says BAD_REQUEST, not INTERNAL_SERVER_ERROR', async () => {
+    const res = await server.post('/graphql', {
+      query: '{ supportedChains { key } }',
+      extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      errors: [{ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } }],
+    });
+  });
 });
