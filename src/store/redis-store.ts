@@ -216,6 +216,13 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     await this.redis.set(this.keys.nonce(nonce.nonce), JSON.stringify(record), 'PX', ttl);
   }
 
+  async peekNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
+    const json = await this.redis.get(this.keys.nonce(params.nonce));
+    if (json === null) return null;
+    const record = JSON.parse(json) as NonceRecord;
+    return record.expiresAt > params.now ? record : null;
+  }
+
   async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
     // GETDEL hands the value to exactly one caller; expiry is then judged on the caller's clock.
     const json = await this.redis.getdel(this.keys.nonce(params.nonce));

@@ -92,6 +92,15 @@ const toSubname = (row: SubnameRow): SubnameRecord => ({
   createdAt: row.created_at,
 });
 
+const toNonce = (row: NonceRow): NonceRecord => ({
+  nonce: row.nonce,
+  domain: row.domain,
+  uri: row.uri,
+  chainId: row.chain_id,
+  issuedAt: row.issued_at,
+  expiresAt: row.expires_at,
+});
+
 const toWallet = (row: WalletRow): WalletRecord => ({
   address: row.address,
   firstSeenAt: row.first_seen_at,
@@ -170,6 +179,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
            issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
       ),
       nonceTake: prepare<NonceRow>('DELETE FROM siwe_nonces WHERE nonce = ? RETURNING *'),
+      noncePeek: prepare<NonceRow>('SELECT * FROM siwe_nonces WHERE nonce = ? AND expires_at > ?'),
       sessionOpen: prepare(
         `INSERT INTO siwe_sessions (session_id, token_id, expires_at) VALUES (?, ?, ?)
          ON CONFLICT (session_id) DO UPDATE SET token_id = excluded.token_id, expires_at = excluded.expires_at`,
@@ -302,17 +312,15 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     this.sql.noncePut.run(nonce.nonce, nonce.domain, nonce.uri, nonce.chainId, nonce.issuedAt, nonce.expiresAt);
   }
 
+  async peekNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
+    const row = this.sql.noncePeek.get(params.nonce, params.now);
+    return row ? toNonce(row) : null;
+  }
+
   async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
     const row = this.sql.nonceTake.get(params.nonce);
     if (!row || row.expires_at <= params.now) return null;
-    return {
-      nonce: row.nonce,
-      domain: row.domain,
-      uri: row.uri,
-      chainId: row.chain_id,
-      issuedAt: row.issued_at,
-      expiresAt: row.expires_at,
-    };
+    return toNonce(row);
   }
 
   async openSession(params: { sessionId: string; tokenId: string; expiresAt: number; now: number }): Promise<void> {

@@ -160,6 +160,9 @@ export interface Store extends WebhookStore {
   /** Stores a fresh challenge nonce; it is forgotten after `expiresAt`. */
   putNonce(nonce: NonceRecord): Promise<void>;
 
+  /** The record of a nonce still unused and live, without using it up; used, unknown or expired → null. */
+  peekNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null>;
+
   /** Uses a nonce up: of concurrent callers exactly one gets the record; used, unknown or expired → null. */
   consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null>;
 

@@ -201,6 +201,17 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         expect(await store.consumeNonce({ nonce: 'never-issued', now: T0 })).toBeNull();
       });
 
+      it('a nonce can be read without using it up, until it is used or expires', async () => {
+        await store.putNonce(challenge);
+        const [first, second] = stores.length > 1 ? stores : [store, store];
+        expect(await first!.peekNonce({ nonce: challenge.nonce, now: T0 + 1000 })).toEqual(challenge);
+        expect(await second!.peekNonce({ nonce: challenge.nonce, now: T0 + 1000 })).toEqual(challenge);
+        expect(await store.peekNonce({ nonce: challenge.nonce, now: T0 + 5 * MINUTE })).toBeNull();
+        expect(await store.peekNonce({ nonce: 'never-issued', now: T0 })).toBeNull();
+        expect(await store.consumeNonce({ nonce: challenge.nonce, now: T0 + 2000 })).toEqual(challenge);
+        expect(await store.peekNonce({ nonce: challenge.nonce, now: T0 + 2000 })).toBeNull();
+      });
+
       it('of 50 concurrent uses of a nonce exactly one succeeds', async () => {
         await store.putNonce(challenge);
         const results = await spread(stores, 50, (s) => s.consumeNonce({ nonce: challenge.nonce, now: T0 + 1000 }));
