@@ -15,6 +15,7 @@ import {
   putSubnameScript,
   type RedisScript,
   refreshSessionScript,
+  refundQuotaScript,
   rotateApiKeyScript,
   runScript,
   touchApiKeyScript,
@@ -180,6 +181,12 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     const args = params.counters.flatMap((c, i) => [c.limit, windows[i].resetsAt - params.now + QUOTA_GRACE_MS]);
     const reply = (await this.run(consumeQuotaScript, keys, args)) as number[];
     return { admitted: reply[0] === 1, counts: reply.slice(1), resetsAt: windows.map((w) => w.resetsAt) };
+  }
+
+  async refundQuota(params: { counters: QuotaCounter[]; now: number }): Promise<void> {
+    if (params.counters.length === 0) return;
+    const keys = params.counters.map((c) => this.keys.quota(c, quotaWindow(c, params.now).index));
+    await this.run(refundQuotaScript, keys, []);
   }
 
   async readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading> {

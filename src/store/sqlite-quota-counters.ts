@@ -30,6 +30,7 @@ export class SqliteQuotaCounters {
   private readonly db: Database.Database;
   private readonly load;
   private readonly save;
+  private readonly setCounts;
   /** By window length, then key: no composite key string to build and hash on every call. */
   private readonly counters = new Map<number, Map<string, CounterState>>();
   private size = 0;
@@ -53,6 +54,13 @@ export class SqliteQuotaCounters {
     );
     this.save = this.db.transaction((states: CounterState[]) => {
       for (const s of states) upsert.run(s.key, s.windowMs, s.window, s.count, s.expiresAt);
+    });
+    const set = this.db.prepare<[string, number, number, number, number]>(
+      `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (key, window_ms, window) DO UPDATE SET count = excluded.count`,
+    );
+    this.setCounts = this.db.transaction((states: CounterState[]) => {
+      for (const s of states) set.run(s.key, s.windowMs, s.window, s.count, s.expiresAt);
     });
     this.timer = setInterval(() => this.flush(), QUOTA_FLUSH_INTERVAL_MS);
     this.timer.unref();
@@ -164,6 +172,16 @@ export class SqliteQuotaCounters {
     // The row written holds every count this process had for the window: nothing is left to write behind.
     state.count = row.count;
     state.dirty = false;
+  }
+
+  /** Takes one count back from each counter's window at `now`, never below 0, in memory and in the file. */
+  refund(counters: QuotaCounter[], now: number): void {
+    this.makeRoom(counters.length);
+    const states = counters.map((c) => this.state(c, now)).filter((state) => state.count > 0);
+    for (const state of states) state.count -= 1;
+    // The write-behind keeps the higher of two counts (max): a lower one must be set outright.
+    this.setCounts(states);
+    for (const state of states) state.dirty = false;
   }
 
   read(counters: QuotaCounter[], now: number): QuotaReading {

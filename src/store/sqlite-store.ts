@@ -291,6 +291,10 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     return this.quota.consume(params.counters, params.now);
   }
 
+  async refundQuota(params: { counters: QuotaCounter[]; now: number }): Promise<void> {
+    this.quota.refund(params.counters, params.now);
+  }
+
   async readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading> {
     for (const counter of params.counters) assertCount('limit', counter.limit, 0);
     return this.quota.read(params.counters, params.now);

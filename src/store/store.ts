@@ -147,6 +147,12 @@ export interface Store extends WebhookStore {
   /** Reads counters without incrementing them (usage endpoint, rate-limit headers). */
   readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading>;
 
+  /**
+   * Takes one count back from each counter's window at `now` (never below 0): for a call that was counted but never
+   * answered, because the backend's answer came after the caller had been answered 503 (store-budget.ts).
+   */
+  refundQuota(params: { counters: QuotaCounter[]; now: number }): Promise<void>;
+
   // ── Concurrency slots ────────────────────────────────────────────────────────────────────
 
   /** Takes one of `max` concurrent slots for `key`, held until released or `ttlMs` elapses; null when all are taken. */

@@ -40,6 +40,8 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
   let redis: OwnRedis;
   let server: TestServer;
   const healthy = async () => (await server.get('/api/health')).status === 200;
+  /** Anonymous calls counted today for this client (GET /api/usage counts nothing itself). */
+  const usedToday = async () => ((await (await server.get('/api/usage')).json()) as { used: number }).used;
   beforeAll(async () => {
     redis = await startOwnRedis();
     server = await startTestServer({
@@ -61,6 +63,7 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
   });
 
   it('a Redis that hangs (SIGSTOP): calls answer 503 in the full envelope within the budget; health is 503', async () => {
+    const usedBefore = await usedToday();
     redis.freeze();
     try {
       const counted = await timed(() => server.get(COUNTED));
@@ -82,7 +85,24 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
     }
     const ms = await eventually(healthy);
     console.log(`health back ${ms} ms after Redis was thawed`);
+    // What Redis ran when it woke up (the counted call in flight) was undone: calls answered 503 count for nothing.
+    expect(await usedToday()).toBe(usedBefore);
     expect((await server.get(COUNTED)).status).toBe(200);
+    expect(await usedToday()).toBe(usedBefore + 1);
+  });
+
+  it('calls answered 503 while Redis hangs count for nothing once it wakes up', async () => {
+    const usedBefore = await usedToday();
+    redis.freeze();
+    try {
+      const answers: number[] = [];
+      for (let i = 0; i < 5; i++) answers.push((await server.get(COUNTED)).status);
+      expect(answers).toEqual([503, 503, 503, 503, 503]);
+    } finally {
+      redis.thaw();
+    }
+    await eventually(healthy);
+    expect(await usedToday()).toBe(usedBefore);
   });
 
   it('a Redis that is down (SIGKILL): calls answer 503 fast; health recovers once Redis is back', async () => {

@@ -87,6 +87,39 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (README "Conf
     expect(performance.now() - started).toBeLessThan(500);
   });
 
+  it('a late backend: calls are answered 503 at once and not sent until a ping comes back; what the late call counted is undone', async () => {
+    const sent: string[] = [];
+    let answerLate: (decision: { admitted: boolean; counts: number[]; resetsAt: number[] }) => void = () => {};
+    let pong: () => void = () => {};
+    const refunds: unknown[] = [];
+    const hung = new Proxy(sqlite, {
+      get: (target, name) => {
+        if (name === 'consumeQuota')
+          return () => {
+            sent.push('consumeQuota');
+            return new Promise((resolve) => (answerLate = resolve));
+          };
+        if (name === 'ping') return () => new Promise<void>((resolve) => (pong = resolve));
+        if (name === 'refundQuota') return async (params: unknown) => void refunds.push(params);
+        return Reflect.get(target, name);
+      },
+    });
+    const budgeted = withStoreBudget(hung, { isOutage: () => false, deadlineMs: 20 });
+    const counters = [{ key: 'ip:203.0.113.7', limit: 30, windowMs: 60_000 }];
+    await expect(budgeted.consumeQuota({ counters, now: T0 })).rejects.toMatchObject({ status: 503 });
+    await expect(budgeted.consumeQuota({ counters, now: T0 + 1 })).rejects.toMatchObject({ status: 503 });
+    expect(sent).toEqual(['consumeQuota']);
+    // The backend wakes up: the call in flight ran and counted; that count is taken back.
+    answerLate({ admitted: true, counts: [1], resetsAt: [T0 + 60_000] });
+    pong();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(refunds).toEqual([{ counters, now: T0 }]);
+    const next = budgeted.consumeQuota({ counters, now: T0 + 2 });
+    expect(sent).toEqual(['consumeQuota', 'consumeQuota']);
+    answerLate({ admitted: true, counts: [1], resetsAt: [T0 + 60_000] });
+    await expect(next).resolves.toMatchObject({ admitted: true });
+  });
+
   it("tells Redis failing from Redis refusing: connection and timeout errors are outages, a script's error is not", () => {
     const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
     expect(isRedisOutage(new Error('Command timed out'))).toBe(true);
