@@ -116,7 +116,7 @@ const envSchema = z.object({
   // Connections: how many may be open at once (one more is answered 503 and closed), how long one may sit idle between
   // requests, and how long a client may take to send a request's headers and the whole request.
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
-  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(5000),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   // Bearer token GET /metrics asks for; unset: /metrics is not served.

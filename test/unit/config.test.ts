@@ -26,10 +26,10 @@ describe('configuration is read and validated once', () => {
     expect(c.chains.base).toMatchObject({ id: 8453, rpcUrl: 'https://base.example/rpc' });
   });
 
-  it('connections: 4096 at once, 5 s idle, 10 s for the headers, 30 s for the request; headers never longer than the request', () => {
+  it('connections: 4096 at once, 30 s idle, 10 s for the headers, 30 s for the request; headers never longer than the request', () => {
     expect(loadConfig({}).connections).toEqual({
       max: 4096,
-      keepAliveTimeoutMs: 5000,
+      keepAliveTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
     });
