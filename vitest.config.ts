@@ -15,6 +15,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Files in one worker share the module cache: importing the server (Apollo, viem, x402 …) once per worker instead of
+    // once per file took the suite's import time from 196 s to 32 s. No test mocks modules, fakes timers or stubs globals.
+    isolate: false,
     // Two files at a time even on a 2-core machine (Vitest's default there is one): most files wait on anvil, child
     // processes and sockets, so the suite takes 7.8 min instead of 10.5 (measured on the CI machine, all green).
     maxWorkers: 2,

@@ -6,6 +6,14 @@ import type { ResponseShape } from './response-shape.js';
 export type Tier = 'free' | 'light' | 'medium' | 'heavy' | 'auth' | 'write';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
+/**
+ * What a row needs of its caller (SPEC "Authentication"), besides its tier's quota. `optional`: anyone, counted as
+ * what it sends (an API key, a SIWE session, else its IP), and past the free quota an x402 payment where the row is
+ * sold. `session`: a SIWE session. `wallet`: a SIWE session or one of its wallet's API keys. `none`: nothing is
+ * needed or counted. Credentials that are sent are checked on every row: a bad key or token is a 401 anywhere.
+ */
+export type RowCredentials = 'none' | 'optional' | 'session' | 'wallet';
+
 /** The validated input of a call: path, query and body after their schemas ran. */
 export interface RouteInput {
   path: Record<string, unknown>;
@@ -37,6 +45,11 @@ interface RowBase {
   params?: RouteParams;
   /** HTTP statuses besides 200 that this route documents. */
   errors?: number[];
+  /**
+   * What the row needs of its caller (see {@link RowCredentials}); default `none` on free rows, else `optional`. Its
+   * OpenAPI `security`, and which MCP callers are offered its tool, come from it.
+   */
+  credentials?: RowCredentials;
 }
 
 /** A row answered by one GraphQL operation on the supergraph. */
@@ -73,7 +86,7 @@ export interface OperationRow extends RowBase {
 export interface DocumentRow extends RowBase {
   kind: 'document';
   contentType: string;
-  /** Built once at start from the table and the supergraph; the same bytes are served each time. */
+  /** Built once, on first use, from the table and the supergraph; the same bytes are served each time. */
   render: (ctx: DocumentContext) => string;
 }
 
@@ -103,4 +116,9 @@ export type RouteRow = OperationRow | DocumentRow | BatchRow;
 
 export interface RouteTable {
   rows: readonly RouteRow[];
+}
+
+/** A row's credentials, its default filled in: free rows need none, counted rows take any. */
+export function rowCredentials(row: Pick<RowBase, 'tier' | 'credentials'>): RowCredentials {
+  return row.credentials ?? (row.tier === 'free' ? 'none' : 'optional');
 }

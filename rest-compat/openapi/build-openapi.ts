@@ -1,6 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
-import type { RouteRow, RouteTable } from '../route-row.js';
+import { type RouteRow, type RouteTable, rowCredentials } from '../route-row.js';
 import { rowOperation } from '../row-operation.js';
 import { errorResponses } from './error-responses.js';
 import { graphqlJsonSchemas } from './graphql-json-schema.js';
@@ -15,7 +15,7 @@ import type {
 import { RATE_LIMIT_HEADERS, RETRY_AFTER_HEADER } from './rate-limit-headers.js';
 import { rowParameters } from './row-parameters.js';
 import { rowResponses } from './row-responses.js';
-import { countedSecurity, SECURITY_SCHEMES } from './security-schemes.js';
+import { operationSecurity, SECURITY_SCHEMES } from './security-schemes.js';
 import { zodJsonSchema } from './zod-json-schema.js';
 
 export interface BuildOpenApiParams {
@@ -37,6 +37,7 @@ const DESCRIPTION = [
   'Every REST path runs one field of the federated GraphQL supergraph that is also served at `/graphql`, so both answer with the same shapes.',
   '',
   'Access: anonymous (per IP, 100 calls a day), a SIWE session (`Authorization: Bearer`), an API key (`X-API-Key`) or a per-request x402 payment in USDC on Base (`X-PAYMENT`).',
+  "Each operation's `security` lists what it accepts: free operations need nothing; credentials that are sent are checked everywhere, so a bad key or token is a 401 on every operation.",
   'Counted responses carry the `X-RateLimit-*` headers; `x-tier` and `x-price-usd` on each operation give its tier and price.',
   '',
   'Errors use the envelope `{ error: true, code, message, timestamp }`; the CCIP routes use `{ error, code, message }`.',
@@ -93,7 +94,10 @@ export function buildOpenApi({
       ...(parameters.length > 0 ? { parameters } : {}),
       ...(requestBody ? { requestBody } : {}),
       responses: responses.get(row) ?? {},
-      ...(row.tier !== 'free' ? { security: countedSecurity() } : {}),
+      security: operationSecurity({
+        credentials: rowCredentials(row),
+        payable: price !== undefined || (row.errors ?? []).includes(402),
+      }),
       'x-tier': row.tier,
       ...(price !== undefined ? { 'x-price-usd': price } : {}),
       ...(operations.has(row) ? { 'x-graphql-operation': operations.get(row) } : {}),

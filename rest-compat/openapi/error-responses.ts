@@ -70,7 +70,8 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
           x402Version: { type: 'integer', const: 1 },
           error: {
             type: 'string',
-            description: "x402's machine reason when a sent payment was refused, else why a payment is needed",
+            description:
+              "x402's machine reason (one of the x402 package's ErrorReasons): why a sent payment was refused, else `invalid_payment` (no payment sent); `message` says it in words",
           },
           accepts: {
             type: 'array',
@@ -284,7 +285,7 @@ function exampleBody(status: number, envelope: Envelope, info: StatusInfo): Reco
     if (envelope === 'ccip') return { ...head('PAYMENT_REQUIRED', text), priceUSD: '0.01', recipient };
     return {
       x402Version: 1,
-      error: text,
+      error: 'invalid_payment',
       accepts: [
         {
           scheme: 'exact',

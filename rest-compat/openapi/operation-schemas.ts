@@ -1,3 +1,4 @@
+import { withJsonSchemaExamples } from './examples-keyword.js';
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './openapi-types.js';
 
 /** One documented operation's input and output as plain JSON Schemas (MCP tools, x402 discovery), from the OpenAPI document. */
@@ -132,17 +133,18 @@ export function operationSchemas(document: OpenApiDocument, operation: Operation
     ...((parameters.$defs ?? {}) as Record<string, JsonSchema>),
     ...defs,
   });
-  const inputSchema = {
+  const inputSchema = withJsonSchemaExamples({
     type: 'object' as const,
     properties: parameters.properties as Record<string, JsonSchema>,
     ...(required.length > 0 ? { required } : {}),
     additionalProperties: false,
     ...(Object.keys(inputDefs).length > 0 ? { $defs: inputDefs } : {}),
-  };
+  });
 
   const ok = jsonContent(operation.responses['200'] as ResponseObject | undefined);
   const responseSchema = ok?.schema ? selfContained(document, ok.schema) : undefined;
   const root = responseSchema ? resolvedRoot(responseSchema) : undefined;
-  const outputSchema = root?.type === 'object' ? ({ ...root, type: 'object' } as const) : undefined;
+  const outputSchema =
+    root?.type === 'object' ? withJsonSchemaExamples({ ...root, type: 'object' as const }) : undefined;
   return { inputSchema, outputSchema, argumentParts, inputExample, responseSchema };
 }

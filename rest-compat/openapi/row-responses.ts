@@ -33,7 +33,8 @@ export function rowResponses({
 }: RowResponsesParams): Record<string, ResponseObject | Reference> {
   const counted = row.tier !== 'free';
   const headers = counted ? { headers: rateLimitHeaderRefs() } : {};
-  const statuses = new Set<number>([500, ...(row.errors ?? [])]);
+  // Credentials that are sent are checked on every route (a bad key or token is refused): every row can answer 401.
+  const statuses = new Set<number>([401, 500, ...(row.errors ?? [])]);
   if (hasParams(row)) statuses.add(400);
   if (counted) statuses.add(429);
   if (paid) statuses.add(402);

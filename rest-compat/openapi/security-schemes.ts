@@ -1,3 +1,4 @@
+import type { RowCredentials } from '../route-row.js';
 import type { SecurityRequirement, SecuritySchemeObject } from './openapi-types.js';
 
 /** SPEC "Authentication": API key, SIWE session token, per-request x402 payment. */
@@ -24,9 +25,25 @@ export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
 };
 
 /**
- * Security of a counted operation: any one scheme, or none (anonymous, within the free tier).
- * @example operation.security = countedSecurity()
+ * The security of an operation: the ways to call it, each a set of schemes sent together (`{}`: none at all).
+ * A free row needs nothing (`[]`); an open counted row takes a key, a session, a payment where it is sold, or nothing
+ * (anonymous, within the free quota); a session row takes only a session, and a wallet row a session or a key, each
+ * with a payment beside it where the row is sold.
+ * @example operationSecurity({ credentials: 'session', payable: true }) // [{ BearerAuth: [] }, { BearerAuth: [], X402Payment: [] }]
  */
-export function countedSecurity(): SecurityRequirement[] {
-  return [{ ApiKeyAuth: [] }, { BearerAuth: [] }, { X402Payment: [] }, {}];
+export function operationSecurity(p: { credentials: RowCredentials; payable: boolean }): SecurityRequirement[] {
+  const identities: SecurityRequirement[] =
+    p.credentials === 'session'
+      ? [{ BearerAuth: [] }]
+      : p.credentials === 'wallet'
+        ? [{ BearerAuth: [] }, { ApiKeyAuth: [] }]
+        : [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+  switch (p.credentials) {
+    case 'none':
+      return [];
+    case 'optional':
+      return [...identities, ...(p.payable ? [{ X402Payment: [] }] : []), {}];
+    default:
+      return [...identities, ...(p.payable ? identities.map((id) => ({ ...id, X402Payment: [] })) : [])];
+  }
 }

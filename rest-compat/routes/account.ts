@@ -6,9 +6,16 @@ import type { OperationRow, RouteRow } from '../route-row.js';
 
 const byKeyId = z.object({ id: apiKeyId });
 
-const siweBody = z.object({ message: siweMessage, signature: siweSignature });
+/** The shape of a sign-in (a signed message is single-use: its nonce comes from a challenge of this server). */
+const siweBody = z.object({ message: siweMessage, signature: siweSignature }).meta({
+  example: {
+    message:
+      'localhost:3000 wants you to sign in with your Ethereum account:\n0x70997970C51812dc3A010C7d01b50e0d17dc79C8\n\nSign in to the Chain Identity API\n\nURI: http://localhost:3000\nVersion: 1\nChain ID: 1\nNonce: 3f9c1a7be24d4f0e\nIssued At: 2025-01-01T00:00:00.000Z',
+    signature: `0x${'ab'.repeat(65)}`,
+  },
+});
 
-const keyName = z.object({ name: apiKeyName });
+const keyName = z.object({ name: apiKeyName }).meta({ example: { name: 'backend' } });
 
 const SIGN_IN_ERRORS =
   'Errors, all 401: `INVALID_MESSAGE` (not EIP-4361, or another URI, chain ID or version than the challenge), `INVALID_NONCE` (unknown, used or older than 5 minutes), `DOMAIN_MISMATCH` (not the challenge domain), `EXPIRED_MESSAGE` (past its expiration time, before its not-before time, or issued before the challenge), `INVALID_SIGNATURE`; 503 when a contract wallet cannot be checked.';
@@ -19,13 +26,14 @@ const SESSION_ERRORS =
 const NOT_YOUR_KEY = '404 when the wallet holds no key with this id.';
 
 /** A row that needs a session: how to send it and the 401s without one. */
-const SESSION = { description: SESSION_ERRORS, errors: [401] } satisfies Partial<OperationRow>;
+const SESSION = { description: SESSION_ERRORS, errors: [401], credentials: 'session' } satisfies Partial<OperationRow>;
 
 /** A row on one API key of the signed-in wallet, by its id: 401 without a session, 404 for another wallet's key. */
 const OWN_KEY = {
   description: `${SESSION_ERRORS} ${NOT_YOUR_KEY}`,
   params: { path: byKeyId },
   errors: [401, 404],
+  credentials: 'session',
 } satisfies Partial<OperationRow>;
 
 /** Sign-in with a signed SIWE message, in either family: the message and signature, and why they are refused. */
@@ -40,6 +48,7 @@ const NEW_KEY = {
   description: `${SESSION_ERRORS} 409 \`CONFLICT\` when the wallet already holds 10 keys.`,
   params: { body: keyName },
   errors: [401, 409],
+  credentials: 'session',
 } satisfies Partial<OperationRow>;
 
 /** The older family answers only the nonce and its expiry. */
@@ -99,6 +108,8 @@ export const accountRoutes: RouteRow[] = [
     tag: 'Auth',
     summary: 'Whether the bearer token is a live session, its expiry and limits (authenticated: false without a token)',
     ...SESSION,
+    // Answers anyone (authenticated: false without a session); a bad token is still a 401.
+    credentials: 'optional',
     tier: 'auth',
     field: 'sessionStatus',
   },
@@ -137,6 +148,7 @@ export const accountRoutes: RouteRow[] = [
     tier: 'free',
     field: 'usage',
     errors: [401],
+    credentials: 'optional',
   },
   {
     kind: 'operation',
@@ -203,10 +215,11 @@ export const accountRoutes: RouteRow[] = [
     tier: 'auth',
     params: {
       path: byKeyId,
-      body: z.object({ packageId: creditPackageId }),
+      body: z.object({ packageId: creditPackageId }).meta({ example: { packageId: 'credits_100' } }),
     },
     field: 'purchaseCredits',
     errors: [401, 402, 404],
+    credentials: 'session',
   },
   // The older family (SPEC: "the same flow"): the same fields underneath, answers shaped as those clients expect.
   {

@@ -6,21 +6,25 @@ export const MAX_BATCH_REQUESTS = 20;
 /** Longest inner path (with its query string) a batch item may name. */
 export const MAX_BATCH_PATH_LENGTH = 2048;
 
-const batchBody = z.object({
-  requests: z
-    .array(
-      z.object({
-        path: z
-          .string()
-          .min(1)
-          .max(MAX_BATCH_PATH_LENGTH)
-          .describe('a GET path of this API with its query string, relative: /api/price/ETH?… (never an absolute URL)'),
-      }),
-    )
-    .min(1, 'must hold at least one request')
-    .max(MAX_BATCH_REQUESTS, `must hold at most ${MAX_BATCH_REQUESTS} requests`)
-    .describe(`1 to ${MAX_BATCH_REQUESTS} requests, answered in order`),
-});
+const batchBody = z
+  .object({
+    requests: z
+      .array(
+        z.object({
+          path: z
+            .string()
+            .min(1)
+            .max(MAX_BATCH_PATH_LENGTH)
+            .describe(
+              'a GET path of this API with its query string, relative: /api/price/ETH?… (never an absolute URL)',
+            ),
+        }),
+      )
+      .min(1, 'must hold at least one request')
+      .max(MAX_BATCH_REQUESTS, `must hold at most ${MAX_BATCH_REQUESTS} requests`)
+      .describe(`1 to ${MAX_BATCH_REQUESTS} requests, answered in order`),
+  })
+  .meta({ example: { requests: [{ path: '/api/price/ETH' }, { path: '/api/ens/resolve/alice.eth' }] } });
 
 const batchResponse = {
   type: 'object',

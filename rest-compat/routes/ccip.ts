@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { ccipCalldata, ccipSender } from '../../src/arguments/ccip-arguments.js';
+import {
+  CCIP_EXAMPLE_CALLDATA,
+  CCIP_EXAMPLE_SENDER,
+  ccipCalldata,
+  ccipSender,
+} from '../../src/arguments/ccip-arguments.js';
 import { ensName } from '../../src/arguments/ens-name.js';
 import {
   type SubnameRecordsArgument,
@@ -85,7 +90,7 @@ export const ccipRoutes: RouteRow[] = [
     path: '/ccip',
     summary: 'Signed answer to an ENS OffchainResolver lookup (ERC-3668 POST)',
     description: `${CCIP_DESCRIPTION} 400 \`INVALID_REQUEST\` when sender or data is missing.`,
-    params: { body: lookup },
+    params: { body: lookup.meta({ example: { sender: CCIP_EXAMPLE_SENDER, data: CCIP_EXAMPLE_CALLDATA } }) },
   }),
   {
     kind: 'operation',
@@ -138,6 +143,7 @@ export const ccipRoutes: RouteRow[] = [
     variables: (input) => registerVariables(input.path.parent_name as string, input.body.label as string, input),
     shape: subnameAsMaps,
     errors: [401, 404, 409],
+    credentials: 'session',
   },
   {
     kind: 'operation',
@@ -170,5 +176,6 @@ export const ccipRoutes: RouteRow[] = [
     },
     shape: subnameAsMaps,
     errors: [401, 404, 409],
+    credentials: 'session',
   },
 ];

@@ -14,6 +14,13 @@ const addressList = (entry: z.ZodType<unknown, string>, description: string) =>
 
 const chain = chainName.optional();
 
+/**
+ * Examples that answer on the embedded default (README "Local demo data"): its demo USDC (an ERC-20 whose verified ABI
+ * the replay holds) and its Demo Collectible (an ERC-721 whose token #1 has on-chain metadata).
+ */
+const demoToken = evmAddress.meta({ example: '0xAB3784D65642a7F73bBF90e1A8aB5293Cfa6B38f' });
+const demoCollectible = evmAddress.meta({ example: '0x7baA3B073d21Ee6389FED20A92697C9cb51C7EC3' });
+
 /** SPEC "Market, wallet, utilities" and the utilities documented in detail: NFT, token, ABI and address tools. */
 export const chainUtilityRoutes: RouteRow[] = [
   {
@@ -26,7 +33,7 @@ export const chainUtilityRoutes: RouteRow[] = [
     description:
       'ownerOf, tokenURI, name and symbol in one multicall. A `data:application/json` token URI is decoded into `metadata`; an http(s), ipfs or ar URI is returned as `tokenUri` and never fetched by the service. 404 when the token does not exist (or the contract is not an ERC-721).',
     tier: 'medium',
-    params: { path: z.object({ contract: evmAddress, tokenId }), query: z.object({ chain }) },
+    params: { path: z.object({ contract: demoCollectible, tokenId }), query: z.object({ chain }) },
     field: 'nftToken',
     notFound: 'no ERC-721 token with this id at this contract',
     errors: [404],
@@ -40,7 +47,7 @@ export const chainUtilityRoutes: RouteRow[] = [
     tag: 'Chain',
     summary: 'ERC-20 name, symbol, decimals and total supply (one multicall)',
     tier: 'medium',
-    params: { path: z.object({ address: evmAddress }), query: z.object({ chain }) },
+    params: { path: z.object({ address: demoToken }), query: z.object({ chain }) },
     field: 'tokenInfo',
     notFound: 'no ERC-20 token at this address',
     errors: [404],
@@ -57,7 +64,7 @@ export const chainUtilityRoutes: RouteRow[] = [
       "`verified` is true for an explorer verification or a Sourcify exact match, false for a Sourcify match whose metadata differs. Sourcify also answers while the explorer is down. 404 when neither has the contract's source.",
     tier: 'medium',
     price: '0.02',
-    params: { path: z.object({ address: evmAddress }), query: z.object({ chain }) },
+    params: { path: z.object({ address: demoToken }), query: z.object({ chain }) },
     field: 'contractAbi',
     notFound: 'no verified source for this contract',
     errors: [404],

@@ -58,7 +58,7 @@ export const ensRoutes: RouteRow[] = [
     description: batchDescription,
     tier: 'heavy',
     price: ENS_BATCH_PRICE,
-    params: { body: z.object({ names: ensNameBatch }) },
+    params: { body: z.object({ names: ensNameBatch }).meta({ example: { names: ['alice.eth', 'bob.eth'] } }) },
     field: 'ensBatch',
     shape: pick('results'),
   },

@@ -17,6 +17,7 @@ const NO_SUCH_WEBHOOK = 'no webhook with this id belongs to this wallet';
 const OWN_WEBHOOK = {
   description: `${WHO} ${NOT_YOURS}`,
   errors: [401, 404],
+  credentials: 'wallet',
   notFound: NO_SUCH_WEBHOOK,
 } satisfies Partial<OperationRow>;
 
@@ -43,6 +44,7 @@ export const webhookRoutes: RouteRow[] = [
     variables: (input) => input.body,
     shape: withoutAbsentSecret,
     errors: [401, 402],
+    credentials: 'wallet',
   },
   {
     kind: 'operation',
@@ -55,6 +57,7 @@ export const webhookRoutes: RouteRow[] = [
     tier: 'light',
     field: 'webhooks',
     errors: [401],
+    credentials: 'wallet',
   },
   {
     kind: 'operation',
@@ -105,6 +108,7 @@ export const webhookRoutes: RouteRow[] = [
     params: { path: byId },
     field: 'testWebhook',
     errors: [401, 404, 409],
+    credentials: 'wallet',
     notFound: NO_SUCH_WEBHOOK,
   },
   {
@@ -137,6 +141,7 @@ export const webhookRoutes: RouteRow[] = [
     params: { path: z.object({ id: webhookId, deliveryId }) },
     field: 'redeliverWebhookDelivery',
     errors: [401, 404, 409],
+    credentials: 'wallet',
     notFound: 'no such delivery of a webhook of this wallet',
   },
 ];

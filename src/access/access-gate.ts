@@ -115,7 +115,7 @@ export function createAccessGate(params: {
 
   const identify = (req: AccessRequest, endingSession = false): Promise<Caller> => {
     // Without credentials the answer is the client IP's anonymous caller, the same however often it is asked.
-    if (req.headers['x-api-key'] === undefined && req.headers.authorization === undefined) return params.identify(req);
+    if (!hasCredentials(req)) return params.identify(req);
     let found = identified.get(req.headers);
     if (!found) {
       found = params.identify(req, endingSession);
@@ -186,7 +186,12 @@ export function createAccessGate(params: {
   return {
     identify,
     async admit(req, route) {
-      if (route.tier === 'free') return { caller: null, headers: {}, release: noRelease };
+      if (route.tier === 'free') {
+        // Nothing is needed or counted here, but credentials that are sent are checked: a bad key or token is a
+        // 401 on every route (README "Access"), so a client learns of it on its first call, whatever it calls.
+        if (hasCredentials(req)) await identify(req, route.endsSession);
+        return { caller: null, headers: {}, release: noRelease };
+      }
       const tier = route.tier;
       // A payment header on a row that is for sale: verified and paid for, not counted (no quota, no slot).
       const payment = params.payments && (req.payment ?? presentedPayment(req.headers));
@@ -225,6 +230,11 @@ export function createAccessGate(params: {
       }
     },
   };
+}
+
+/** Whether the request sends an API key or an Authorization header (anything else is an anonymous caller). */
+function hasCredentials(req: AccessRequest): boolean {
+  return req.headers['x-api-key'] !== undefined || req.headers.authorization !== undefined;
 }
 
 function secondsUntil(at: number, now: number): number {

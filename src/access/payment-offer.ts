@@ -17,6 +17,12 @@ export interface PaymentTerms {
   tags?: string[] | undefined;
 }
 
+/**
+ * The v1 body's `error` when no payment was sent: one of x402's machine reasons, since the `x402` package's schema
+ * (x402ResponseSchema) takes only those, and `@x402/core`'s any string; the sentence is in `message`.
+ */
+export const UNPAID_REASON = 'invalid_payment';
+
 /** x402 v1 `exact` requirement (the x402 package's PaymentRequirements: network by name, no null outputSchema). */
 export interface RequirementV1 {
   scheme: 'exact';
@@ -101,10 +107,10 @@ export function encodeHeaderJson(value: unknown): string {
  * The 402 that offers a payment, in both protocol versions at once, through the one error renderer:
  * - body: x402 v1's PaymentRequirementsResponse (`x402Version: 1`, `error` as a string, `accepts: [requirement]`) with
  *   SPEC's `priceUSD` and `recipient` and the envelope's `code: PAYMENT_REQUIRED`, `message` and `timestamp`. `error`
- *   is x402's machine reason when a sent payment was refused (e.g. `invalid_exact_evm_payload_recipient_mismatch`),
- *   else the message: x402's string wins over the envelope's `error: true` (README, Choices);
- * - header `PAYMENT-REQUIRED`: x402 v2's PaymentRequired (base64 JSON: `x402Version: 2`, the same `error`,
- *   `resource`, `accepts` with network `eip155:8453` and `amount`).
+ *   is x402's machine reason: why a sent payment was refused (e.g. `invalid_exact_evm_payload_recipient_mismatch`),
+ *   else {@link UNPAID_REASON}; x402's string wins over the envelope's `error: true` (README, Choices);
+ * - header `PAYMENT-REQUIRED`: x402 v2's PaymentRequired (base64 JSON: `x402Version: 2`, `error` the refusal's
+ *   reason or else the message, `resource`, `accepts` with network `eip155:8453` and `amount`).
  * @example throw paymentRequired(config.x402, terms, { message: 'Daily limit exceeded …' })
  */
 export function paymentRequired(
@@ -112,10 +118,9 @@ export function paymentRequired(
   terms: PaymentTerms,
   p: { message: string; reason?: string; extra?: Record<string, unknown>; headers?: Record<string, string> },
 ): ApiError {
-  const error = p.reason ?? p.message;
   const v2: PaymentRequiredV2 = {
     x402Version: 2,
-    error,
+    error: p.reason ?? p.message,
     resource: {
       url: terms.resource,
       description: terms.description,
@@ -132,7 +137,7 @@ export function paymentRequired(
     {
       ...p.extra,
       // Replaces the envelope's `error: true` where the renderer merges it (src/errors/error-envelope.ts).
-      error,
+      error: p.reason ?? UNPAID_REASON,
       priceUSD: terms.priceUsd,
       recipient: x402.receiver,
       x402Version: 1,

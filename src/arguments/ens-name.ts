@@ -21,7 +21,10 @@ export function normalizeEnsName(raw: string): string {
   try {
     name = normalize(trimmed);
   } catch (err) {
-    const reason = err instanceof Error ? err.message.split('\n')[0] : 'not normalisable';
+    // ENSIP-15's library marks quoted text with U+200E (left-to-right mark) for display; in a JSON message it is an
+    // invisible character a client's comparison or log search trips over.
+    const reason =
+      err instanceof Error ? err.message.split('\n')[0]!.replace(/[\u200e\u200f]/g, '') : 'not normalisable';
     throw invalidParameter(`invalid ENS name (ENSIP-15): ${reason}`);
   }
   const labels = name.split('.');

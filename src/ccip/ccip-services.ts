@@ -137,6 +137,13 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
       };
     },
 
+    async subnameOwner(name) {
+      const parent = parentOf(name);
+      const label = parent === undefined ? '' : name.slice(0, -(parent.length + 1));
+      if (parent === undefined || label === '' || label.includes('.')) return null;
+      return (await p.store.getSubname({ parent, label }))?.owner ?? null;
+    },
+
     async subname(names) {
       const { parent, label } = subnameArguments(names);
       const record = await p.store.getSubname({ parent: served(parent), label });

@@ -3,6 +3,7 @@ import { normalize } from 'viem/ens';
 import { z } from 'zod';
 import { CHAINS, type ChainKey } from './chains.js';
 import { EVM_ADDRESS_PATTERN } from './evm-address-pattern.js';
+import { LISTEN_ADDRESS_ENV } from './listen-address.js';
 import { type TrustProxy, trustProxySetting } from './trust-proxy.js';
 
 /** USDC on Base: the asset x402 payments settle in (SPEC: x402 payment). */
@@ -19,6 +20,9 @@ const optionalUrl = z
   .optional();
 
 const address = z.string().regex(EVM_ADDRESS_PATTERN, 'must be a 0x-prefixed 20-byte hex address');
+
+/** The parent the embedded default serves CCIP subnames under when CCIP_PARENT_NAMES is unset (already normalised). */
+export const DEFAULT_CCIP_PARENT_NAMES: readonly string[] = ['offchain.eth'];
 
 /** Comma-separated ENS names in ENSIP-15 normal form, each of two labels or more (`offchain.eth`). */
 function ccipParentNames(value: string, ctx: z.RefinementCtx): string[] {
@@ -87,10 +91,14 @@ function mcpAllowedHosts(value: string, ctx: z.RefinementCtx): string[] {
 }
 
 const envSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().default('0.0.0.0'),
+  ...LISTEN_ADDRESS_ENV,
   DATA_DIR: z.string().default('./data'),
   REDIS_URL: optionalUrl,
+  // Every key the store writes starts with it: several deployments (or a test run) can share one Redis.
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.-]{1,128}$/, 'must be 1 to 128 letters, digits, colons, dots, dashes or underscores')
+    .default('cia:'),
   // A store call that has not answered by then is a 503 (SQLite: how long a write waits for a lock held elsewhere).
   STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -196,10 +204,11 @@ const envSchema = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
     .optional(),
+  // The default is written in normal form and not normalised at start: ENSIP-15's tables take ~0.5 s to build.
   CCIP_PARENT_NAMES: z
     .string()
-    .default('offchain.eth')
-    .transform((v, ctx) => ccipParentNames(v, ctx)),
+    .optional()
+    .transform((v, ctx) => (v === undefined ? [...DEFAULT_CCIP_PARENT_NAMES] : ccipParentNames(v, ctx))),
   CCIP_ANSWER_TTL_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   // Webhooks: whether http and private / loopback / link-local targets are accepted (unset: only with the embedded
   // chain, i.e. without ETH_RPC_URL), blocks a chain event waits before it is sent (reorg safety; unset: 0 on the
@@ -261,6 +270,8 @@ export interface AppConfig {
   host: string;
   dataDir: string;
   redisUrl: string | undefined;
+  /** REDIS_KEY_PREFIX: the start of every key the Redis store writes. */
+  redisKeyPrefix: string;
   /** How long one store call may take before the request is answered 503 SERVICE_UNAVAILABLE. */
   storeTimeoutMs: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
@@ -448,6 +459,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,

@@ -1,23 +1,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { x402Facilitator } from '@x402/core/facilitator';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
-import { toFacilitatorEvmSigner } from '@x402/evm';
-import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
+import type { toFacilitatorEvmSigner } from '@x402/evm';
 import { type Address, createWalletClient, defineChain, http, publicActions } from 'viem';
-import { base } from 'viem/chains';
-import { settle as settleV1, verify as verifyV1 } from 'x402/facilitator';
+import type { settle as settleV1 } from 'x402/facilitator';
 import type { PaymentPayload as PaymentPayloadV1, PaymentRequirements as PaymentRequirementsV1 } from 'x402/types';
-import { MULTICALL3_ADDRESS } from '../sources/rpc/viem-chains.js';
+import { MULTICALL3_ADDRESS, VIEM_CHAINS } from '../sources/rpc/viem-chains.js';
 import { getDevAccounts } from './chain/dev-accounts.js';
-import { type LocalChain, type LocalChainLogger, startLocalChain } from './chain/local-chain.js';
-import { seedLocalChain } from './chain/seed-local-chain.js';
-import { baseNamesStep } from './chain/seed-steps/base-names.js';
-import { baseUsdcStep } from './chain/seed-steps/base-usdc.js';
-import { deployMulticall3Step } from './chain/seed-steps/multicall3.js';
+import { BASE_CHAIN_ID, EMBEDDED_CHAIN_PLANS } from './chain/embedded-chain-plans.js';
+import type { LocalChain, LocalChainLogger } from './chain/local-chain.js';
+import { startSeededChain } from './chain/start-seeded-chain.js';
 
-/** Base mainnet's chain id: the embedded Base chain reports it, so payments signed for Base settle there unchanged. */
-export const BASE_CHAIN_ID = 8453;
 /** A facilitator request body is one payload and one requirement: a few KB. */
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -68,15 +61,11 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  * @example const facilitator = await startLocalFacilitator(); config X402 facilitator URL = facilitator.url
  */
 export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {}): Promise<LocalFacilitator> {
-  const chain = await startLocalChain({ chainId: BASE_CHAIN_ID, ...(p.logger ? { logger: p.logger } : {}) });
+  const chain = await startSeededChain(EMBEDDED_CHAIN_PLANS.base, p);
+  const { deployments } = chain;
   try {
-    const deployments = await seedLocalChain({
-      rpcUrl: chain.rpcUrl,
-      chainId: BASE_CHAIN_ID,
-      steps: [deployMulticall3Step(), baseUsdcStep(), baseNamesStep()],
-    });
     const viemChain = defineChain({
-      ...base,
+      ...VIEM_CHAINS.base,
       name: 'Local Base',
       rpcUrls: { default: { http: [chain.rpcUrl] } },
       contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
@@ -87,14 +76,34 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
       chain: viemChain,
       transport: http(chain.rpcUrl, { retryCount: 0 }),
     }).extend(publicActions);
-    const signer = toFacilitatorEvmSigner(
-      Object.assign(wallet, { address: account.address }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
-      { confirmationTimeoutMs: 10_000 },
-    );
-    // v2: the x402 Foundation's current facilitator. v1: the x402 1.x package's own facilitator, which keeps v1's
-    // "value at least maxAmountRequired" rule (the current v1 port requires the exact amount).
-    const facilitator = new x402Facilitator().register(`eip155:${BASE_CHAIN_ID}`, new ExactEvmScheme(signer));
-    const v1Client = wallet as unknown as Parameters<typeof settleV1>[0];
+    // The x402 packages (and the chain list x402 1.x loads) take ~0.5 s to import: loaded on the first request, not
+    // on every start. v2: the x402 Foundation's current facilitator. v1: the x402 1.x package's own facilitator,
+    // which keeps v1's "value at least maxAmountRequired" rule (the current v1 port requires the exact amount).
+    let loading: ReturnType<typeof loadFacilitators> | undefined;
+    const loadFacilitators = async () => {
+      const [{ x402Facilitator }, evm, { ExactEvmScheme }, v1] = await Promise.all([
+        import('@x402/core/facilitator'),
+        import('@x402/evm'),
+        import('@x402/evm/exact/facilitator'),
+        import('x402/facilitator'),
+      ]);
+      const signer = evm.toFacilitatorEvmSigner(
+        Object.assign(wallet, { address: account.address }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
+        { confirmationTimeoutMs: 10_000 },
+      );
+      const v1Client = wallet as unknown as Parameters<typeof settleV1>[0];
+      return {
+        v2: new x402Facilitator().register(`eip155:${BASE_CHAIN_ID}`, new ExactEvmScheme(signer)),
+        verifyV1: (payload: PaymentPayloadV1, requirements: PaymentRequirementsV1) =>
+          v1.verify(v1Client, payload, requirements),
+        settleV1: (payload: PaymentPayloadV1, requirements: PaymentRequirementsV1) =>
+          v1.settle(v1Client, payload, requirements),
+      };
+    };
+    const facilitators = () => {
+      loading ??= loadFacilitators();
+      return loading;
+    };
 
     // One settling account: its transactions go out one at a time so that their nonces never collide.
     let settling: Promise<unknown> = Promise.resolve();
@@ -107,7 +116,8 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
     const server = createServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
       (async () => {
-        if (req.method === 'GET' && path === '/supported') return send(res, 200, facilitator.getSupported());
+        if (req.method === 'GET' && path === '/supported')
+          return send(res, 200, (await facilitators()).v2.getSupported());
         if (req.method !== 'POST' || (path !== '/verify' && path !== '/settle'))
           return send(res, 404, { error: 'not found' });
         const body = await readJson(req);
@@ -116,14 +126,15 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
         if (!payload || typeof payload !== 'object' || !requirements || typeof requirements !== 'object') {
           throw new BadFacilitatorRequest('paymentPayload and paymentRequirements are required');
         }
+        const { v2, verifyV1, settleV1 } = await facilitators();
         if (payload.x402Version === 1) {
           const v1Payload = payload as unknown as PaymentPayloadV1;
           const v1Requirements = requirements as unknown as PaymentRequirementsV1;
-          if (path === '/verify') return send(res, 200, await verifyV1(v1Client, v1Payload, v1Requirements));
-          return send(res, 200, await settleInTurn(() => settleV1(v1Client, v1Payload, v1Requirements)));
+          if (path === '/verify') return send(res, 200, await verifyV1(v1Payload, v1Requirements));
+          return send(res, 200, await settleInTurn(() => settleV1(v1Payload, v1Requirements)));
         }
-        if (path === '/verify') return send(res, 200, await facilitator.verify(payload, requirements));
-        return send(res, 200, await settleInTurn(() => facilitator.settle(payload, requirements)));
+        if (path === '/verify') return send(res, 200, await v2.verify(payload, requirements));
+        return send(res, 200, await settleInTurn(() => v2.settle(payload, requirements)));
       })().catch((err: unknown) => {
         if (err instanceof BadFacilitatorRequest) return send(res, 400, { error: err.message });
         // The x402 facilitator reports refusals it meets mid-way as errors carrying a reason: still an answer.

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { ApolloGateway } from '@apollo/gateway';
 import {
   type DocumentNode,
   type ExecutionResult,
@@ -32,8 +31,6 @@ export interface InProcessGateway {
   stop(): Promise<void>;
 }
 
-const quietLogger = { debug() {}, info() {}, warn() {}, error() {} };
-
 /** Wraps a parsed document as a PreparedOperation; the caller has validated it against the API schema. */
 export function prepareOperation(
   source: string,
@@ -53,31 +50,17 @@ export function prepareOperation(
 }
 
 /**
- * The composed supergraph, executed in process: @apollo/gateway derives the API schema from the supergraph SDL (as a
- * router would), and each field of it runs the resolver of the subgraph that defines it (merged-schema.ts), with no
+ * The composed supergraph, executed in process: the API schema (derived from the supergraph as a router would, see
+ * api-schema.ts) with each field running the resolver of the subgraph that defines it (merged-schema.ts), with no
  * query plan and no subgraph requests in between.
- * @example const gw = await startInProcessGateway({ subgraphs, supergraphSdl })
+ * @example const gw = await startInProcessGateway({ subgraphs, ...readPublishedSchema() })
  */
 export async function startInProcessGateway(params: {
   subgraphs: readonly BuiltSubgraph[];
   supergraphSdl: string;
+  apiSchema: GraphQLSchema;
 }): Promise<InProcessGateway> {
-  const gateway = new ApolloGateway({
-    supergraphSdl: params.supergraphSdl,
-    logger: quietLogger,
-    // Only the schema is taken from the gateway: it never executes a query plan here.
-    buildService: ({ name }) => ({
-      process: async () => ({ errors: [{ message: `subgraph ${name} is executed in process, not fetched` }] }),
-    }),
-  });
-  let loaded: GraphQLSchema | undefined;
-  gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
-    loaded = apiSchema;
-  });
-  await gateway.load();
-  await gateway.stop();
-  if (!loaded) throw new Error('gateway did not load');
-  const schema = mergeSubgraphSchemas({ apiSchema: loaded, subgraphs: params.subgraphs });
+  const schema = mergeSubgraphSchemas({ apiSchema: params.apiSchema, subgraphs: params.subgraphs });
   return {
     apiSchema: schema,
     supergraphSdl: params.supergraphSdl,

@@ -1,7 +1,8 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
-import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
+import type { RouteTable } from '../../rest-compat/route-row.js';
+import type { ServedDocument } from '../../rest-compat/routes/documents.js';
 import { type AccessGate, noRelease } from '../access/access-gate.js';
 import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
@@ -12,6 +13,7 @@ import { registerCors } from './cors.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { registerGraphqlRoute } from './graphql-route.js';
+import { registerJsonBodyParser } from './json-body.js';
 import type { AgentSurface } from './mcp/agent-surface.js';
 import { mcpAllowedHosts, registerMcpRoute } from './mcp/mcp-route.js';
 import { createHttpMetrics, registerMetrics } from './metrics.js';
@@ -29,7 +31,7 @@ export interface HttpAppDeps {
   table: RouteTable;
   operations: readonly CompiledOperationRow[];
   /** Document rows with the bytes rendered at start. */
-  documents: readonly { row: DocumentRow; body: string }[];
+  documents: readonly ServedDocument[];
   /** MCP tools and resources (POST /mcp). */
   agents: AgentSurface;
   access: AccessGate;
@@ -65,6 +67,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: 16_384 },
   });
   installErrorHandling(app);
+  registerJsonBodyParser(app);
   // Set as the request arrives (a callback hook, not an async onSend: this runs on every request).
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
@@ -86,16 +89,17 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     publicBaseUrl: deps.config.publicBaseUrl,
     discovery: deps.agents.httpDiscovery,
   });
-  for (const { row, body } of deps.documents) {
+  for (const document of deps.documents) {
+    const { row } = document;
     // An HTML page (the docs) gets a CSP that lets its own inline script run; other documents keep the API's.
-    const pageHeaders = row.contentType.startsWith('text/html') ? await htmlPageHeaders(body) : {};
+    const pageHeaders = row.contentType.startsWith('text/html') ? await htmlPageHeaders(document.body) : {};
     app.route({
       method: row.method,
       url: fastifyPath(row.path),
       handler: async (request, reply) => {
         const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
         if (decision.release !== noRelease) reply.raw.once('close', decision.release);
-        return reply.headers(pageHeaders).headers(decision.headers).type(row.contentType).send(body);
+        return reply.headers(pageHeaders).headers(decision.headers).type(row.contentType).send(document.body);
       },
     });
   }

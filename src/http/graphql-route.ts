@@ -14,6 +14,7 @@ import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { maxAliasesRule, maxCostRule, maxDepthRule } from '../gateway/operation-limits.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
+import { graphqlResponseStatus } from './graphql-response-status.js';
 import { type ChargedRow, type OperationCharges, operationCharges, operationRoute } from './operation-charge.js';
 import { requestResource } from './rest-routes.js';
 import { htmlPageHeaders } from './security-headers.js';
@@ -161,7 +162,8 @@ export async function registerGraphqlRoute(
     // x402 'exact': a paid operation that produced its data is settled before it is sent (a failed settlement throws
     // and sends no data); one that failed is not charged.
     const receipt = admission.settle && admission.succeeded ? (await admission.settle()).headers : {};
-    reply.code(result.status ?? 200);
+    const contentType = result.headers.get('content-type');
+    reply.code(graphqlResponseStatus({ status: result.status ?? 200, contentType, body }));
     for (const [k, v] of result.headers) reply.header(k, v);
     return reply.headers(receipt).send(body);
   };

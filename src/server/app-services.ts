@@ -32,8 +32,11 @@ export function createAppServices(p: {
   webhooks: WebhookServices;
   /** The x402 facilitator in use (the embedded local one, or X402_FACILITATOR_URL); default the configured URL. */
   facilitatorUrl?: string;
-  /** Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402. */
-  offers?: AppOffers;
+  /**
+   * Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402: asked per request,
+   * as the server builds them from the schema while its store and chains start.
+   */
+  offers?: () => AppOffers | undefined;
 }): AppServices {
   return {
     account: p.account,
@@ -53,14 +56,16 @@ export function createAppServices(p: {
         timestamp: new Date().toISOString(),
       };
     },
-    x402Config: (baseUrl) =>
-      x402Configuration({
+    x402Config: (baseUrl) => {
+      const offers = p.offers?.();
+      return x402Configuration({
         config: p.config,
         table: p.table,
         baseUrl,
         facilitatorUrl: p.facilitatorUrl ?? p.config.x402.facilitatorUrl ?? '',
-        discovery: p.offers?.discovery ?? new Map(),
-        tools: p.offers?.tools ?? [],
-      }),
+        discovery: offers?.discovery ?? new Map(),
+        tools: offers?.tools ?? [],
+      });
+    },
   };
 }

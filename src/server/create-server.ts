@@ -2,22 +2,24 @@ import 'reflect-metadata';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { compileRouteTable } from '../../rest-compat/compile-routes.js';
-import type { DocumentRow, RouteTable } from '../../rest-compat/route-row.js';
+import type { RouteTable } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
-import { openApiDocument } from '../../rest-compat/routes/documents.js';
+import { openApiDocument, servedDocuments } from '../../rest-compat/routes/documents.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import type { LocalChain } from '../embedded/chain/local-chain.js';
 import type { LocalFacilitator } from '../embedded/local-facilitator.js';
 import type { ReplayServer } from '../embedded/replay/replay-server.js';
-import { composeSupergraph } from '../gateway/compose-supergraph.js';
 import { startInProcessGateway } from '../gateway/in-process-gateway.js';
+import { readPublishedSchema } from '../gateway/published-schema.js';
 import { buildHttpApp } from '../http/app.js';
 import { agentSurface, pricedTools } from '../http/mcp/agent-surface.js';
 import { createLogger } from '../logging/logger.js';
 import type { Sources } from '../sources/sources.js';
 import type { Store } from '../store/store.js';
+import type { AppOffers } from './app-services.js';
+import { assertPortFree, portInUse } from './port-check.js';
 import { startServices } from './start-services.js';
 
 export interface RunningServer {
@@ -57,9 +59,27 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
   const table = opts.table ?? ROUTE_TABLE;
   const startedAt = Date.now();
   const cleanups: (() => Promise<void>)[] = [];
+  // A busy port fails now, in milliseconds, not after the chains have started.
+  await assertPortFree(config.port, config.host);
   try {
+    // The store and the embedded chains (anvil processes) start while this process builds the schema and the routes.
+    let offers: AppOffers | undefined;
+    const servicesStart = startServices({
+      config,
+      logger,
+      table,
+      storePrefix: opts.storePrefix,
+      fixturesDir: opts.fixturesDir,
+      onRpcRequest: opts.onRpcRequest,
+      startedAt,
+      offers: () => offers,
+    });
+    // Awaited below; until then a failure must not count as unhandled.
+    servicesStart.catch(() => undefined);
+    cleanups.push(async () => (await servicesStart).close());
+
     const subgraphs = await buildAllSubgraphs();
-    const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
+    const gateway = await startInProcessGateway({ subgraphs, ...readPublishedSchema() });
     cleanups.push(() => gateway.stop());
 
     const compiled = compileRouteTable(table, gateway.apiSchema);
@@ -69,9 +89,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       publicBaseUrl: config.publicBaseUrl,
       defaultPriceUsd: config.x402.defaultPriceUsd,
     };
-    const documents = table.rows
-      .filter((row): row is DocumentRow => row.kind === 'document')
-      .map((row) => ({ row, body: row.render(documentContext) }));
+    const documents = servedDocuments(table, documentContext);
     const agents = agentSurface({
       table,
       operations: [...compiled.values()],
@@ -80,18 +98,9 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       supergraphSdl: gateway.supergraphSdl,
       defaultPriceUsd: config.x402.defaultPriceUsd,
     });
+    offers = { discovery: agents.httpDiscovery, tools: pricedTools(agents.tools) };
 
-    const services = await startServices({
-      config,
-      logger,
-      table,
-      storePrefix: opts.storePrefix,
-      fixturesDir: opts.fixturesDir,
-      onRpcRequest: opts.onRpcRequest,
-      startedAt,
-      offers: { discovery: agents.httpDiscovery, tools: pricedTools(agents.tools) },
-    });
-    cleanups.push(() => services.close());
+    const services = await servicesStart;
     const { store, sources, localChain, localFacilitator } = services;
 
     const app = await buildHttpApp({
@@ -106,7 +115,9 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       contexts: services.contexts,
     });
     cleanups.push(() => app.close());
-    await app.listen({ port: config.port, host: config.host });
+    await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {
+      throw portInUse(err, config.port, config.host);
+    });
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;

@@ -6,4 +6,20 @@ import { setFlagsFromString } from 'node:v8';
 // mark-compacts follow. Turned off before anything else is loaded: measured on GET /api/price/ETH, 10.5k → 16k
 // req/s, scavenges 8 ms → 1 ms, a flat heap (npm run bench; README "Benchmark").
 setFlagsFromString('--no-allocation-site-pretenuring');
+
+// A busy port is refused before the server's modules load (~3 s) and before any chain starts.
+const { readListenAddress } = await import('../config/listen-address.js');
+const { assertPortFree, PortInUseError } = await import('./port-check.js');
+const address = readListenAddress(process.env);
+if (!address.ok) {
+  process.stderr.write(`${address.message}\n`);
+  process.exit(2);
+}
+try {
+  await assertPortFree(address.port, address.host);
+} catch (err) {
+  if (!(err instanceof PortInUseError)) throw err;
+  process.stderr.write(`${err.message}\n`);
+  process.exit(1);
+}
 await import('./start-server.js');

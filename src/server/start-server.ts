@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { type AppConfig, ConfigError, loadConfig, secretValues } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
 import { createServer } from './create-server.js';
+import { PortInUseError } from './port-check.js';
 
 /** Validate config once, serve, and shut down gracefully on SIGTERM / SIGINT (run by main.ts). */
 async function main(): Promise<void> {
@@ -35,6 +36,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  if (err instanceof PortInUseError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

@@ -51,7 +51,7 @@ export interface StartServicesOptions {
   config: AppConfig;
   logger: Logger;
   table: RouteTable;
-  /** Namespace for Redis keys (tests isolate with it); defaults to the store's own. */
+  /** Namespace for Redis keys (tests isolate with it); defaults to REDIS_KEY_PREFIX. */
   storePrefix?: string;
   /** Recorded upstream replies for local sources; default test/fixtures. */
   fixturesDir?: string;
@@ -59,7 +59,7 @@ export interface StartServicesOptions {
   onRpcRequest?: (chain: ChainKey, method: string) => void;
   startedAt?: number;
   /** Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402 (server only). */
-  offers?: AppOffers;
+  offers?: () => AppOffers | undefined;
 }
 
 /**
@@ -79,7 +79,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     const store = await openStore({
       dataDir: config.dataDir,
       redisUrl: config.redisUrl,
-      prefix: opts.storePrefix,
+      prefix: opts.storePrefix ?? config.redisKeyPrefix,
       timeoutMs: config.storeTimeoutMs,
     });
     cleanups.push(() => store.close());

@@ -7,7 +7,7 @@ import {
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
-import { buildSubgraph, type SubgraphModule } from '../../subgraphs/shared/build-subgraph.js';
+import { buildFederatedSubgraph, type SubgraphModule } from '../../subgraphs/shared/build-subgraph.js';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
@@ -35,7 +35,7 @@ export async function startSubgraphServer(p: {
   const { config, logger } = p;
   const services = await startServices({ config, logger, table: ROUTE_TABLE });
   try {
-    const built = await buildSubgraph(p.module);
+    const built = await buildFederatedSubgraph(p.module);
     const apollo = new ApolloServer<GraphContext>({
       schema: built.schema,
       csrfPrevention: false,

@@ -65,7 +65,17 @@ export function toEnsProfile(record: EnsProfileRecord): EnsProfile {
 
 async function loadProfile(name: string, ctx: GraphContext): Promise<EnsProfile | null> {
   const record = await ensProfileLoader.of(ctx).load(name);
-  return record ? toEnsProfile(record) : null;
+  return record ? withGatewayOwner(toEnsProfile(record), ctx) : null;
+}
+
+/**
+ * A subname this service's CCIP gateway serves is held off chain, where the chain shows no owner: its registrant is
+ * the owner the gateway registered it to, never its parent's.
+ */
+async function withGatewayOwner(profile: EnsProfile, ctx: GraphContext): Promise<EnsProfile> {
+  if (profile.registrant !== null || profile.name.split('.').length < 3) return profile;
+  const owner = await ctx.app.ccip.subnameOwner(profile.name);
+  return owner === null ? profile : { ...profile, registrant: getAddress(owner) };
 }
 
 /** Rejects the whole batch with the first failure, as one upstream call failed. */
@@ -112,7 +122,7 @@ export class EnsResolver {
   ): Promise<(EnsProfile | null)[]> {
     const normalized = parseArgument(ensNameBatch, 'names', names);
     const records = settled(await ensProfileLoader.of(ctx).loadMany(normalized));
-    return records.map((r) => (r ? toEnsProfile(r) : null));
+    return Promise.all(records.map((r) => (r ? withGatewayOwner(toEnsProfile(r), ctx) : null)));
   }
 
   @Query(() => EnsAvatar, {

@@ -9,6 +9,11 @@ export interface CcipServices {
   /** Answers one CCIP-Read request of an OffchainResolver, signed. */
   answer(p: { sender: string; data: string }): Promise<CcipAnswer>;
   health(): Promise<CcipHealth>;
+  /**
+   * The owner of a subname registered here (`dave.offchain.eth`), lowercase; null for any other name (a free label,
+   * a parent this gateway does not serve). ENS profiles show it as the subname's registrant.
+   */
+  subnameOwner(name: string): Promise<string | null>;
   /** A registered subname; null when the label is free. Parent and label are parsed here, as sent. */
   subname(p: { parent: string; label: string }): Promise<Subname | null>;
   /**

@@ -26,7 +26,7 @@ const READY_LINE = /^serving on (http:\/\/\S+)\s*$/;
  * Runs a Node script in its own process (its own event loop and core, apart from the load generator) and
  * waits for the `serving on http://…` line that `src/server/main.ts` and `bare-server.ts` print once listening.
  * Other stdout and stderr lines go to this process's stderr, prefixed with `label`.
- * @example const server = await startChildServer({ label: 'server', script: 'dist/src/server/main.js', env })
+ * @example const server = await startChildServer({ label: 'server', script: 'dist/bundle/main.mjs', env })
  */
 export async function startChildServer(params: {
   label: string;

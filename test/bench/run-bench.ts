@@ -19,7 +19,8 @@ import { benchFederation, type FederationResult, printFederation } from './feder
 
 const distRoot = fileURLToPath(new URL('../../', import.meta.url));
 const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const SERVER_SCRIPT = join(distRoot, 'src/server/main.js');
+// What `npm start` runs: the bundled server.
+const SERVER_SCRIPT = join(distRoot, 'bundle/main.mjs');
 const BARE_SCRIPT = fileURLToPath(new URL('./bare-server.js', import.meta.url));
 const RESULTS_FILE = join(repoRoot, 'bench-results.json');
 

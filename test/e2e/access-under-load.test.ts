@@ -1,16 +1,16 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
+import { startServerProcess, stopAllServerProcesses } from '../helpers/server-process.js';
 import { bearer, type SiweServer, signIn } from '../helpers/siwe-wallet.js';
+import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 /** A counted Light route answered locally (the price replay, cached). */
 const COUNTED = '/api/price/ETH';
 
@@ -57,7 +57,7 @@ async function newKeyWithCredits(server: TestServer | SiweServer, store: Store, 
 describe('two instances sharing one Redis (SPEC "API key": the same key from several servers)', () => {
   let a: TestServer;
   let b: TestServer;
-  const storePrefix = `test:access-load:${randomUUID()}:`;
+  const storePrefix = testKeyPrefix('access-load');
   beforeAll(async () => {
     // No JWT_SECRET: the signing secret is generated once and shared through Redis.
     [a, b] = await Promise.all([
@@ -67,10 +67,7 @@ describe('two instances sharing one Redis (SPEC "API key": the same key from sev
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`${storePrefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    await deleteKeysUnder(REDIS_URL, storePrefix);
   });
 
   it('500 concurrent anonymous calls from one IP admit exactly the daily quota across both instances', async () => {
@@ -144,36 +141,6 @@ describe('one instance on SQLite (the embedded default)', () => {
   });
 });
 
-/** The server as its own process, from the TypeScript sources (no build), configured by env vars. */
-async function startServerProcess(
-  dataDir: string,
-  env: Record<string, string> = LOAD_ENV,
-): Promise<{ child: ChildProcess; url: string; exited: Promise<unknown> }> {
-  const root = join(import.meta.dirname, '..', '..');
-  const loader = join(import.meta.dirname, '..', 'helpers', 'ts-loader', 'register.mjs');
-  const child = spawn(process.execPath, ['--import', loader, join(root, 'src', 'server', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 60_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /serving on (http:\/\/\S+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', () => reject(new Error(`server exited:\n${output}`)));
-  });
-  return { child, url, exited };
-}
-
 const client = (url: string): SiweServer => ({
   get: (path, headers = {}) => fetch(`${url}${path}`, { headers }),
   post: (path, body, headers = {}) =>
@@ -186,17 +153,15 @@ const client = (url: string): SiweServer => ({
 
 describe('SQLite: a server killed with SIGKILL mid-load loses no credit', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-kill-'));
-  const children: ChildProcess[] = [];
   afterAll(() => {
-    for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+    stopAllServerProcesses();
     rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('every credit is either still on the key or was spent by a call, and after a restart exactly the rest can be spent', async () => {
     const CREDITS = 400;
     const WORKERS = 16;
-    const first = await startServerProcess(dataDir);
-    children.push(first.child);
+    const first = await startServerProcess({ dataDir, env: LOAD_ENV });
     // The test process opens the same file (SQLite WAL allows it) only to fund the key: the fixture.
     const fixtureStore = openSqliteStore({ file: join(dataDir, 'store.sqlite') });
     const { id, key } = await newKeyWithCredits(client(first.url), fixtureStore, CREDITS);
@@ -225,8 +190,7 @@ describe('SQLite: a server killed with SIGKILL mid-load loses no credit', () => 
     await Promise.all(Array.from({ length: WORKERS }, worker));
     await first.exited;
 
-    const second = await startServerProcess(dataDir);
-    children.push(second.child);
+    const second = await startServerProcess({ dataDir, env: LOAD_ENV });
     const store = openSqliteStore({ file: join(dataDir, 'store.sqlite') });
     const left = await store.getCredits(id);
     await store.close();
@@ -254,8 +218,7 @@ describe('SQLite: a server killed with SIGKILL mid-load loses no credit', () => 
     const env = { ...LOAD_ENV, API_KEY_DAILY_LIMIT: '100000' };
     const keyDir = mkdtempSync(join(tmpdir(), 'api-kill-usage-'));
     try {
-      const first = await startServerProcess(keyDir, env);
-      children.push(first.child);
+      const first = await startServerProcess({ dataDir: keyDir, env });
       const session = await signIn(client(first.url));
       const created = await client(first.url).post('/api/user/keys', { name: 'kill' }, bearer(session.token));
       const { key } = (await created.json()).key as { key: string };
@@ -281,8 +244,7 @@ describe('SQLite: a server killed with SIGKILL mid-load loses no credit', () => 
       await Promise.all(Array.from({ length: WORKERS }, worker));
       await first.exited;
 
-      const second = await startServerProcess(keyDir, env);
-      children.push(second.child);
+      const second = await startServerProcess({ dataDir: keyDir, env });
       const usage = await (await fetch(`${second.url}/api/usage`, { headers: { 'x-api-key': key } })).json();
       console.log(`sqlite SIGKILL: the key's usedToday reads ${usage.used} for ${answered} answered calls`);
       expect(usage.used).toBeGreaterThanOrEqual(answered);

@@ -86,6 +86,18 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
     }
   });
 
+  it('a bad key or token is a 401 on every route, the always-free ones included (README "Access"); without one they answer', async () => {
+    const badKey = { 'x-api-key': `sk_live_${'B'.repeat(43)}` };
+    const badToken = { authorization: 'Bearer not-a-session-token' };
+    for (const path of ['/api/health', '/api/gas', '/api/user/credits/pricing', '/ccip/health', '/api/openapi.yaml']) {
+      const key = await server.get(path, badKey);
+      expect(key.status, path).toBe(401);
+      expect(await key.json(), path).toMatchObject({ code: 'INVALID_API_KEY' });
+      expect((await server.get(path, badToken)).status, path).toBe(401);
+      expect((await server.get(path)).status, path).toBe(200);
+    }
+  });
+
   it('rotation keeps the id and the credits, and the previous key is refused at once', async () => {
     const session = await signIn(server);
     const created = await createKey(server, session.token);
@@ -164,7 +176,9 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
     expect(res.status).toBe(402);
     expect(await res.json()).toMatchObject({
       x402Version: 1,
-      error: expect.stringContaining('pay it with x402'),
+      // x402's machine reason (no payment sent); the sentence is in `message`.
+      error: 'invalid_payment',
+      message: expect.stringContaining('pay it with x402'),
       accepts: [expect.objectContaining({ maxAmountRequired: '900000' })],
       code: 'PAYMENT_REQUIRED',
       priceUSD: '0.90',

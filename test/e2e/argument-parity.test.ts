@@ -8,8 +8,8 @@ import { schemaExample } from '../../rest-compat/openapi/schema-example.js';
 import { zodJsonSchema } from '../../rest-compat/openapi/zod-json-schema.js';
 import type { OperationRow, RouteInput } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
-import { composeSupergraph } from '../../src/gateway/compose-supergraph.js';
 import { startInProcessGateway } from '../../src/gateway/in-process-gateway.js';
+import { readPublishedSchema } from '../../src/gateway/published-schema.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -306,7 +306,7 @@ describe('REST and GraphQL refuse the same bad input with the same 400 code and 
   let apiSchema: GraphQLSchema;
   beforeAll(async () => {
     const subgraphs = await buildAllSubgraphs();
-    const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
+    const gateway = await startInProcessGateway({ subgraphs, ...readPublishedSchema() });
     apiSchema = gateway.apiSchema;
     operations = [...compileRouteTable(ROUTE_TABLE, gateway.apiSchema).values()].filter(
       ({ row }) => row.params !== undefined,

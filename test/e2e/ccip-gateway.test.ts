@@ -20,6 +20,7 @@ import { loadPublishedContract } from '../../src/embedded/chain/published-contra
 import { localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
 import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
+import { TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const SIGNER_KEY = generatePrivateKey();
@@ -358,11 +359,11 @@ describe('CCIP-Read gateway and subnames, resolved by viem through ENS’s own O
 });
 
 describe('instances sharing one store (Redis) serve the same subnames with the same signer', () => {
-  const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  const REDIS_URL = TEST_REDIS_URL;
   let a: TestServer;
   let b: TestServer;
   beforeAll(async () => {
-    const storePrefix = `test:ccip:${Date.now()}:${Math.random().toString(36).slice(2)}:`;
+    const storePrefix = testKeyPrefix('ccip');
     // No CCIP_SIGNER_KEY: the first instance generates the key into the store, the second reads it.
     [a, b] = await Promise.all([
       startTestServer({ REDIS_URL }, { storePrefix }),

@@ -207,8 +207,10 @@ describe('/graphql limits and access', () => {
     const profile =
       'ensProfile(name: "alice.eth") { name address avatar contentHash records { key value } expiration registrant controller resolver wallet { address primaryName balance { balance balanceUsd tokens { symbol balance balanceUsd } } farcasterUser { fid username displayName pfp followers following recentCasts(limit: 5) { hash text timestamp } } } }';
     const ten = `{ ${Array.from({ length: 10 }, (_, i) => `p${i}: ${profile}`).join(' ')} }`;
-    const res = await gql(server, ten);
+    // GraphQL over HTTP: 400 for a client that accepts application/graphql-response+json, 200 for plain JSON.
+    const res = await gql(server, ten, { accept: 'application/graphql-response+json' });
     expect(res.status).toBe(400);
+    expect((await gql(server, ten)).status).toBe(200);
     const body = await res.json();
     expect(body.data).toBeUndefined();
     expect(body.errors).toEqual([

@@ -79,7 +79,11 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
       required: ['name'],
       properties: { name: { type: 'string', examples: ['alice.eth'] } },
     });
-    expect(resolve.outputSchema).toMatchObject({ type: 'object', required: ['name', 'address'] });
+    // Its 200 body, or (past the free quota) x402's PaymentRequired: stock clients check error results against it too.
+    expect(resolve.outputSchema).toMatchObject({
+      type: 'object',
+      anyOf: [{ type: 'object', required: ['name', 'address'] }, { $ref: '#/$defs/X402PaymentRequired' }],
+    });
     expect(resolve.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
     const bulk = tools.find((t) => t.name === 'post_ens_bulk')!;
     expect(bulk.inputSchema).toMatchObject({ required: ['names'], properties: { names: { type: 'array' } } });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
@@ -11,10 +10,11 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDC_ON_BASE } from '../../src/config/config.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { ONE_FREE_CALL, RECEIVER, usdcBalance } from '../helpers/x402-payer.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 /** SPEC: ENS resolution costs $0.01 (10000 USDC units). */
 const RESOLVE = { name: 'resolve_ens_name', arguments: { name: 'alice.eth' } };
 
@@ -25,8 +25,8 @@ async function connect(server: TestServer): Promise<Client> {
 }
 
 /**
- * tools/call as a paying agent sends it: the raw result (the SDK's callTool would check a PaymentRequired in
- * structuredContent against the tool's outputSchema, which only describes the data), `_meta` carrying the payment.
+ * tools/call as x402's MCP clients send it: the raw result, `_meta` carrying the payment (the SDK's plain callTool
+ * reaches the offer too: test/e2e/mcp-stock-clients.test.ts).
  */
 function callTool(client: Client, payment?: PaymentPayload): Promise<CallToolResult> {
   return client.request(
@@ -42,7 +42,7 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
   let first: TestServer;
   let second: TestServer;
   let agent: Client;
-  const storePrefix = `test:mcp-x402:${randomUUID()}:`;
+  const storePrefix = testKeyPrefix('mcp-x402');
   const payer = getDevAccounts()[5]!;
 
   beforeAll(async () => {

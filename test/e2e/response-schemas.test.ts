@@ -14,8 +14,8 @@ import type { OperationRow } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { demoAssetAddresses } from '../../src/embedded/chain/seed-steps/demo-assets.js';
-import { composeSupergraph } from '../../src/gateway/compose-supergraph.js';
 import { startInProcessGateway } from '../../src/gateway/in-process-gateway.js';
+import { readPublishedSchema } from '../../src/gateway/published-schema.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import { bearer, getChallenge, messageFor, newWallet, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -150,7 +150,7 @@ async function call(row: OperationRow): Promise<Response> {
 describe('every operation row documents the body it answers', () => {
   it("each operation's x-graphql-operation is the operation its row runs", async () => {
     const subgraphs = await buildAllSubgraphs();
-    const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
+    const gateway = await startInProcessGateway({ subgraphs, ...readPublishedSchema() });
     try {
       const compiled = compileRouteTable(ROUTE_TABLE, gateway.apiSchema);
       for (const row of operationRows) {
@@ -204,7 +204,7 @@ describe('every operation row documents the body it answers', () => {
 
   it('keeps them on the API schema fields, out of the SDL clients and Apollo Router see', async () => {
     const subgraphs = await buildAllSubgraphs();
-    const gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
+    const gateway = await startInProcessGateway({ subgraphs, ...readPublishedSchema() });
     try {
       const challenge = gateway.apiSchema.getType('SiweChallenge') as GraphQLObjectType;
       expect(challenge.getFields().expiresAt?.extensions.jsonSchema).toEqual({ format: 'date-time' });

@@ -1,19 +1,16 @@
 import 'reflect-metadata';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUBGRAPH_MODULES } from '../../subgraphs/index.js';
 import {
   type RunningProcess,
-  repoRoot,
   startHiveGateway,
   startSubgraphProcesses,
   writeSupergraph,
 } from '../helpers/federation-processes.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
-
-const built = existsSync(join(repoRoot, 'dist', 'src', 'server', 'serve-subgraph.js'));
 
 /** The cross-subgraph operations a frontend sends; none selects a time of day (each process seeds its own chain). */
 const CROSS_SUBGRAPH = {
@@ -45,7 +42,7 @@ async function postGraphql(url: string, query: string): Promise<{ status: number
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-describe.skipIf(!built)('the subgraphs under Hive Gateway, each served alone by npm run subgraph', () => {
+describe('the subgraphs under Hive Gateway, each served alone by npm run subgraph', () => {
   const scratch = mkdtempSync(join(tmpdir(), 'api-router-'));
   let server: TestServer;
   let stopSubgraphs: (() => Promise<void>) | undefined;

@@ -1,25 +1,56 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { introspectionFromSchema } from 'graphql';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApi } from '../../rest-compat/openapi/build-openapi.js';
+import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { loadConfig } from '../../src/config/config.js';
+import { apiSchemaOfSupergraph } from '../../src/gateway/api-schema.js';
+import { composeSupergraph } from '../../src/gateway/compose-supergraph.js';
+import { startInProcessGateway } from '../../src/gateway/in-process-gateway.js';
+import { readPublishedSchema } from '../../src/gateway/published-schema.js';
 import { buildSchemaArtifacts } from '../../src/server/schema-artifacts.js';
+import { buildAllSubgraphs } from '../../subgraphs/index.js';
 
 const schemaDir = join(import.meta.dirname, '..', '..', 'schema');
 
 describe('schema/ holds the published contracts exactly as the code produces them', () => {
-  it('each subgraph SDL, the supergraph and the OpenAPI document match (run `npm run schema:write` after a change)', async () => {
-    const produced = await buildSchemaArtifacts();
+  let produced: Map<string, string>;
+  beforeAll(async () => {
+    produced = await buildSchemaArtifacts();
+  });
+
+  it('each subgraph SDL, the supergraph, the API schema and the OpenAPI document match (run `npm run schema:write` after a change)', () => {
     const checkedIn = new Map(readdirSync(schemaDir).map((f) => [f, readFileSync(join(schemaDir, f), 'utf8')]));
     expect([...checkedIn.keys()].sort()).toEqual([...produced.keys()].sort());
     for (const [name, content] of produced) expect(checkedIn.get(name), name).toBe(content);
   });
 
-  it('the supergraph composes every subgraph, so Apollo Router can serve it', async () => {
-    const produced = await buildSchemaArtifacts();
+  it('the supergraph composes every subgraph, so Apollo Router can serve it', () => {
     const supergraph = produced.get('supergraph.graphql')!;
-    const subgraphs = [...produced.keys()].filter((f) => f.endsWith('.graphql') && f !== 'supergraph.graphql');
+    const subgraphs = [...produced.keys()].filter(
+      (f) => f.endsWith('.graphql') && f !== 'supergraph.graphql' && f !== 'api.graphql',
+    );
     expect(subgraphs.length).toBeGreaterThan(0);
     for (const file of subgraphs) {
       expect(supergraph).toMatch(new RegExp(`@join__graph\\(name: "${file.replace('.graphql', '')}"`));
     }
+  });
+
+  it('the server, which reads the checked-in files instead of composing, executes the same schema as a fresh composition', async () => {
+    const subgraphs = await buildAllSubgraphs();
+    const supergraphSdl = composeSupergraph(subgraphs);
+    const fresh = await startInProcessGateway({
+      subgraphs,
+      supergraphSdl,
+      apiSchema: await apiSchemaOfSupergraph(supergraphSdl),
+    });
+    const published = await startInProcessGateway({ subgraphs, ...readPublishedSchema() });
+    expect(published.supergraphSdl.trimEnd()).toBe(fresh.supergraphSdl.trimEnd());
+    expect(introspectionFromSchema(published.apiSchema)).toEqual(introspectionFromSchema(fresh.apiSchema));
+    const defaultPriceUsd = loadConfig({}).x402.defaultPriceUsd;
+    expect(buildOpenApi({ table: ROUTE_TABLE, schema: published.apiSchema, defaultPriceUsd })).toEqual(
+      buildOpenApi({ table: ROUTE_TABLE, schema: fresh.apiSchema, defaultPriceUsd }),
+    );
   });
 });

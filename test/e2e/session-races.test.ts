@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
+import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 /** Sign-ins and refreshes are Auth tier: these races make more of them a minute than SPEC's limits allow. */
 const RACE_ENV = {
   ANONYMOUS_DAILY_LIMIT: '100000',
@@ -130,7 +129,7 @@ describeSessionRaces(
   },
 );
 
-const storePrefix = `test:session-races:${randomUUID()}:`;
+const storePrefix = testKeyPrefix('session-races');
 let shared: TestServer[] = [];
 describeSessionRaces(
   'Redis, two instances',
@@ -143,9 +142,6 @@ describeSessionRaces(
   },
   async () => {
     await Promise.all(shared.map((s) => s.close()));
-    const redis = new Redis(REDIS_URL);
-    const keys = await redis.keys(`${storePrefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    await redis.quit();
+    await deleteKeysUnder(REDIS_URL, storePrefix);
   },
 );

@@ -1,47 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redis } from 'ioredis';
 import { createWalletClient, http, parseEther, publicActions } from 'viem';
 import { mainnet } from 'viem/chains';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { startServerProcess } from '../helpers/server-process.js';
 import { bearer, type SiweServer, signIn } from '../helpers/siwe-wallet.js';
+import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-const root = join(import.meta.dirname, '..', '..');
-const loader = join(import.meta.dirname, '..', 'helpers', 'ts-loader', 'register.mjs');
-
-/** The server as its own process, from the TypeScript sources (no build), configured by env vars. */
-async function startServerProcess(
-  dataDir: string,
-  env: Record<string, string>,
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', loader, join(root, 'src', 'server', 'main.ts')], {
-    cwd: root,
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'error' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 150_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const m = /serving on (http:\/\/\S+)/.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', () => reject(new Error(`server exited:\n${output}`)));
-  });
-  return { child, url };
-}
+const REDIS_URL = TEST_REDIS_URL;
 
 const client = (url: string): SiweServer => ({
   get: (path, headers = {}) => fetch(`${url}${path}`, { headers }),
@@ -67,7 +37,7 @@ describe('webhook deliveries are durable', () => {
     receiver.fallbackStatus = 503;
     const env = { WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_BASE_MS: '300' };
 
-    const first = await startServerProcess(dataDir, env);
+    const first = await startServerProcess({ dataDir, env });
     cleanups.push(() => first.child.kill('SIGKILL'));
     const api = client(first.url);
     const { token } = await signIn(api);
@@ -85,7 +55,7 @@ describe('webhook deliveries are durable', () => {
     const refusedBefore = receiver.received.length;
 
     receiver.fallbackStatus = 200;
-    const second = await startServerProcess(dataDir, env);
+    const second = await startServerProcess({ dataDir, env });
     cleanups.push(() => second.child.kill('SIGKILL'));
     // A lease held at the kill runs out after the attempt timeout and 20 s: every delivery arrives within that.
     const delivered = new Set<string>();
@@ -111,17 +81,8 @@ describe('webhook deliveries are durable', () => {
   }, 400_000);
 
   it('two instances on one Redis, watching one chain: each event is delivered once', async () => {
-    const prefix = `test:webhooks:${randomBytes(6).toString('hex')}:`;
-    cleanups.push(async () => {
-      const admin = new Redis(REDIS_URL);
-      let cursor = '0';
-      do {
-        const [next, keys] = await admin.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-        if (keys.length > 0) await admin.del(...keys);
-        cursor = next;
-      } while (cursor !== '0');
-      await admin.quit();
-    });
+    const prefix = testKeyPrefix('webhooks');
+    cleanups.push(() => deleteKeysUnder(REDIS_URL, prefix).then(() => undefined));
     const receiver: WebhookReceiver = await startWebhookReceiver();
     cleanups.push(() => receiver.close());
     const shared = { REDIS_URL, WEBHOOK_POLL_MS: '100' };

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +6,7 @@ import type { ChainKey } from '../../src/config/chains.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createServer, type RunningServer } from '../../src/server/create-server.js';
 import { localChainClients } from './local-chain-clients.js';
+import { testKeyPrefix } from './test-redis.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
@@ -43,7 +43,7 @@ export async function startTestServer(
   const server = await createServer({
     config,
     logger: pino({ level: 'silent' }),
-    storePrefix: options.storePrefix ?? `test:${randomUUID()}:`,
+    storePrefix: options.storePrefix ?? testKeyPrefix('server'),
     onRpcRequest: options.onRpcRequest,
   });
   const close = server.close.bind(server);

@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { runScript } from '../../src/store/redis-scripts.js';
 import { openRedisStore, type RedisStore, redactRedisUrl } from '../../src/store/redis-store.js';
+import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { describeStoreContract } from './store-contract.js';
 
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = TEST_REDIS_URL;
 const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
-/** Every key this file writes starts with this, so it can share a Redis with anything else and clean up after. */
-const FILE_PREFIX = `test:store:${randomBytes(6).toString('hex')}:`;
+/** Every key this file writes starts with this (inside the run's namespace, which the run removes at its end). */
+const FILE_PREFIX = testKeyPrefix('store');
 
 let admin: Redis;
 let nextPrefix = 0;
@@ -21,12 +22,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  let cursor = '0';
-  do {
-    const [next, keys] = await admin.scan(cursor, 'MATCH', `${FILE_PREFIX}*`, 'COUNT', 1000);
-    if (keys.length > 0) await admin.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
+  await deleteKeysUnder(REDIS_URL, FILE_PREFIX);
   await admin.quit();
 });
 

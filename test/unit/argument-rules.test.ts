@@ -16,6 +16,24 @@ describe('an ENS name argument', () => {
     expect(() => normalizeEnsName(`${'a'.repeat(513)}.eth`)).toThrow('ENS name must be 1 to 512 characters');
   });
 
+  it('names the ENSIP-15 problem in plain text: no invisible U+200E / U+200F marks in the message', () => {
+    for (const name of ['bad name.eth', 'ab_.eth', '\u0661\u0662a.eth']) {
+      const message = (() => {
+        try {
+          normalizeEnsName(name);
+        } catch (err) {
+          return (err as Error).message;
+        }
+        return '';
+      })();
+      expect(message, name).toMatch(/^invalid ENS name \(ENSIP-15\): Invalid label/);
+      expect(message, name).not.toMatch(/[\u200e\u200f]/);
+    }
+    expect(() => normalizeEnsName('bad name.eth')).toThrow(
+      'invalid ENS name (ENSIP-15): Invalid label "bad name": disallowed character: " " {20}',
+    );
+  });
+
   it('is refused by the zod schema with the message normalizeEnsName gives', () => {
     const parsed = ensName.safeParse('alice');
     expect(parsed.success).toBe(false);

@@ -1,5 +1,6 @@
+import { normalize } from 'viem/ens';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, USDC_ON_BASE } from '../../src/config/config.js';
+import { ConfigError, DEFAULT_CCIP_PARENT_NAMES, loadConfig, USDC_ON_BASE } from '../../src/config/config.js';
 
 describe('configuration is read and validated once', () => {
   it('serves with no configuration at all: port 3000, ./data, SPEC limits, USDC on Base', () => {
@@ -14,6 +15,19 @@ describe('configuration is read and validated once', () => {
     expect(Object.values(c.chains).every((chain) => chain.rpcUrl === undefined)).toBe(true);
   });
 
+  it('CCIP_PARENT_NAMES: unset serves offchain.eth; set, each name must be in ENSIP-15 normal form with two labels or more', () => {
+    expect(loadConfig({}).ccip.parentNames).toEqual(['offchain.eth']);
+    // The default skips normalisation at start, so it must already be normal.
+    for (const name of DEFAULT_CCIP_PARENT_NAMES) expect(normalize(name)).toBe(name);
+    expect(loadConfig({ CCIP_PARENT_NAMES: 'sub.eth, other.eth,sub.eth' }).ccip.parentNames).toEqual([
+      'sub.eth',
+      'other.eth',
+    ]);
+    expect(() => loadConfig({ CCIP_PARENT_NAMES: 'Sub.eth' })).toThrow(/CCIP_PARENT_NAMES/);
+    expect(() => loadConfig({ CCIP_PARENT_NAMES: 'eth' })).toThrow(/CCIP_PARENT_NAMES/);
+    expect(() => loadConfig({ CCIP_PARENT_NAMES: ' , ' })).toThrow(/CCIP_PARENT_NAMES/);
+  });
+
   it('treats an empty value as unset, as an env file written from .env.example has them', () => {
     const c = loadConfig({ REDIS_URL: '', ETH_RPC_URL: ' ', X402_RECEIVER: '' });
     expect(c.redisUrl).toBeUndefined();
@@ -23,6 +37,9 @@ describe('configuration is read and validated once', () => {
   it('switches the store to Redis and a chain to a live RPC by env var', () => {
     const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', BASE_RPC_URL: 'https://base.example/rpc' });
     expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.redisKeyPrefix).toBe('cia:');
+    expect(loadConfig({ REDIS_KEY_PREFIX: 'staging:cia:' }).redisKeyPrefix).toBe('staging:cia:');
+    expect(() => loadConfig({ REDIS_KEY_PREFIX: 'has space' })).toThrow(/REDIS_KEY_PREFIX/);
     expect(c.chains.base).toMatchObject({ id: 8453, rpcUrl: 'https://base.example/rpc' });
   });
 

@@ -19,7 +19,7 @@ import { UnexpectedReplyError } from '../../src/sources/json-reply.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 import type { Sources } from '../../src/sources/sources.js';
 import { farcasterSubgraph } from '../../subgraphs/farcaster/index.js';
-import { buildSubgraph } from '../../subgraphs/shared/build-subgraph.js';
+import { buildFederatedSubgraph, buildSubgraph } from '../../subgraphs/shared/build-subgraph.js';
 import { newGraphContext } from '../../subgraphs/shared/graph-context.js';
 
 describe('a Farcaster identifier is a username, a FID or an address, detected by its form', () => {
@@ -343,7 +343,7 @@ describe('the farcaster subgraph joins the supergraph through Wallet (address) a
   });
 
   it('resolves Wallet references in any case to the verifying user, and FarcasterUser references by FID, in one bulk call each', async () => {
-    const { schema } = await buildSubgraph(farcasterSubgraph);
+    const { schema } = await buildFederatedSubgraph(farcasterSubgraph);
     const contextValue = newGraphContext({
       requestId: 't',
       sources,
@@ -378,7 +378,7 @@ describe('the farcaster subgraph joins the supergraph through Wallet (address) a
   });
 
   it('registeredAt is asked of the hub only when selected and not already in the reply: one onChainEventsByFid call per FID', async () => {
-    const { schema } = await buildSubgraph(farcasterSubgraph);
+    const { schema } = await buildFederatedSubgraph(farcasterSubgraph);
     // Hub only, fresh caches: users come from userDataByFid + verificationsByFid, without a registration.
     const hubOnly = {
       farcaster: createFarcasterSources({

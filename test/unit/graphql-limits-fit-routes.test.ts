@@ -4,9 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CompiledOperationRow, compileRouteTable } from '../../rest-compat/compile-routes.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { loadConfig } from '../../src/config/config.js';
-import { composeSupergraph } from '../../src/gateway/compose-supergraph.js';
 import { type InProcessGateway, startInProcessGateway } from '../../src/gateway/in-process-gateway.js';
 import { maxAliasesRule, maxCostRule, maxDepthRule } from '../../src/gateway/operation-limits.js';
+import { readPublishedSchema } from '../../src/gateway/published-schema.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 
 describe('the /graphql limits at their defaults let a caller run what any REST row runs', () => {
@@ -14,7 +14,7 @@ describe('the /graphql limits at their defaults let a caller run what any REST r
   let operations: CompiledOperationRow[];
   beforeAll(async () => {
     const subgraphs = await buildAllSubgraphs();
-    gateway = await startInProcessGateway({ subgraphs, supergraphSdl: composeSupergraph(subgraphs) });
+    gateway = await startInProcessGateway({ subgraphs, ...readPublishedSchema() });
     operations = [...compileRouteTable(ROUTE_TABLE, gateway.apiSchema).values()];
   });
   afterAll(async () => {

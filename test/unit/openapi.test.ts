@@ -218,19 +218,20 @@ describe('the OpenAPI document built from the route table', () => {
     expect(statuses(operation('/api/ens/bulk', 'post'))).not.toContain('404');
   });
 
-  it('documents 429 for counted tiers, 402 for priced rows, 400 with parameters, 500 always, 503 for operations', () => {
-    expect(statuses(operation('/api/gas', 'get'))).toEqual(['200', '400', '500', '503']);
+  it('documents 429 for counted tiers, 402 for priced rows, 400 with parameters, 401 and 500 always, 503 for operations', () => {
+    expect(statuses(operation('/api/gas', 'get'))).toEqual(['200', '400', '401', '500', '503']);
     expect(statuses(operation('/api/ens/resolve/{name}', 'get'))).toEqual([
       '200',
       '400',
+      '401',
       '402',
       '404',
       '429',
       '500',
       '503',
     ]);
-    expect(statuses(operation('/api/ens/bulk', 'post'))).toEqual(['200', '400', '413', '429', '500', '503']);
-    expect(statuses(operation('/api/openapi.yaml', 'get'))).toEqual(['200', '500']);
+    expect(statuses(operation('/api/ens/bulk', 'post'))).toEqual(['200', '400', '401', '413', '429', '500', '503']);
+    expect(statuses(operation('/api/openapi.yaml', 'get'))).toEqual(['200', '401', '500']);
   });
 
   it('points error responses at the shared envelopes', () => {
@@ -251,7 +252,7 @@ describe('the OpenAPI document built from the route table', () => {
     expect(doc.components.schemas.CcipError).toMatchObject({ properties: { error: { type: 'string' } } });
   });
 
-  it('puts price, tier, security and X-RateLimit headers on counted operations only', () => {
+  it('puts price, tier and X-RateLimit headers on counted operations only, and on each the security it accepts', () => {
     const resolve = operation('/api/ens/resolve/{name}', 'get');
     expect(resolve['x-price-usd']).toBe('0.01');
     expect(resolve.security).toEqual([{ ApiKeyAuth: [] }, { BearerAuth: [] }, { X402Payment: [] }, {}]);
@@ -269,7 +270,10 @@ describe('the OpenAPI document built from the route table', () => {
     expect(doc.components.headers['X-RateLimit-Reset']?.schema).toEqual({ type: 'string', format: 'date-time' });
 
     const gas = operation('/api/gas', 'get');
-    expect(gas.security).toBeUndefined();
+    // Free: nothing is needed (the document's other operations say what they need, see test/unit/openapi-lint.test.ts).
+    expect(gas.security).toEqual([]);
+    // Counted but not priced (no default price given): a key, a session or nothing; no payment.
+    expect(operation('/api/ens/bulk', 'post').security).toEqual([{ ApiKeyAuth: [] }, { BearerAuth: [] }, {}]);
     expect(gas['x-price-usd']).toBeUndefined();
     expect(deref<ResponseObject>(gas.responses['200']).headers).toBeUndefined();
 

@@ -15,6 +15,8 @@ export type StartLocalChainParameters = {
   startTimeoutMs?: number;
   /** Path to the anvil executable; defaults to the one in the installed platform package. */
   anvilPath?: string;
+  /** A state anvil dumped (generated/chain-state/*.state.json) to start from instead of an empty chain. */
+  loadStatePath?: string;
 };
 
 export type LocalChain = {
@@ -68,12 +70,14 @@ const PARENT_WATCH = [
 export async function startLocalChain({
   chainId = 1,
   logger,
-  startTimeoutMs = 10_000,
+  startTimeoutMs = 30_000,
   anvilPath = resolveAnvilBinary(),
+  loadStatePath,
 }: StartLocalChainParameters = {}): Promise<LocalChain> {
   const startedAt = performance.now();
   // stdout is parsed for the port but never logged: anvil prints the dev accounts' private keys there.
   const args = ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId), '--color', 'never'];
+  if (loadStatePath !== undefined) args.push('--load-state', loadStatePath);
   const child = spawn('/bin/sh', ['-c', PARENT_WATCH, 'anvil-watch', anvilPath, ...args], {
     stdio: ['pipe', 'pipe', 'pipe'],
   });

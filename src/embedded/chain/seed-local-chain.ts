@@ -19,6 +19,11 @@ export type SeedContext = {
   publicClient: PublicClient<Transport, Chain>;
   /** Signs and sends as development account 0, the deployer. */
   walletClient: WalletClient<Transport, Chain, HDAccount>;
+  /**
+   * Sends as any of anvil's development accounts, named by address (`account: '0x…'`): anvil signs with the keys it
+   * holds, so no key is derived or used here. `getAddresses()` lists them.
+   */
+  nodeSigner: WalletClient<Transport, Chain>;
   /** anvil's own methods: setCode, setBalance, mine, setAutomine, impersonation … */
   testClient: TestClient<'anvil', Transport, Chain>;
   /** anvil's ten funded development accounts, index 0 first. */
@@ -38,6 +43,8 @@ export type SeedLocalChainParameters = {
   /** Run in order; a later step may use what an earlier one deployed. */
   steps: readonly SeedStep[];
   chainId?: number;
+  /** Contract addresses already on the chain (a loaded snapshot's), which the steps may use and add to. */
+  deployments?: ReadonlyMap<string, Address>;
   /** Called after each step, e.g. to log its duration. */
   onStepDone?: (name: string, durationMs: number) => void;
 };
@@ -56,18 +63,26 @@ export async function seedLocalChain({
   rpcUrl,
   steps,
   chainId = 1,
+  deployments,
   onStepDone,
 }: SeedLocalChainParameters): Promise<Map<string, Address>> {
   const chain = localViemChain({ chainId, rpcUrl });
   // No retries: toward a local node a failure is a bug in the step, and viem would retry reverts for seconds.
   const transport = http(rpcUrl, { retryCount: 0 });
-  const accounts = getDevAccounts();
+  // Derived on first use (~0.15 s of HD derivation): a step that lets anvil sign needs none.
+  let walletClient: SeedContext['walletClient'] | undefined;
   const context: SeedContext = {
     publicClient: createPublicClient({ chain, transport }),
-    walletClient: createWalletClient({ chain, transport, account: accounts[0] }),
+    get walletClient() {
+      walletClient ??= createWalletClient({ chain, transport, account: getDevAccounts()[0] });
+      return walletClient;
+    },
+    nodeSigner: createWalletClient({ chain, transport }),
     testClient: createTestClient({ chain, transport, mode: 'anvil' }),
-    accounts,
-    deployments: new Map(),
+    get accounts() {
+      return getDevAccounts();
+    },
+    deployments: new Map(deployments),
   };
   for (const step of steps) {
     const startedAt = performance.now();

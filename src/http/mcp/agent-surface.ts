@@ -1,7 +1,8 @@
 import type { CompiledOperationRow } from '../../../rest-compat/compile-routes.js';
 import type { OpenApiDocument } from '../../../rest-compat/openapi/openapi-types.js';
 import { operationSchemas } from '../../../rest-compat/openapi/operation-schemas.js';
-import type { DocumentRow, RouteRow, RouteTable } from '../../../rest-compat/route-row.js';
+import type { RouteRow, RouteTable } from '../../../rest-compat/route-row.js';
+import type { ServedDocument } from '../../../rest-compat/routes/documents.js';
 import { type BazaarExtension, httpDiscovery as describeHttpRoute } from '../../access/bazaar-discovery.js';
 import { type PricedTool, routePriceUsd } from '../../access/payment-catalog.js';
 import { type AgentTool, agentTools } from './agent-tools.js';
@@ -28,7 +29,7 @@ export interface AgentSurface {
 export function agentSurface(p: {
   table: RouteTable;
   operations: readonly CompiledOperationRow[];
-  documents: readonly { row: DocumentRow; body: string }[];
+  documents: readonly ServedDocument[];
   /** The OpenAPI document object those bytes were rendered from (rest-compat/routes/documents.ts). */
   document: OpenApiDocument;
   supergraphSdl: string;
@@ -45,7 +46,10 @@ export function agentSurface(p: {
       title: 'OpenAPI 3.1 document',
       description: `Every REST operation of this API (GET ${OPENAPI_PATH}); each tool is one of its operations`,
       mimeType: 'application/yaml',
-      text: openapi.body,
+      // Read when an agent asks for it: the YAML is rendered on first use, not at start.
+      get text() {
+        return openapi.body;
+      },
     },
     {
       uri: 'api://supergraph.graphql',

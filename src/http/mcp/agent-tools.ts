@@ -2,10 +2,11 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { CompiledOperationRow } from '../../../rest-compat/compile-routes.js';
 import type { OpenApiDocument, OperationObject } from '../../../rest-compat/openapi/openapi-types.js';
 import { type OperationSchemas, operationSchemas } from '../../../rest-compat/openapi/operation-schemas.js';
-import type { OperationRow } from '../../../rest-compat/route-row.js';
+import { type OperationRow, rowCredentials } from '../../../rest-compat/route-row.js';
 import type { AccessRoute } from '../../access/access-gate.js';
 import { mcpDiscovery } from '../../access/bazaar-discovery.js';
 import { routePriceUsd } from '../../access/payment-catalog.js';
+import { orPaymentRequired } from './payment-output-schema.js';
 
 /** One MCP tool: a documented operation row, as an agent sees and calls it. */
 export interface AgentTool {
@@ -14,8 +15,11 @@ export interface AgentTool {
   /** What `tools/list` answers for it. */
   definition: Tool;
   schemas: OperationSchemas;
-  /** Subname registration (Write tier): listed and callable only with a SIWE session. */
-  needsSession: boolean;
+  /**
+   * Who may see and call a Write-tier tool: a SIWE session (subname registration) or a wallet, a session or one of
+   * its API keys (webhooks), as the row's credentials say; undefined for every other tool, which anyone may call.
+   */
+  needs: 'session' | 'wallet' | undefined;
   /** USD per call past the free quota (the row's price or the default); undefined: never sold. */
   priceUsd: string | undefined;
   /** x402 `resource.url` of a payment for this tool (x402's MCP transport names tools so). */
@@ -43,7 +47,13 @@ function description(row: OperationRow, priceUsd: string | undefined): string {
   return [row.summary, row.description, cost].filter(Boolean).join('\n\n');
 }
 
-/** Whether a row is an agent tool: GET/POST operations outside Auth; Write rows only for a session. */
+/** A Write-tier row's tool is offered to the callers its row takes: a session, or a session or API key (a wallet). */
+function writeToolNeeds(row: OperationRow): AgentTool['needs'] {
+  if (row.tier !== 'write') return undefined;
+  return rowCredentials(row) === 'wallet' ? 'wallet' : 'session';
+}
+
+/** Whether a row is an agent tool: GET/POST operations outside Auth; Write rows only for a session or wallet. */
 function isToolRow(row: OperationRow): boolean {
   return (row.method === 'GET' || row.method === 'POST') && row.tier !== 'auth';
 }
@@ -79,7 +89,7 @@ export function agentTools(p: {
       name,
       compiled,
       schemas,
-      needsSession: row.tier === 'write',
+      needs: writeToolNeeds(row),
       priceUsd,
       resourceUrl: `mcp://tool/${name}`,
       accessRoute: {
@@ -92,7 +102,9 @@ export function agentTools(p: {
         title: row.summary,
         description: text,
         inputSchema: schemas.inputSchema,
-        ...(schemas.outputSchema ? { outputSchema: schemas.outputSchema } : {}),
+        ...(schemas.outputSchema
+          ? { outputSchema: priceUsd === undefined ? schemas.outputSchema : orPaymentRequired(schemas.outputSchema) }
+          : {}),
         annotations: {
           title: row.summary,
           readOnlyHint: readOnly,

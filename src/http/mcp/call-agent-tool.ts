@@ -11,6 +11,7 @@ import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
 import { runOperationRow } from '../run-operation-row.js';
 import type { AgentTool } from './agent-tools.js';
 import { toolInput } from './tool-arguments.js';
+import { mayCall } from './tool-callers.js';
 
 /** `_meta` keys of x402's MCP transport. */
 export const X402_PAYMENT_META = 'x402/payment';
@@ -31,6 +32,16 @@ export interface AgentToolDeps {
   /** A fresh GraphQL context for the /mcp request (loaders, caller). */
   context: () => GraphContext;
   log: Pick<Logger, 'error'>;
+}
+
+/** Refusal of a Write-tier tool to a caller its row does not take, as its REST path refuses it. */
+function needsCredentials(name: string, needs: 'session' | 'wallet'): ApiError {
+  return new ApiError(
+    'UNAUTHORIZED',
+    needs === 'session'
+      ? `${name} needs a SIWE session: send Authorization: Bearer <token>`
+      : `${name} needs a SIWE session (Authorization: Bearer <token>) or an API key (X-API-Key)`,
+  );
 }
 
 /** A tool's answer: the body as `structuredContent` (an object) and the same JSON as a text block. */
@@ -82,10 +93,9 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
       resource: () => tool.resourceUrl,
       ...(payment ? { payment } : {}),
     };
-    if (tool.needsSession) {
+    if (tool.needs !== undefined) {
       const caller = await deps.access.identify(request);
-      if (caller.mode !== 'siwe')
-        throw new ApiError('UNAUTHORIZED', `${tool.name} needs a SIWE session: send Authorization: Bearer <token>`);
+      if (!mayCall(tool.needs, caller.mode)) throw needsCredentials(tool.name, tool.needs);
     }
     const decision = await deps.access.admit(request, tool.accessRoute);
     release = decision.release;

@@ -1,8 +1,8 @@
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { type AccessGate, type AccessRoute, noRelease } from '../../access/access-gate.js';
 import type { AccessRequest } from '../../access/identify-caller.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError, toApiError } from '../../errors/error-envelope.js';
+import { JsonRpcError } from './json-rpc-error.js';
 
 /** JSON-RPC messages one POST /mcp may carry (the SDK's own bound is 100); /api/batch takes 20 calls too. */
 export const MCP_MAX_BATCH = 20;
@@ -37,10 +37,10 @@ export function oversizedBatchAnswer(): { jsonrpc: '2.0'; error: { code: number;
 }
 
 /** An ApiError (a 429, a 401 …) as the JSON-RPC error of one member, its envelope as `data`. */
-function limitError(err: unknown): McpError {
+function limitError(err: unknown): JsonRpcError {
   const apiError = toApiError(err);
   const { status, body } = renderError(apiError, 'full');
-  return new McpError(MCP_LIMIT_ERROR, apiError.message, { status, ...body });
+  return new JsonRpcError(MCP_LIMIT_ERROR, apiError.message, { status, ...body });
 }
 
 /**

@@ -4,6 +4,7 @@ import type { AccessGate } from '../../access/access-gate.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
 import type { GraphContextFactory } from '../graph-context-factory.js';
+import { keepMalformedJson, MalformedJsonBody } from '../json-body.js';
 import type { AgentTool } from './agent-tools.js';
 import { CachedAnswers } from './cached-answers.js';
 import { batchLimits, isOversizedBatch, oversizedBatchAnswer } from './mcp-batch.js';
@@ -63,23 +64,35 @@ function webHeaders(request: FastifyRequest): Headers {
   return headers;
 }
 
+export interface McpRouteDeps {
+  tools: readonly AgentTool[];
+  resources: readonly AgentResource[];
+  access: AccessGate;
+  gateway: InProcessGateway;
+  contexts: GraphContextFactory;
+  allowedHosts: ReadonlySet<string>;
+}
+
 /**
  * POST /mcp: MCP Streamable HTTP, stateless (no session: every instance behind a load balancer answers every
  * request; what must be shared, quotas and spent payment nonces, is in the store). Answers are JSON, not SSE: no tool
  * streams. GET and DELETE (a server-sent stream, ending a session) do not apply without sessions: 405.
  * @example registerMcpRoute(app, { tools, resources, access, gateway, contexts, allowedHosts })
  */
-export function registerMcpRoute(
-  app: FastifyInstance,
-  deps: {
-    tools: readonly AgentTool[];
-    resources: readonly AgentResource[];
-    access: AccessGate;
-    gateway: InProcessGateway;
-    contexts: GraphContextFactory;
-    allowedHosts: ReadonlySet<string>;
-  },
-): void {
+export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDeps): void {
+  // Its own scope: a body that is not JSON is answered in JSON-RPC (-32700), as MCP clients read it, not the envelope.
+  app.register(async (scope) => {
+    keepMalformedJson(scope);
+    registerMcpMethods(scope, deps);
+  });
+}
+
+/** JSON-RPC's parse error, as the SDK's transport answers a body it cannot parse. */
+function parseError(reason: string) {
+  return { jsonrpc: '2.0', error: { code: -32700, message: `Parse error: ${reason}` }, id: null };
+}
+
+function registerMcpMethods(app: FastifyInstance, deps: McpRouteDeps): void {
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
   const answers = mcpAnswers({ tools: deps.tools, resources: deps.resources, cache: new CachedAnswers() });
   app.route({
@@ -87,7 +100,12 @@ export function registerMcpRoute(
     url: MCP_PATH,
     handler: async (request: FastifyRequest, reply: FastifyReply) => {
       refuseForeignHost(request, deps.allowedHosts);
-      if (isOversizedBatch(request.body)) return reply.code(400).send(oversizedBatchAnswer());
+      if (request.body instanceof MalformedJsonBody) {
+        return reply.code(400).header('Cache-Control', 'no-store').send(parseError(request.body.reason));
+      }
+      if (isOversizedBatch(request.body)) {
+        return reply.code(400).header('Cache-Control', 'no-store').send(oversizedBatchAnswer());
+      }
       const headers: Record<string, string | string[] | undefined> = {};
       for (const name of IDENTITY_HEADERS)
         if (request.headers[name] !== undefined) headers[name] = request.headers[name];
@@ -106,10 +124,7 @@ export function registerMcpRoute(
         },
         scope: {
           caller,
-          hasSession: async () => {
-            if (headers.authorization === undefined || headers['x-api-key'] !== undefined) return false;
-            return (await deps.access.identify(caller).catch(() => undefined))?.mode === 'siwe';
-          },
+          callerMode: async () => (await deps.access.identify(caller).catch(() => undefined))?.mode,
           ...(isBatch ? { batch: batchLimits({ access: deps.access, caller }) } : {}),
         },
       });

@@ -4,14 +4,16 @@ import {
   ErrorCode,
   ListResourcesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { AccessMode } from '../../access/caller-limits.js';
 import type { AgentTool } from './agent-tools.js';
-import type { CachedAnswers } from './cached-answers.js';
+import type { CachedAnswer, CachedAnswers } from './cached-answers.js';
 import { type AgentToolDeps, callAgentTool } from './call-agent-tool.js';
+import { JsonRpcError } from './json-rpc-error.js';
 import type { BatchLimits } from './mcp-batch.js';
 import { ToolCallRequestSchema } from './tool-call-params.js';
+import { mayCall } from './tool-callers.js';
 
 /** A document an agent may read: the contracts the tools come from. */
 export interface AgentResource {
@@ -23,33 +25,30 @@ export interface AgentResource {
   text: string;
 }
 
-/** What one /mcp request brings: who calls, and whether a SIWE session came with it. */
+/** What one /mcp request brings: who calls, and as what. */
 export interface McpRequestScope {
   caller: { ip: string; headers: Record<string, string | string[] | undefined> };
-  /** Resolves true when the request's Authorization is a valid SIWE session (subname tools are listed then). */
-  hasSession: () => Promise<boolean>;
+  /**
+   * How the request's credentials identify it (`siwe`, `api_key`, `anonymous`), undefined when they are refused:
+   * Write-tier tools are listed to the callers their rows take.
+   */
+  callerMode: () => Promise<AccessMode | undefined>;
   /** Present when the request is a JSON-RPC batch: its free members are counted and their answers bounded. */
   batch?: BatchLimits;
 }
 
-/** The unchanging answers (documents, tool lists), serialized once: what a handler returns in their place. */
+/** The unchanging answers (tool lists, documents), serialized once: what a handler returns in their place. */
 export interface McpAnswers {
   cache: CachedAnswers;
-  /** tools/list without and with the session-only tools. */
-  tools: { anonymous: CachedAnswer; session: CachedAnswer };
+  /** tools/list as a caller identified as `mode` sees it. */
+  tools(mode: AccessMode | undefined): CachedAnswer;
   /** resources/read, by URI. */
   resources: ReadonlyMap<string, CachedAnswer>;
 }
 
-/** A stored answer's placeholder and the bytes it stands for. */
-export interface CachedAnswer {
-  placeholder: string;
-  bytes: number;
-}
-
 /**
- * Serializes the tool lists and each resource's contents once (CachedAnswers): a request then costs a placeholder,
- * and the transport's answer gets the stored bytes spliced in.
+ * The tool lists and each resource's contents, each serialized once on first use (CachedAnswers): a request then
+ * costs a placeholder, and mcp-route.ts splices the stored bytes into the transport's answer.
  * @example const answers = mcpAnswers({ tools, resources, cache: new CachedAnswers() })
  */
 export function mcpAnswers(p: {
@@ -57,12 +56,20 @@ export function mcpAnswers(p: {
   resources: readonly AgentResource[];
   cache: CachedAnswers;
 }): McpAnswers {
-  const list = (session: boolean) => p.tools.filter((t) => session || !t.needsSession).map((t) => t.definition);
+  const lists = new Map<AccessMode | undefined, CachedAnswer>();
   return {
     cache: p.cache,
-    tools: { anonymous: p.cache.store(list(false)), session: p.cache.store(list(true)) },
+    tools(mode) {
+      let list = lists.get(mode);
+      if (!list) {
+        list = p.cache.store(() => p.tools.filter((t) => mayCall(t.needs, mode)).map((t) => t.definition));
+        lists.set(mode, list);
+      }
+      return list;
+    },
     resources: new Map(
-      p.resources.map((r) => [r.uri, p.cache.store([{ uri: r.uri, mimeType: r.mimeType, text: r.text }])]),
+      // `text` is read on first use: a document is rendered only when an agent reads it.
+      p.resources.map((r) => [r.uri, p.cache.store(() => [{ uri: r.uri, mimeType: r.mimeType, text: r.text }])]),
     ),
   };
 }
@@ -101,11 +108,11 @@ export function mcpServer(p: {
   const free = async (answer?: CachedAnswer): Promise<void> => {
     if (!batch) return;
     await batch.count();
-    if (answer) batch.reserve(answer.bytes);
+    if (answer) batch.reserve(answer.bytes());
   };
   server.setRequestHandler(ListToolsRequestSchema, async () => {
-    const session = p.tools.some((t) => t.needsSession) && (await p.scope.hasSession());
-    const answer = session ? p.answers.tools.session : p.answers.tools.anonymous;
+    const mode = p.tools.some((t) => t.needs !== undefined) ? await p.scope.callerMode() : undefined;
+    const answer = p.answers.tools(mode);
     await free(answer);
     // The placeholder stands for the stored tool list (mcp-route.ts splices it into the answer).
     return { tools: answer.placeholder as unknown as [] };
@@ -114,7 +121,7 @@ export function mcpServer(p: {
     const tool = p.byName.get(request.params.name);
     // An unknown tool is a protocol error (MCP "Error Handling"); everything about a known tool is a tool result.
     if (!tool)
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: tools/list names them`);
+      throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: tools/list names them`);
     return callAgentTool(
       {
         tool,
@@ -127,11 +134,20 @@ export function mcpServer(p: {
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => {
     await free();
-    return { resources: p.resources.map(({ text: _text, ...listed }) => listed) };
+    return {
+      // Listed without reading `text`: a document's bytes are rendered only when it is read.
+      resources: p.resources.map(({ uri, name, title, description, mimeType }) => ({
+        uri,
+        name,
+        title,
+        description,
+        mimeType,
+      })),
+    };
   });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const answer = p.answers.resources.get(request.params.uri);
-    if (!answer) throw new McpError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`);
+    if (!answer) throw new JsonRpcError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`);
     await free(answer);
     // The placeholder stands for the stored contents (mcp-route.ts splices it into the answer).
     return { contents: answer.placeholder as unknown as [] };

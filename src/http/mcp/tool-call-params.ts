@@ -1,5 +1,6 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { JsonRpcError } from './json-rpc-error.js';
 
 /** A tools/call request's params once checked: what the tool handler reads. */
 export interface ToolCallParams {
@@ -11,7 +12,7 @@ export interface ToolCallParams {
 const isObject = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
 
-const invalid = (message: string) => new McpError(ErrorCode.InvalidParams, message);
+const invalid = (message: string) => new JsonRpcError(ErrorCode.InvalidParams, message);
 
 /**
  * Checks a tools/call's params, throwing JSON-RPC invalid params (-32602) with a plain message. The SDK parses the

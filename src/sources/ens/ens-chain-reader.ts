@@ -36,9 +36,12 @@ export const PROFILE_TEXT_KEYS = [
   'com.discord',
 ] as const;
 
-/** Registrant and expiry from the .eth registrar; names outside .eth have neither and never expire here. */
+/**
+ * Registrant and expiry from the .eth registrar; names outside .eth have neither and never expire here. A subname
+ * (`pay.alice.eth`) is active while its .eth parent is, its registrant is its own registry owner, and it has no expiry.
+ */
 export interface EnsRegistration {
-  /** False once a .eth name has expired (grace period included): the service then answers 404. */
+  /** False once a .eth name (or a subname's .eth parent) has expired, grace period included: the service then answers 404. */
   active: boolean;
   registrant: Address | null;
   /** Unix seconds. */
@@ -257,9 +260,14 @@ export class EnsChainReader {
             : registrationFrom(results[next++]!, results[next++]!);
         const controller = owner.status === 'success' ? nonZero(owner.result as Address) : null;
         const answer = await this.finishResolution(resolved, plan.resolveArgs);
+        // A subname lives while its .eth parent does, but is held by its own owner and has no registrar expiry.
         if (!registration.active) return null;
-        if (answer === null && controller === null) return null;
-        return { name: plan.name, controller, ...registration, ...decodeProfileAnswers(answer) };
+        const records = decodeProfileAnswers(answer);
+        // Nothing owns the name on chain and its resolver knows nothing of it: a wildcard (an offchain parent's
+        // unregistered label), not a name; /api/ens/resolve answers it 404 too.
+        if (controller === null && !hasAnyRecord(records)) return null;
+        const own = isSubnameOf(plan) ? { registrant: controller, expiresAt: null } : {};
+        return { name: plan.name, controller, ...registration, ...own, ...records };
       }),
     );
   }
@@ -287,6 +295,21 @@ export class EnsChainReader {
     const [answers] = decodeAbiParameters([{ type: 'bytes[]' }], value[0]);
     return { answers, resolver: value[1] };
   }
+}
+
+/** Whether a name sits below its .eth second-level name (`pay.alice.eth`), rather than being it. */
+function isSubnameOf(plan: ProfilePlan): boolean {
+  return plan.label !== undefined && plan.name !== `${plan.label}.eth`;
+}
+
+/** Whether a resolver answered any record of the name. */
+function hasAnyRecord(records: ReturnType<typeof decodeProfileAnswers>): boolean {
+  return (
+    records.address !== null ||
+    records.avatarRecord !== null ||
+    records.contentHash !== null ||
+    Object.keys(records.texts).length > 0
+  );
 }
 
 function registrationFrom(expires: MulticallResult, ownerOf: MulticallResult): EnsRegistration {

@@ -1,7 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type Abi, type Hex, isHex } from 'viem';
+import { projectRoot } from '../../config/project-root.js';
 
 /** A compiled contract of ours, as scripts/compile-contracts.mjs writes it. */
 export type ContractArtifact = {
@@ -75,18 +75,7 @@ function parseArtifact(name: string, file: string, text: string): ContractArtifa
   return { abi: abi as Abi, bytecode, deployedBytecode };
 }
 
-let artifactsDirCache: string | undefined;
-
 /** `<project root>/generated/contracts`, the same from src/ (vitest) and from dist/src/ (after tsc). */
 function defaultArtifactsDir(): string {
-  artifactsDirCache ??= join(findProjectRoot(dirname(fileURLToPath(import.meta.url))), 'generated', 'contracts');
-  return artifactsDirCache;
-}
-
-/** The nearest folder at or above `start` that holds a package.json. */
-function findProjectRoot(start: string): string {
-  for (let dir = start; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new ContractArtifactNotFoundError(`no package.json at or above ${start}`);
-  }
+  return join(projectRoot(), 'generated', 'contracts');
 }
