@@ -99,7 +99,8 @@ export const ccipRoutes: RouteRow[] = [
     path: '/ccip/health',
     tag: 'CCIP',
     summary: 'CCIP gateway health: record store, subname count, signer address, served parents',
-    description: 'Free. 500 `CCIP_HEALTH_ERROR` when the record store does not answer.',
+    description:
+      'Free. 503 `SERVICE_UNAVAILABLE` when the record store does not answer (down, hung or locked); 500 `CCIP_HEALTH_ERROR` when it fails otherwise.',
     tier: 'free',
     envelope: 'ccip',
     field: 'ccipHealth',

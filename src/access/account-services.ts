@@ -96,6 +96,7 @@ export function createAccountServices(p: AccountServicesParams): AccountServices
         message,
         signature,
         now: at,
+        findNonce: (nonce) => store.peekNonce({ nonce, now: at }),
         consumeNonce: (nonce) => store.consumeNonce({ nonce, now: at }),
         checkContractSignature: p.checkContractSignature,
       });

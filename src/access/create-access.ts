@@ -64,7 +64,12 @@ export function createAccess(p: {
 }): Access {
   const limits = accessLimitsFromConfig(p.config);
   const tokens = createSessionTokens({ store: p.store, configuredSecret: p.config.auth.jwtSecret });
-  const identify = createCallerIdentifier({ store: p.store, tokens, limits });
+  const identify = createCallerIdentifier({
+    store: p.store,
+    tokens,
+    limits,
+    ipv6Prefix: p.config.anonymousIpv6Prefix,
+  });
   const payments =
     p.facilitator && createX402Payments({ x402: p.config.x402, store: p.store, facilitator: p.facilitator });
   const gate = createAccessGate({

@@ -4,6 +4,7 @@ import type { ApiKeyRecord, Store } from '../store/store.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secrets.js';
 import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits, AccessMode } from './caller-limits.js';
+import { anonymousNetwork } from './client-address.js';
 import type { SessionTokens } from './session-tokens.js';
 import type { PresentedPayment } from './x402-payments.js';
 
@@ -34,6 +35,10 @@ export const invalidApiKey = (): ApiError =>
 /** Anonymous callers remembered (the most recently seen client IPs). */
 const ANONYMOUS_CALLERS_KEPT = 10_000;
 
+/** An X-Forwarded-For entry that is no IP address cannot be counted as anyone: refused rather than trusted. */
+const notAnAddress = (): ApiError =>
+  new ApiError('INVALID_REQUEST', 'the client address (X-Forwarded-For) is not an IP address');
+
 const BEARER = /^Bearer[ \t]+([^\s]+)[ \t]*$/i;
 
 /** A header sent once; repeated headers are ambiguous credentials. */
@@ -56,17 +61,20 @@ const tokenRefreshed = (): ApiError =>
 /**
  * SPEC "Authentication": an `X-API-Key` (header name in any case) is the key's caller, counted per key; else a
  * `Authorization: Bearer` session token is the wallet's, counted per wallet; else the caller is anonymous, counted
- * per IP, with no store round trip. Credentials that are sent but wrong are a 401, never a silent fall back to
- * anonymous.
+ * per IP (IPv6 per `/ipv6Prefix` network, client-address.ts), with no store round trip. Credentials that are sent but
+ * wrong are a 401, never a silent fall back to anonymous.
  * @example const identify = createCallerIdentifier({ store, tokens, limits }); (await identify(req)).mode
  */
 export function createCallerIdentifier(p: {
   store: Pick<Store, 'findApiKeyByHash' | 'currentSessionToken'>;
   tokens: SessionTokens;
   limits: AccessLimits;
+  /** Leading bits of an IPv6 address that make one anonymous caller (ANONYMOUS_IPV6_PREFIX, default 64). */
+  ipv6Prefix?: number;
   now?: () => number;
 }): IdentifyCaller {
   const now = p.now ?? Date.now;
+  const ipv6Prefix = p.ipv6Prefix ?? 64;
   // One frozen caller per client IP, reused: its counter keys are then the same strings on every call.
   const anonymous = new BoundedMemo<string, Caller>(ANONYMOUS_CALLERS_KEPT);
   return async (req, endingSession = false) => {
@@ -104,8 +112,10 @@ export function createCallerIdentifier(p: {
         limits: p.limits.modes.siwe,
       };
     }
-    return anonymous.get(req.ip, () =>
-      Object.freeze({ mode: 'anonymous', key: `ip:${req.ip}`, limits: p.limits.modes.anonymous }),
-    );
+    return anonymous.get(req.ip, () => {
+      const network = anonymousNetwork(req.ip, ipv6Prefix);
+      if (network === null) throw notAnAddress();
+      return Object.freeze({ mode: 'anonymous', key: `ip:${network}`, limits: p.limits.modes.anonymous });
+    });
   };
 }

@@ -16,6 +16,8 @@ export interface VerifySiweParams {
   signature: string;
   /** ms since epoch. */
   now: number;
+  /** The nonce's challenge while it is unused and live, without using it up; else null. */
+  findNonce: (nonce: string) => Promise<NonceRecord | null>;
   /** Uses the nonce up (single use); null when it is unknown, used or expired. */
   consumeNonce: (nonce: string) => Promise<NonceRecord | null>;
   /** Contract-wallet check; absent when no RPC is configured, so only EOA signatures are accepted. */
@@ -55,7 +57,9 @@ async function signatureMatches(fields: SiweMessageFields, p: VerifySiweParams):
 /**
  * SIWE sign-in (EIP-4361): the message must parse strictly (version 1), be inside its validity window, use a nonce
  * this service issued (once, within 5 minutes), name the domain, URI and chain ID the challenge named, not be issued
- * before the challenge, and be signed by its address. Returns the checksummed address and the parsed message.
+ * before the challenge, and be signed by its address. Returns the checksummed address and the parsed message. The
+ * nonce is used up only once the signature holds: anyone who sees a pending nonce could otherwise burn it with a
+ * message signed by no one.
  * @example const { address } = await verifySiweSignIn({ message, signature, now: Date.now(), consumeNonce })
  */
 export async function verifySiweSignIn(
@@ -74,7 +78,7 @@ export async function verifySiweSignIn(
   if (fields.notBefore !== undefined && p.now < fields.notBefore) {
     throw refuse.expired(`the message is not valid before ${new Date(fields.notBefore).toISOString()}`);
   }
-  const nonce = await p.consumeNonce(fields.nonce);
+  const nonce = await p.findNonce(fields.nonce);
   if (!nonce) throw refuse.nonce();
   if (fields.domain !== nonce.domain) throw refuse.domain(nonce.domain, fields.domain);
   if (fields.uri !== nonce.uri) throw refuse.notChallenge('URI', nonce.uri, fields.uri);
@@ -84,5 +88,7 @@ export async function verifySiweSignIn(
     throw refuse.expired('the message was issued before its challenge');
   }
   if (!(await signatureMatches(fields, p))) throw refuse.signature();
+  // Of concurrent sign-ins with one signed message, the one that uses the nonce up wins; the others are refused.
+  if (!(await p.consumeNonce(fields.nonce))) throw refuse.nonce();
   return { address: fields.address, fields };
 }

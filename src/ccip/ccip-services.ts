@@ -119,7 +119,11 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
         await p.store.ping();
         recordCount = await p.store.countSubnames();
       } catch (err) {
-        throw internal('CCIP_HEALTH_ERROR', 'CCIP health check failed: the record store does not answer', err);
+        // A store outage (down, hung, locked) is the 503 every route answers for it; anything else is the gateway's 500.
+        if (err instanceof ApiError && err.code === 'SERVICE_UNAVAILABLE') {
+          throw new ApiError('SERVICE_UNAVAILABLE', 'CCIP health check failed: the record store does not answer');
+        }
+        throw internal('CCIP_HEALTH_ERROR', 'CCIP health check failed: the record store failed', err);
       }
       return {
         status: 'ok',

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CHAINS, type ChainKey } from './chains.js';
 import { EVM_ADDRESS_PATTERN } from './evm-address-pattern.js';
 import { LISTEN_ADDRESS_ENV } from './listen-address.js';
+import { type TrustProxy, trustProxySetting } from './trust-proxy.js';
 
 /** USDC on Base: the asset x402 payments settle in (SPEC: x402 payment). */
 export const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
@@ -101,10 +102,14 @@ const envSchema = z.object({
   // A store call that has not answered by then is a 503 (SQLite: how long a write waits for a lock held elsewhere).
   STORE_TIMEOUT_MS: z.coerce.number().int().min(10).max(60_000).default(500),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Which proxies are believed about the client address (X-Forwarded-For): true, false, a hop count, or addresses and
+  // CIDR ranges (src/config/trust-proxy.ts); the caller is the rightmost address not trusted.
   TRUST_PROXY: z
-    .enum(['true', 'false'])
+    .string()
     .default('false')
-    .transform((v) => v === 'true'),
+    .transform((v, ctx) => trustProxySetting(v, ctx)),
+  // Anonymous IPv6 callers are counted per network of this many leading bits: a /64 is what one subscriber gets.
+  ANONYMOUS_IPV6_PREFIX: z.coerce.number().int().min(16).max(128).default(64),
   PUBLIC_BASE_URL: optionalUrl,
   // Browser origins allowed to call the API (CORS); `*` without credentials, since callers authenticate with headers.
   CORS_ORIGINS: z
@@ -116,6 +121,12 @@ const envSchema = z.object({
     .string()
     .default('')
     .transform((v, ctx) => mcpAllowedHosts(v, ctx)),
+  // Connections: how many may be open at once (one more is answered 503 and closed), how long one may sit idle between
+  // requests, and how long a client may take to send a request's headers and the whole request.
+  MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   // Bearer token GET /metrics asks for; unset: /metrics is not served.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   ETH_RPC_URL: optionalUrl,
@@ -264,7 +275,10 @@ export interface AppConfig {
   /** How long one store call may take before the request is answered 503 SERVICE_UNAVAILABLE. */
   storeTimeoutMs: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  trustProxy: boolean;
+  /** Which proxies are believed about the client address (TRUST_PROXY). */
+  trustProxy: TrustProxy;
+  /** Leading bits of an IPv6 address that make one anonymous caller (ANONYMOUS_IPV6_PREFIX). */
+  anonymousIpv6Prefix: number;
   /** Absolute base URL callers reach us at; used in x402 `resource` and CCIP gateway URLs. */
   publicBaseUrl: string | undefined;
   /** Origins browsers may call from (CORS_ORIGINS): `*` or a list. */
@@ -273,6 +287,17 @@ export interface AppConfig {
   mcpAllowedHosts: string[];
   /** Bearer token of GET /metrics; undefined: /metrics is not served. Never logged. */
   metricsToken: string | undefined;
+  /** What one client connection may hold (README "Running behind a proxy"). */
+  connections: {
+    /** Open at once; one more is answered 503 SERVICE_UNAVAILABLE and closed. */
+    max: number;
+    /** Idle between two requests on a keep-alive connection, ms. */
+    keepAliveTimeoutMs: number;
+    /** To send a request's headers, ms. */
+    headersTimeoutMs: number;
+    /** To send a whole request (headers and body), ms. */
+    requestTimeoutMs: number;
+  };
   chains: Record<ChainKey, ChainEndpoint>;
   upstreamTimeoutMs: number;
   upstreams: {
@@ -414,6 +439,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    throw new ConfigError(
+      'invalid configuration:\n  HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS (the headers are part of the request)',
+    );
+  }
   const rpc: Record<ChainKey, string | undefined> = {
     ethereum: e.ETH_RPC_URL,
     base: e.BASE_RPC_URL,
@@ -433,10 +463,17 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,
     trustProxy: e.TRUST_PROXY,
+    anonymousIpv6Prefix: e.ANONYMOUS_IPV6_PREFIX,
     publicBaseUrl: e.PUBLIC_BASE_URL?.replace(/\/+$/, ''),
     corsOrigins: e.CORS_ORIGINS,
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS,
     metricsToken: e.METRICS_TOKEN,
+    connections: {
+      max: e.MAX_CONNECTIONS,
+      keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+      headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
+      requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    },
     chains,
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     upstreams: {

@@ -1,7 +1,8 @@
 /**
  * Every error code SPEC.md names, plus the access codes the README documents, with the HTTP status each one is
- * answered with: the one place a status is decided. Two answers of SPEC differ from their code's status and have
- * their own error classes below: a 431 for an oversized request line, a 500 for a failing CCIP gateway.
+ * answered with: the one place a status is decided. Three answers differ from their code's status and have their own
+ * error classes below: a 431 for an oversized request line, a 408 for a request not sent in time, a 500 for a failing
+ * CCIP gateway.
  */
 export const STATUS_OF_CODE = {
   INVALID_PARAMETER: 400,
@@ -76,6 +77,20 @@ export class OversizedRequestError extends ApiError {
 }
 
 /**
+ * A client that did not send its request's headers (or the whole request) in time: INVALID_REQUEST, answered 408.
+ * @example new RequestTimeoutError('the request was not received in time').status // 408
+ */
+export class RequestTimeoutError extends ApiError {
+  static readonly code = 'INVALID_REQUEST' satisfies ErrorCode;
+  static readonly status = 408;
+  override name = 'RequestTimeoutError';
+  override readonly status = RequestTimeoutError.status;
+  constructor(message: string, extra: Record<string, unknown> = {}) {
+    super(RequestTimeoutError.code, message, extra);
+  }
+}
+
+/**
  * SPEC's "500 CCIP_ERROR: CCIP gateway internal error", beside the 400 CCIP_ERROR of a bad CCIP request.
  * @example new CcipGatewayError('CCIP gateway internal error: the record store failed').status // 500
  */
@@ -90,7 +105,7 @@ export class CcipGatewayError extends ApiError {
 }
 
 /** The errors answered with another status than their code's: with STATUS_OF_CODE, every (code, status) answered. */
-const OFF_TABLE_ERRORS = [OversizedRequestError, CcipGatewayError] as const;
+const OFF_TABLE_ERRORS = [OversizedRequestError, RequestTimeoutError, CcipGatewayError] as const;
 
 /**
  * The ApiError that `code` and `status` describe (as an error's `extensions` carry them), or undefined when the

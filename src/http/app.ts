@@ -8,6 +8,7 @@ import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { requestLoggerFactory } from '../logging/request-logger.js';
 import { registerBatchRoutes } from './batch-route.js';
+import { connectionOptions, limitConnections } from './connection-limits.js';
 import { registerCors } from './cors.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
@@ -20,6 +21,7 @@ import { requestIdFor } from './request-id.js';
 import { ResponseCache } from './response-cache.js';
 import { fastifyPath, registerOperationRoutes } from './rest-routes.js';
 import { htmlPageHeaders, registerSecurityHeaders } from './security-headers.js';
+import { proxyTrust } from './trusted-proxies.js';
 import { uiAssets } from './ui-assets.js';
 
 export interface HttpAppDeps {
@@ -44,19 +46,23 @@ const BODY_LIMIT_BYTES = 1024 * 1024;
  * @example const app = await buildHttpApp(deps); await app.listen({ port: 3000 })
  */
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
+  // The security headers, once known: answers written before any hook runs get them too.
+  const answerHeaders: Record<string, string> = {};
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     // request.log becomes a pino child only when a line is written (most requests write none at LOG_LEVEL=warn).
     childLoggerFactory: (logger, bindings, options) => requestLoggerFactory(logger as Logger, bindings, options),
-    trustProxy: deps.config.trustProxy,
+    trustProxy: proxyTrust(deps.config.trustProxy),
+    // Keep-alive, headers and request timeouts (MAX_CONNECTIONS and the rest: README "Running behind a proxy").
+    ...connectionOptions(deps.config.connections),
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdFor,
     clientErrorHandler: (err, socket) => {
-      if (socket.writable) socket.end(clientErrorResponse(err));
+      if (socket.writable) socket.end(clientErrorResponse(err, answerHeaders));
       else socket.destroy(err);
     },
     // A path parameter that is not valid percent-encoding ('/api/price/%') is a 400 in the envelope too.
-    frameworkErrors: (err, request, reply) => sendFrameworkError(err, request, reply),
+    frameworkErrors: (err, request, reply) => sendFrameworkError(err, request, reply, answerHeaders),
     // CCIP calldata travels in the path; ERC-3668 requests run to a few KB of hex.
     routerOptions: { maxParamLength: 16_384 },
   });
@@ -68,7 +74,9 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     done();
   });
   await registerCors(app, deps.config.corsOrigins);
-  await registerSecurityHeaders(app);
+  Object.assign(answerHeaders, await registerSecurityHeaders(app));
+  // After the request id and security headers: a refused connection's 503 carries them too.
+  limitConnections(app, deps.config.connections.max);
   registerMetrics(app, createHttpMetrics(), deps.config.metricsToken);
   await app.register(uiAssets, {});
 

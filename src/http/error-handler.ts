@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, OversizedRequestError } from '../errors/api-error.js';
+import { ApiError, OversizedRequestError, RequestTimeoutError } from '../errors/api-error.js';
 import { type EnvelopeStyle, renderError } from '../errors/error-envelope.js';
+import { newRequestId } from './request-id.js';
 
 /** CCIP routes answer in the ERC-3668 shape; everything else in the full envelope. */
 export function envelopeStyleFor(url: string): EnvelopeStyle {
@@ -23,32 +24,66 @@ function send(request: FastifyRequest, reply: FastifyReply, err: unknown): Fasti
   return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
 }
 
-/** Errors fastify raises before a route runs (FST_ERR_BAD_URL: a path parameter that is not valid percent-encoding). */
-export function sendFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+/**
+ * Errors fastify raises before a route runs (FST_ERR_BAD_URL: a path parameter that is not valid percent-encoding):
+ * the onRequest hooks have not run, so the headers every answer has (`answerHeaders`, X-Request-Id) are set here.
+ */
+export function sendFrameworkError(
+  err: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  answerHeaders: Readonly<Record<string, string>>,
+): FastifyReply {
+  reply.headers(answerHeaders).header('X-Request-Id', request.id);
   return send(request, reply, fromFastifyError(err) ?? new ApiError('INVALID_PARAMETER', 'malformed request'));
 }
 
-/** The request target at the start of the bytes Node's parser refused (`GET /ccip/… HTTP/1.1`), when they start there. */
-function refusedTarget(err: NodeJS.ErrnoException): string {
+/** The method and target at the start of the bytes Node's parser refused (`GET /ccip/… HTTP/1.1`), when they start there. */
+function refusedRequest(err: NodeJS.ErrnoException): { method: string; target: string } {
   const raw = (err as { rawPacket?: unknown }).rawPacket;
-  if (!Buffer.isBuffer(raw)) return '';
-  return /^[A-Z]{3,7} (\S{1,16})/.exec(raw.toString('latin1', 0, 32))?.[1] ?? '';
+  if (!Buffer.isBuffer(raw)) return { method: '', target: '' };
+  const start = /^([A-Z]{3,7}) (\S{1,16})/.exec(raw.toString('latin1', 0, 32));
+  return { method: start?.[1] ?? '', target: start?.[2] ?? '' };
+}
+
+/** Node's refusal codes, and what each is answered with. */
+function refusal(code: string | undefined): { error: ApiError; reason: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return {
+      error: new OversizedRequestError('request URL or headers are too large'),
+      reason: 'Request Header Fields Too Large',
+    };
+  }
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return { error: new RequestTimeoutError('the request was not received in time'), reason: 'Request Timeout' };
+  }
+  return { error: new ApiError('INVALID_PARAMETER', 'malformed HTTP request'), reason: 'Bad Request' };
 }
 
 /**
- * Requests Node's HTTP parser refuses before fastify routes them (headers or URL too large, bad framing):
- * answered in the envelope too, written on the raw socket since no reply object exists yet. A CCIP path gets the
- * ERC-3668 shape when the refused bytes still show it (Node hands over the chunk it was parsing).
+ * Requests Node's HTTP parser refuses before fastify routes them (headers or URL too large, bad framing, not sent
+ * within the headers or request timeout): answered in the envelope too, with the headers every answer has
+ * (`answerHeaders`, a fresh X-Request-Id), written on the raw socket since no reply object exists yet. A CCIP path
+ * gets the ERC-3668 shape when the refused bytes still show it (Node hands over the chunk it was parsing); a HEAD
+ * gets no body.
  */
-export function clientErrorResponse(err: NodeJS.ErrnoException): string {
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-  const apiError = tooLarge
-    ? new OversizedRequestError('request URL or headers are too large')
-    : new ApiError('INVALID_PARAMETER', 'malformed HTTP request');
-  const rendered = renderError(apiError, envelopeStyleFor(refusedTarget(err)));
+export function clientErrorResponse(
+  err: NodeJS.ErrnoException,
+  answerHeaders: Readonly<Record<string, string>> = {},
+): string {
+  const { error, reason } = refusal(err.code);
+  const refused = refusedRequest(err);
+  const rendered = renderError(error, envelopeStyleFor(refused.target));
   const body = JSON.stringify(rendered.body);
-  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
-  return `HTTP/1.1 ${rendered.status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
+  const head = [
+    `HTTP/1.1 ${rendered.status} ${reason}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    `X-Request-Id: ${newRequestId()}`,
+    ...Object.entries({ ...answerHeaders, ...rendered.headers }).map(([name, value]) => `${name}: ${value}`),
+    'Connection: close',
+  ];
+  return `${head.join('\r\n')}\r\n\r\n${refused.method === 'HEAD' ? '' : body}`;
 }
 
 /** The one place errors become responses (with src/errors/error-envelope.ts rendering the body). */

@@ -4,7 +4,7 @@ import {
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 import type { AccessDecision, AccessGate } from '../access/access-gate.js';
 import type { AccessRequest } from '../access/identify-caller.js';
@@ -41,6 +41,17 @@ function graphQLErrorFrom(err: ApiError): GraphQLError {
     // Apollo Server reads `extensions.http` (status and a HeaderMap) to set the HTTP response.
     extensions: { code: err.code, ...err.extra, http: { status: err.status, headers } } as Record<string, unknown>,
   });
+}
+
+/**
+ * Apollo's own refusals of a request that carry no code (a persisted query whose hash does not match its query, an
+ * unsupported persisted-query version) are 400s: they say BAD_REQUEST, not Apollo's fallback INTERNAL_SERVER_ERROR.
+ */
+function badRequestCode(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const status = error instanceof GraphQLError ? (error.extensions.http as { status?: number } | undefined)?.status : 0;
+  if (formatted.extensions?.code !== 'INTERNAL_SERVER_ERROR' || !status || status < 400 || status >= 500)
+    return formatted;
+  return { ...formatted, extensions: { ...formatted.extensions, code: 'BAD_REQUEST' } };
 }
 
 function accessPlugin(access: AccessGate, charges: OperationCharges): ApolloServerPlugin<GraphqlContext> {
@@ -99,6 +110,7 @@ export async function registerGraphqlRoute(
     // Callers authenticate with headers (bearer token, X-API-Key, x402), never cookies: no CSRF surface.
     csrfPrevention: false,
     includeStacktraceInErrorResponses: false,
+    formatError: badRequestCode,
     parseOptions: { maxTokens: deps.limits.maxTokens },
     validationRules: [
       maxDepthRule(deps.limits.maxDepth),

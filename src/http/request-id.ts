@@ -14,6 +14,11 @@ let sequence = 0;
 export function requestIdFor(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   if (typeof given === 'string' && ACCEPTABLE.test(given)) return given;
+  return newRequestId();
+}
+
+/** A new request id of this process (for answers written before a request object exists, too). */
+export function newRequestId(): string {
   sequence += 1;
   return `${PROCESS_PREFIX}-${sequence.toString(36)}`;
 }

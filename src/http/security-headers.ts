@@ -42,15 +42,18 @@ const API_OPTIONS: FastifyHelmetOptions = {
 
 /**
  * Security headers on every answer: helmet's, computed at registration and set by one onRequest hook (the hot path
- * pays six property writes). HTML pages replace them with {@link htmlPageHeaders}.
- * @example await registerSecurityHeaders(app)
+ * pays six property writes). HTML pages replace them with {@link htmlPageHeaders}. Returns them, for the answers
+ * written before any hook runs (error-handler.ts).
+ * @example const headers = await registerSecurityHeaders(app)
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
-  const headers = Object.entries(await helmetHeaders(API_OPTIONS));
+export async function registerSecurityHeaders(app: FastifyInstance): Promise<Record<string, string>> {
+  const apiHeaders = await helmetHeaders(API_OPTIONS);
+  const headers = Object.entries(apiHeaders);
   app.addHook('onRequest', (_request, reply, done) => {
     for (const [name, value] of headers) reply.header(name, value);
     done();
   });
+  return apiHeaders;
 }
 
 const INLINE_SCRIPTS = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g;

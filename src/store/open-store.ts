@@ -13,7 +13,7 @@ export interface OpenStoreParams {
   prefix?: string;
   /** Told about Redis connection errors (e.g. to log them); ignored by SQLite. */
   onError?: (err: Error) => void;
-  /** STORE_TIMEOUT_MS: a call not answered within it (Redis), or a write kept waiting for a lock (SQLite), is a 503. */
+  /** STORE_TIMEOUT_MS: a call not answered within it (Redis), or kept waiting that long for a lock (SQLite), is a 503. */
   timeoutMs?: number;
 }
 
@@ -29,8 +29,9 @@ export async function openStore(params: OpenStoreParams): Promise<Store> {
       prefix: params.prefix,
       onError: params.onError,
       // A backstop that frees commands a hung Redis never answers; the budget itself is the deadline below, which
-      // (unlike a bare timer) lets a reply that arrived during a busy event loop win.
-      commandTimeoutMs: params.timeoutMs === undefined ? undefined : params.timeoutMs * 10,
+      // (unlike a bare timer) lets a reply that arrived during a busy event loop win. Long: a command it frees may
+      // still run later, and its count is then no longer undone (store-budget.ts).
+      commandTimeoutMs: params.timeoutMs === undefined ? undefined : Math.max(60_000, params.timeoutMs * 10),
     });
     return withStoreBudget(redis, { isOutage: isRedisOutage, deadlineMs: params.timeoutMs });
   }

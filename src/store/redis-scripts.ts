@@ -41,6 +41,17 @@ return out
 `,
 );
 
+/** KEYS: one counter key per counter. Takes one count back from each counter above 0. */
+export const refundQuotaScript = script(
+  'refundQuota',
+  `
+for i = 1, #KEYS do
+  if tonumber(redis.call('GET', KEYS[i]) or '0') > 0 then redis.call('DECR', KEYS[i]) end
+end
+return 1
+`,
+);
+
 /**
  * KEYS: [slot set]. ARGV: [now, max, slotExpiresAt, token, ttlMs].
  * Drops expired holders, then takes a slot if one is free. Returns 1 (taken) or 0.

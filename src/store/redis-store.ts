@@ -15,6 +15,7 @@ import {
   putSubnameScript,
   type RedisScript,
   refreshSessionScript,
+  refundQuotaScript,
   rotateApiKeyScript,
   runScript,
   touchApiKeyScript,
@@ -182,6 +183,12 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     return { admitted: reply[0] === 1, counts: reply.slice(1), resetsAt: windows.map((w) => w.resetsAt) };
   }
 
+  async refundQuota(params: { counters: QuotaCounter[]; now: number }): Promise<void> {
+    if (params.counters.length === 0) return;
+    const keys = params.counters.map((c) => this.keys.quota(c, quotaWindow(c, params.now).index));
+    await this.run(refundQuotaScript, keys, []);
+  }
+
   async readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading> {
     if (params.counters.length === 0) return { counts: [], resetsAt: [] };
     const windows = params.counters.map((c) => quotaWindow(c, params.now));
@@ -214,6 +221,13 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
       expiresAt: nonce.expiresAt,
     };
     await this.redis.set(this.keys.nonce(nonce.nonce), JSON.stringify(record), 'PX', ttl);
+  }
+
+  async peekNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
+    const json = await this.redis.get(this.keys.nonce(params.nonce));
+    if (json === null) return null;
+    const record = JSON.parse(json) as NonceRecord;
+    return record.expiresAt > params.now ? record : null;
   }
 
   async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {

@@ -30,6 +30,7 @@ export class SqliteQuotaCounters {
   private readonly db: Database.Database;
   private readonly load;
   private readonly save;
+  private readonly setCounts;
   /** By window length, then key: no composite key string to build and hash on every call. */
   private readonly counters = new Map<number, Map<string, CounterState>>();
   private size = 0;
@@ -38,12 +39,12 @@ export class SqliteQuotaCounters {
   constructor(
     file: string,
     private readonly maxCounters = MAX_COUNTERS,
-    busyTimeoutMs = 5000,
   ) {
     this.db = new Database(file);
     // As the store's own connection: a committed write survives a crash of the process.
     this.db.pragma('synchronous = NORMAL');
-    this.db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    // A locked file fails at once (the store's calls wait on timers, sqlite-lock-wait.ts): never a sleeping process.
+    this.db.pragma('busy_timeout = 0');
     this.load = this.db.prepare<[string, number, number], { count: number }>(
       'SELECT count FROM quota_counters WHERE key = ? AND window_ms = ? AND window = ?',
     );
@@ -53,6 +54,13 @@ export class SqliteQuotaCounters {
     );
     this.save = this.db.transaction((states: CounterState[]) => {
       for (const s of states) upsert.run(s.key, s.windowMs, s.window, s.count, s.expiresAt);
+    });
+    const set = this.db.prepare<[string, number, number, number, number]>(
+      `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (key, window_ms, window) DO UPDATE SET count = excluded.count`,
+    );
+    this.setCounts = this.db.transaction((states: CounterState[]) => {
+      for (const s of states) set.run(s.key, s.windowMs, s.window, s.count, s.expiresAt);
     });
     this.timer = setInterval(() => this.flush(), QUOTA_FLUSH_INTERVAL_MS);
     this.timer.unref();
@@ -90,16 +98,24 @@ export class SqliteQuotaCounters {
   private makeRoom(incoming: number): void {
     if (this.size + incoming <= this.maxCounters) return;
     const drop = Math.max(Math.ceil(this.maxCounters / 10), this.size + incoming - this.maxCounters);
-    const dropped: CounterState[] = [];
+    const dropped: [Map<string, CounterState>, CounterState][] = [];
     for (const byKey of this.counters.values()) {
-      for (const [key, state] of byKey) {
+      for (const state of byKey.values()) {
         if (dropped.length >= drop) break;
-        byKey.delete(key);
-        dropped.push(state);
+        dropped.push([byKey, state]);
       }
     }
+    try {
+      this.save(dropped.flatMap(([, state]) => (state.dirty ? [state] : [])));
+    } catch {
+      // The file is locked or failing: keep them all in memory (over the bound for now) rather than lose counts.
+      return;
+    }
+    for (const [byKey, state] of dropped) {
+      byKey.delete(state.key);
+      state.dirty = false;
+    }
     this.size -= dropped.length;
-    this.save(dropped.filter((state) => state.dirty));
   }
 
   /** All counters move by one, or none does (see Store.consumeQuota). */
@@ -125,7 +141,13 @@ export class SqliteQuotaCounters {
       // reopen a quota or forget a key's count; the rest is written behind (a crash forgets at most
       // QUOTA_FLUSH_INTERVAL_MS of it).
       if (writeNow) {
-        this.save(writeNow);
+        try {
+          this.save(writeNow);
+        } catch (err) {
+          // Not written (the file is locked or failing): the call is not admitted, so it counts nowhere.
+          for (const state of states) state.count -= 1;
+          throw err;
+        }
         for (const state of writeNow) state.dirty = false;
       }
     }
@@ -150,6 +172,16 @@ export class SqliteQuotaCounters {
     // The row written holds every count this process had for the window: nothing is left to write behind.
     state.count = row.count;
     state.dirty = false;
+  }
+
+  /** Takes one count back from each counter's window at `now`, never below 0, in memory and in the file. */
+  refund(counters: QuotaCounter[], now: number): void {
+    this.makeRoom(counters.length);
+    const states = counters.map((c) => this.state(c, now)).filter((state) => state.count > 0);
+    for (const state of states) state.count -= 1;
+    // The write-behind keeps the higher of two counts (max): a lower one must be set outright.
+    this.setCounts(states);
+    for (const state of states) state.dirty = false;
   }
 
   read(counters: QuotaCounter[], now: number): QuotaReading {
@@ -187,11 +219,11 @@ export class SqliteQuotaCounters {
 
 const shared = new Map<string, { counters: SqliteQuotaCounters; users: number }>();
 
-/** The one SqliteQuotaCounters of a file in this process (the first opener's lock wait); release it when the store closes. */
-export function acquireQuotaCounters(file: string, busyTimeoutMs?: number): SqliteQuotaCounters {
+/** The one SqliteQuotaCounters of a file in this process; release it when the store closes. */
+export function acquireQuotaCounters(file: string): SqliteQuotaCounters {
   let entry = shared.get(file);
   if (!entry) {
-    entry = { counters: new SqliteQuotaCounters(file, MAX_COUNTERS, busyTimeoutMs), users: 0 };
+    entry = { counters: new SqliteQuotaCounters(file, MAX_COUNTERS), users: 0 };
     shared.set(file, entry);
   }
   entry.users += 1;

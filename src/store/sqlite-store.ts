@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
+import { waitForLocksOnTimers } from './sqlite-lock-wait.js';
 import {
   acquireQuotaCounters,
   type CounterRow,
@@ -91,6 +92,15 @@ const toSubname = (row: SubnameRow): SubnameRecord => ({
   createdAt: row.created_at,
 });
 
+const toNonce = (row: NonceRow): NonceRecord => ({
+  nonce: row.nonce,
+  domain: row.domain,
+  uri: row.uri,
+  chainId: row.chain_id,
+  issuedAt: row.issued_at,
+  expiresAt: row.expires_at,
+});
+
 const toWallet = (row: WalletRow): WalletRecord => ({
   address: row.address,
   firstSeenAt: row.first_seen_at,
@@ -108,30 +118,39 @@ export function isSqliteOutage(err: unknown): boolean {
   return err instanceof Database.SqliteError && OUTAGE_CODES.test(err.code);
 }
 
-/** How long a write waits for a lock another connection holds when no budget is given. */
+/** Whether an error is a lock another connection holds (worth waiting for), rather than a failing disk. */
+export function isSqliteLock(err: unknown): boolean {
+  return err instanceof Database.SqliteError && /^SQLITE_(BUSY|LOCKED)/.test(err.code);
+}
+
+/** How long a call waits for a lock another connection holds when no budget is given. */
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 /**
  * Opens (creating if needed) the embedded store: one SQLite file in WAL mode, migrated to the newest schema.
  * Every read-modify-write runs in an IMMEDIATE transaction or a single statement, so several processes may share the file.
+ * A call that finds the file locked elsewhere waits on timers, never in SQLite's busy handler (which sleeps with the
+ * whole process): other requests run meanwhile, and after `busyTimeoutMs` the call throws SQLITE_BUSY.
  * @example const store = openSqliteStore({ file: './data/store.sqlite' })
  */
 export function openSqliteStore(params: {
   file: string;
-  /** How long a write waits for a lock held by another connection before it fails (SQLITE_BUSY). */
+  /** How long a call waits for a lock held by another connection before it fails (SQLITE_BUSY). */
   busyTimeoutMs?: number;
 }): SqliteStore {
   const file = resolve(params.file);
   const busyTimeoutMs = params.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  // Opening and migrating happen before the process serves anything: they may wait for a lock in SQLite itself.
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   db.pragma('journal_mode = WAL');
   // WAL + NORMAL: a committed transaction survives a process crash; only an OS crash can lose the last commits.
   db.pragma('synchronous = NORMAL');
-  // better-sqlite3 waits for a lock synchronously: the whole process waits, so the wait is the store's budget.
-  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
   migrateSqliteSchema(db);
-  return new SqliteStore(db, file, busyTimeoutMs);
+  // From now on a locked file fails at once, and the call is tried again on a timer (sqlite-lock-wait.ts).
+  db.pragma('busy_timeout = 0');
+  return waitForLocksOnTimers(new SqliteStore(db, file), { budgetMs: busyTimeoutMs, isLocked: isSqliteLock });
 }
 
 /** The embedded default store (see {@link openSqliteStore}). */
@@ -145,10 +164,9 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   constructor(
     private readonly db: Database.Database,
     private readonly file: string,
-    busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS,
   ) {
     super(new SqliteWebhooks(db));
-    this.quota = acquireQuotaCounters(file, busyTimeoutMs);
+    this.quota = acquireQuotaCounters(file);
     const prepare = <Row = unknown>(source: string) => db.prepare<unknown[], Row>(source);
     this.sql = {
       slotsExpire: prepare('DELETE FROM concurrency_slots WHERE key = ? AND expires_at <= ?'),
@@ -161,6 +179,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
            issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
       ),
       nonceTake: prepare<NonceRow>('DELETE FROM siwe_nonces WHERE nonce = ? RETURNING *'),
+      noncePeek: prepare<NonceRow>('SELECT * FROM siwe_nonces WHERE nonce = ? AND expires_at > ?'),
       sessionOpen: prepare(
         `INSERT INTO siwe_sessions (session_id, token_id, expires_at) VALUES (?, ?, ?)
          ON CONFLICT (session_id) DO UPDATE SET token_id = excluded.token_id, expires_at = excluded.expires_at`,
@@ -255,17 +274,25 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     };
   }
 
-  /** Deletes expired rows at most once per {@link SWEEP_INTERVAL_MS} of caller time. */
+  /** Deletes expired rows at most once per {@link SWEEP_INTERVAL_MS} of caller time; a locked file skips a sweep. */
   private sweepExpired(now: number): void {
     if (now - this.lastSweepAt < SWEEP_INTERVAL_MS) return;
     this.lastSweepAt = now;
-    this.tx.sweep.immediate(now);
+    try {
+      this.tx.sweep.immediate(now);
+    } catch (err) {
+      if (!isSqliteOutage(err)) throw err;
+    }
   }
 
   async consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision> {
     this.sweepExpired(params.now);
     for (const counter of params.counters) assertCount('limit', counter.limit, 0);
     return this.quota.consume(params.counters, params.now);
+  }
+
+  async refundQuota(params: { counters: QuotaCounter[]; now: number }): Promise<void> {
+    this.quota.refund(params.counters, params.now);
   }
 
   async readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading> {
@@ -289,17 +316,15 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     this.sql.noncePut.run(nonce.nonce, nonce.domain, nonce.uri, nonce.chainId, nonce.issuedAt, nonce.expiresAt);
   }
 
+  async peekNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
+    const row = this.sql.noncePeek.get(params.nonce, params.now);
+    return row ? toNonce(row) : null;
+  }
+
   async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
     const row = this.sql.nonceTake.get(params.nonce);
     if (!row || row.expires_at <= params.now) return null;
-    return {
-      nonce: row.nonce,
-      domain: row.domain,
-      uri: row.uri,
-      chainId: row.chain_id,
-      issuedAt: row.issued_at,
-      expiresAt: row.expires_at,
-    };
+    return toNonce(row);
   }
 
   async openSession(params: { sessionId: string; tokenId: string; expiresAt: number; now: number }): Promise<void> {
@@ -449,8 +474,10 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     return { kind: 'sqlite', location: this.file };
   }
 
+  /** Answers only when a write could proceed: a file locked elsewhere reads fine in WAL mode but takes no write. */
   async ping(): Promise<void> {
-    this.db.prepare('SELECT 1').get();
+    this.db.exec('BEGIN IMMEDIATE');
+    this.db.exec('ROLLBACK');
   }
 
   async close(): Promise<void> {

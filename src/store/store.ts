@@ -147,6 +147,12 @@ export interface Store extends WebhookStore {
   /** Reads counters without incrementing them (usage endpoint, rate-limit headers). */
   readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading>;
 
+  /**
+   * Takes one count back from each counter's window at `now` (never below 0): for a call that was counted but never
+   * answered, because the backend's answer came after the caller had been answered 503 (store-budget.ts).
+   */
+  refundQuota(params: { counters: QuotaCounter[]; now: number }): Promise<void>;
+
   // ── Concurrency slots ────────────────────────────────────────────────────────────────────
 
   /** Takes one of `max` concurrent slots for `key`, held until released or `ttlMs` elapses; null when all are taken. */
@@ -159,6 +165,9 @@ export interface Store extends WebhookStore {
 
   /** Stores a fresh challenge nonce; it is forgotten after `expiresAt`. */
   putNonce(nonce: NonceRecord): Promise<void>;
+
+  /** The record of a nonce still unused and live, without using it up; used, unknown or expired → null. */
+  peekNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null>;
 
   /** Uses a nonce up: of concurrent callers exactly one gets the record; used, unknown or expired → null. */
   consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null>;

@@ -1,8 +1,11 @@
+import http from 'node:http';
+import https from 'node:https';
 import type { Logger } from 'pino';
 import type { Store } from '../store/store.js';
 import type { ClaimedDelivery, DeliveryAttempt } from '../store/webhook-store.js';
+import { NonPublicTargetError, publicAddressLookup } from './public-address-lookup.js';
 import { signDelivery } from './sign-delivery.js';
-import { assertDeliverableUrl } from './webhook-url.js';
+import { assertDeliverableShape } from './webhook-url.js';
 
 /** SPEC-independent delivery policy (README "Webhooks"); the defaults are the documented ones. */
 export interface DeliveryPolicy {
@@ -56,31 +59,68 @@ export function nextAttemptAt(p: {
   return Math.min(p.now + Math.round(jittered), end);
 }
 
-/** Why an attempt failed, in words a webhook owner can act on (never the request's headers: they hold signatures). */
+/**
+ * Why an attempt failed, in words a webhook owner can act on. Never the request's headers (they hold signatures), and
+ * never the socket's own error (refused, reset, TLS): echoed to the owner it would tell open ports from closed ones.
+ */
 function describeFailure(err: unknown, timeoutMs: number): string {
   if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError')) {
     return `no answer within ${timeoutMs} ms`;
   }
-  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
-  if (cause?.code) return `request failed: ${cause.code}`;
+  if (err instanceof NonPublicTargetError) return err.message;
   if (err instanceof Error && 'status' in err) return err.message;
-  return `request failed: ${err instanceof Error ? err.message : String(err)}`;
+  return 'could not connect and send the request';
+}
+
+/** The connections deliveries go through; with public targets only, each one made to the address its lookup checked. */
+export interface DeliveryAgents {
+  'http:': http.Agent;
+  'https:': https.Agent;
+}
+
+/** Agents for deliveries: keep-alive, and unless local targets are allowed, {@link publicAddressLookup} as the resolver. */
+export function deliveryAgents(allowLocalUrls: boolean): DeliveryAgents {
+  const lookup = allowLocalUrls ? {} : { lookup: publicAddressLookup() };
+  return {
+    'http:': new http.Agent({ keepAlive: true, ...lookup }),
+    'https:': new https.Agent({ keepAlive: true, ...lookup }),
+  };
+}
+
+/** POSTs `body` to `url` through `agents`; resolves with the status code (the answer's body is read and dropped). */
+function post(
+  url: URL,
+  p: { agents: DeliveryAgents; headers: Record<string, string>; body: string; signal: AbortSignal },
+): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? https.request : http.request;
+    const agent = url.protocol === 'https:' ? p.agents['https:'] : p.agents['http:'];
+    const req = send(url, { method: 'POST', agent, headers: p.headers, signal: p.signal }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end(p.body);
+  });
 }
 
 /** Sends one claimed delivery, signed; never throws. */
 async function attempt(
   claim: ClaimedDelivery,
   policy: DeliveryPolicy,
+  agents: DeliveryAgents,
   stopping: AbortSignal,
 ): Promise<DeliveryAttempt> {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   try {
-    if (!policy.allowLocalUrls) await assertDeliverableUrl(claim.url, { allowLocal: false });
+    // The shape here; a name's addresses when the connection is made (public-address-lookup.ts), not before.
+    assertDeliverableShape(claim.url, { allowLocal: policy.allowLocalUrls });
+    const url = new URL(claim.url);
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`unsupported scheme ${url.protocol}`);
     const { delivery } = claim;
-    const response = await fetch(claim.url, {
-      method: 'POST',
-      redirect: 'manual',
+    const status = await post(url, {
+      agents,
       signal: AbortSignal.any([AbortSignal.timeout(policy.timeoutMs), stopping]),
       headers: {
         'content-type': 'application/json',
@@ -95,9 +135,8 @@ async function attempt(
       },
       body: delivery.payload,
     });
-    await response.body?.cancel().catch(() => {});
-    const ok = response.status >= 200 && response.status < 300;
-    return { ok, responseCode: response.status, latencyMs: elapsed(), error: ok ? null : `HTTP ${response.status}` };
+    const ok = status >= 200 && status < 300;
+    return { ok, responseCode: status, latencyMs: elapsed(), error: ok ? null : `HTTP ${status}` };
   } catch (err) {
     return { ok: false, responseCode: null, latencyMs: elapsed(), error: describeFailure(err, policy.timeoutMs) };
   }
@@ -116,6 +155,7 @@ export function startDeliveryWorker(p: {
 }): DeliveryWorker {
   const now = p.now ?? Date.now;
   const { policy } = p;
+  const agents = deliveryAgents(policy.allowLocalUrls);
   const leaseMs = policy.timeoutMs + 20_000;
   const stopping = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -123,7 +163,7 @@ export function startDeliveryWorker(p: {
   let again = false;
 
   const send = async (claim: ClaimedDelivery): Promise<void> => {
-    const result = await attempt(claim, policy, stopping.signal);
+    const result = await attempt(claim, policy, agents, stopping.signal);
     if (stopping.signal.aborted) return;
     const at = now();
     const retryAt = result.ok
@@ -174,6 +214,8 @@ export function startDeliveryWorker(p: {
       stopping.abort();
       clearTimeout(timer);
       await running;
+      agents['http:'].destroy();
+      agents['https:'].destroy();
     },
   };
 }

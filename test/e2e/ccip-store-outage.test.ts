@@ -19,14 +19,14 @@ const addrLookup = (name: string): Hex =>
     args: [toHex(packetToBytes(name)), encodeFunctionData({ abi, functionName: 'addr', args: [namehash(name)] })],
   });
 
-/** SPEC "Errors": the two 500s of the CCIP gateway, in the CCIP envelope its routes document. */
-const ccipFailure = (code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR') => ({
+/** SPEC "Errors": the CCIP gateway's 500, in the CCIP envelope its routes document. */
+const ccipFailure = (code: 'CCIP_ERROR') => ({
   error: expect.any(String),
   code,
   message: expect.stringMatching(/record store/),
 });
 
-describe('a CCIP gateway whose record store is down answers its own 500 codes, not INTERNAL_ERROR', () => {
+describe('a CCIP gateway whose record store is down: health is 503, a lookup its own 500, never INTERNAL_ERROR', () => {
   let redis: OwnRedis;
   let server: TestServer;
   beforeAll(async () => {
@@ -39,9 +39,12 @@ describe('a CCIP gateway whose record store is down answers its own 500 codes, n
     await redis?.stop();
   });
 
-  it('GET /ccip/health is 500 CCIP_HEALTH_ERROR', async () => {
+  it('GET /ccip/health is 503 SERVICE_UNAVAILABLE in the CCIP envelope, as every route answers a store outage', async () => {
     const res = await server.get('/ccip/health');
-    expect([res.status, await res.json()]).toEqual([500, ccipFailure('CCIP_HEALTH_ERROR')]);
+    expect([res.status, await res.json()]).toEqual([
+      503,
+      { error: expect.any(String), code: 'SERVICE_UNAVAILABLE', message: expect.stringMatching(/record store/) },
+    ]);
   });
 
   it('a lookup of a subname (GET and POST) is 500 CCIP_ERROR: its records could not be read', async () => {

@@ -30,15 +30,16 @@ function rateLimitHeaders(res: Response): Headers {
 describe('limits exactly as SPEC "Limits" states them (anonymous: 100 a day, 30 a minute per IP)', () => {
   let server: TestServer;
   let nextIp = 1;
-  // Each test is its own client IP (TRUST_PROXY: X-Forwarded-For), so each starts with fresh quotas.
+  // Each test is its own client IP (X-Forwarded-For from a trusted proxy: the test runs on loopback), so each starts
+  // with fresh quotas.
   const newClient = async () => {
     await startOfAMinute();
     const ip = { 'x-forwarded-for': `198.51.100.${nextIp++}` };
     return (path: string) => server.get(path, ip);
   };
   beforeAll(async () => {
-    // SPEC's limits: nothing raised.
-    server = await startTestServer({ TRUST_PROXY: 'true' });
+    // SPEC's limits: nothing raised. The test process is the proxy: loopback is trusted, as an nginx beside it would be.
+    server = await startTestServer({ TRUST_PROXY: 'loopback' });
   });
   afterAll(async () => {
     await server?.close();
@@ -116,6 +117,46 @@ describe('limits exactly as SPEC "Limits" states them (anonymous: 100 a day, 30 
       expect(h.remaining, `${path} ${JSON.stringify(h)}`).toBe((h.limit as number) - (countedDaily as number));
       const countedMinute = h.tierLimit === 30 ? h.globalUsed : used[h.tier as string]!;
       expect(h.tierRemaining, `${path} ${JSON.stringify(h)}`).toBe((h.tierLimit as number) - (countedMinute as number));
+    }
+  });
+
+  it("behind a proxy that appends the client's address (nginx's default), a rotating X-Forwarded-For buys no quota", async () => {
+    await startOfAMinute();
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      // What the client wrote, then what the proxy appended: the address it saw.
+      const res = await server.get(LIGHT, { 'x-forwarded-for': `10.${i}.0.1, 198.51.100.250` });
+      statuses.push(res.status);
+    }
+    const admitted = statuses.filter((s) => s === 200).length;
+    console.log(`rotating X-Forwarded-For behind an appending proxy: ${admitted}/40 admitted`);
+    expect(admitted).toBe(30);
+    expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
+  });
+
+  it('IPv6 callers are counted per /64, every spelling of an address alike; IPv4-mapped IPv6 is the IPv4 caller', async () => {
+    await startOfAMinute();
+    const used = async (ip: string) =>
+      ((await (await server.get('/api/usage', { 'x-forwarded-for': ip })).json()) as { used: number }).used;
+    expect((await server.get(LIGHT, { 'x-forwarded-for': '2001:db8:77::1' })).status).toBe(200);
+    for (const spelling of [
+      '2001:db8:77::1',
+      '2001:0DB8:0077:0:0:0:0:0001',
+      '2001:db8:77:0::1',
+      '2001:db8:77::ffff:1',
+    ]) {
+      expect(await used(spelling), spelling).toBe(1);
+    }
+    expect(await used('2001:db8:78::1')).toBe(0);
+    expect((await server.get(LIGHT, { 'x-forwarded-for': '::ffff:198.51.100.251' })).status).toBe(200);
+    expect(await used('198.51.100.251')).toBe(1);
+  });
+
+  it('an X-Forwarded-For entry that is not an IP address is refused, never counted as a caller of its own', async () => {
+    for (const xff of ['not-an-ip', '198.51.100.1, 203.0.113.7:8080', '127.1']) {
+      const res = await server.get(LIGHT, { 'x-forwarded-for': xff });
+      expect(res.status, xff).toBe(400);
+      expect(await res.json()).toMatchObject({ error: true, code: 'INVALID_REQUEST' });
     }
   });
 });

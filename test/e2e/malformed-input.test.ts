@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RouteRow } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import { parseRawAnswer, rawConnection } from '../helpers/raw-http.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** Values a careless or hostile caller sends: unicode, separators, encodings, huge and empty strings. */
@@ -121,5 +122,44 @@ describe('bad input never yields a 5xx: every route of the table answers a 4xx w
     const api = await fetch(`${server.url}/api/ens/resolve/${huge}.eth`);
     expect(api.status).toBe(431);
     expect(await api.json()).toMatchObject({ error: true, code: 'INVALID_PARAMETER', timestamp: expect.any(String) });
+  });
+
+  it('answers refused before a route runs (bad percent-encoding 400, oversized 431) carry X-Request-Id and the security headers; a HEAD gets no body', async () => {
+    const securityHeaders = {
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'content-security-policy': "default-src 'none';frame-ancestors 'none'",
+    };
+    const badUrl = await fetch(`${server.url}/api/price/%E0%A4%A`);
+    expect(badUrl.status).toBe(400);
+    expect(Object.fromEntries(badUrl.headers)).toMatchObject(securityHeaders);
+    expect(badUrl.headers.get('x-request-id')).toMatch(/\S/);
+    expect(await badUrl.json()).toMatchObject({ error: true, code: 'INVALID_PARAMETER' });
+
+    const huge = `X-Padding: ${'a'.repeat(20_000)}\r\n`;
+    const get = parseRawAnswer(
+      await rawConnection(server.url, `GET /api/gas HTTP/1.1\r\nHost: localhost\r\n${huge}\r\n`).closed,
+    );
+    expect(get.status).toBe(431);
+    expect(get.headers).toMatchObject(securityHeaders);
+    expect(get.headers['x-request-id']).toMatch(/\S/);
+    expect(JSON.parse(get.body)).toMatchObject({ error: true, code: 'INVALID_PARAMETER' });
+    const head = parseRawAnswer(
+      await rawConnection(server.url, `HEAD /api/gas HTTP/1.1\r\nHost: localhost\r\n${huge}\r\n`).closed,
+    );
+    expect(head.status).toBe(431);
+    expect(head.headers).toMatchObject(securityHeaders);
+    expect(head.body).toBe('');
+  });
+
+  it('a persisted query whose hash does not match its query is a 400 that says BAD_REQUEST, not INTERNAL_SERVER_ERROR', async () => {
+    const res = await server.post('/graphql', {
+      query: '{ supportedChains { key } }',
+      extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } },
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({
+      errors: [{ message: 'provided sha does not match query', extensions: { code: 'BAD_REQUEST' } }],
+    });
   });
 });

@@ -15,6 +15,32 @@ async function connect(server: TestServer, headers: Record<string, string> = {})
 
 const textOf = (result: CallToolResult): string => (result.content[0] as { type: 'text'; text: string }).text;
 
+/** A raw JSON-RPC POST to /mcp, as any HTTP client may send it (batches included). */
+async function rpc(server: TestServer, body: unknown): Promise<{ status: number; bytes: number; json: unknown }> {
+  const res = await fetch(`${server.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, bytes: Buffer.byteLength(text), json: text === '' ? undefined : JSON.parse(text) };
+}
+
+const request = (id: number, method: string, params?: Record<string, unknown>) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params ? { params } : {}),
+});
+
+/** Anonymous calls counted today for this test's client IP (GET /api/usage counts nothing itself). */
+const usedToday = async (server: TestServer): Promise<number> =>
+  ((await (await server.get('/api/usage')).json()) as { used: number }).used;
+
 describe('MCP: every documented read operation is an agent tool on /mcp (Streamable HTTP)', () => {
   let server: TestServer;
   let client: Client;
@@ -251,5 +277,75 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
     })) as CallToolResult;
     expect(anonymous.isError).toBe(true);
     expect(JSON.parse(textOf(anonymous))).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  });
+
+  it('tools/call params that are not an object, a name that is not a string, or arguments that are not an object are JSON-RPC invalid params (-32602) with a plain message', async () => {
+    for (const params of [
+      { name: 7 },
+      { name: 'get_health', arguments: 5 },
+      { name: 'get_health', arguments: [] },
+      { name: 'get_health', arguments: null },
+    ]) {
+      const answer = await rpc(server, request(1, 'tools/call', params));
+      expect(answer.status, JSON.stringify(params)).toBe(200);
+      const { error } = answer.json as { error: { code: number; message: string } };
+      expect(error.code, JSON.stringify(params)).toBe(-32602);
+      expect(error.message).toMatch(/params\.(name|arguments) must be/);
+      expect(error.message).not.toMatch(/invalid_type|"expected"/);
+    }
+  });
+
+  it('a JSON-RPC batch of more than 20 messages is refused whole with a JSON-RPC error, nothing run or counted', async () => {
+    const before = await usedToday(server);
+    const hundredReads = Array.from({ length: 100 }, (_, i) =>
+      request(i + 1, 'resources/read', { uri: 'api://openapi.yaml' }),
+    );
+    const answer = await rpc(server, hundredReads);
+    console.log('100 × resources/read in one POST:', answer.status, answer.bytes, 'bytes answered');
+    expect(answer.status).toBe(400);
+    expect(answer.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32600 }, id: null });
+    expect(answer.bytes).toBeLessThan(1000);
+    expect(await usedToday(server)).toBe(before);
+  });
+
+  it("a batch's free members count against the caller like Light calls; a single message stays free", async () => {
+    const before = await usedToday(server);
+    const single = await rpc(server, request(1, 'resources/read', { uri: 'api://supergraph.graphql' }));
+    expect(single.status).toBe(200);
+    expect(await usedToday(server)).toBe(before);
+    const batch = await rpc(server, [
+      request(1, 'tools/list'),
+      request(2, 'resources/list'),
+      request(3, 'resources/read', { uri: 'api://supergraph.graphql' }),
+      request(4, 'tools/list'),
+    ]);
+    expect(batch.status).toBe(200);
+    const answers = batch.json as { id: number; result?: unknown }[];
+    expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3, 4]);
+    expect(answers.every((a) => a.result !== undefined)).toBe(true);
+    expect(await usedToday(server)).toBe(before + 4);
+  });
+
+  it("a batch's document answers stop at 1 MiB: past it a member gets a JSON-RPC error; the rest are the served bytes", async () => {
+    const served = await (await server.get('/api/openapi.yaml')).text();
+    const fiveReads = Array.from({ length: 5 }, (_, i) =>
+      request(i + 1, 'resources/read', { uri: 'api://openapi.yaml' }),
+    );
+    const answer = await rpc(server, fiveReads);
+    const answers = answer.json as {
+      id: number;
+      result?: { contents: { uri: string; text: string }[] };
+      error?: { code: number; data: { code: string } };
+    }[];
+    const read = answers.filter((a) => a.result);
+    const refused = answers.filter((a) => a.error);
+    const sentBytes = Buffer.byteLength(JSON.stringify(fiveReads));
+    console.log(`5 × the OpenAPI document: ${read.length} answered, ${answer.bytes} bytes for ${sentBytes} sent`);
+    expect(read.length).toBe(Math.floor((1024 * 1024) / Buffer.byteLength(JSON.stringify(served))));
+    expect(refused.length).toBe(5 - read.length);
+    for (const a of read)
+      expect(a.result!.contents).toEqual([{ uri: 'api://openapi.yaml', mimeType: 'application/yaml', text: served }]);
+    for (const a of refused) expect(a.error).toMatchObject({ code: -32000, data: { code: 'PAYLOAD_TOO_LARGE' } });
+    expect(answer.bytes).toBeLessThan(1024 * 1024 + 10_000);
   });
 });

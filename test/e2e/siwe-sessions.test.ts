@@ -144,6 +144,20 @@ describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transiti
     expect((await garbage.json()).code).toBe('INVALID_SIGNATURE');
   });
 
+  it('a message signed by no one does not burn the pending nonce: the wallet still signs in with its challenge', async () => {
+    const wallet = newWallet();
+    const message = messageFor(wallet, await getChallenge(server));
+    // Anyone who sees the pending challenge (a shared screen, a relayed page) sends it with a bad signature first.
+    for (const signature of ['0xdeadbeef', await newWallet().signMessage({ message })]) {
+      const burnt = await verify(server, message, signature);
+      expect((await burnt.json()).code).toBe('INVALID_SIGNATURE');
+    }
+    const signedIn = await verify(server, message, await wallet.signMessage({ message }));
+    expect(signedIn.status).toBe(200);
+    const again = await verify(server, message, await wallet.signMessage({ message }));
+    expect((await again.json()).code).toBe('INVALID_NONCE');
+  });
+
   it('a phishing site that relays the challenge with its own Host gets this server’s domain, so its signature is refused', async () => {
     const relayed = await getWithHost(server.url, '/api/auth/siwe/challenge', { host: 'login-phish.example' });
     expect(relayed).toMatchObject({ domain: new URL(server.url).host, uri: server.url });

@@ -9,12 +9,6 @@ const COUNTED = '/api/price/ETH';
 /** The default STORE_TIMEOUT_MS, and what an answer may take beyond it on a loaded 2-core machine. */
 const BUDGET_MS = 500;
 const SLACK_MS = 500;
-/**
- * A locked SQLite file is waited for synchronously (busy_timeout = the budget), so the server's event loop stands
- * still for the whole budget and, on a loaded CI machine, gets the CPU back late (1.3 s seen beside the other e2e
- * files; 0.51 s alone). Still far below what the test rules out: better-sqlite3's own 5 s wait.
- */
-const SQLITE_SLACK_MS = 1500;
 
 async function timed(
   call: () => Promise<Response>,
@@ -46,6 +40,8 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
   let redis: OwnRedis;
   let server: TestServer;
   const healthy = async () => (await server.get('/api/health')).status === 200;
+  /** Anonymous calls counted today for this client (GET /api/usage counts nothing itself). */
+  const usedToday = async () => ((await (await server.get('/api/usage')).json()) as { used: number }).used;
   beforeAll(async () => {
     redis = await startOwnRedis();
     server = await startTestServer({
@@ -67,6 +63,7 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
   });
 
   it('a Redis that hangs (SIGSTOP): calls answer 503 in the full envelope within the budget; health is 503', async () => {
+    const usedBefore = await usedToday();
     redis.freeze();
     try {
       const counted = await timed(() => server.get(COUNTED));
@@ -88,7 +85,24 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
     }
     const ms = await eventually(healthy);
     console.log(`health back ${ms} ms after Redis was thawed`);
+    // What Redis ran when it woke up (the counted call in flight) was undone: calls answered 503 count for nothing.
+    expect(await usedToday()).toBe(usedBefore);
     expect((await server.get(COUNTED)).status).toBe(200);
+    expect(await usedToday()).toBe(usedBefore + 1);
+  });
+
+  it('calls answered 503 while Redis hangs count for nothing once it wakes up', async () => {
+    const usedBefore = await usedToday();
+    redis.freeze();
+    try {
+      const answers: number[] = [];
+      for (let i = 0; i < 5; i++) answers.push((await server.get(COUNTED)).status);
+      expect(answers).toEqual([503, 503, 503, 503, 503]);
+    } finally {
+      redis.thaw();
+    }
+    await eventually(healthy);
+    expect(await usedToday()).toBe(usedBefore);
   });
 
   it('a Redis that is down (SIGKILL): calls answer 503 fast; health recovers once Redis is back', async () => {
@@ -108,29 +122,61 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
   });
 });
 
-describe('a SQLite store that another process keeps locked: a fast 503, not a 500 after seconds', () => {
+describe('a SQLite store that another process keeps locked: a fast 503, not a 500 after seconds, and no frozen server', () => {
+  /** Long enough that a store-free route answering within it proves nothing waits on the lock in the event loop. */
+  const LOCKED_BUDGET_MS = 2000;
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ STORE_TIMEOUT_MS: String(BUDGET_MS) });
+    server = await startTestServer({
+      STORE_TIMEOUT_MS: String(LOCKED_BUDGET_MS),
+      ANONYMOUS_PER_MINUTE_LIMIT: '100000',
+    });
   });
   afterAll(async () => {
     await server?.close();
   });
 
-  it('a write that cannot get the lock within the budget answers 503; once the lock is gone it succeeds', async () => {
+  it('20 writers answer 503 within the budget while a store-free route keeps answering; health names the store', async () => {
+    // Warm: the gas route's first call reads the chain; later ones come from its cache, as a prober's would.
+    expect((await server.get('/api/gas')).status).toBe(200);
     const locker = new Database(join(server.dataDir, 'store.sqlite'));
     locker.exec('BEGIN IMMEDIATE');
     try {
-      // A challenge writes its nonce.
-      const locked = await timed(() => server.get('/api/auth/siwe/challenge'));
-      console.log('SQLite locked:', locked);
-      expect(locked.status).toBe(503);
-      expect(locked.body).toMatchObject(unavailable);
-      expect(locked.ms).toBeLessThan(BUDGET_MS + SQLITE_SLACK_MS);
+      let firstWriterAnswer: number | undefined;
+      // A challenge writes its nonce: each of the 20 waits for the lock.
+      const writers = Array.from({ length: 20 }, () =>
+        timed(() => server.get('/api/auth/siwe/challenge')).finally(() => {
+          firstWriterAnswer ??= performance.now();
+        }),
+      );
+      const probes: { status: number; at: number }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await server.get('/api/gas');
+        await res.arrayBuffer();
+        probes.push({ status: res.status, at: performance.now() });
+      }
+      const health = await timed(() => server.get('/api/health'));
+      const answers = await Promise.all(writers);
+      console.log('SQLite locked:', {
+        writers: answers.map((a) => `${a.status} ${a.ms} ms`).join(', '),
+        storeFreeBeforeFirstWriter: probes.filter((p) => p.at < firstWriterAnswer!).length,
+        health: `${health.status} ${health.ms} ms`,
+      });
+      // The store-free route was answered while every writer was still waiting for the lock.
+      expect(probes.map((p) => p.status)).toEqual([200, 200, 200]);
+      expect(probes.every((p) => p.at < firstWriterAnswer!)).toBe(true);
+      for (const answer of answers) {
+        expect(answer.status).toBe(503);
+        expect(answer.body).toMatchObject(unavailable);
+        expect(answer.ms).toBeLessThan(LOCKED_BUDGET_MS + SLACK_MS);
+      }
+      expect(health.status).toBe(503);
+      expect(health.body).toMatchObject({ ...unavailable, store: 'sqlite' });
     } finally {
       locker.exec('ROLLBACK');
       locker.close();
     }
     expect((await server.get('/api/auth/siwe/challenge')).status).toBe(200);
+    expect((await server.get('/api/health')).status).toBe(200);
   });
 });

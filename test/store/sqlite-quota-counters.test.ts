@@ -183,4 +183,23 @@ describe('SQLite quota counters', () => {
 
     expect(onDisk(c.key, WINDOW)).toBe(4);
   });
+
+  it('a closing count that cannot be written (the file locked elsewhere) fails at once and counts nothing', () => {
+    const quota = open();
+    const c = counter('key:abc:minute', 3);
+    quota.consume([c], NOW);
+    quota.consume([c], NOW);
+    const locker = new Database(file);
+    locker.exec('BEGIN IMMEDIATE');
+    try {
+      // The third call closes the quota and must be written before it is admitted: the lock refuses the write.
+      expect(() => quota.consume([c], NOW)).toThrow(expect.objectContaining({ code: 'SQLITE_BUSY' }));
+      expect(quota.read([c], NOW).counts).toEqual([2]);
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+    expect(quota.consume([c], NOW)).toMatchObject({ admitted: true, counts: [3] });
+    expect(onDisk(c.key)).toBe(3);
+  });
 });

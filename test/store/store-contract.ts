@@ -88,6 +88,16 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         expect((await store.readQuota({ counters: [perMinute, perDay], now: T0 + 2 })).counts).toEqual([3, 3]);
       });
 
+      it('a refund takes one count back from each counter of the window, never below 0', async () => {
+        for (let i = 0; i < 3; i++) await store.consumeQuota({ counters: [perMinute, perDay], now: T0 });
+        await store.refundQuota({ counters: [perMinute, perDay], now: T0 + 1 });
+        expect((await store.readQuota({ counters: [perMinute, perDay], now: T0 + 2 })).counts).toEqual([2, 2]);
+        expect((await store.consumeQuota({ counters: [perMinute], now: T0 + 3 })).counts).toEqual([3]);
+        const other: QuotaCounter = { key: 'ip:198.51.100.9:minute', limit: 3, windowMs: MINUTE };
+        await store.refundQuota({ counters: [other], now: T0 });
+        expect((await store.readQuota({ counters: [other], now: T0 })).counts).toEqual([0]);
+      });
+
       it('a per-minute counter starts again in the next minute', async () => {
         for (let i = 0; i < 3; i++) await store.consumeQuota({ counters: [perMinute], now: T0 + 59_999 });
         expect((await store.consumeQuota({ counters: [perMinute], now: T0 + 59_999 })).admitted).toBe(false);
@@ -199,6 +209,17 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
 
       it('an unknown nonce is refused', async () => {
         expect(await store.consumeNonce({ nonce: 'never-issued', now: T0 })).toBeNull();
+      });
+
+      it('a nonce can be read without using it up, until it is used or expires', async () => {
+        await store.putNonce(challenge);
+        const [first, second] = stores.length > 1 ? stores : [store, store];
+        expect(await first!.peekNonce({ nonce: challenge.nonce, now: T0 + 1000 })).toEqual(challenge);
+        expect(await second!.peekNonce({ nonce: challenge.nonce, now: T0 + 1000 })).toEqual(challenge);
+        expect(await store.peekNonce({ nonce: challenge.nonce, now: T0 + 5 * MINUTE })).toBeNull();
+        expect(await store.peekNonce({ nonce: 'never-issued', now: T0 })).toBeNull();
+        expect(await store.consumeNonce({ nonce: challenge.nonce, now: T0 + 2000 })).toEqual(challenge);
+        expect(await store.peekNonce({ nonce: challenge.nonce, now: T0 + 2000 })).toBeNull();
       });
 
       it('of 50 concurrent uses of a nonce exactly one succeeds', async () => {

@@ -4,6 +4,7 @@ import {
   CcipGatewayError,
   type ErrorCode,
   OversizedRequestError,
+  RequestTimeoutError,
   STATUS_OF_CODE,
 } from '../../src/errors/api-error.js';
 import { renderError } from '../../src/errors/error-envelope.js';
@@ -50,6 +51,12 @@ describe('an ApiError answers with the HTTP status of its code', () => {
     expect([error.status, error.code]).toEqual([431, 'INVALID_PARAMETER']);
     expect(renderError(error, 'full').status).toBe(431);
     expect(renderError(error, 'full').body).toMatchObject({ code: 'INVALID_PARAMETER' });
+  });
+
+  it('a request not sent within the headers or request timeout is INVALID_REQUEST answered 408', () => {
+    const error = new RequestTimeoutError('the request was not received in time');
+    expect([error.status, error.code]).toEqual([408, 'INVALID_REQUEST']);
+    expect(renderError(error, 'full').status).toBe(408);
   });
 
   it('a failing CCIP gateway is CCIP_ERROR answered 500, while a bad CCIP request is CCIP_ERROR answered 400', () => {

@@ -156,7 +156,20 @@ describe('the CCIP services over the store', () => {
     });
   });
 
-  it('health is 500 CCIP_HEALTH_ERROR when the record store does not answer', async () => {
+  it('health is 503 SERVICE_UNAVAILABLE when the record store does not answer, as every route answers a store outage', async () => {
+    const down = new Proxy(store, {
+      get: (target, name) =>
+        name === 'ping'
+          ? async () => {
+              throw serviceUnavailable('the redis store is unavailable; try again shortly');
+            }
+          : Reflect.get(target, name),
+    });
+    const ccip = await createCcipServices({ config: config(), store: down });
+    await expect(ccip.health()).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it('health is 500 CCIP_HEALTH_ERROR when the record store fails otherwise (closed under it)', async () => {
     const ccip = await createCcipServices({ config: config(), store });
     await expect(ccip.health()).resolves.toMatchObject({
       status: 'ok',

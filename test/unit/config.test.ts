@@ -43,6 +43,21 @@ describe('configuration is read and validated once', () => {
     expect(c.chains.base).toMatchObject({ id: 8453, rpcUrl: 'https://base.example/rpc' });
   });
 
+  it('connections: 4096 at once, 30 s idle, 10 s for the headers, 30 s for the request; headers never longer than the request', () => {
+    expect(loadConfig({}).connections).toEqual({
+      max: 4096,
+      keepAliveTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+    });
+    expect(loadConfig({ MAX_CONNECTIONS: '100', KEEP_ALIVE_TIMEOUT_MS: '65000' }).connections).toMatchObject({
+      max: 100,
+      keepAliveTimeoutMs: 65_000,
+    });
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(/HEADERS_TIMEOUT_MS/);
+    expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS/);
+  });
+
   it('refuses a bad value with a message naming the variable', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ X402_RECEIVER: '0x1234' })).toThrow(/X402_RECEIVER/);

@@ -38,6 +38,40 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (README "Conf
     await expect(store.putNonce({ ...nonce, issuedAt: T0, expiresAt: T0 + 60_000 })).resolves.toBeUndefined();
   });
 
+  it('a call waiting for a lock held elsewhere leaves the event loop free, and goes through once the lock is gone', async () => {
+    const waiting = withStoreBudget(openSqliteStore({ file: join(dir, 'store.sqlite'), busyTimeoutMs: 60_000 }), {
+      isOutage: isSqliteOutage,
+    });
+    const locker = new Database(join(dir, 'store.sqlite'));
+    locker.exec('BEGIN IMMEDIATE');
+    const nonce = { nonce: 'n7654321', domain: 'a.example', uri: 'https://a.example', chainId: 1 };
+    let settled = false;
+    const put = waiting.putNonce({ ...nonce, issuedAt: T0, expiresAt: T0 + 60_000 }).finally(() => {
+      settled = true;
+    });
+    // Timers and I/O run while the call waits: a wait inside SQLite would have ended (settled) before this turn.
+    for (let turn = 0; turn < 5; turn++) await new Promise((r) => setTimeout(r, 10));
+    expect(settled).toBe(false);
+    locker.exec('ROLLBACK');
+    locker.close();
+    await expect(put).resolves.toBeUndefined();
+    await expect(waiting.consumeNonce({ nonce: nonce.nonce, now: T0 + 1 })).resolves.toMatchObject(nonce);
+    await waiting.close();
+  });
+
+  it('a SQLite store whose file is locked for writes does not answer ping (health is 503), though reads still work', async () => {
+    const locker = new Database(join(dir, 'store.sqlite'));
+    locker.exec('BEGIN IMMEDIATE');
+    try {
+      await expect(store.ping()).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      await expect(store.getWallet(`0x${'ab'.repeat(20)}`)).resolves.toBeNull();
+    } finally {
+      locker.exec('ROLLBACK');
+      locker.close();
+    }
+    await expect(store.ping()).resolves.toBeUndefined();
+  });
+
   it('a refused argument is not an outage: it passes through unchanged', async () => {
     const counters = [{ key: 'k', limit: -1, windowMs: 60_000 }];
     await expect(store.consumeQuota({ counters, now: T0 })).rejects.toBeInstanceOf(StoreArgumentError);
@@ -51,6 +85,39 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (README "Conf
     const started = performance.now();
     await expect(budgeted.ping()).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
     expect(performance.now() - started).toBeLessThan(500);
+  });
+
+  it('a late backend: calls are answered 503 at once and not sent until a ping comes back; what the late call counted is undone', async () => {
+    const sent: string[] = [];
+    let answerLate: (decision: { admitted: boolean; counts: number[]; resetsAt: number[] }) => void = () => {};
+    let pong: () => void = () => {};
+    const refunds: unknown[] = [];
+    const hung = new Proxy(sqlite, {
+      get: (target, name) => {
+        if (name === 'consumeQuota')
+          return () => {
+            sent.push('consumeQuota');
+            return new Promise((resolve) => (answerLate = resolve));
+          };
+        if (name === 'ping') return () => new Promise<void>((resolve) => (pong = resolve));
+        if (name === 'refundQuota') return async (params: unknown) => void refunds.push(params);
+        return Reflect.get(target, name);
+      },
+    });
+    const budgeted = withStoreBudget(hung, { isOutage: () => false, deadlineMs: 20 });
+    const counters = [{ key: 'ip:203.0.113.7', limit: 30, windowMs: 60_000 }];
+    await expect(budgeted.consumeQuota({ counters, now: T0 })).rejects.toMatchObject({ status: 503 });
+    await expect(budgeted.consumeQuota({ counters, now: T0 + 1 })).rejects.toMatchObject({ status: 503 });
+    expect(sent).toEqual(['consumeQuota']);
+    // The backend wakes up: the call in flight ran and counted; that count is taken back.
+    answerLate({ admitted: true, counts: [1], resetsAt: [T0 + 60_000] });
+    pong();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(refunds).toEqual([{ counters, now: T0 }]);
+    const next = budgeted.consumeQuota({ counters, now: T0 + 2 });
+    expect(sent).toEqual(['consumeQuota', 'consumeQuota']);
+    answerLate({ admitted: true, counts: [1], resetsAt: [T0 + 60_000] });
+    await expect(next).resolves.toMatchObject({ admitted: true });
   });
 
   it("tells Redis failing from Redis refusing: connection and timeout errors are outages, a script's error is not", () => {

@@ -9,8 +9,10 @@ import type { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 export class JsonRpcError extends Error {
   override name = 'JsonRpcError';
   constructor(
-    readonly code: ErrorCode,
+    readonly code: ErrorCode | number,
     message: string,
+    /** Sent as the error's `data` when present (e.g. the envelope of a refusal). */
+    readonly data?: unknown,
   ) {
     super(message);
   }

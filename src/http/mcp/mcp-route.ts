@@ -6,7 +6,9 @@ import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
 import type { GraphContextFactory } from '../graph-context-factory.js';
 import { keepMalformedJson, MalformedJsonBody } from '../json-body.js';
 import type { AgentTool } from './agent-tools.js';
-import { type AgentResource, mcpServer } from './mcp-server.js';
+import { CachedAnswers } from './cached-answers.js';
+import { batchLimits, isOversizedBatch, oversizedBatchAnswer } from './mcp-batch.js';
+import { type AgentResource, mcpAnswers, mcpServer } from './mcp-server.js';
 
 export const MCP_PATH = '/mcp';
 
@@ -92,6 +94,7 @@ function parseError(reason: string) {
 
 function registerMcpMethods(app: FastifyInstance, deps: McpRouteDeps): void {
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
+  const answers = mcpAnswers({ tools: deps.tools, resources: deps.resources, cache: new CachedAnswers() });
   app.route({
     method: 'POST',
     url: MCP_PATH,
@@ -100,14 +103,19 @@ function registerMcpMethods(app: FastifyInstance, deps: McpRouteDeps): void {
       if (request.body instanceof MalformedJsonBody) {
         return reply.code(400).header('Cache-Control', 'no-store').send(parseError(request.body.reason));
       }
+      if (isOversizedBatch(request.body)) {
+        return reply.code(400).header('Cache-Control', 'no-store').send(oversizedBatchAnswer());
+      }
       const headers: Record<string, string | string[] | undefined> = {};
       for (const name of IDENTITY_HEADERS)
         if (request.headers[name] !== undefined) headers[name] = request.headers[name];
       const caller = { ip: request.ip, headers };
+      const isBatch = Array.isArray(request.body) && request.body.length > 1;
       const server = mcpServer({
         tools: deps.tools,
         byName,
         resources: deps.resources,
+        answers,
         deps: {
           access: deps.access,
           gateway: deps.gateway,
@@ -117,6 +125,7 @@ function registerMcpMethods(app: FastifyInstance, deps: McpRouteDeps): void {
         scope: {
           caller,
           callerMode: async () => (await deps.access.identify(caller).catch(() => undefined))?.mode,
+          ...(isBatch ? { batch: batchLimits({ access: deps.access, caller }) } : {}),
         },
       });
       const transport = new WebStandardStreamableHTTPServerTransport({
@@ -136,7 +145,7 @@ function registerMcpMethods(app: FastifyInstance, deps: McpRouteDeps): void {
         });
         reply.header('Cache-Control', 'no-store');
         const body = await response.text();
-        return reply.send(body === '' ? undefined : body);
+        return reply.send(body === '' ? undefined : answers.cache.splice(body));
       } finally {
         await server.close();
       }

@@ -1,6 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListResourcesRequestSchema,
@@ -9,8 +8,11 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AccessMode } from '../../access/caller-limits.js';
 import type { AgentTool } from './agent-tools.js';
+import type { CachedAnswer, CachedAnswers } from './cached-answers.js';
 import { type AgentToolDeps, callAgentTool } from './call-agent-tool.js';
 import { JsonRpcError } from './json-rpc-error.js';
+import type { BatchLimits } from './mcp-batch.js';
+import { ToolCallRequestSchema } from './tool-call-params.js';
 import { mayCall } from './tool-callers.js';
 
 /** A document an agent may read: the contracts the tools come from. */
@@ -31,6 +33,45 @@ export interface McpRequestScope {
    * Write-tier tools are listed to the callers their rows take.
    */
   callerMode: () => Promise<AccessMode | undefined>;
+  /** Present when the request is a JSON-RPC batch: its free members are counted and their answers bounded. */
+  batch?: BatchLimits;
+}
+
+/** The unchanging answers (tool lists, documents), serialized once: what a handler returns in their place. */
+export interface McpAnswers {
+  cache: CachedAnswers;
+  /** tools/list as a caller identified as `mode` sees it. */
+  tools(mode: AccessMode | undefined): CachedAnswer;
+  /** resources/read, by URI. */
+  resources: ReadonlyMap<string, CachedAnswer>;
+}
+
+/**
+ * The tool lists and each resource's contents, each serialized once on first use (CachedAnswers): a request then
+ * costs a placeholder, and mcp-route.ts splices the stored bytes into the transport's answer.
+ * @example const answers = mcpAnswers({ tools, resources, cache: new CachedAnswers() })
+ */
+export function mcpAnswers(p: {
+  tools: readonly AgentTool[];
+  resources: readonly AgentResource[];
+  cache: CachedAnswers;
+}): McpAnswers {
+  const lists = new Map<AccessMode | undefined, CachedAnswer>();
+  return {
+    cache: p.cache,
+    tools(mode) {
+      let list = lists.get(mode);
+      if (!list) {
+        list = p.cache.store(() => p.tools.filter((t) => mayCall(t.needs, mode)).map((t) => t.definition));
+        lists.set(mode, list);
+      }
+      return list;
+    },
+    resources: new Map(
+      // `text` is read on first use: a document is rendered only when an agent reads it.
+      p.resources.map((r) => [r.uri, p.cache.store(() => [{ uri: r.uri, mimeType: r.mimeType, text: r.text }])]),
+    ),
+  };
 }
 
 export const MCP_SERVER_INFO = {
@@ -54,6 +95,7 @@ export function mcpServer(p: {
   tools: readonly AgentTool[];
   byName: ReadonlyMap<string, AgentTool>;
   resources: readonly AgentResource[];
+  answers: McpAnswers;
   deps: AgentToolDeps;
   scope: McpRequestScope;
 }): Server {
@@ -61,11 +103,21 @@ export function mcpServer(p: {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     instructions: INSTRUCTIONS,
   });
+  const { batch } = p.scope;
+  /** A free answer inside a batch: counted against the caller, and its bytes taken from the batch's bound. */
+  const free = async (answer?: CachedAnswer): Promise<void> => {
+    if (!batch) return;
+    await batch.count();
+    if (answer) batch.reserve(answer.bytes());
+  };
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     const mode = p.tools.some((t) => t.needs !== undefined) ? await p.scope.callerMode() : undefined;
-    return { tools: p.tools.filter((t) => mayCall(t.needs, mode)).map((t) => t.definition) };
+    const answer = p.answers.tools(mode);
+    await free(answer);
+    // The placeholder stands for the stored tool list (mcp-route.ts splices it into the answer).
+    return { tools: answer.placeholder as unknown as [] };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+  server.setRequestHandler(ToolCallRequestSchema, async (request): Promise<CallToolResult> => {
     const tool = p.byName.get(request.params.name);
     // An unknown tool is a protocol error (MCP "Error Handling"); everything about a known tool is a tool result.
     if (!tool)
@@ -80,20 +132,25 @@ export function mcpServer(p: {
       p.deps,
     );
   });
-  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    // Listed without reading `text`: a document's bytes are rendered only when it is read.
-    resources: p.resources.map(({ uri, name, title, description, mimeType }) => ({
-      uri,
-      name,
-      title,
-      description,
-      mimeType,
-    })),
-  }));
+  server.setRequestHandler(ListResourcesRequestSchema, async () => {
+    await free();
+    return {
+      // Listed without reading `text`: a document's bytes are rendered only when it is read.
+      resources: p.resources.map(({ uri, name, title, description, mimeType }) => ({
+        uri,
+        name,
+        title,
+        description,
+        mimeType,
+      })),
+    };
+  });
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
-    const resource = p.resources.find((r) => r.uri === request.params.uri);
-    if (!resource) throw new JsonRpcError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`);
-    return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: resource.text }] };
+    const answer = p.answers.resources.get(request.params.uri);
+    if (!answer) throw new JsonRpcError(ErrorCode.InvalidParams, `no resource ${request.params.uri}`);
+    await free(answer);
+    // The placeholder stands for the stored contents (mcp-route.ts splices it into the answer).
+    return { contents: answer.placeholder as unknown as [] };
   });
   return server;
 }
