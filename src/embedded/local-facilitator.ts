@@ -70,17 +70,18 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
       rpcUrls: { default: { http: [chain.rpcUrl] } },
       contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
     });
-    const account = getDevAccounts()[0]!;
-    const wallet = createWalletClient({
-      account,
-      chain: viemChain,
-      transport: http(chain.rpcUrl, { retryCount: 0 }),
-    }).extend(publicActions);
     // The x402 packages (and the chain list x402 1.x loads) take ~0.5 s to import: loaded on the first request, not
     // on every start. v2: the x402 Foundation's current facilitator. v1: the x402 1.x package's own facilitator,
     // which keeps v1's "value at least maxAmountRequired" rule (the current v1 port requires the exact amount).
     let loading: ReturnType<typeof loadFacilitators> | undefined;
     const loadFacilitators = async () => {
+      // Development account 0 settles; its key is derived here too (~0.2 s of HD derivation), not on every start.
+      const account = getDevAccounts()[0]!;
+      const wallet = createWalletClient({
+        account,
+        chain: viemChain,
+        transport: http(chain.rpcUrl, { retryCount: 0 }),
+      }).extend(publicActions);
       const [{ x402Facilitator }, evm, { ExactEvmScheme }, v1] = await Promise.all([
         import('@x402/core/facilitator'),
         import('@x402/evm'),

@@ -7,8 +7,10 @@ import type { BareRouteSpec } from './bare-server.js';
 import { BENCH_ROUTES, type BenchRoute } from './bench-routes.js';
 import { type ChildServer, startChildServer, stopAllChildServers } from './child-server.js';
 import { benchFederation, type FederationResult, printFederation } from './federation-bench.js';
+import { benchStartup, printStartup } from './startup-bench.js';
 
-// `npm run bench [-- <name filter>]`: the service and a bare fastify returning the same bytes, each in its own
+// `npm run bench -- startup`: time from `npm start` to a 200 from /api/health, a busy port's refusal, and the test
+// suite's wall time (startup-bench.ts). `npm run bench [-- <name filter>]`: the service and a bare fastify returning the same bytes, each in its own
 // process, driven by autocannon from this one — never both at once. Then (filter absent or "federation") the
 // cross-subgraph mix through the service's /graphql against Hive Gateway and @apollo/gateway over the subgraphs
 // served alone (federation-bench.ts). After a warm-up of each, the two take turns
@@ -23,6 +25,7 @@ const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
 const SERVER_SCRIPT = join(distRoot, 'bundle/main.mjs');
 const BARE_SCRIPT = fileURLToPath(new URL('./bare-server.js', import.meta.url));
 const RESULTS_FILE = join(repoRoot, 'bench-results.json');
+const STARTUP_RESULTS_FILE = join(repoRoot, 'bench-results-startup.json');
 
 const options = {
   durationS: numberEnv('BENCH_DURATION', 8),
@@ -302,6 +305,19 @@ function printTable(results: RouteResult[]): void {
 
 async function main(): Promise<void> {
   const filter = process.argv[2];
+  if (filter === 'startup') {
+    const startup = await benchStartup({
+      main: SERVER_SCRIPT,
+      repoRoot,
+      runs: Math.round(numberEnv('BENCH_STARTUP_RUNS', 5)),
+      withSuite: process.env.BENCH_SUITE !== '0',
+      log: (line) => process.stderr.write(`bench: ${line}\n`),
+    });
+    printStartup(startup, (text) => process.stdout.write(text));
+    writeFileSync(STARTUP_RESULTS_FILE, `${JSON.stringify({ date: new Date().toISOString(), ...startup }, null, 2)}\n`);
+    process.stdout.write(`\nwritten ${STARTUP_RESULTS_FILE}\n`);
+    return;
+  }
   const routes = filter ? BENCH_ROUTES.filter((r) => r.name.includes(filter)) : BENCH_ROUTES;
   const withFederation = !filter || filter === 'federation';
   if (routes.length === 0 && !withFederation) throw new Error(`no bench route matches "${filter}"`);

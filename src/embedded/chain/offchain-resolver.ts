@@ -1,7 +1,6 @@
 import { type Address, createPublicClient, createWalletClient, http, namehash, zeroAddress } from 'viem';
 import { loadContractArtifact } from '../../sources/rpc/contract-artifacts.js';
 import { localViemChain } from '../../sources/rpc/viem-chains.js';
-import { getDevAccounts } from './dev-accounts.js';
 import { loadPublishedContract } from './published-contracts.js';
 import { ENS_DEPLOYER, localEnsAddresses } from './seed-steps/ens.js';
 
@@ -68,9 +67,12 @@ export async function serveParentsOffchain(p: ServeParentsOffchainParameters): P
     if (r.status !== 'success') throw new OffchainParentError(`transaction ${hash} reverted`);
     return r;
   };
+  // Development account 0 deploys, signed by anvil itself (it holds the dev keys): no key is derived at start.
+  const [deployer] = await wallet.getAddresses();
+  if (deployer === undefined) throw new OffchainParentError('the embedded chain lists no development account');
   const deployed = await receipt(
     await wallet.deployContract({
-      account: getDevAccounts()[0]!,
+      account: deployer,
       abi: offchain.abi,
       bytecode: offchain.bytecode,
       args: [p.gatewayUrl, p.signers],
