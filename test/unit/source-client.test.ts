@@ -235,11 +235,17 @@ describe('SourceClient', () => {
     expect(health().state).toBe('up');
   });
 
-  it('opens the breaker after N consecutive failures: state down, fails fast without calling, recovers half-open', async () => {
-    const { client, health } = makeClient({ retries: 0, breaker: { consecutiveFailures: 3, halfOpenAfterMs: 50 } });
+  // The breaker's half-open delay runs on cockatiel's own clock (Date.now): each test keeps clear of it on a busy machine.
+  async function openBreaker(halfOpenAfterMs: number) {
+    const made = makeClient({ retries: 0, breaker: { consecutiveFailures: 3, halfOpenAfterMs } });
     const failing = scriptedFetcher(serverError);
-    for (let i = 0; i < 3; i++) await expect(client.load(`k${i}`, failing)).rejects.toMatchObject({ status: 503 });
+    for (let i = 0; i < 3; i++) await expect(made.client.load(`k${i}`, failing)).rejects.toMatchObject({ status: 503 });
     expect(failing.calls).toBe(3);
+    return { ...made, failing };
+  }
+
+  it('opens the breaker after N consecutive failures: state down, fails fast without calling', async () => {
+    const { client, health, failing } = await openBreaker(10_000);
     expect(health().state).toBe('down');
 
     // Fails fast: answered before the event loop turns once, so no timer and no I/O stood in between.
@@ -251,7 +257,10 @@ describe('SourceClient', () => {
     });
     expect(failing.calls).toBe(3);
     expect(health()).toMatchObject({ state: 'down', lastError: 'HTTP 502 on GET /x' });
+  });
 
+  it('an open breaker lets one trial call through after halfOpenAfterMs, and closes when it answers', async () => {
+    const { client, health } = await openBreaker(50);
     await new Promise((r) => setTimeout(r, 60));
     expect(await client.load('k10', async () => 'back')).toBe('back');
     expect(health().state).toBe('up');
