@@ -1,10 +1,10 @@
 import { HttpJsonSource } from './http-json-source.js';
-import { SourceClient } from './source-client.js';
+import { SourceClient, type SourceTiming } from './source-client.js';
 import type { SourceHealthRegistry, SourceMode } from './source-health.js';
 import type { SourcePolicy } from './source-policy.js';
 
 /** Where one HTTP upstream is (or its replay) and how it is watched. */
-export interface HttpUpstreamParams {
+export interface HttpUpstreamParams extends SourceTiming {
   /** Origin of the upstream (or of its replay), e.g. https://api.coinbase.com. */
   baseUrl: string;
   /** live = the real upstream; local = the replay of recorded replies. */
@@ -18,8 +18,6 @@ export interface HttpUpstreamParams {
   policy?: Partial<Omit<SourcePolicy, 'name' | 'kind' | 'mode'>>;
   /** Default: the global fetch. */
   fetch?: typeof fetch;
-  /** Clock for cache freshness. */
-  now?: () => number;
 }
 
 /** Where the replay of recorded replies serves each upstream it records (the embedded replay server is one). */
@@ -59,6 +57,9 @@ export function upstreamSourceClient(
     },
     registry: p.registry,
     now: p.now,
+    monotonicNow: p.monotonicNow,
+    sleep: p.sleep,
+    random: p.random,
   });
 }
 

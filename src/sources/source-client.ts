@@ -33,11 +33,18 @@ export interface SourceClientParams {
   policy: SourcePolicy;
   /** The client registers itself here under `policy.name`. */
   registry: SourceHealthRegistry;
-  /** Clock for cache freshness; the breaker's half-open delay always runs on real time. */
+  /** Wall clock for cache freshness; the breaker's half-open delay always runs on real time. Default Date.now. */
   now?: () => number;
-  /** Jitter source for retry backoff. */
+  /** Monotonic clock a call's deadline is counted on (it still fires on a real timer). Default performance.now. */
+  monotonicNow?: () => number;
+  /** Waits out the backoff before a retry. Default a real timer. */
+  sleep?: (ms: number) => Promise<void>;
+  /** Jitter source for retry backoff. Default Math.random. */
   random?: () => number;
 }
+
+/** The clocks, waits and jitter a source client runs on: tests pass their own to decide time and jitter. */
+export type SourceTiming = Pick<SourceClientParams, 'now' | 'monotonicNow' | 'sleep' | 'random'>;
 
 interface CachedReply {
   value: unknown;
@@ -65,6 +72,8 @@ export class SourceClient {
   readonly policy: ResolvedSourcePolicy;
   private readonly monitor: SourceMonitor;
   private readonly now: () => number;
+  private readonly monotonicNow: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
   private readonly cache: LRUCache<string, CachedReply>;
   private readonly inFlight = new Map<string, Promise<unknown>>();
   private readonly breaker: CircuitBreakerPolicy;
@@ -74,6 +83,8 @@ export class SourceClient {
   constructor(params: SourceClientParams) {
     this.policy = resolveSourcePolicy(params.policy);
     this.now = params.now ?? Date.now;
+    this.monotonicNow = params.monotonicNow ?? (() => performance.now());
+    this.sleep = params.sleep ?? ((ms) => sleep(ms));
     const { name, kind, mode, description } = this.policy;
     this.monitor = params.registry.register({
       name,
@@ -177,31 +188,38 @@ export class SourceClient {
 
   /** Attempts the call until it answers, fails for good, runs out of retries or would outlast its deadline. */
   private async callUpstream<T>(fetcher: UpstreamFetcher<T>, idempotent: boolean): Promise<T> {
-    const startedAt = performance.now();
-    const remainingMs = () => this.policy.timeoutMs - (performance.now() - startedAt);
+    const startedAt = this.monotonicNow();
+    const remainingMs = () => this.policy.timeoutMs - (this.monotonicNow() - startedAt);
     const attempts = idempotent ? 1 + this.policy.retries : 1;
+    let deadlinePassed = false;
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await this.breaker.execute(() => this.attempt(fetcher, remainingMs()));
+        return await this.breaker.execute(() =>
+          this.attempt(fetcher, remainingMs(), () => {
+            deadlinePassed = true;
+          }),
+        );
       } catch (err) {
-        if (attempt >= attempts || !isRetryableFailure(err)) throw err;
+        // An attempt cut off by the deadline was given all the time left (a timer may fire a millisecond early).
+        if (deadlinePassed || attempt >= attempts || !isRetryableFailure(err)) throw err;
         const delayMs = upstreamRetryDelayMs(err, attempt, this.backoff);
         // A retry that could not start before the deadline would only delay the stale value or the 503.
         if (delayMs >= remainingMs()) throw err;
-        await sleep(delayMs);
+        await this.sleep(delayMs);
         if (remainingMs() <= 0) throw err;
       }
     }
   }
 
   /** One attempt, given what is left of the call's deadline; raced, so a fetcher that ignores its signal cannot hold us. */
-  private attempt<T>(fetcher: UpstreamFetcher<T>, timeoutMs: number): Promise<T> {
+  private attempt<T>(fetcher: UpstreamFetcher<T>, timeoutMs: number, onDeadline: () => void): Promise<T> {
     this.upstreamCallCount += 1;
     const controller = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         const timedOut = new UpstreamError(`timed out after ${Math.round(timeoutMs)}ms`, { retryable: true });
+        onDeadline();
         controller.abort(timedOut);
         reject(timedOut);
       }, timeoutMs);

@@ -38,7 +38,8 @@ describe('DeFi: protocols, yields, protocol stats, positions, active users and e
     server = await startTestServer({
       ANONYMOUS_DAILY_LIMIT: '1000000',
       ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
-      UPSTREAM_TIMEOUT_MS: '300',
+      // Roomy for a busy machine: every upstream here answers.
+      UPSTREAM_TIMEOUT_MS: '3000',
     });
   });
   afterAll(async () => {
@@ -293,7 +294,8 @@ describe('DeFi upstream failures: 503 in the envelope, never a guess', () => {
     server = await startTestServer({
       ANONYMOUS_DAILY_LIMIT: '1000000',
       ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
-      UPSTREAM_TIMEOUT_MS: '300',
+      // Room for the good replies on a busy machine, well short of the slow scenario's 6 s.
+      UPSTREAM_TIMEOUT_MS: '1000',
     });
   });
   afterAll(async () => {

@@ -323,8 +323,8 @@ describe('Farcaster when Neynar fails: rate limits retried, then the hub answers
     server = await startTestServer({
       ANONYMOUS_DAILY_LIMIT: '1000000',
       ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
-      // Room in one call's deadline for two waits of Neynar's Retry-After (1 s).
-      UPSTREAM_TIMEOUT_MS: '3000',
+      // Room in one call's deadline for two waits of Neynar's Retry-After (1 s) and three requests on a busy machine.
+      UPSTREAM_TIMEOUT_MS: '5000',
     });
   });
   afterAll(async () => {

@@ -6,9 +6,18 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** A counted route answered locally: the only store work is counting the call. */
 const COUNTED = '/api/price/ETH';
-/** The default STORE_TIMEOUT_MS, and what an answer may take beyond it on a loaded 2-core machine. */
+/** The default STORE_TIMEOUT_MS. */
 const BUDGET_MS = 500;
-const SLACK_MS = 500;
+/**
+ * Later than this, a frozen Redis's 503 was not the budget's: ioredis's own command timeout (10 × the budget) answers
+ * at 5 s. Half of that leaves a busy machine room; the message says which deadline answered.
+ */
+const REDIS_LATE_MS = 5 * BUDGET_MS;
+/**
+ * What a locked SQLite's 503 may take beyond its budget on a machine whose cores are busy with other work (timers fire
+ * late there): still far below the 10 s a writer waited before the lock wait left the event loop.
+ */
+const SLACK_MS = 2500;
 
 async function timed(
   call: () => Promise<Response>,
@@ -74,12 +83,14 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
       for (const answer of [counted, signIn, health]) {
         expect(answer.status).toBe(503);
         expect(answer.body).toMatchObject(unavailable);
-        expect(answer.ms).toBeLessThan(BUDGET_MS + SLACK_MS);
+        expect(answer.ms).toBeLessThan(REDIS_LATE_MS);
       }
+      for (const answer of [counted, signIn])
+        expect(answer.body.message).toMatch(`did not answer within ${BUDGET_MS} ms`);
       expect(health.body).toMatchObject({ store: 'redis' });
       expect(graphql.status).toBe(503);
       expect(graphql.body).toMatchObject({ errors: [{ extensions: { code: 'SERVICE_UNAVAILABLE' } }] });
-      expect(graphql.ms).toBeLessThan(BUDGET_MS + SLACK_MS);
+      expect(graphql.ms).toBeLessThan(REDIS_LATE_MS);
     } finally {
       redis.thaw();
     }
@@ -113,7 +124,7 @@ describe('a Redis store that hangs or goes down: a fast 503, and health recovers
     for (const answer of [counted, health]) {
       expect(answer.status).toBe(503);
       expect(answer.body).toMatchObject(unavailable);
-      expect(answer.ms).toBeLessThan(BUDGET_MS + SLACK_MS);
+      expect(answer.ms).toBeLessThan(REDIS_LATE_MS);
     }
     await redis.restart();
     const ms = await eventually(healthy);

@@ -30,7 +30,8 @@ describe('wallet: balances, transactions and NFTs (embedded chain, recorded expl
     server = await startTestServer({
       ANONYMOUS_DAILY_LIMIT: '1000000',
       ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
-      UPSTREAM_TIMEOUT_MS: '300',
+      // Ten times the retries' waits (at most 100 + 200 ms): every retry the policy allows is made on a busy machine.
+      UPSTREAM_TIMEOUT_MS: '3000',
     });
   });
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { ApiError } from '../../src/errors/api-error.js';
 import { HttpJsonSource, parseRetryAfter, type UpstreamRequestInfo } from '../../src/sources/http-json-source.js';
 import { SourceClient, type SourcePolicy } from '../../src/sources/source-client.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
+import { manualTiming } from '../helpers/manual-timing.js';
 
 const PRICE_PATH = '/api/v3/simple/price';
 const PRICE_QUERY = {
@@ -13,6 +14,9 @@ const PRICE_QUERY = {
   include_24hr_vol: true,
   include_market_cap: true,
 };
+
+/** How late the replay's 'slow' scenario answers: an answer well before it came from the deadline. */
+const SLOW_REPLY_MS = 6000;
 
 type SimplePrice = Record<
   string,
@@ -33,6 +37,7 @@ describe('HttpJsonSource against the replay server', () => {
 
   function coingecko(policy: Partial<SourcePolicy> = {}, baseUrl = replay.baseUrlFor('coingecko')) {
     let now = Date.parse('2025-01-01T00:00:00Z');
+    const timing = manualTiming();
     const registry = new SourceHealthRegistry({ now: () => now });
     const client = new SourceClient({
       policy: {
@@ -49,6 +54,7 @@ describe('HttpJsonSource against the replay server', () => {
       },
       registry,
       now: () => now,
+      ...timing.params,
     });
     const requests: UpstreamRequestInfo[] = [];
     const source = new HttpJsonSource({
@@ -57,7 +63,7 @@ describe('HttpJsonSource against the replay server', () => {
       client,
       onRequest: (r) => requests.push(r),
     });
-    return { source, registry, requests, advance: (ms: number) => void (now += ms) };
+    return { source, registry, requests, timing, advance: (ms: number) => void (now += ms) };
   }
 
   it('returns the parsed JSON of a 2xx and serves repeats from cache', async () => {
@@ -89,12 +95,13 @@ describe('HttpJsonSource against the replay server', () => {
   });
 
   it('turns a 503 into SERVICE_UNAVAILABLE after retrying', async () => {
-    const { source, registry } = coingecko();
+    const { source, registry, timing } = coingecko();
     replay.setScenario('coingecko', 'down');
     const error = await source.getJson(PRICE_PATH, { query: PRICE_QUERY }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'coingecko is unavailable' });
     expect(replay.requestCount('coingecko')).toBe(3);
+    expect(timing.waits).toEqual([1, 1]);
     expect(registry.list()[0]).toMatchObject({ state: 'degraded', lastError: `HTTP 503 on GET ${PRICE_PATH}` });
   });
 
@@ -106,24 +113,23 @@ describe('HttpJsonSource against the replay server', () => {
   });
 
   it('turns a slow upstream into SERVICE_UNAVAILABLE at the deadline of the call, after one attempt', async () => {
-    const { source, registry } = coingecko({ timeoutMs: 50 });
+    // Long enough for the request to reach the replay on a busy machine: one cut off on its way is counted late.
+    const { source, registry } = coingecko({ timeoutMs: 1000 });
     replay.setScenario('coingecko', 'slow');
     const started = performance.now();
     await expect(source.getJson(PRICE_PATH, { query: PRICE_QUERY })).rejects.toMatchObject({ status: 503 });
-    expect(performance.now() - started).toBeLessThan(50 + 250);
+    expect(performance.now() - started).toBeLessThan(SLOW_REPLY_MS / 2);
     expect(replay.requestCount('coingecko')).toBe(1);
-    expect(registry.list()[0]!.lastError).toBe('timed out after 50ms');
+    expect(registry.list()[0]!.lastError).toBe('timed out after 1000ms');
   });
 
   it('retries a 429, waiting out Retry-After only up to the cap', async () => {
-    const { source } = coingecko({ retryAfterCapMs: 100, timeoutMs: 2000 });
+    const { source, timing } = coingecko({ retryAfterCapMs: 100, timeoutMs: 2000 });
     replay.setScenario('coingecko', 'rate-limited');
-    const started = performance.now();
     await expect(source.getJson(PRICE_PATH, { query: PRICE_QUERY })).rejects.toMatchObject({ status: 503 });
-    const elapsed = performance.now() - started;
     expect(replay.requestCount('coingecko')).toBe(3);
-    expect(elapsed).toBeGreaterThanOrEqual(190);
-    expect(elapsed).toBeLessThan(1000);
+    // The replay asks for 1 s (Retry-After: 1); each wait is cut to the cap.
+    expect(timing.waits).toEqual([100, 100]);
   });
 
   it('serves the last good reply when the upstream goes down, and says degraded', async () => {

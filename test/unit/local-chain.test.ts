@@ -55,14 +55,11 @@ describe('anvil binary', () => {
 
 describe('local chain', () => {
   it('starts on an ephemeral 127.0.0.1 port and answers chain ID 1', async () => {
-    const startedAt = performance.now();
     const chain = await start();
-    const startMs = performance.now() - startedAt;
     expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(new URL(chain.rpcUrl).port).not.toBe('8545');
     expect(chain.chainId).toBe(1);
     expect(await rpc(chain.rpcUrl, 'eth_chainId')).toBe('0x1');
-    expect(startMs).toBeLessThan(5000);
   });
 
   it('runs two chains side by side on different ports, each with its own state', async () => {

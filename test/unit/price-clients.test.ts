@@ -8,6 +8,7 @@ import { CoinbaseSpotClient } from '../../src/sources/prices/coinbase-spot-clien
 import { CoinGeckoClient } from '../../src/sources/prices/coingecko-client.js';
 import { DefiLlamaCoinsClient } from '../../src/sources/prices/defillama-coins-client.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
+import { manualTiming } from '../helpers/manual-timing.js';
 
 const SOURCES = ['coingecko', 'defillama-coins', 'coinbase'] as const;
 
@@ -23,18 +24,22 @@ describe('price clients against the recorded replies', () => {
     replay.resetCounts();
   });
 
-  /** Fresh clients (empty caches, closed breakers) with quick retries, as the tests need them. */
+  /** Fresh clients (empty caches, closed breakers) whose retry waits are recorded and take no time. */
   function clients(overrides: Partial<UpstreamClientParams> = {}) {
     const registry = new SourceHealthRegistry();
+    const timing = manualTiming();
     const common = {
       mode: 'local' as const,
       registry,
-      timeoutMs: 300,
+      // Roomy for a loaded machine; the slow-upstream test sets its own.
+      timeoutMs: 2000,
       policy: { backoff: { initialDelayMs: 1, maxDelayMs: 2 }, retryAfterCapMs: 10 },
+      ...timing.params,
       ...overrides,
     };
     return {
       registry,
+      timing,
       coingecko: new CoinGeckoClient({ ...common, baseUrl: replay.baseUrlFor('coingecko') }),
       defillama: new DefiLlamaCoinsClient({ ...common, baseUrl: replay.baseUrlFor('defillama-coins') }),
       coinbase: new CoinbaseSpotClient({ ...common, baseUrl: replay.baseUrlFor('coinbase') }),
@@ -149,6 +154,7 @@ describe('price clients against the recorded replies', () => {
     replay.setScenario('defillama-coins', 'rate-limited');
     await expect(c.defillama.currentPrices(['ethereum'])).rejects.toMatchObject({ status: 503 });
     expect(replay.requestCount('defillama-coins')).toBe(3);
+    expect(c.timing.waits).toEqual([10, 10]);
     expect(c.registry.list().find((s) => s.name === 'defillama-coins')?.lastError).toMatch(/rate limited/);
   });
 
@@ -164,7 +170,7 @@ describe('price clients against the recorded replies', () => {
       apiKey: 'demo-secret',
       mode: 'live',
       registry,
-      timeoutMs: 300,
+      timeoutMs: 2000,
       fetch: spy,
     });
     expect((await coingecko.marketQuotes(['ethereum'])).get('ethereum')?.priceUsd).toBe(3012.45);

@@ -90,11 +90,9 @@ describe('replay server', () => {
 
   it('delays slow replies past a client timeout', async () => {
     replay.setScenario('coingecko', 'slow');
-    const started = performance.now();
     await expect(
       get('/api/v3/simple/price?ids=ethereum&vs_currencies=usd', { signal: AbortSignal.timeout(100) }),
-    ).rejects.toThrow();
-    expect(performance.now() - started).toBeLessThan(1000);
+    ).rejects.toMatchObject({ name: 'TimeoutError' });
   });
 
   it('switches scenarios over HTTP for another process, rejecting unknown ones', async () => {

@@ -1,8 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { ApiError, notFound } from '../../src/errors/api-error.js';
 import { SourceClient, type SourcePolicy, UpstreamError } from '../../src/sources/source-client.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
+import { manualTiming } from '../helpers/manual-timing.js';
 
 /** A clock the test moves by hand. */
 function manualClock(start = Date.parse('2025-01-01T00:00:00Z')) {
@@ -12,6 +12,7 @@ function manualClock(start = Date.parse('2025-01-01T00:00:00Z')) {
 
 function makeClient(policy: Partial<SourcePolicy> = {}) {
   const clock = manualClock();
+  const timing = manualTiming();
   const registry = new SourceHealthRegistry({ now: clock.now });
   const client = new SourceClient({
     policy: {
@@ -27,9 +28,10 @@ function makeClient(policy: Partial<SourcePolicy> = {}) {
     },
     registry,
     now: clock.now,
+    ...timing.params,
   });
   const health = () => registry.list().find((s) => s.name === 'test-source')!;
-  return { client, registry, clock, health };
+  return { client, registry, clock, timing, health };
 }
 
 /** A fetcher that counts its calls and answers from a script. */
@@ -44,8 +46,18 @@ function scriptedFetcher<T>(answer: (call: number, signal: AbortSignal) => Promi
   return fetcher;
 }
 
-const neverAnswers = (_call: number, signal: AbortSignal) =>
-  new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+/** How long a hung upstream takes to answer: far past every deadline here, so an earlier answer is the deadline's. */
+const HANG_MS = 10_000;
+
+/** An upstream that answers only after HANG_MS, and lets go as soon as its request is aborted. */
+const hangs = (_call: number, signal: AbortSignal) =>
+  new Promise<string>((resolve, reject) => {
+    const late = setTimeout(resolve, HANG_MS, 'the upstream, too late');
+    signal.addEventListener('abort', () => {
+      clearTimeout(late);
+      reject(signal.reason);
+    });
+  });
 
 const serverError = () => Promise.reject(new UpstreamError('HTTP 502 on GET /x', { status: 502, retryable: true }));
 
@@ -107,7 +119,11 @@ describe('SourceClient', () => {
 
   it('a hung upstream gets one deadline for the whole call: 503 SERVICE_UNAVAILABLE at the deadline, degraded', async () => {
     const { client, health } = makeClient({ timeoutMs: 60, retries: 2 });
-    const fetcher = scriptedFetcher(neverAnswers);
+    const aborted: unknown[] = [];
+    const fetcher = scriptedFetcher((call, signal) => {
+      signal.addEventListener('abort', () => aborted.push(signal.reason));
+      return hangs(call, signal);
+    });
 
     const started = performance.now();
     const error = await client.load('eth', fetcher).catch((e: unknown) => e);
@@ -115,8 +131,9 @@ describe('SourceClient', () => {
 
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE', message: 'test-source is unavailable' });
+    // The upstream saw its request aborted by the deadline, which came no earlier than 60 ms (a timer may fire 1 ms early).
+    expect(aborted).toEqual([expect.objectContaining({ message: 'timed out after 60ms' })]);
     expect(elapsed).toBeGreaterThanOrEqual(55);
-    expect(elapsed).toBeLessThan(60 + 40);
     // The first attempt used the whole deadline: no time was left for a retry.
     expect(fetcher.calls).toBe(1);
     expect(health()).toMatchObject({ state: 'degraded', lastError: 'timed out after 60ms' });
@@ -125,55 +142,44 @@ describe('SourceClient', () => {
 
   it('a fetcher that ignores its abort signal still cannot hold the caller past the deadline', async () => {
     const { client, health } = makeClient({ timeoutMs: 20, retries: 1 });
-    const fetcher = scriptedFetcher(() => new Promise<never>(() => undefined));
-    const started = performance.now();
+    const fetcher = scriptedFetcher(
+      () => new Promise<string>((resolve) => setTimeout(resolve, HANG_MS, 'the upstream, too late').unref()),
+    );
     await expect(client.load('eth', fetcher)).rejects.toMatchObject({ status: 503 });
-    expect(performance.now() - started).toBeLessThan(20 + 40);
     expect(fetcher.calls).toBe(1);
     expect(health().lastError).toBe('timed out after 20ms');
   });
 
   it('the deadline covers every attempt: after fast failures, the last attempt gets only what is left of it', async () => {
-    const { client, health } = makeClient({
+    const { client, health, timing } = makeClient({
       timeoutMs: 300,
       retries: 2,
       backoff: { initialDelayMs: 100, maxDelayMs: 100 },
     });
-    // A 502 after 50 ms, a wait of 50–100 ms, then an upstream that hangs.
-    let started = 0;
-    let lastAttemptAt = 0;
+    // A 502 after 50 ms, a wait of 50–100 ms (the jitter picks 50), then an upstream that hangs.
+    const sent: string[] = [];
     const fetcher = scriptedFetcher((call, signal) => {
-      if (call === 1) return sleep(50).then(serverError);
-      lastAttemptAt = performance.now() - started;
-      return neverAnswers(call, signal);
+      sent.push(`attempt ${call} at ${timing.now()} ms`);
+      if (call > 1) return hangs(call, signal);
+      timing.pass(50);
+      return serverError();
     });
-    started = performance.now();
     await expect(client.load('eth', fetcher)).rejects.toMatchObject({ status: 503 });
-    const elapsed = performance.now() - started;
-    expect(fetcher.calls).toBe(2);
-    expect(elapsed).toBeGreaterThanOrEqual(295);
-    expect(elapsed).toBeLessThan(300 + 40);
-    // The retry waited: the first attempt's 50 ms and a backoff of at least 50 ms had passed when it started (98, not
-    // 100: Node's timers count whole milliseconds, so each of the two may fire up to 1 ms short). A slow machine only
-    // starts it later, never earlier.
-    expect(lastAttemptAt).toBeGreaterThanOrEqual(98);
-    // The last attempt was given what was left of the 300 ms when it started (at most 200 ms: 50 ms of the first
-    // attempt and at least 50 ms of waiting were gone), however slowly the machine ran the first part.
-    const given = Number(/^timed out after (\d+)ms$/.exec(health().lastError ?? '')?.[1]);
-    expect(given).toBeLessThanOrEqual(200);
-    expect(Math.abs(given - (300 - lastAttemptAt))).toBeLessThan(15);
+    expect(timing.waits).toEqual([50]);
+    expect(sent).toEqual(['attempt 1 at 0 ms', 'attempt 2 at 100 ms']);
+    // The last attempt was given what was left of the 300 ms, and no third one came after it.
+    expect(health().lastError).toBe('timed out after 200ms');
   });
 
   it('makes no retry whose wait (an upstream Retry-After) would outlast the deadline', async () => {
-    const { client } = makeClient({ timeoutMs: 200, retries: 2, retryAfterCapMs: 10_000 });
+    const { client, timing } = makeClient({ timeoutMs: 200, retries: 2, retryAfterCapMs: 10_000 });
     const fetcher = scriptedFetcher(() =>
       Promise.reject(
         new UpstreamError('rate limited (HTTP 429)', { status: 429, retryable: true, retryAfterMs: 5000 }),
       ),
     );
-    const started = performance.now();
     await expect(client.load('eth', fetcher)).rejects.toMatchObject({ status: 503 });
-    expect(performance.now() - started).toBeLessThan(50);
+    expect(timing.waits).toEqual([]);
     expect(fetcher.calls).toBe(1);
   });
 
@@ -181,17 +187,16 @@ describe('SourceClient', () => {
     const { client, clock, health } = makeClient({ timeoutMs: 50, freshnessMs: 1000, staleIfErrorMs: 60_000 });
     await client.load('eth', async () => ({ usd: 3012.45 }));
     clock.advance(1001);
-    const started = performance.now();
-    expect(await client.load('eth', scriptedFetcher(neverAnswers))).toEqual({ usd: 3012.45 });
-    expect(performance.now() - started).toBeLessThan(50 + 40);
+    expect(await client.load('eth', scriptedFetcher(hangs))).toEqual({ usd: 3012.45 });
     expect(health()).toMatchObject({ state: 'degraded', lastError: 'timed out after 50ms' });
   });
 
   it('recovers on retry and reports up', async () => {
-    const { client, health } = makeClient();
+    const { client, health, timing } = makeClient();
     const fetcher = scriptedFetcher((call) => (call === 1 ? serverError() : Promise.resolve('ok')));
     expect(await client.load('k', fetcher)).toBe('ok');
     expect(fetcher.calls).toBe(2);
+    expect(timing.waits).toEqual([1]);
     expect(health()).toMatchObject({ state: 'up', lastError: null });
   });
 
@@ -230,22 +235,32 @@ describe('SourceClient', () => {
     expect(health().state).toBe('up');
   });
 
-  it('opens the breaker after N consecutive failures: state down, fails fast without calling, recovers half-open', async () => {
-    const { client, health } = makeClient({ retries: 0, breaker: { consecutiveFailures: 3, halfOpenAfterMs: 50 } });
+  // The breaker's half-open delay runs on cockatiel's own clock (Date.now): each test keeps clear of it on a busy machine.
+  async function openBreaker(halfOpenAfterMs: number) {
+    const made = makeClient({ retries: 0, breaker: { consecutiveFailures: 3, halfOpenAfterMs } });
     const failing = scriptedFetcher(serverError);
-    for (let i = 0; i < 3; i++) await expect(client.load(`k${i}`, failing)).rejects.toMatchObject({ status: 503 });
+    for (let i = 0; i < 3; i++) await expect(made.client.load(`k${i}`, failing)).rejects.toMatchObject({ status: 503 });
     expect(failing.calls).toBe(3);
+    return { ...made, failing };
+  }
+
+  it('opens the breaker after N consecutive failures: state down, fails fast without calling', async () => {
+    const { client, health, failing } = await openBreaker(10_000);
     expect(health().state).toBe('down');
 
-    const started = performance.now();
-    await expect(client.load('k9', failing)).rejects.toMatchObject({
+    // Fails fast: answered before the event loop turns once, so no timer and no I/O stood in between.
+    const failedFast = client.load('k9', failing).catch((e: unknown) => e);
+    const immediate = new Promise((resolve) => setImmediate(resolve, 'the next turn of the event loop'));
+    expect(await Promise.race([failedFast, immediate])).toMatchObject({
       status: 503,
       message: 'test-source is unavailable',
     });
     expect(failing.calls).toBe(3);
-    expect(performance.now() - started).toBeLessThan(20);
     expect(health()).toMatchObject({ state: 'down', lastError: 'HTTP 502 on GET /x' });
+  });
 
+  it('an open breaker lets one trial call through after halfOpenAfterMs, and closes when it answers', async () => {
+    const { client, health } = await openBreaker(50);
     await new Promise((r) => setTimeout(r, 60));
     expect(await client.load('k10', async () => 'back')).toBe('back');
     expect(health().state).toBe('up');

@@ -78,13 +78,17 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (README "Conf
   });
 
   it('with a deadline, a call that does not settle in time is a 503', async () => {
+    // The ping answers only after 10 s: a 503 before then is the deadline's, however slowly the machine runs.
+    const late = () => new Promise((resolve) => setTimeout(resolve, 10_000).unref());
     const hung = new Proxy(sqlite, {
-      get: (target, name) => (name === 'ping' ? () => new Promise(() => {}) : Reflect.get(target, name)),
+      get: (target, name) => (name === 'ping' ? late : Reflect.get(target, name)),
     });
     const budgeted = withStoreBudget(hung, { isOutage: () => false, deadlineMs: 30 });
-    const started = performance.now();
-    await expect(budgeted.ping()).rejects.toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
-    expect(performance.now() - started).toBeLessThan(500);
+    await expect(budgeted.ping()).rejects.toMatchObject({
+      status: 503,
+      code: 'SERVICE_UNAVAILABLE',
+      message: expect.stringContaining('did not answer within 30 ms'),
+    });
   });
 
   it('a late backend: calls are answered 503 at once and not sent until a ping comes back; what the late call counted is undone', async () => {
