@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { coerceInputValue, type GraphQLSchema, isInputType, Kind, type TypeNode, typeFromAST } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { type CompiledOperationRow, compileRouteTable } from '../../rest-compat/compile-routes.js';
 import type { JsonSchema } from '../../rest-compat/openapi/openapi-types.js';
@@ -11,7 +11,7 @@ import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { startInProcessGateway } from '../../src/gateway/in-process-gateway.js';
 import { readPublishedSchema } from '../../src/gateway/published-schema.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { sharedTestServer, type TestServer } from '../helpers/test-server.js';
 
 const PARTS = ['path', 'query', 'body'] as const;
 
@@ -312,10 +312,7 @@ describe('REST and GraphQL refuse the same bad input with the same 400 code and 
       ({ row }) => row.params !== undefined,
     );
     await gateway.stop();
-    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000' });
-  });
-  afterAll(async () => {
-    await server?.close();
+    server = await sharedTestServer();
   });
 
   it("the full samples complete valid inputs: each, with its row's documented example, is accepted by the REST schema", () => {

@@ -1,6 +1,6 @@
 import { type AuditResult, serverAudits } from 'graphql-http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { sharedTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** `ok`, or the audit's reason: a failing audit names itself in the assertion message. */
 function outcome(result: AuditResult): string {
@@ -14,10 +14,7 @@ describe("GraphQL over HTTP: graphql-http's server audits pass against /graphql"
   const should = audits.filter((a) => a.name.startsWith('SHOULD'));
 
   beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
+    server = await sharedTestServer();
   });
 
   it('the suite is the one the spec requires (every MUST and SHOULD of graphql-http 1.23)', () => {

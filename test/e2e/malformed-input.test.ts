@@ -1,9 +1,9 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RouteRow } from '../../rest-compat/route-row.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { parseRawAnswer, rawConnection } from '../helpers/raw-http.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { sharedTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** Values a careless or hostile caller sends: unicode, separators, encodings, huge and empty strings. */
 const nastyString = fc.oneof(
@@ -64,10 +64,7 @@ const isCcip = (row: RouteRow) => row.envelope === 'ccip' || row.path.startsWith
 describe('bad input never yields a 5xx: every route of the table answers a 4xx with the envelope', () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000' });
-  });
-  afterAll(async () => {
-    await server?.close();
+    server = await sharedTestServer();
   });
 
   for (const row of ROUTE_TABLE.rows) {

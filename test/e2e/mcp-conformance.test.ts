@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { sharedTestServer, type TestServer } from '../helpers/test-server.js';
 
 const run = promisify(execFile);
 
@@ -37,11 +37,10 @@ describe('MCP conformance (@modelcontextprotocol/conformance 0.1.16) against the
   let server: TestServer;
   let outputDir: string;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await sharedTestServer();
     outputDir = mkdtempSync(join(tmpdir(), 'mcp-conformance-'));
   });
   afterAll(async () => {
-    await server?.close();
     if (outputDir) rmSync(outputDir, { recursive: true, force: true });
   });
 

@@ -5,7 +5,7 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { sharedTestServer, type TestServer } from '../helpers/test-server.js';
 
 async function connect(server: TestServer, headers: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: 'mcp-tools-test', version: '1.0.0' });
@@ -46,13 +46,12 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
   let client: Client;
   let tools: Tool[];
   beforeAll(async () => {
-    server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000' });
+    server = await sharedTestServer();
     client = await connect(server);
     tools = (await client.listTools()).tools;
   });
   afterAll(async () => {
     await client?.close();
-    await server?.close();
   });
 
   it('tools/list has one tool per GET/POST operation row outside the Auth and Write tiers, named after the row id in snake_case', () => {

@@ -68,3 +68,26 @@ export async function startTestServer(
     },
   });
 }
+
+let shared: Promise<TestServer> | undefined;
+
+/**
+ * One server per test worker, for files whose tests neither change what others see (replay scenarios, chain blocks,
+ * counted upstream calls, per-wallet limits) nor depend on a fresh store: anonymous limits out of the way, otherwise the
+ * embedded default. The first such file in a worker starts it, the others reuse it; it ends with the worker's process
+ * (its anvil chains follow their parent). Never close it.
+ * @example beforeAll(async () => { server = await sharedTestServer(); })
+ */
+export function sharedTestServer(): Promise<TestServer> {
+  shared ??= startTestServer({ ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000' }).then(
+    (server) => {
+      process.once('exit', () => rmSync(server.dataDir, { recursive: true, force: true }));
+      return Object.assign(server, {
+        close: async () => {
+          throw new Error('the shared test server is not closed by a test file: it serves the whole worker');
+        },
+      });
+    },
+  );
+  return shared;
+}
