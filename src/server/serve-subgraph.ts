@@ -2,16 +2,23 @@ import 'reflect-metadata';
 import { SUBGRAPH_MODULES } from '../../subgraphs/index.js';
 import { type AppConfig, ConfigError, loadConfig, secretValues } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
+import { exitWithHelpIfAsked } from './cli-help.js';
 import { startSubgraphServer } from './subgraph-server.js';
 
 /**
  * `npm run subgraph -- <name>`: serves one subgraph alone at /graphql (PORT, default 4001), configured by the same env
  * vars as `npm start`, and prints `serving on http://…` once it listens. SIGTERM / SIGINT stop it and its chains.
  */
+const usage = `usage: npm run subgraph -- <${SUBGRAPH_MODULES.map((m) => m.name).join('|')}>
+
+Serves one subgraph alone at /graphql on PORT (default 4001), for a federation router; the same env vars as npm start
+configure it (with none, its own embedded chains and replayed upstreams). Compose the supergraph for the router with
+npm run supergraph. Guide: docs/operators.md#federation-under-a-router\n`;
+exitWithHelpIfAsked(process.argv.slice(2), usage);
 const name = process.argv[2];
 const mod = SUBGRAPH_MODULES.find((m) => m.name === name);
 if (!mod) {
-  process.stderr.write(`usage: npm run subgraph -- <${SUBGRAPH_MODULES.map((m) => m.name).join('|')}>\n`);
+  process.stderr.write(usage);
   process.exit(2);
 }
 let config: AppConfig;

@@ -8,6 +8,7 @@ import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import { serveParentsOffchain } from '../embedded/chain/offchain-resolver.js';
 import { localTokenList } from '../embedded/chain/seed-steps/demo-assets.js';
+import { registerDemoSubname } from '../embedded/demo-subnames.js';
 import { type LocalFacilitator, startLocalFacilitator } from '../embedded/local-facilitator.js';
 import type { ReplayServer } from '../embedded/replay/replay-server.js';
 import { type EmbeddedChain, startEmbeddedChainIfNeeded } from '../embedded/start-embedded-chain.js';
@@ -121,6 +122,8 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     };
     const access = createAccess({ config, store, sources, facilitator, listenUrl: currentListenUrl });
     const ccip = await createCcipServices({ config, store });
+    // The embedded default serves a demo subname (dave.offchain.eth) from its first start.
+    if (localChain) await registerDemoSubname(store, config.ccip.parentNames);
     // Every process that serves the webhooks API also delivers and detects: the outbox, claims and cursors live in
     // the store, so instances sharing it send each delivery once. Stopped before the store closes.
     const webhooks = startWebhooks({ config, store, logger });

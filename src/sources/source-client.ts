@@ -74,12 +74,13 @@ export class SourceClient {
   constructor(params: SourceClientParams) {
     this.policy = resolveSourcePolicy(params.policy);
     this.now = params.now ?? Date.now;
-    const { name, kind, mode, description } = this.policy;
+    const { name, kind, mode, description, rpcUrl } = this.policy;
     this.monitor = params.registry.register({
       name,
       kind,
       mode,
       ...(description === undefined ? {} : { description }),
+      ...(rpcUrl === undefined ? {} : { rpcUrl }),
     });
     this.cache = new LRUCache<string, CachedReply>({ max: this.policy.maxEntries });
 

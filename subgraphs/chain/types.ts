@@ -16,6 +16,12 @@ export class SourceStatus {
   @Field(() => String, { description: 'what the source provides, e.g. rpc, prices' }) kind!: string;
   @Field(() => String, { description: 'live (a real upstream) or local (embedded chain or recorded replay)' })
   mode!: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "an embedded chain's loopback JSON-RPC URL, to send it transactions (local rpc sources only; never a live URL)",
+  })
+  rpcUrl?: string;
   @Field(() => String, { description: 'up, degraded or down' }) state!: string;
   @Field(() => Float, { nullable: true }) lastLatencyMs!: number | null;
   @Field(() => String, { nullable: true }) lastCheckedAt!: string | null;
