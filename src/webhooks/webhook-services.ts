@@ -112,6 +112,8 @@ export function createWebhookServices(p: {
   allowLocalUrls: boolean;
   /** Wakes the delivery worker (a redelivery was queued). */
   kick: () => void;
+  /** Awaited once a webhook is stored, before its creation is answered: the detectors start watching its events. */
+  created?: (events: readonly string[]) => Promise<void>;
   now?: () => number;
   resolveHost?: (host: string) => Promise<string[]>;
 }): WebhookServices {
@@ -155,6 +157,7 @@ export function createWebhookServices(p: {
           { plan, limit: limits.webhooks },
         );
       }
+      await p.created?.(created.events);
       return webhookShape(created, body.secret === undefined ? secret : null);
     },
 
