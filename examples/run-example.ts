@@ -5,9 +5,11 @@ import type { Example } from './example.js';
 
 // `npm run example -- <name>`: runs examples/<name>.ts (built into dist/examples by npm ci) against API_URL.
 const here = dirname(fileURLToPath(import.meta.url));
+/** `.js` once built into dist/examples; `.ts` when run from source. */
+const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const names = readdirSync(here, { recursive: true, encoding: 'utf8' })
-  .filter((file) => file.endsWith('.js') && file.includes('/'))
-  .map((file) => file.slice(0, -'.js'.length))
+  .filter((file) => file.endsWith(extension) && file.includes('/'))
+  .map((file) => file.slice(0, -extension.length))
   .sort();
 const usage = `usage: npm run example -- <name>
 
@@ -24,7 +26,7 @@ if (name === undefined || !names.includes(name)) {
   process.stderr.write(`${name === undefined ? '' : `no example ${name}\n\n`}${usage}`);
   process.exit(2);
 }
-const example = (await import(pathToFileURL(join(here, `${name}.js`)).href)) as {
+const example = (await import(pathToFileURL(join(here, `${name}${extension}`)).href)) as {
   default: (context: Example) => Promise<void>;
 };
 const api = (process.env.API_URL ?? 'http://127.0.0.1:3000').replace(/\/+$/, '');

@@ -17,8 +17,9 @@ import type { HDAccount } from 'viem/accounts';
 import { normalize } from 'viem/ens';
 import { localViemChain } from '../sources/rpc/viem-chains.js';
 import { getDevAccounts } from './chain/dev-accounts.js';
-import { DEMO_COLLECTIBLE, DEMO_TOKENS, demoAssetAddresses } from './chain/seed-steps/demo-assets.js';
+import { DEMO_TOKENS, demoAssetAddresses } from './chain/seed-steps/demo-assets.js';
 import { localEnsAddresses } from './chain/seed-steps/ens.js';
+import { DEMO_MOVED_TOKEN_ID, type DemoActionName } from './demo-action-list.js';
 
 /** What one demo action did: the transaction, and the webhook event it makes. */
 export interface DemoActionResult {
@@ -30,10 +31,7 @@ export interface DemoActionResult {
 }
 
 export interface DemoAction {
-  name: string;
-  /** Its arguments, as `--help` shows them. */
-  usage: string;
-  description: string;
+  name: DemoActionName;
   run(chain: DemoChain, args: readonly string[]): Promise<DemoActionResult>;
 }
 
@@ -63,8 +61,7 @@ const textAbi = parseAbi(['function setText(bytes32 node, string key, string val
 /** Dev accounts the actions send from and to by default: alice (1, alice.eth's owner) and bob (2, bob.eth's). */
 const ALICE = 1;
 const BOB = 2;
-/** The collectible the nft action moves between its holders (#3 points its metadata off chain; #1 stays with alice). */
-const MOVED_TOKEN_ID = DEMO_COLLECTIBLE.tokens[2].tokenId;
+const MOVED_TOKEN_ID = DEMO_MOVED_TOKEN_ID;
 
 function clients(chain: DemoChain) {
   const viemChain = localViemChain({ chainId: 1, rpcUrl: chain.rpcUrl });
@@ -127,8 +124,6 @@ const short = (address: Address) => `${address.slice(0, 6)}…${address.slice(-4
 export const DEMO_ACTIONS: readonly DemoAction[] = [
   {
     name: 'eth',
-    usage: 'eth [to] [amount]',
-    description: 'alice sends ETH (default 0.01) to an address or name (default bob.eth): wallet.transfer',
     async run(chain, [to, amount = '0.01']) {
       const from = getDevAccounts()[ALICE]!;
       const target = await recipient(chain, to, getDevAccounts()[BOB]!.address);
@@ -142,8 +137,6 @@ export const DEMO_ACTIONS: readonly DemoAction[] = [
   },
   {
     name: 'erc20',
-    usage: 'erc20 [to] [amount]',
-    description: 'alice sends demo USDC (default 1) to an address or name (default bob.eth): wallet.transfer',
     async run(chain, [to, amount = '1']) {
       const from = getDevAccounts()[ALICE]!;
       const target = await recipient(chain, to, getDevAccounts()[BOB]!.address);
@@ -164,8 +157,6 @@ export const DEMO_ACTIONS: readonly DemoAction[] = [
   },
   {
     name: 'nft',
-    usage: 'nft [to]',
-    description: `moves Demo Collectible #${MOVED_TOKEN_ID} from its holder to an address or name (default: the other of alice and bob): wallet.nft_transfer`,
     async run(chain, [to]) {
       const { client } = clients(chain);
       const collectible = demoAssetAddresses().collectible;
@@ -191,9 +182,6 @@ export const DEMO_ACTIONS: readonly DemoAction[] = [
   },
   {
     name: 'text',
-    usage: 'text [name] [key] [value]',
-    description:
-      "sets a text record of a name its dev account controls (default: alice.eth's description, to the time now): ens.record_changed",
     async run(
       chain,
       [name = 'alice.eth', key = 'description', value = `set by npm run demo at ${new Date().toISOString()}`],
@@ -217,9 +205,6 @@ export const DEMO_ACTIONS: readonly DemoAction[] = [
   },
   {
     name: 'transfer-name',
-    usage: 'transfer-name [name] [to]',
-    description:
-      "hands a .eth name's registration to an address or name (default: carol.eth, to the other of alice and bob): ens.transfer",
     async run(chain, [name = 'carol.eth', to]) {
       const labels = normalize(name).split('.');
       if (labels.length !== 2 || labels[1] !== 'eth')

@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { DEMO_ACTIONS, DemoActionError, demoAccounts } from '../embedded/demo-actions.js';
+import { DEMO_ACTION_LIST } from '../embedded/demo-action-list.js';
 import { exitWithHelpIfAsked } from './cli-help.js';
 
 /**
@@ -7,14 +7,14 @@ import { exitWithHelpIfAsked } from './cli-help.js';
  * @example process.stdout.write(demoUsage())
  */
 export function demoUsage(): string {
-  const width = Math.max(...DEMO_ACTIONS.map((a) => a.usage.length), 'accounts'.length);
+  const width = Math.max(...DEMO_ACTION_LIST.map((a) => a.usage.length), 'accounts'.length);
   return `usage: npm run demo -- <action> [arguments]
 
 Sends, from anvil's dev accounts, the transactions each webhook event family comes from, on the embedded Ethereum
 chain of the server at API_URL (default http://127.0.0.1:$PORT, PORT 3000), whose JSON-RPC URL it reads from
 GET /api/sources/health. Names resolve on that chain; the chain starts afresh with every npm start.
 
-${[...DEMO_ACTIONS.map((a) => `  ${a.usage.padEnd(width)}  ${a.description}`), `  ${'accounts'.padEnd(width)}  the dev accounts: address, ETH, demo USDC, primary name`].join('\n')}
+${[...DEMO_ACTION_LIST.map((a) => `  ${a.usage.padEnd(width)}  ${a.description}`), `  ${'accounts'.padEnd(width)}  the dev accounts: address, ETH, demo USDC, primary name`].join('\n')}
 
 Webhooks and the payload of each event: docs/webhooks.md
 `;
@@ -32,11 +32,11 @@ async function embeddedRpcUrl(apiUrl: string, fetchFn: typeof fetch): Promise<st
   try {
     health = (await (await fetchFn(`${apiUrl}/api/sources/health`)).json()) as typeof health;
   } catch (err) {
-    throw new DemoActionError(`no server answers at ${apiUrl} (${(err as Error).message}): start it with npm start`);
+    throw new Error(`no server answers at ${apiUrl} (${(err as Error).message}): start it with npm start`);
   }
   const ethereum = health.sources?.find((s) => s.name === 'rpc:ethereum');
   if (!ethereum?.rpcUrl) {
-    throw new DemoActionError(
+    throw new Error(
       `the server at ${apiUrl} runs no embedded Ethereum chain (ETH_RPC_URL is set): the demo only sends to the embedded one`,
     );
   }
@@ -50,7 +50,7 @@ async function embeddedRpcUrl(apiUrl: string, fetchFn: typeof fetch): Promise<st
  */
 export async function runDemo(args: readonly string[], io: DemoIo): Promise<number> {
   const [name, ...rest] = args;
-  const action = DEMO_ACTIONS.find((a) => a.name === name);
+  const action = DEMO_ACTION_LIST.find((a) => a.name === name);
   if (!action && name !== 'accounts') {
     io.write(`${name === undefined ? '' : `unknown action: ${name}\n\n`}${demoUsage()}`);
     return 2;
@@ -58,11 +58,13 @@ export async function runDemo(args: readonly string[], io: DemoIo): Promise<numb
   const apiUrl = (io.env.API_URL ?? `http://127.0.0.1:${io.env.PORT || 3000}`).replace(/\/+$/, '');
   try {
     const chain = { rpcUrl: await embeddedRpcUrl(apiUrl, io.fetch ?? fetch) };
+    // viem and the seed's addresses load only for an action, not for --help.
+    const { DEMO_ACTIONS, demoAccounts } = await import('../embedded/demo-actions.js');
     if (!action) {
       io.write(`${(await demoAccounts(chain)).join('\n')}\n`);
       return 0;
     }
-    const result = await action.run(chain, rest);
+    const result = await DEMO_ACTIONS.find((a) => a.name === action.name)!.run(chain, rest);
     io.write(
       `${result.summary}\n` +
         `transaction ${result.transactionHash} in block ${result.blockNumber} on ${chain.rpcUrl}\n` +

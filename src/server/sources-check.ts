@@ -1,7 +1,6 @@
 import { pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig, secretValues } from '../config/config.js';
-import { scrubber } from '../logging/logger.js';
-import { checkSources, type SourceCheck } from '../sources/contracts/check-sources.js';
+import type { loadConfig } from '../config/config.js';
+import type { SourceCheck } from '../sources/contracts/check-sources.js';
 import { exitWithHelpIfAsked } from './cli-help.js';
 
 const COLUMNS = ['source', 'origin', 'reachable', 'authenticated', 'contract', 'result'] as const;
@@ -45,6 +44,10 @@ export async function runSourcesCheck(p: {
   write: (text: string) => void;
   fetch?: typeof fetch;
 }): Promise<number> {
+  // Loaded here, not at the top: `--help` answers before the sources' modules load.
+  const { ConfigError, loadConfig, secretValues } = await import('../config/config.js');
+  const { scrubber } = await import('../logging/logger.js');
+  const { checkSources } = await import('../sources/contracts/check-sources.js');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(p.env);

@@ -3,7 +3,6 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { exitWithHelpIfAsked } from '../../src/server/cli-help.js';
 import type { BareRouteSpec } from './bare-server.js';
 import { BENCH_ROUTES, type BenchRoute } from './bench-routes.js';
 import { type ChildServer, startChildServer, stopAllChildServers } from './child-server.js';
@@ -301,15 +300,6 @@ function printTable(results: RouteResult[]): void {
 }
 
 async function main(): Promise<void> {
-  exitWithHelpIfAsked(
-    process.argv.slice(2),
-    `usage: npm run bench [-- <route filter> | federation]
-
-Starts the built server and, per route of test/bench/bench-routes.ts whose name contains the filter, bare fastify
-servers answering the same bytes; autocannon drives them in alternating rounds and prints req/s and ratios. Without a
-filter (or with "federation") it then compares /graphql with Hive Gateway and @apollo/gateway over the subgraphs.
-BENCH_DURATION, BENCH_ROUNDS, BENCH_WARMUP, BENCH_CONNECTIONS tune it. Guide: docs/architecture.md#benchmark`,
-  );
   const filter = process.argv[2];
   const routes = filter ? BENCH_ROUTES.filter((r) => r.name.includes(filter)) : BENCH_ROUTES;
   const withFederation = !filter || filter === 'federation';

@@ -6,7 +6,7 @@ import { scriptLiteral } from '../../rest-compat/docs/html-escape.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { DEMO_COLLECTIBLE, demoAssetAddresses } from '../../src/embedded/chain/seed-steps/demo-assets.js';
 import { DEMO_ENS_NAMES } from '../../src/embedded/chain/seed-steps/ens.js';
-import { DEMO_ACTIONS } from '../../src/embedded/demo-actions.js';
+import { DEMO_ACTION_LIST } from '../../src/embedded/demo-action-list.js';
 import { demoSubname } from '../../src/embedded/demo-subnames.js';
 import { graphiqlTabs } from '../../src/http/graphiql-tabs.js';
 import { runDemo } from '../../src/server/demo.js';
@@ -190,7 +190,7 @@ describe('the front door of the embedded default', () => {
     it('--help lists every action; an unknown one is exit 2', async () => {
       const out: string[] = [];
       expect(await runDemo(['bogus'], { env: {}, write: (text) => out.push(text) })).toBe(2);
-      for (const action of DEMO_ACTIONS) expect(out.join('')).toContain(`  ${action.usage}`);
+      for (const action of DEMO_ACTION_LIST) expect(out.join('')).toContain(`  ${action.usage}`);
     });
 
     it('eth, erc20, nft, text and transfer-name each make their event, signed, with the data the webhooks guide shows', async () => {
