@@ -18,7 +18,8 @@ export interface StartBannerParams {
  * @example process.stdout.write(startBanner({ url: server.url, chains: [{ name: 'ethereum', chainId: 1, rpcUrl }] }))
  */
 export function startBanner({ url, chains }: StartBannerParams): string {
-  const row = (label: string, value: string, note = '') => `  ${label.padEnd(12)}${value.padEnd(44)}${note}`.trimEnd();
+  const row = (label: string, value: string, note = '') =>
+    `  ${label.padEnd(12)}${value.padEnd(42)}  ${note}`.trimEnd();
   const lines = [
     `serving on ${url}`,
     row('home', `${url}/`, 'links to everything below'),

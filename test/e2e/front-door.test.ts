@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { isError, JsonRpcProvider } from 'ethers';
 import { createPublicClient, http } from 'viem';
 import { mainnet } from 'viem/chains';
@@ -182,7 +184,11 @@ describe('the front door of the embedded default', () => {
         const session = await signIn(server);
         const res = await server.post('/api/webhooks', { url: receiver.url, ...subscription }, bearer(session.token));
         expect(res.status).toBe(200);
-        secrets.set(subscription.events[0]!.split('.')[0]!, (await res.json()).secret);
+        const webhook = await res.json();
+        secrets.set(subscription.events[0]!.split('.')[0]!, webhook.secret);
+        if (subscription.events[0] === 'wallet.transfer') {
+          expect((await server.post(`/api/webhooks/${webhook.id}/test`, {}, bearer(session.token))).status).toBe(200);
+        }
       }
     });
     afterAll(() => receiver?.close());
@@ -232,6 +238,30 @@ describe('the front door of the embedded default', () => {
           });
         verifyDelivery(delivery!, secrets.get(type.split('.')[0]!)!);
       }
+      // docs/webhooks.md shows one payload of each kind: real deliveries carry exactly its fields.
+      const documented = [
+        ...readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'webhooks.md'), 'utf8').matchAll(
+          /^```json\n(\{"id":"evt_.*)\n```$/gm,
+        ),
+      ].map((m) => JSON.parse(m[1]!) as { type: string; data: Record<string, unknown> });
+      const kind = (e: { type: string; data: Record<string, unknown> }) =>
+        e.type === 'wallet.transfer' ? `${e.type} ${e.data.asset === 'ETH' ? 'ETH' : 'ERC-20'}` : e.type;
+      const shapes = new Map(documented.map((e) => [kind(e), Object.keys(e.data).sort()]));
+      await receiver.waitFor((d) => d.json.type === 'ping');
+      const real = receiver.received.map((d) => d.json);
+      for (const name of [
+        'ping',
+        'wallet.transfer ETH',
+        'wallet.transfer ERC-20',
+        'wallet.nft_transfer',
+        'ens.record_changed',
+        'ens.transfer',
+      ]) {
+        const delivered = real.find((e) => kind(e) === name);
+        expect(delivered, name).toBeDefined();
+        expect(Object.keys(delivered!.data).sort(), name).toEqual(shapes.get(name));
+      }
+
       // The name moves back and forth: a second transfer-name hands carol.eth from bob to alice.
       await run(['transfer-name']);
       await receiver.waitFor(
