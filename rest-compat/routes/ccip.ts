@@ -74,7 +74,7 @@ const lookupRow = (
   errors: [400, 404, 500],
 });
 
-/** SPEC "CCIP gateway (ERC-3668)" and the subname paths of "Identity". */
+/** docs/api-contract.md#ccip-gateway and the subname paths of "Identity". */
 export const ccipRoutes: RouteRow[] = [
   lookupRow({
     id: 'ccipResolve',

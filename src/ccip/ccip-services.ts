@@ -47,7 +47,9 @@ const subnameArguments = (names: { parent: string; label: string }) => ({
   label: parseArgument(subnameLabelArgument, 'label', names.label),
 });
 
-/** A failure of ours (the store), answered 500 with SPEC's code; the cause stays in the log. */
+/**
+ * A failure of ours (the store), answered 500 with its code (docs/api-contract.md#errors); the cause stays in the log.
+ */
 function internal(code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR', message: string, cause: unknown): ApiError {
   const error = code === 'CCIP_ERROR' ? new CcipGatewayError(message) : new ApiError('CCIP_HEALTH_ERROR', message);
   return Object.assign(error, { cause });
@@ -124,7 +126,8 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
       return {
         status: 'ok',
         recordCount,
-        // SPEC's field, naming the store's kind: a file path or a Redis host tells a caller nothing it should know.
+        // The contract's field (docs/api-contract.md#other-shapes), naming the store's kind: a file path or a Redis
+        // host tells a caller nothing it should know.
         dbPath: p.store.describe().kind,
         timestamp: new Date(now()).toISOString(),
         signer,

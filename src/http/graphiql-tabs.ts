@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { projectRoot } from '../config/project-root.js';
 
 /** The example operations GraphiQL opens with, one tab each, in this order: examples/graphql/<name>.graphql. */
-export const GRAPHIQL_EXAMPLES = ['profile-wallet-farcaster', 'prices', 'farcaster-wallets'] as const;
+export const GRAPHIQL_EXAMPLES = ['profile-wallet-farcaster', 'name-and-price', 'prices', 'farcaster-wallets'] as const;
 
 /** Where an example operation's file is. */
 export const graphqlExamplePath = (name: string): string =>

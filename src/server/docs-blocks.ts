@@ -20,12 +20,13 @@ import { startBanner } from './start-banner.js';
 const BLOCK = /(<!-- (generated|include): (\S+) -->\n)[\s\S]*?(<!-- \/\2 -->)/g;
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
-const table = (header: readonly string[], rows: readonly (readonly string[])[]) =>
-  [
-    `| ${header.join(' | ')} |`,
-    `| ${header.map(() => '---').join(' | ')} |`,
-    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
-  ].join('\n');
+/** A markdown table laid out as `npm run format` (biome) lays it out: every column as wide as its widest cell. */
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const cells = [header, ...rows].map((row) => row.map(cell));
+  const widths = header.map((_, i) => Math.max(3, ...cells.map((row) => row[i]!.length)));
+  const line = (row: readonly string[]) => `| ${row.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
+  return [line(cells[0]!), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
+}
 
 /**
  * Every documented route with its tier and price per call: `default` is X402_DEFAULT_PRICE_USD, `—` a route not sold

@@ -8,7 +8,7 @@ export interface SourcePolicy {
   description?: string;
   /** Local chains only: the embedded chain's loopback JSON-RPC URL, shown in /api/sources/health. */
   rpcUrl?: string;
-  /** How long a reply is served from cache without asking upstream (SPEC.md 'Data freshness'). */
+  /** How long a reply is served from cache without asking upstream (docs/api-contract.md#data-freshness). */
   freshnessMs: number;
   /** How old a cached reply may be and still be served when upstream fails. Default: 10 × freshness, at most 1 h. */
   staleIfErrorMs?: number;

@@ -4,7 +4,7 @@ import type { ClaimedDelivery, DeliveryAttempt } from '../store/webhook-store.js
 import { signDelivery } from './sign-delivery.js';
 import { assertDeliverableUrl } from './webhook-url.js';
 
-/** SPEC-independent delivery policy (README "Webhooks"); the defaults are the documented ones. */
+/** The delivery policy (docs/webhooks.md#delivery-and-signatures); the defaults are the documented ones. */
 export interface DeliveryPolicy {
   /** An attempt without an answer by then fails (10 s). */
   timeoutMs: number;

@@ -102,7 +102,8 @@ function requireWallet(caller: CallerIdentity): string {
 }
 
 /**
- * Webhook subscriptions of the caller's wallet, their deliveries, test pings and redeliveries (SPEC "Events").
+ * Webhook subscriptions of the caller's wallet, their deliveries, test pings and redeliveries
+ * (docs/api-contract.md#events).
  * @example const webhooks = createWebhookServices({ store, publish, allowLocalUrls: true, kick: () => worker.kick() })
  */
 export function createWebhookServices(p: {

@@ -54,7 +54,7 @@ export class GasPrices {
   @Field(() => String, { description: 'when the chain was read, ISO 8601' }) timestamp!: string;
 }
 
-@ObjectType({ description: 'A chain the service answers for (SPEC: Supported chains)' })
+@ObjectType({ description: 'A chain the service answers for' })
 export class SupportedChainInfo {
   @Field(() => String) key!: string;
   @Field(() => Int) id!: number;

@@ -17,7 +17,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startWebhookReceiver, verifyDelivery, type WebhookReceiver } from '../helpers/webhook-receiver.js';
 
 const accounts = getDevAccounts();
-/** REST shows these ENS text keys under SPEC's names. */
+/** REST shows these ENS text keys under the contract's names (docs/api-contract.md#ens-resolution-and-profile). */
 const ENS_KEY_OF_RECORD: Record<string, string> = { twitter: 'com.twitter', github: 'com.github' };
 const RECORD_KEYS = ['twitter', 'github', 'url', 'description', 'email', 'com.discord'];
 

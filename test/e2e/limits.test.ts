@@ -27,7 +27,7 @@ function rateLimitHeaders(res: Response): Headers {
   };
 }
 
-describe('limits exactly as SPEC "Limits" states them (anonymous: 100 a day, 30 a minute per IP)', () => {
+describe('limits exactly as docs/api-contract.md#limits states them (anonymous: 100 a day, 30 a minute per IP)', () => {
   let server: TestServer;
   let nextIp = 1;
   // Each test is its own client IP (TRUST_PROXY: X-Forwarded-For), so each starts with fresh quotas.
@@ -37,7 +37,7 @@ describe('limits exactly as SPEC "Limits" states them (anonymous: 100 a day, 30 
     return (path: string) => server.get(path, ip);
   };
   beforeAll(async () => {
-    // SPEC's limits: nothing raised.
+    // docs/api-contract.md#limits-by-access-mode: nothing raised.
     server = await startTestServer({ TRUST_PROXY: 'true' });
   });
   afterAll(async () => {
@@ -68,7 +68,7 @@ describe('limits exactly as SPEC "Limits" states them (anonymous: 100 a day, 30 
     expect(await over.json()).toMatchObject({ code: 'RATE_LIMITED', limit: 30 });
   });
 
-  it("a tier's own per-minute limit applies where it is lower: Heavy is SPEC's 10 a minute", async () => {
+  it("a tier's own per-minute limit applies where it is lower: Heavy is the contract's 10 a minute", async () => {
     const call = await newClient();
     for (let i = 0; i < 10; i++) expect((await call(HEAVY)).status).toBe(200);
     const over = await call(HEAVY);
