@@ -191,6 +191,7 @@ describe('every example in examples/ runs against a test server and prints what 
       `pay.alice.eth → ${accounts[1]!.address} (REST: ${accounts[1]!.address})`,
       `bob.eth → ${accounts[2]!.address} (REST: ${accounts[2]!.address})`,
       `dave.offchain.eth → ${accounts[7]!.address} (REST: ${accounts[7]!.address})`,
+      `demo.base.eth → ${accounts[5]!.address} (REST: ${accounts[5]!.address})`,
       'alice.eth com.twitter: alice',
       `${accounts[1]!.address} ← alice.eth`,
     ]);

@@ -6,6 +6,7 @@ import { mainnet } from 'viem/chains';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptLiteral } from '../../rest-compat/docs/html-escape.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { DEMO_BASE_NAMES } from '../../src/embedded/chain/seed-steps/base-names.js';
 import { DEMO_COLLECTIBLE, demoAssetAddresses } from '../../src/embedded/chain/seed-steps/demo-assets.js';
 import { DEMO_ENS_NAMES } from '../../src/embedded/chain/seed-steps/ens.js';
 import { DEMO_ACTION_LIST } from '../../src/embedded/demo-action-list.js';
@@ -21,10 +22,14 @@ const accounts = getDevAccounts();
 const ENS_KEY_OF_RECORD: Record<string, string> = { twitter: 'com.twitter', github: 'com.github' };
 const RECORD_KEYS = ['twitter', 'github', 'url', 'description', 'email', 'com.discord'];
 
-/** Every Ethereum demo name: the seeded .eth names and their subnames, and the CCIP subname the store serves. */
+/**
+ * Every demo name: the seeded .eth names and their subnames, the CCIP subname the store serves, and the Base names
+ * (which ENS clients on chain 1 reach through base.eth's offchain resolver and this server's gateway).
+ */
 const DEMO_NAMES = [
   ...DEMO_ENS_NAMES.flatMap((demo) => [demo.name, ...(demo.subnames ?? []).map((sub) => `${sub.label}.${demo.name}`)]),
   `${demoSubname(0).label}.${demoSubname(0).parent}`,
+  ...DEMO_BASE_NAMES.map((demo) => demo.name),
 ];
 
 describe('the front door of the embedded default', () => {
@@ -112,6 +117,8 @@ describe('the front door of the embedded default', () => {
       'carol.eth',
       'expired.eth',
       'dave.offchain.eth',
+      'demo.base.eth',
+      'alice.base.eth',
     ]);
     for (const name of DEMO_NAMES) {
       const rest = await server.get(`/api/ens/${name}`);
@@ -132,6 +139,9 @@ describe('the front door of the embedded default', () => {
         expect(text || null, `${name} ${key}`).toBe(profile.records[key] ?? null);
       }
     }
+    // A free label under base.eth: REST 404; its resolver (through the gateway) answers no address.
+    expect((await server.get('/api/ens/resolve/nobody.base.eth')).status).toBe(404);
+    expect(await ethers.resolveName('nobody.base.eth')).toBeNull();
     // A name nobody registered: REST 404; ENS's Universal Resolver reverts ResolverNotFound and ethers 6.17 throws it.
     expect((await server.get('/api/ens/resolve/nobody.eth')).status).toBe(404);
     await expect(ethers.resolveName('nobody.eth')).rejects.toSatisfy(
@@ -241,11 +251,15 @@ describe('the front door of the embedded default', () => {
       // docs/webhooks.md shows one payload of each kind: real deliveries carry exactly its fields.
       const documented = [
         ...readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'webhooks.md'), 'utf8').matchAll(
-          /^```json\n(\{"id":"evt_.*)\n```$/gm,
+          /^```json\n(\{[\s\S]*?)^```$/gm,
         ),
-      ].map((m) => JSON.parse(m[1]!) as { type: string; data: Record<string, unknown> });
+      ]
+        .map((m) => JSON.parse(m[1]!) as { id: string; type: string; data: Record<string, unknown> })
+        .filter((payload) => payload.id.startsWith('evt_'));
       const kind = (e: { type: string; data: Record<string, unknown> }) =>
-        e.type === 'wallet.transfer' ? `${e.type} ${e.data.asset === 'ETH' ? 'ETH' : 'ERC-20'}` : e.type;
+        e.type !== 'wallet.transfer'
+          ? e.type
+          : `${e.type} ${e.data.asset !== 'ETH' ? 'ERC-20' : e.data.internal ? 'ETH internal' : 'ETH'}`;
       const shapes = new Map(documented.map((e) => [kind(e), Object.keys(e.data).sort()]));
       await receiver.waitFor((d) => d.json.type === 'ping');
       const real = receiver.received.map((d) => d.json);
