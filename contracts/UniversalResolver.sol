@@ -28,7 +28,8 @@ interface IURBatchGateway {
 
 /**
  * Resolves an ENS name (or an address's primary name) in one `eth_call`, with the interface of ENS's Universal
- * Resolver that viem's ENS actions call (`resolveWithGateways`, `reverseWithGateways`, `findResolver`).
+ * Resolver that viem's ENS actions call (`resolveWithGateways`, `reverseWithGateways`, `findResolver`) and ethers v6
+ * calls (`requireResolver`, `reverse`).
  *
  * - Resolver lookup walks from the name up to the root; a resolver found on a parent answers only when it
  *   supports ENSIP-10 `resolve(bytes,bytes)` (wildcard).
@@ -59,6 +60,15 @@ contract UniversalResolver {
 
     IURRegistry public immutable registry;
     string[] private defaultGateways;
+
+    /// @notice A name's resolver as ENS's IUniversalResolverExtended describes it (ethers v6 reads this tuple).
+    struct ResolverInfo {
+        bytes name; // the DNS-encoded name asked about
+        uint256 offset; // where in `name` the label holding the resolver starts
+        bytes32 node; // namehash(name)
+        address resolver;
+        bool extended; // the resolver answers ENSIP-10 resolve(bytes,bytes)
+    }
 
     /// @dev Everything one resolution needs across CCIP-Read rounds; travels in `extraData`.
     struct Batch {
@@ -98,11 +108,9 @@ contract UniversalResolver {
         view
         returns (bytes memory, address)
     {
-        (address resolver, , uint256 offset) = findResolver(name);
-        if (resolver == address(0)) revert ResolverNotFound(name);
-        if (resolver.code.length == 0) revert ResolverNotContract(name, resolver);
-        bool extended = _supportsInterface(resolver, EXTENDED_RESOLVER_INTERFACE);
-        if (!extended && offset != 0) revert ResolverNotFound(name);
+        ResolverInfo memory info = requireResolver(name);
+        address resolver = info.resolver;
+        bool extended = info.extended;
 
         Batch memory batch = _newBatch(name, resolver, extended, data, gateways);
         for (uint256 i = 0; i < batch.calls.length; i++) {
@@ -144,6 +152,30 @@ contract UniversalResolver {
     /// @return primary the name (empty when none is set); resolver the forward resolver; reverseResolver the reverse one.
     function reverseWithGateways(bytes calldata lookupAddress, uint256 coinType, string[] memory gateways)
         external
+        view
+        returns (string memory, address, address)
+    {
+        return _reverse(lookupAddress, coinType, gateways);
+    }
+
+    /// @notice reverseWithGateways with the batch gateways set at deployment (what ethers v6 `lookupAddress` calls).
+    function reverse(bytes calldata lookupAddress, uint256 coinType) external view returns (string memory, address, address) {
+        return _reverse(lookupAddress, coinType, defaultGateways);
+    }
+
+    /// @notice The resolver responsible for `name`, or a revert: ResolverNotFound when there is none (or only a
+    /// parent's that is not ENSIP-10 wildcard), ResolverNotContract when the registry names an address without code.
+    function requireResolver(bytes memory name) public view returns (ResolverInfo memory info) {
+        (info.resolver, info.node, info.offset) = _findResolver(name, 0);
+        if (info.resolver == address(0)) revert ResolverNotFound(name);
+        if (info.resolver.code.length == 0) revert ResolverNotContract(name, info.resolver);
+        info.extended = _supportsInterface(info.resolver, EXTENDED_RESOLVER_INTERFACE);
+        if (!info.extended && info.offset != 0) revert ResolverNotFound(name);
+        info.name = name;
+    }
+
+    function _reverse(bytes memory lookupAddress, uint256 coinType, string[] memory gateways)
+        internal
         view
         returns (string memory primary, address resolver, address reverseResolver)
     {

@@ -2,12 +2,13 @@ import type { GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
 import type { ResponseShape } from './response-shape.js';
 
-/** SPEC "Endpoint tiers"; `free` is the always-free set that no counter sees. */
+/** docs/api-contract.md#endpoint-tiers; `free` is the always-free set that no counter sees. */
 export type Tier = 'free' | 'light' | 'medium' | 'heavy' | 'auth' | 'write';
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
- * What a row needs of its caller (SPEC "Authentication"), besides its tier's quota. `optional`: anyone, counted as
+ * What a row needs of its caller (docs/api-contract.md#authentication), besides its tier's quota. `optional`: anyone,
+ * counted as
  * what it sends (an API key, a SIWE session, else its IP), and past the free quota an x402 payment where the row is
  * sold. `session`: a SIWE session. `wallet`: a SIWE session or one of its wallet's API keys. `none`: nothing is
  * needed or counted. Credentials that are sent are checked on every row: a bad key or token is a 401 anywhere.
@@ -31,14 +32,17 @@ interface RowBase {
   /** OpenAPI operationId; unique across the table. */
   id: string;
   method: HttpMethod;
-  /** The exact documented path, parameters in braces as in SPEC.md: `/api/ens/resolve/{name}`. */
+  /**
+   * The exact documented path, parameters in braces as the contract writes them (docs/api-contract.md#endpoints):
+   * `/api/ens/resolve/{name}`.
+   */
   path: string;
   tag: string;
   summary: string;
   /** Longer OpenAPI description (CommonMark); the summary stands alone when omitted. */
   description?: string;
   tier: Tier;
-  /** Price per call in USD (dollars, as SPEC writes them); omitted = free or the configured default. */
+  /** Price per call in USD (dollars, as the contract writes them); omitted = free or the configured default. */
   price?: string;
   /** Error envelope of this route: `full` for /api, `ccip` for ERC-3668 routes. */
   envelope?: 'full' | 'ccip';

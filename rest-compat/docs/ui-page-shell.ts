@@ -13,6 +13,7 @@ export function uiPageShell(p: { title: string; stylesheet: string; style: strin
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(p.title)}</title>
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${escapeHtml(uiAssetHref(p.stylesheet))}">
 <style>${p.style}</style>
 </head>

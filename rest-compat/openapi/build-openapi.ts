@@ -25,7 +25,7 @@ export interface BuildOpenApiParams {
   schema: GraphQLSchema;
   /** Base address of the service; relative `/` by default, so the document works behind any host. */
   serverUrl?: string;
-  /** Descriptions of the tags (SPEC "Areas"), by tag name. */
+  /** Descriptions of the tags (docs/api-contract.md#areas), by tag name. */
   tagDescriptions?: Record<string, string>;
   /** Price in USD of counted rows that set none (the configured default); omitted = only priced rows document 402. */
   defaultPriceUsd?: string;

@@ -14,7 +14,7 @@ export type Envelope = 'full' | 'ccip';
 const EXAMPLE_TIME = '2025-01-01T00:00:00.000Z';
 
 const timestamp = { type: 'string', format: 'date-time', description: 'ISO 8601' };
-const code = { type: 'string', description: 'Machine-readable error code (SPEC "Errors")' };
+const code = { type: 'string', description: 'Machine-readable error code' };
 const message = { type: 'string', description: 'What went wrong, for people' };
 const rateLimitFields = {
   retryAfter: {
@@ -31,7 +31,10 @@ const paymentFields = {
   recipient: { type: 'string', description: 'Address that receives the USDC payment on Base' },
 };
 
-/** The error bodies every route shares (SPEC "Error envelopes"); the ccip variants follow renderError's ccip style. */
+/**
+ * The error bodies every route shares (docs/api-contract.md#error-envelopes); the ccip variants follow renderError's
+ * ccip style.
+ */
 const ERROR_SCHEMAS: Record<string, JsonSchema> = {
   ErrorEnvelope: {
     type: 'object',
@@ -64,7 +67,7 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
       {
         type: 'object',
         description:
-          "x402 v1's PaymentRequirementsResponse (`x402Version`, `error` as a string, `accepts`) with SPEC's `priceUSD` and `recipient` and the envelope's `code`, `message`, `timestamp`",
+          "x402 v1's PaymentRequirementsResponse (`x402Version`, `error` as a string, `accepts`) with `priceUSD` and `recipient` and the envelope's `code`, `message`, `timestamp`",
         required: ['x402Version', 'error', 'accepts', 'code', 'message', 'timestamp', 'priceUSD', 'recipient'],
         properties: {
           x402Version: { type: 'integer', const: 1 },
@@ -123,7 +126,7 @@ const ERROR_SCHEMAS: Record<string, JsonSchema> = {
   },
 };
 
-/** Always in the document, used or not: the envelopes SPEC names. */
+/** Always in the document, used or not: the envelopes of docs/api-contract.md#error-envelopes. */
 const ALWAYS = ['ErrorEnvelope', 'CcipError', 'RateLimitError'];
 
 interface StatusInfo {

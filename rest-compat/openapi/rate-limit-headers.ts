@@ -3,7 +3,10 @@ import { componentRef, type HeaderObject, type JsonSchema, type Reference } from
 
 const COUNTED_TIERS: Tier[] = ['light', 'medium', 'heavy', 'auth', 'write'];
 
-/** SPEC "Response headers": sent on every counted response, 429 included; each is a count unless `NOT_COUNTS` says. */
+/**
+ * docs/api-contract.md#rate-limit-headers: sent on every counted response, 429 included; each is a count unless
+ * `NOT_COUNTS` says.
+ */
 const DESCRIPTIONS: Record<string, string> = {
   'X-RateLimit-Limit':
     "Daily limit that binds this call: the tier's own, or the global cap across tiers, whichever has fewer requests left",

@@ -1,7 +1,7 @@
 import type { RowCredentials } from '../route-row.js';
 import type { SecurityRequirement, SecuritySchemeObject } from './openapi-types.js';
 
-/** SPEC "Authentication": API key, SIWE session token, per-request x402 payment. */
+/** docs/api-contract.md#authentication: API key, SIWE session token, per-request x402 payment. */
 export const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
   ApiKeyAuth: {
     type: 'apiKey',

@@ -1,4 +1,4 @@
-/** What each area (SPEC "Areas", the OpenAPI tags) holds, as the document's `tags` describe it. */
+/** What each area (docs/api-contract.md#areas, the OpenAPI tags) holds, as the document's `tags` describe it. */
 export const TAG_DESCRIPTIONS: Record<string, string> = {
   Free: 'Always free: no quota is counted and no credentials are needed',
   Status: 'Service and data-source health',

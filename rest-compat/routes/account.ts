@@ -54,7 +54,10 @@ const NEW_KEY = {
 /** The older family answers only the nonce and its expiry. */
 const nonceOnly = pick('nonce', 'expiresAt');
 
-/** SPEC "Authentication and keys": SIWE sign-in, sessions, API keys, credits, usage; and the older /api/auth family. */
+/**
+ * docs/api-contract.md#authentication-and-keys: SIWE sign-in, sessions, API keys, credits, usage; and the older
+ * /api/auth family.
+ */
 export const accountRoutes: RouteRow[] = [
   {
     kind: 'operation',
@@ -221,7 +224,8 @@ export const accountRoutes: RouteRow[] = [
     errors: [401, 402, 404],
     credentials: 'session',
   },
-  // The older family (SPEC: "the same flow"): the same fields underneath, answers shaped as those clients expect.
+  // The older family (docs/api-contract.md#authentication-and-keys: "the same flow"): the same fields underneath,
+  // answers shaped as those clients expect.
   {
     kind: 'operation',
     id: 'getAuthNonce',

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import type { RouteRow } from '../route-row.js';
 
-/** SPEC leaves the batch size open ("not shown"); 20 inner requests keep one batch within a Heavy call's cost. */
+/**
+ * The contract leaves the batch size open (docs/api-contract.md#other-constants); 20 inner requests keep one batch
+ * within a Heavy call's cost.
+ */
 export const MAX_BATCH_REQUESTS = 20;
 /** Longest inner path (with its query string) a batch item may name. */
 export const MAX_BATCH_PATH_LENGTH = 2048;
@@ -47,7 +50,7 @@ const batchResponse = {
   },
 };
 
-/** SPEC "Market, wallet, utilities": POST /api/batch, Heavy tier, counted once. */
+/** docs/api-contract.md#market-wallet-and-utilities: POST /api/batch, Heavy tier, counted once. */
 export const batchRoutes: RouteRow[] = [
   {
     kind: 'batch',

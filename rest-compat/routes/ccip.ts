@@ -21,7 +21,7 @@ const parentName = ensName
 
 const EXAMPLE_RECORDS = {
   addresses: { '60': '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' },
-  texts: { url: 'https://dave.example.org', 'com.github': 'dave' },
+  texts: { url: 'https://heidi.example.org', 'com.github': 'heidi' },
   contenthash: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
 };
 
@@ -74,7 +74,7 @@ const lookupRow = (
   errors: [400, 404, 500],
 });
 
-/** SPEC "CCIP gateway (ERC-3668)" and the subname paths of "Identity". */
+/** docs/api-contract.md#ccip-gateway and the subname paths of "Identity". */
 export const ccipRoutes: RouteRow[] = [
   lookupRow({
     id: 'ccipResolve',
@@ -136,7 +136,7 @@ export const ccipRoutes: RouteRow[] = [
       path: z.object({ parent_name: parentName }),
       body: z
         .object({ label: subnameLabelArgument, records: subnameRecordsArgument.optional() })
-        .meta({ example: { label: 'dave', records: EXAMPLE_RECORDS } }),
+        .meta({ example: { label: 'heidi', records: EXAMPLE_RECORDS } }),
     },
     field: 'registerSubname',
     operation: registerOperation('registerSubname'),

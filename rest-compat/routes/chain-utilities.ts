@@ -15,13 +15,17 @@ const addressList = (entry: z.ZodType<unknown, string>, description: string) =>
 const chain = chainName.optional();
 
 /**
- * Examples that answer on the embedded default (README "Local demo data"): its demo USDC (an ERC-20 whose verified ABI
+ * Examples that answer on the embedded default (docs/embedded-default.md#demo-data): its demo USDC (an ERC-20 whose
+ * verified ABI
  * the replay holds) and its Demo Collectible (an ERC-721 whose token #1 has on-chain metadata).
  */
 const demoToken = evmAddress.meta({ example: '0xAB3784D65642a7F73bBF90e1A8aB5293Cfa6B38f' });
 const demoCollectible = evmAddress.meta({ example: '0x7baA3B073d21Ee6389FED20A92697C9cb51C7EC3' });
 
-/** SPEC "Market, wallet, utilities" and the utilities documented in detail: NFT, token, ABI and address tools. */
+/**
+ * docs/api-contract.md#market-wallet-and-utilities and the utilities documented in detail: NFT, token, ABI and address
+ * tools.
+ */
 export const chainUtilityRoutes: RouteRow[] = [
   {
     kind: 'operation',

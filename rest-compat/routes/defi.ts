@@ -13,14 +13,17 @@ import {
 import { evmAddress } from '../../src/arguments/evm-address.js';
 import type { RouteRow } from '../route-row.js';
 
-/** SPEC "Data freshness": DeFi TVL 5 minutes; a shared cache may keep an answer that long. */
+/** docs/api-contract.md#data-freshness: DeFi TVL 5 minutes; a shared cache may keep an answer that long. */
 const DEFI_MAX_AGE_SECONDS = 300;
 
 const walletAddress = evmAddress
   .describe('wallet address')
   .meta({ example: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' });
 
-/** SPEC "Market, wallet, utilities": DeFi protocols, yields and positions; active users; protocol events. */
+/**
+ * docs/api-contract.md#market-wallet-and-utilities: DeFi protocols, yields and positions; active users; protocol
+ * events.
+ */
 export const defiRoutes: RouteRow[] = [
   {
     kind: 'operation',

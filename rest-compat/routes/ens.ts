@@ -6,19 +6,25 @@ import { evmAddress } from '../../src/arguments/evm-address.js';
 import { entriesAsMap, pick } from '../response-shape.js';
 import type { RouteRow } from '../route-row.js';
 
-/** SPEC "Indicative prices": ENS resolution $0.01, batch $0.02. */
+/** docs/api-contract.md#prices: ENS resolution $0.01, batch $0.02. */
 const ENS_PRICE = '0.01';
 const ENS_BATCH_PRICE = '0.02';
 
 const PROFILE_SELECTION =
   'name address avatar contentHash records { key value } expiration registrant controller resolver';
 
-/** GraphQL's list of {key, value} records → SPEC's map (`records.twitter`, `records["com.discord"]`). */
+/**
+ * GraphQL's list of {key, value} records → the contract's map (docs/api-contract.md#ens-resolution-and-profile)
+ * (`records.twitter`, `records["com.discord"]`).
+ */
 const recordsAsMap = entriesAsMap(['records'], 'key', 'value');
 
 const batchDescription = `At most ${MAX_ENS_BATCH} names (400 above); a repeated name is answered once. All names are resolved together in ONE Multicall3 \`eth_call\` through the ENS Universal Resolver. \`address\` is null for a name that is unregistered, expired or has no address; \`count\` is the number of results, \`resolved\` how many of them resolved.`;
 
-/** SPEC "Identity": ENS resolution, profile, avatar, reverse, batch, names by address, and the full profile. */
+/**
+ * docs/api-contract.md#identity: ENS resolution, profile, avatar, reverse, batch, names by address, and the full
+ * profile.
+ */
 export const ensRoutes: RouteRow[] = [
   {
     kind: 'operation',

@@ -13,10 +13,13 @@ import { MAX_SEARCH_LIMIT } from '../../src/arguments/farcaster-limits.js';
 import { optionalFeedCursor } from '../../src/arguments/feed-cursor.js';
 import type { RouteRow } from '../route-row.js';
 
-/** SPEC "Data freshness": social-protocol data 1 to 5 minutes; a shared cache may keep lists a minute, profiles five. */
+/**
+ * docs/api-contract.md#data-freshness: social-protocol data 1 to 5 minutes; a shared cache may keep lists a minute,
+ * profiles five.
+ */
 const LIST_MAX_AGE_SECONDS = 60;
 const PROFILE_MAX_AGE_SECONDS = 300;
-/** SPEC "indicative prices": social profile $0.01. */
+/** docs/api-contract.md#prices: social profile $0.01. */
 const SOCIAL_PROFILE_PRICE = '0.01';
 
 const USER_FIELDS = 'fid username displayName bio pfp followers following verifications activeStatus registeredAt';
@@ -42,7 +45,7 @@ const fidPath = z.object({ fid });
 const limitQuery = z.object({ limit: farcasterListLimit });
 const pageQuery = z.object({ limit: farcasterListLimit, offset: farcasterListOffset });
 
-/** SPEC "Identity": the Farcaster rows and the offset-paginated aliases of the pagination list. */
+/** docs/api-contract.md#identity: the Farcaster rows and the offset-paginated aliases of the pagination list. */
 export const farcasterRoutes: RouteRow[] = [
   // Static segments (search, feed, user) win over {identifier} in fastify whatever the order; listed first for readers.
   {

@@ -3,10 +3,10 @@ import { historyDays, symbolBatchQuery, trendingLimit } from '../../src/argument
 import { MAX_BATCH_SYMBOLS, tokenSymbol } from '../../src/arguments/token-symbol.js';
 import type { RouteRow } from '../route-row.js';
 
-/** SPEC "Data freshness": token prices 30 seconds; a shared cache may keep an answer that long. */
+/** docs/api-contract.md#data-freshness: token prices 30 seconds; a shared cache may keep an answer that long. */
 const PRICE_MAX_AGE_SECONDS = 30;
 
-/** SPEC "Market, wallet, utilities": token prices, the multi-source median, history and trending. */
+/** docs/api-contract.md#market-wallet-and-utilities: token prices, the multi-source median, history and trending. */
 export const priceRoutes: RouteRow[] = [
   {
     kind: 'operation',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { chainName } from '../../src/arguments/chain.js';
 import type { RouteRow } from '../route-row.js';
 
-/** Always-free status and discovery routes (SPEC "Payment and discovery"). */
+/** Always-free status and discovery routes (docs/api-contract.md#payment-and-discovery). */
 export const statusRoutes: RouteRow[] = [
   {
     kind: 'operation',

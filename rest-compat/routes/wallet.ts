@@ -30,7 +30,7 @@ const balanceRow = (id: string, path: string, summary: string): OperationRow => 
   maxAge: 12,
 });
 
-/** SPEC "Market, wallet, utilities": wallet balances, transactions and NFTs. */
+/** docs/api-contract.md#market-wallet-and-utilities: wallet balances, transactions and NFTs. */
 export const walletRoutes: RouteRow[] = [
   balanceRow(
     'getWalletBalance',
@@ -40,7 +40,7 @@ export const walletRoutes: RouteRow[] = [
   balanceRow(
     'getWalletBalances',
     '/api/wallet/{address}/balances',
-    'Same as /balance (the spelling SPEC also documents)',
+    'Same as /balance (the other spelling the contract documents)',
   ),
   {
     kind: 'operation',

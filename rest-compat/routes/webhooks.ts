@@ -24,7 +24,10 @@ const OWN_WEBHOOK = {
 /** A generated secret is shown once; a secret the caller chose is not echoed back. */
 const withoutAbsentSecret = omitWhenNull('secret');
 
-/** SPEC "Events": webhooks of the caller's wallet, their deliveries, pings and redeliveries (README "Webhooks"). */
+/**
+ * docs/api-contract.md#events: webhooks of the caller's wallet, their deliveries, pings and redeliveries
+ * (docs/webhooks.md).
+ */
 export const webhookRoutes: RouteRow[] = [
   {
     kind: 'operation',

@@ -38,7 +38,7 @@ export interface AccessRoute {
   path?: string;
   /** What the route answers, for the payment offer's description. */
   summary?: string;
-  /** The route's area (SPEC tag), a bazaar listing tag. */
+  /** The route's area (docs/api-contract.md#areas), a bazaar listing tag. */
   tag?: string;
   /** x402 bazaar discovery offered with the route's 402 (how to call it, what it answers). */
   discovery?: BazaarExtension | undefined;
@@ -96,7 +96,8 @@ export const noRelease = (): void => {};
 /**
  * Counts every non-free call against the caller's daily and per-minute quotas in the store, atomically, so that
  * instances sharing one store never admit more than the limits. An API key also holds one of its concurrency
- * slots for the duration of the call, and past its daily limit pays 1 credit per call (README "Limits").
+ * slots for the duration of the call, and past its daily limit pays 1 credit per call
+ * (docs/api-contract.md#choices-where-the-specification-conflicts-or-is-silent).
  * @example const gate = createAccessGate({ store, identify, limits: accessLimitsFromConfig(config) })
  */
 export function createAccessGate(params: {
@@ -105,7 +106,10 @@ export function createAccessGate(params: {
   limits: AccessLimits;
   now?: () => number;
   onDailyLimit?: DailyLimitResponse;
-  /** x402: a call to a priced row that carries a payment header is paid instead of counted (SPEC: "only free requests count"). */
+  /**
+   * x402: a call to a priced row that carries a payment header is paid instead of counted
+   * (docs/api-contract.md#limits-by-access-mode: "paid calls are not counted").
+   */
   payments?: { verifier: X402Payments; defaultPriceUsd: string };
 }): AccessGate {
   const { store } = params;
@@ -159,7 +163,8 @@ export function createAccessGate(params: {
       throw rateLimited({ tier, limit: minuteLimit, perMinute: true, headers: headersFor(result.counts), now: at });
     }
 
-    // Daily limit reached. SPEC: "An API key with credits draws down its credits once the daily limit is reached"
+    // Daily limit reached. docs/api-contract.md#limits-by-access-mode: "an API key with credits pays one credit per
+    // call once its daily limit is reached"
     // (still within its per-minute limits); anyone else is refused until midnight UTC.
     const limit = reachedLimit(plan.daily, result.counts, 0)!;
     if (caller.apiKey) {
@@ -188,7 +193,8 @@ export function createAccessGate(params: {
     async admit(req, route) {
       if (route.tier === 'free') {
         // Nothing is needed or counted here, but credentials that are sent are checked: a bad key or token is a
-        // 401 on every route (README "Access"), so a client learns of it on its first call, whatever it calls.
+        // 401 on every route (docs/access.md#who-is-counted), so a client learns of it on its first call, whatever it
+        // calls.
         if (hasCredentials(req)) await identify(req, route.endsSession);
         return { caller: null, headers: {}, release: noRelease };
       }
@@ -283,7 +289,7 @@ function rateLimited(p: {
   );
 }
 
-/** SPEC "Insufficient Credits": the key's daily limit is reached and it has no credits left. */
+/** docs/api-contract.md#errors: the key's daily limit is reached and it has no credits left. */
 function insufficientCredits(p: {
   tier: CountedTier;
   /** The daily limit that was reached. */
@@ -308,7 +314,7 @@ function insufficientCredits(p: {
   );
 }
 
-/** SPEC "API key": 10 concurrent requests per key. */
+/** docs/api-contract.md#limits-by-access-mode: 10 concurrent requests per key. */
 function tooManyInFlight(tier: CountedTier, limit: number): ApiError {
   return new ApiError(
     'RATE_LIMITED',

@@ -13,7 +13,7 @@ import { SIWE_VERSION } from './siwe-message.js';
 import { type ContractSignatureCheck, verifySiweSignIn } from './verify-siwe.js';
 import type { X402Payments } from './x402-payments.js';
 
-/** SPEC "Other constants": a nonce lives 5 minutes. */
+/** docs/api-contract.md#other-constants: a nonce lives 5 minutes. */
 export const NONCE_TTL_MS = 5 * 60 * 1000;
 /** The chain SIWE challenges name (Ethereum, where contract wallets are checked). */
 export const SIWE_CHAIN_ID = 1;
@@ -22,7 +22,7 @@ export const MAX_KEYS_PER_WALLET = 10;
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** SPEC: sessions enable /api/me, /api/me/usage, /api/auth/session and key management. */
+/** docs/api-contract.md#siwe-session: sessions enable /api/me, /api/me/usage, /api/auth/session and key management. */
 function requireSession(caller: CallerIdentity): {
   wallet: `0x${string}`;
   session: NonNullable<CallerIdentity['session']>;
@@ -48,7 +48,8 @@ export interface AccountServicesParams {
 }
 
 /**
- * Sign-in with Ethereum, sessions, API keys, credits and usage, over the store (SPEC "States and transitions").
+ * Sign-in with Ethereum, sessions, API keys, credits and usage, over the store
+ * (docs/api-contract.md#states-and-transitions).
  * @example const account = createAccountServices({ store, tokens, limits, siweAudience: () => audience, paymentReceiver })
  */
 export function createAccountServices(p: AccountServicesParams): AccountServices {

@@ -28,7 +28,7 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** The start of the key followed by an ellipsis, for lists (SPEC "API key": prefix). */
+/** The start of the key followed by an ellipsis, for lists (docs/api-contract.md#api-key: prefix). */
 export function displayPrefix(key: string): string {
   return `${key.slice(0, SHOWN_CHARS)}…`;
 }

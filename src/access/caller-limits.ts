@@ -1,6 +1,9 @@
 import type { AppConfig } from '../config/config.js';
 
-/** SPEC "Daily and per-minute limits by access mode". API keys: 250/day (SPEC also says 500+; see README). */
+/**
+ * docs/api-contract.md#limits-by-access-mode. API keys: 250/day (the specification also says 500+:
+ * docs/api-contract.md#choices-where-the-specification-conflicts-or-is-silent).
+ */
 export type AccessMode = 'anonymous' | 'siwe' | 'api_key';
 
 export interface ModeLimits {
@@ -14,7 +17,7 @@ export const DEFAULT_MODE_LIMITS: Record<AccessMode, ModeLimits> = {
   api_key: { daily: 250, perMinute: 60 },
 };
 
-/** SPEC: an API key may have 10 requests in flight at once. */
+/** docs/api-contract.md#limits-by-access-mode: an API key may have 10 requests in flight at once. */
 export const DEFAULT_API_KEY_CONCURRENCY = 10;
 
 /** Every limit the access layer applies. API keys carry their own daily and per-minute limits, set at creation. */
@@ -25,7 +28,8 @@ export interface AccessLimits {
 }
 
 /**
- * The limits the configuration asks for (SPEC's by default; operators and tests may change them).
+ * The limits the configuration asks for (docs/api-contract.md#limits-by-access-mode by default; operators and tests may
+ * change them).
  * @example accessLimitsFromConfig(loadConfig({})).modes.siwe // { daily: 200, perMinute: 60 }
  */
 export function accessLimitsFromConfig(config: AppConfig): AccessLimits {

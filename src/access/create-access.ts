@@ -49,7 +49,7 @@ function contractSignatureCheck(sources: Sources | undefined): ContractSignature
 
 /**
  * The access layer from config and the store: one session-token signer, one caller identification shared by the
- * gate and the account fields, the limits of SPEC (or the configured ones).
+ * gate and the account fields, the limits of docs/api-contract.md#limits (or the configured ones).
  * @example const access = createAccess({ config, store, sources, listenUrl: () => url }); buildHttpApp({ access: access.gate, … })
  */
 export function createAccess(p: {

@@ -59,7 +59,8 @@ const tokenRefreshed = (): ApiError =>
   new ApiError('UNAUTHORIZED', 'this token was refreshed: use the token the refresh returned');
 
 /**
- * SPEC "Authentication": an `X-API-Key` (header name in any case) is the key's caller, counted per key; else a
+ * docs/api-contract.md#authentication: an `X-API-Key` (header name in any case) is the key's caller, counted per key;
+ * else a
  * `Authorization: Bearer` session token is the wallet's, counted per wallet; else the caller is anonymous, counted
  * per IP (IPv6 per `/ipv6Prefix` network, client-address.ts), with no store round trip. Credentials that are sent but
  * wrong are a 401, never a silent fall back to anonymous.

@@ -13,7 +13,7 @@ export interface PaymentTerms {
   mimeType: string;
   /** x402 bazaar discovery of the resource (how to call it, what it answers); offered with every 402. */
   discovery?: BazaarExtension | undefined;
-  /** Bazaar listing tags (SPEC areas), within the bazaar's limits. */
+  /** Bazaar listing tags (docs/api-contract.md#areas), within the bazaar's limits. */
   tags?: string[] | undefined;
 }
 
@@ -106,9 +106,11 @@ export function encodeHeaderJson(value: unknown): string {
 /**
  * The 402 that offers a payment, in both protocol versions at once, through the one error renderer:
  * - body: x402 v1's PaymentRequirementsResponse (`x402Version: 1`, `error` as a string, `accepts: [requirement]`) with
- *   SPEC's `priceUSD` and `recipient` and the envelope's `code: PAYMENT_REQUIRED`, `message` and `timestamp`. `error`
+ *   the contract's `priceUSD` and `recipient` (docs/api-contract.md#x402-payment) and the envelope's `code:
+ * PAYMENT_REQUIRED`, `message` and `timestamp`. `error`
  *   is x402's machine reason: why a sent payment was refused (e.g. `invalid_exact_evm_payload_recipient_mismatch`),
- *   else {@link UNPAID_REASON}; x402's string wins over the envelope's `error: true` (README, Choices);
+ *   else {@link UNPAID_REASON}; x402's string wins over the envelope's `error: true`
+ * (docs/api-contract.md#choices-where-the-specification-conflicts-or-is-silent);
  * - header `PAYMENT-REQUIRED`: x402 v2's PaymentRequired (base64 JSON: `x402Version: 2`, `error` the refusal's
  *   reason or else the message, `resource`, `accepts` with network `eip155:8453` and `amount`).
  * @example throw paymentRequired(config.x402, terms, { message: 'Daily limit exceeded …' })

@@ -16,9 +16,11 @@ export interface QuotaPlan {
 }
 
 /**
- * How a caller's mode limits and a route's tier combine (README "Limits"). The mode's daily and per-minute limits
+ * How a caller's mode limits and a route's tier combine
+ * (docs/api-contract.md#choices-where-the-specification-conflicts-or-is-silent). The mode's daily and per-minute limits
  * are caps across all tiers. A tier's daily limit is the mode's times the tier's multiplier; its per-minute limit is
- * SPEC's figure (Light 120 … Write 5), scaled by the mode's configured per-minute limit over SPEC's for that mode
+ * the contract's figure (Light 120 … Write 5, docs/api-contract.md#endpoint-tiers), scaled by the mode's configured
+ * per-minute limit over the contract's for that mode
  * (×1 by default). A tier limit at or above the mode's cap never binds, so it is not counted at all.
  * An API key's counters are durable: they decide when its credits are charged.
  * @example quotaPlan({ key: 'ip:1.2.3.4', mode: 'anonymous', limits: { daily: 100, perMinute: 30 } }, 'heavy')

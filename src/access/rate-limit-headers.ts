@@ -10,7 +10,8 @@ function resetIso(at: number): string {
 }
 
 /**
- * SPEC "Response headers": all eight X-RateLimit-* headers; X-RateLimit-Reset as ISO 8601 (README). Limit and
+ * docs/api-contract.md#rate-limit-headers: all eight X-RateLimit-* headers; X-RateLimit-Reset as ISO 8601
+ * (docs/api-contract.md#choices-where-the-specification-conflicts-or-is-silent). Limit and
  * Tier-Limit are the daily and per-minute limits that bind this call (the tier's own, or the mode's cap across tiers,
  * whichever has fewer calls left), and each Remaining is counted from the Limit shown with it.
  */

@@ -5,7 +5,7 @@ import { EVM_ADDRESS_PATTERN } from '../arguments/evm-address.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
 
-/** SPEC "Other constants": a session lasts 24 hours. */
+/** docs/api-contract.md#other-constants: a session lasts 24 hours. */
 export const SESSION_TTL_MS = 24 * 60 * 60 * 1000;
 
 const ALGORITHM = 'HS256';

@@ -2,7 +2,7 @@ import type { Tier } from '../../rest-compat/route-row.js';
 
 export type CountedTier = Exclude<Tier, 'free'>;
 
-/** SPEC "Endpoint tiers": per-minute limit and the multiplier applied to the caller's daily limit. */
+/** docs/api-contract.md#endpoint-tiers: per-minute limit and the multiplier applied to the caller's daily limit. */
 export const TIER_LIMITS: Record<CountedTier, { perMinute: number; dailyMultiplier: number }> = {
   light: { perMinute: 120, dailyMultiplier: 2.0 },
   medium: { perMinute: 60, dailyMultiplier: 1.0 },

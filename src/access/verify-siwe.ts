@@ -24,7 +24,10 @@ export interface VerifySiweParams {
   checkContractSignature?: ContractSignatureCheck;
 }
 
-/** SPEC "Sign-in error codes", each a 401 (README "Access"): a sign-in is either a session or a refusal to authenticate. */
+/**
+ * docs/api-contract.md#sign-in-errors, each a 401 (docs/access.md#who-is-counted): a sign-in is either a session or a
+ * refusal to authenticate.
+ */
 const refuse = {
   message: (why: string) => new ApiError('INVALID_MESSAGE', `not a valid SIWE (EIP-4361) message: ${why}`),
   notChallenge: (field: string, expected: string | number, got: string | number) =>

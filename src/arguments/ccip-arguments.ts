@@ -3,7 +3,7 @@ import { EVM_ADDRESS_PATTERN } from './evm-address.js';
 
 /**
  * An ERC-3668 request that answers on the embedded default: addr(dave.offchain.eth) through the OffchainResolver of
- * `offchain.eth`, the parent the gateway serves (a label not registered yet answers its records unset).
+ * `offchain.eth`, the parent the gateway serves; the embedded default registers dave (src/embedded/demo-subnames.ts).
  */
 export const CCIP_EXAMPLE_SENDER = '0x8464135c8F25Da09e49BC8782676a84730C318bC';
 /** `resolve(dnsEncode('dave.offchain.eth'), addr(namehash('dave.offchain.eth')))`, as an OffchainLookup carries it. */

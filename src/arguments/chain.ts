@@ -5,7 +5,8 @@ import { CHAINS, findChain } from '../config/chains.js';
 const CHOICES = CHAINS.map((c) => `${c.key} (${c.id})`).join(', ');
 
 /**
- * A chain by name or ID from SPEC's table (CHAINS); anything else is INVALID_PARAMETER. Parses to the chain's key.
+ * A chain by name or ID from the supported chains (CHAINS, docs/api-contract.md#supported-chains); anything else is
+ * INVALID_PARAMETER. Parses to the chain's key.
  * @example chainName.parse('8453') // 'base'
  */
 export const chainName = z

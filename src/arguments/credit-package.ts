@@ -4,12 +4,12 @@ import { z } from 'zod';
 export interface CreditPackageTerms {
   id: string;
   credits: number;
-  /** Dollars as SPEC writes them, e.g. `$0.90`. */
+  /** Dollars as the contract writes them, e.g. `$0.90`. */
   price: string;
   perCall: string;
 }
 
-/** SPEC "Credit package": the four packages, prices in dollars as SPEC writes them. */
+/** docs/api-contract.md#credit-packages: the four packages, prices in dollars as the contract writes them. */
 export const CREDIT_PACKAGES = [
   { id: 'credits_100', credits: 100, price: '$0.90', perCall: '$0.009' },
   { id: 'credits_250', credits: 250, price: '$2.00', perCall: '$0.008' },

@@ -38,7 +38,10 @@ export const eventChain = z
   .regex(EVENT_CHAIN, 'must be a chain name')
   .describe('only events on this chain, e.g. Ethereum');
 
-/** A page size of 1 to SPEC's maximum, `byDefault` when absent, as the DeFi lists describe it. */
+/**
+ * A page size of 1 to the contract's maximum (docs/api-contract.md#pagination), `byDefault` when absent, as the DeFi
+ * lists describe it.
+ */
 const defiPageLimit = (byDefault: number) =>
   pageLimit(MAX_PAGE_LIMIT, byDefault).describe(`items per page, 1 to ${MAX_PAGE_LIMIT} (default ${byDefault})`);
 
@@ -49,7 +52,7 @@ const defiPageLimit = (byDefault: number) =>
 export const defiListLimit = defiPageLimit(DEFAULT_DEFI_PAGE);
 
 /**
- * A page of events or upcoming unlocks: SPEC's default of 20, 1 to 100.
+ * A page of events or upcoming unlocks: the contract's default of 20 (docs/api-contract.md#pagination), 1 to 100.
  * @example eventsLimit.parse(undefined) // 20
  */
 export const eventsLimit = defiPageLimit(DEFAULT_PAGE_LIMIT);

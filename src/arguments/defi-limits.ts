@@ -1,5 +1,6 @@
 /**
- * SPEC's exception to its offset pagination (pagination.ts) for protocols and yields: "limit default 20 (50 on ENS
+ * The contract's exception to its offset pagination (docs/api-contract.md#other-constants) (pagination.ts) for
+ * protocols and yields: "limit default 20 (50 on ENS
  * domains, protocols and yields), maximum 100"; events and upcoming unlocks keep the default of 20.
  */
 export const DEFAULT_DEFI_PAGE = 50;

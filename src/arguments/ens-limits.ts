@@ -1,12 +1,14 @@
 /**
  * Most names in one batch lookup (GET /api/ens/batch, POST /api/ens/bulk, ensBatch, ensProfiles): 100 resolutions
- * fit one Multicall3 `eth_call` (≈ 80 KB of calldata, a few million gas). SPEC leaves the size of a batch open
+ * fit one Multicall3 `eth_call` (≈ 80 KB of calldata, a few million gas). The contract leaves the size of a batch open
+ * (docs/api-contract.md#other-constants)
  * ("Maximum size of a batch (names, addresses, symbols, requests): not shown").
  */
 export const MAX_ENS_BATCH = 100;
 
 /**
- * SPEC's exception to its offset pagination (pagination.ts) for ENS domains: "limit default 20 (50 on ENS domains,
+ * The contract's exception to its offset pagination (docs/api-contract.md#other-constants) (pagination.ts) for ENS
+ * domains: "limit default 20 (50 on ENS domains,
  * protocols and yields), maximum 100"; GET /api/ens/domains/{address} takes "limit (default 50, max 100)".
  */
 export const DEFAULT_DOMAINS_LIMIT = 50;

@@ -26,7 +26,10 @@ export class InvalidFarcasterIdentifierError extends Error {
   override name = 'InvalidFarcasterIdentifierError';
 }
 
-/** The rule, as the OpenAPI description and the README state it. */
+/**
+ * The rule, as the OpenAPI description and docs/api-contract.md#choices-where-the-specification-conflicts-or-is-silent
+ * state it.
+ */
 export const IDENTIFIER_RULE =
   'Detected in this order: `@name` is always a username; digits only are a FID (1 to 2147483647); `0x` and 40 hex digits are a verified Ethereum address (mixed case must be a valid EIP-55 checksum); anything else is a username (an fname of up to 16 letters, digits or dashes, or an ENS name such as `name.eth`), read in any case. A username made only of digits, or named `search` or `feed`, must be written with the `@` prefix.';
 
@@ -114,7 +117,8 @@ export const searchType = z
   .describe('what to search: users (the only kind)');
 
 /**
- * A page of a user's list (casts, followers) or of the feed: SPEC's offset pagination, 1 to 100, 20 when absent.
+ * A page of a user's list (casts, followers) or of the feed: the contract's offset pagination
+ * (docs/api-contract.md#pagination), 1 to 100, 20 when absent.
  * @example farcasterListLimit.parse(undefined) // 20
  */
 export const farcasterListLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT);

@@ -2,7 +2,8 @@
 export const MAX_FID = 2_147_483_647;
 
 /**
- * Lists (casts, followers, following) page by SPEC's offset pagination (pagination.ts): "The pagination list also
+ * Lists (casts, followers, following) page by the contract's offset pagination (docs/api-contract.md#pagination)
+ * (pagination.ts): "The pagination list also
  * names /api/farcaster/user/{fid}/casts and /api/farcaster/user/{fid}/followers (default limit 20, max 100)".
  * Offsets are walked through upstream cursors page by page; deeper than this costs too many upstream calls. */
 export const MAX_OFFSET = 1000;

@@ -32,7 +32,8 @@ export const historyDays = integerInRange(1, MAX_HISTORY_DAYS)
   );
 
 /**
- * How many trending coins: 1 to SPEC's page maximum, DEFAULT_TRENDING_LIMIT when absent.
+ * How many trending coins: 1 to the contract's page maximum (docs/api-contract.md#pagination), DEFAULT_TRENDING_LIMIT
+ * when absent.
  * @example trendingLimit.parse(undefined) // 10
  */
 export const trendingLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_TRENDING_LIMIT).describe(

@@ -3,7 +3,8 @@ import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './pagination.js';
 import { invalidArgument } from './parse-argument.js';
 
 /**
- * A page of a wallet's list (transactions, NFTs): SPEC's offset pagination, 1 to 100, 20 by default.
+ * A page of a wallet's list (transactions, NFTs): the contract's offset pagination (docs/api-contract.md#pagination), 1
+ * to 100, 20 by default.
  * @example walletLimit.parse(undefined) // 20
  */
 export const walletLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT).describe(

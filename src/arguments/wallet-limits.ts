@@ -1,4 +1,7 @@
-/** A wallet's lists page by SPEC's offset pagination (pagination.ts), within the windows their upstreams reach. */
+/**
+ * A wallet's lists page by the contract's offset pagination (docs/api-contract.md#pagination) (pagination.ts), within
+ * the windows their upstreams reach.
+ */
 
 /** Etherscan lists at most 10,000 records of an address (page × offset ≤ 10,000); we need one past the window. */
 export const MAX_TRANSACTION_WINDOW = 9_999;

@@ -15,11 +15,15 @@ export const deliveryId = uuidArgument('a delivery id')
   .describe('delivery id')
   .meta({ example: '9f1c2b7e-5d4a-4c3b-8a1e-2f6d7c8b9a01' });
 
-/** SPEC gives offset pagination no maximum offset; a webhook's deliveries can be skipped up to a million. */
+/**
+ * The contract gives offset pagination no maximum offset (docs/api-contract.md#pagination); a webhook's deliveries can
+ * be skipped up to a million.
+ */
 export const MAX_DELIVERIES_OFFSET = 1_000_000;
 
 /**
- * A page of a webhook's deliveries: SPEC's offset pagination (1 to 100, default 20), the rule every list shares.
+ * A page of a webhook's deliveries: the contract's offset pagination (docs/api-contract.md#pagination) (1 to 100,
+ * default 20), the rule every list shares.
  * @example deliveriesLimit.parse('50') // 50
  */
 export const deliveriesLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_PAGE_LIMIT).describe(

@@ -11,7 +11,7 @@ import { findToken, tokenSymbol } from './token-symbol.js';
  * before anything runs) and the GraphQL mutations (through the webhook services) validate against.
  */
 
-/** SPEC "Events": the event types a webhook may subscribe to. */
+/** docs/api-contract.md#events: the event types a webhook may subscribe to. */
 export const WEBHOOK_EVENT_TYPES = [
   'ens.transfer',
   'ens.expiring',

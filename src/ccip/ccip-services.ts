@@ -12,6 +12,7 @@ import type { AppConfig } from '../config/config.js';
 import { ApiError, CcipGatewayError, notFound } from '../errors/api-error.js';
 import type { Store, SubnameRecords } from '../store/store.js';
 import { ccipRequestError } from './ccip-request-error.js';
+import type { ChainServedParent } from './chain-served-parent.js';
 import { recordResult } from './record-result.js';
 import { decodeResolveRequest, ResolveRequestError } from './resolve-request.js';
 import { signOffchainAnswer } from './sign-answer.js';
@@ -23,6 +24,8 @@ export const CCIP_SIGNER_SECRET = 'ccip-signer-key';
 export interface CreateCcipServicesParameters {
   config: Pick<AppConfig, 'ccip'>;
   store: Pick<Store, 'getOrCreateSecret' | 'getSubname' | 'putSubname' | 'countSubnames' | 'ping' | 'describe'>;
+  /** Parents whose names are answered from a chain's ENS records (the embedded default's base.eth), not the store. */
+  chainParents?: readonly ChainServedParent[];
   /** Clock in ms (tests pin it). */
   now?: () => number;
 }
@@ -47,7 +50,9 @@ const subnameArguments = (names: { parent: string; label: string }) => ({
   label: parseArgument(subnameLabelArgument, 'label', names.label),
 });
 
-/** A failure of ours (the store), answered 500 with SPEC's code; the cause stays in the log. */
+/**
+ * A failure of ours (the store), answered 500 with its code (docs/api-contract.md#errors); the cause stays in the log.
+ */
 function internal(code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR', message: string, cause: unknown): ApiError {
   const error = code === 'CCIP_ERROR' ? new CcipGatewayError(message) : new ApiError('CCIP_HEALTH_ERROR', message);
   return Object.assign(error, { cause });
@@ -102,9 +107,16 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
         throw err;
       }
       const parent = parentOf(request.name);
-      if (parent === undefined)
+      const chainParent = (p.chainParents ?? []).find(
+        ({ parent: served }) => request.name === served || request.name.endsWith(`.${served}`),
+      );
+      if (parent === undefined && chainParent === undefined)
         throw notFound(`${request.name} is not under a name this gateway serves (${parentNames.join(', ')})`);
-      const result = recordResult(request.query, await recordsFor(request.name, parent));
+      const records =
+        parent !== undefined
+          ? await recordsFor(request.name, parent)
+          : await chainParent!.records(request.name, request.query);
+      const result = recordResult(request.query, records);
       const validUntil = Math.floor(now() / 1000) + answerTtlSeconds;
       const signed = await signOffchainAnswer(
         { resolver, expires: BigInt(validUntil), request: calldata, result },
@@ -128,7 +140,8 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
       return {
         status: 'ok',
         recordCount,
-        // SPEC's field, naming the store's kind: a file path or a Redis host tells a caller nothing it should know.
+        // The contract's field (docs/api-contract.md#other-shapes), naming the store's kind: a file path or a Redis
+        // host tells a caller nothing it should know.
         dbPath: p.store.describe().kind,
         timestamp: new Date(now()).toISOString(),
         signer,

@@ -1,4 +1,4 @@
-/** SPEC "Supported chains": the five chains the service answers for, and what each offers. */
+/** docs/api-contract.md#supported-chains: the five chains the service answers for, and what each offers. */
 export const CHAINS = [
   { key: 'ethereum', id: 1, name: 'Ethereum', ens: true, prices: true, defi: true, gas: true },
   { key: 'base', id: 8453, name: 'Base', ens: true, prices: true, defi: true, gas: true },

@@ -6,7 +6,7 @@ import { EVM_ADDRESS_PATTERN } from './evm-address-pattern.js';
 import { LISTEN_ADDRESS_ENV } from './listen-address.js';
 import { type TrustProxy, trustProxySetting } from './trust-proxy.js';
 
-/** USDC on Base: the asset x402 payments settle in (SPEC: x402 payment). */
+/** USDC on Base: the asset x402 payments settle in (docs/api-contract.md#x402-payment). */
 export const USDC_ON_BASE = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 
 /** The public x402 facilitator, used when X402_FACILITATOR_URL is not set. */
@@ -178,7 +178,7 @@ const envSchema = z.object({
   // GraphQL Armor's defaults (escape.tech/graphql-armor): depth 6, aliases 15, tokens 1000.
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(100).default(6),
   GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(1000).default(15),
-  // SPEC's anonymous limits; operators (and the benchmark) may raise them.
+  // The anonymous limits (docs/api-contract.md#limits-by-access-mode); operators (and the benchmark) may raise them.
   ANONYMOUS_DAILY_LIMIT: z.coerce.number().int().min(1).default(100),
   ANONYMOUS_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(30),
   GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(10).max(100_000).default(1000),
@@ -192,7 +192,8 @@ const envSchema = z.object({
     .regex(/^[^\s/?#]+$/, 'must be a host[:port] authority')
     .optional(),
   SIWE_URI: optionalUrl,
-  // SPEC's session and API key limits; keys keep the limits they were created with.
+  // The session and API key limits (docs/api-contract.md#limits-by-access-mode); keys keep the limits they were created
+  // with.
   SIWE_DAILY_LIMIT: z.coerce.number().int().min(1).default(200),
   SIWE_PER_MINUTE_LIMIT: z.coerce.number().int().min(1).default(60),
   API_KEY_DAILY_LIMIT: z.coerce.number().int().min(1).default(250),
@@ -223,7 +224,7 @@ const envSchema = z.object({
   WEBHOOK_TRACES: z.enum(['auto', 'off']).default('auto'),
 });
 
-/** Every environment variable the service reads (README and .env.example document each). */
+/** Every environment variable the service reads (docs/configuration.md and .env.example document each). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
 /** Variables whose values are secrets (keys, tokens, URLs that may embed keys): never written to a log. */
@@ -354,7 +355,7 @@ export interface AppConfig {
     /** URI SIWE challenges name; undefined: from PUBLIC_BASE_URL, else the listen address. */
     siweUri: string | undefined;
   };
-  /** CCIP-Read gateway (SPEC "CCIP gateway (ERC-3668)") and the subnames it serves. */
+  /** CCIP-Read gateway (docs/api-contract.md#ccip-gateway) and the subnames it serves. */
   ccip: {
     /** Signs gateway answers; undefined: one generated once and kept in the store. Never logged. */
     signerKey: `0x${string}` | undefined;
@@ -363,7 +364,7 @@ export interface AppConfig {
     /** Seconds a signed answer stays valid (its `validUntil`). */
     answerTtlSeconds: number;
   };
-  /** Webhooks (SPEC "Events"): where they may point, and how events are detected and delivered. */
+  /** Webhooks (docs/api-contract.md#events): where they may point, and how events are detected and delivered. */
   webhooks: {
     /** http and private, loopback and link-local targets accepted (development and tests). */
     allowLocalUrls: boolean;

@@ -1,8 +1,7 @@
 /**
- * Every error code SPEC.md names, plus the access codes the README documents, with the HTTP status each one is
- * answered with: the one place a status is decided. Three answers differ from their code's status and have their own
- * error classes below: a 431 for an oversized request line, a 408 for a request not sent in time, a 500 for a failing
- * CCIP gateway.
+ * Every error code of docs/api-contract.md#errors and docs/errors.md, with the HTTP status each one is answered with:
+ * the one place a status is decided. Three answers differ from their code's status and have their own error classes
+ * below: a 431 for an oversized request line, a 408 for a request not sent in time, a 500 for a failing CCIP gateway.
  */
 export const STATUS_OF_CODE = {
   INVALID_PARAMETER: 400,
@@ -63,7 +62,8 @@ export class ApiError extends Error {
 }
 
 /**
- * A request line or headers too large to read: SPEC's INVALID_PARAMETER, answered 431 as HTTP has it.
+ * A request line or headers too large to read: docs/api-contract.md#errors INVALID_PARAMETER, answered 431 as HTTP has
+ * it.
  * @example new OversizedRequestError('request URL or headers are too large').status // 431
  */
 export class OversizedRequestError extends ApiError {
@@ -91,7 +91,8 @@ export class RequestTimeoutError extends ApiError {
 }
 
 /**
- * SPEC's "500 CCIP_ERROR: CCIP gateway internal error", beside the 400 CCIP_ERROR of a bad CCIP request.
+ * docs/api-contract.md#errors "500 CCIP_ERROR: the CCIP gateway failed", beside the 400 CCIP_ERROR of a bad CCIP
+ * request.
  * @example new CcipGatewayError('CCIP gateway internal error: the record store failed').status // 500
  */
 export class CcipGatewayError extends ApiError {

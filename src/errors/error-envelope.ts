@@ -1,6 +1,9 @@
 import { ApiError } from './api-error.js';
 
-/** `full` for /api routes (SPEC "Error envelopes"); `ccip` for ERC-3668 routes, whose clients read `message`. */
+/**
+ * `full` for /api routes (docs/api-contract.md#error-envelopes); `ccip` for ERC-3668 routes, whose clients read
+ * `message`.
+ */
 export type EnvelopeStyle = 'full' | 'ccip';
 
 export interface RenderedError {

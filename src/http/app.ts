@@ -14,6 +14,7 @@ import { clientErrorResponse, installErrorHandling, sendFrameworkError } from '.
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { registerGraphqlRoute } from './graphql-route.js';
 import { registerJsonBodyParser } from './json-body.js';
+import { registerLandingPage } from './landing-page.js';
 import type { AgentSurface } from './mcp/agent-surface.js';
 import { mcpAllowedHosts, registerMcpRoute } from './mcp/mcp-route.js';
 import { createHttpMetrics, registerMetrics } from './metrics.js';
@@ -42,7 +43,8 @@ export interface HttpAppDeps {
 const BODY_LIMIT_BYTES = 1024 * 1024;
 
 /**
- * The HTTP face of the service: REST rows, documents, /graphql, /metrics, the UI assets, one error renderer.
+ * The HTTP face of the service: REST rows, documents, /graphql, /mcp, /metrics, the landing page and UI assets, one
+ * error renderer.
  * @example const app = await buildHttpApp(deps); await app.listen({ port: 3000 })
  */
 export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> {
@@ -79,6 +81,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   limitConnections(app, deps.config.connections.max);
   registerMetrics(app, createHttpMetrics(), deps.config.metricsToken);
   await app.register(uiAssets, {});
+  await registerLandingPage(app, { publicBaseUrl: deps.config.publicBaseUrl });
 
   registerOperationRoutes(app, {
     rows: deps.operations,

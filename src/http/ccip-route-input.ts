@@ -13,7 +13,8 @@ function lacksSenderOrData(request: FastifyRequest): boolean {
 }
 
 /**
- * Parses a CCIP route's input with SPEC's CCIP codes: a request without sender or data is 400 INVALID_REQUEST, any
+ * Parses a CCIP route's input with the CCIP codes of docs/api-contract.md#errors: a request without sender or data is
+ * 400 INVALID_REQUEST, any
  * other malformed sender or data 400 CCIP_ERROR (ERC-3668 clients read `message`).
  * @example const input = withCcipCodes(() => parseRouteInput(row.params, request), request)
  */

@@ -6,6 +6,8 @@ export interface GraphiqlPageParams {
   /** The GraphQL endpoint the page queries; same origin. */
   endpoint?: string;
   title?: string;
+  /** Tabs GraphiQL opens with (a visitor's own saved tabs win); the first also replaces its welcome text. */
+  tabs?: readonly { query: string }[];
 }
 
 /**
@@ -15,7 +17,12 @@ export interface GraphiqlPageParams {
 export function renderGraphiqlPage({
   endpoint = '/graphql',
   title = 'GraphiQL · Blockchain Identity and Market Data API',
+  tabs = [],
 }: GraphiqlPageParams = {}): string {
+  const options = {
+    defaultEditorToolsVisibility: 'variables',
+    ...(tabs.length > 0 ? { defaultTabs: tabs, defaultQuery: tabs[0]!.query } : {}),
+  };
   return uiPageShell({
     title,
     stylesheet: '/graphql/assets/graphiql.min.css',
@@ -28,7 +35,7 @@ export function renderGraphiqlPage({
 <script>
 var fetcher = GraphiQL.createFetcher({ url: ${scriptLiteral(endpoint)} });
 ReactDOM.createRoot(document.getElementById('graphiql')).render(
-  React.createElement(GraphiQL, { fetcher: fetcher, defaultEditorToolsVisibility: 'variables' })
+  React.createElement(GraphiQL, Object.assign({ fetcher: fetcher }, ${scriptLiteral(options)}))
 );
 </script>`,
   });

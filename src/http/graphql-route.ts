@@ -14,6 +14,7 @@ import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { maxAliasesRule, maxCostRule, maxDepthRule } from '../gateway/operation-limits.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
+import { graphiqlTabs } from './graphiql-tabs.js';
 import { graphqlResponseStatus } from './graphql-response-status.js';
 import { type ChargedRow, type OperationCharges, operationCharges, operationRoute } from './operation-charge.js';
 import { requestResource } from './rest-routes.js';
@@ -125,7 +126,7 @@ export async function registerGraphqlRoute(
     ],
   });
   await server.start();
-  const graphiql = renderGraphiqlPage({ endpoint: '/graphql' });
+  const graphiql = renderGraphiqlPage({ endpoint: '/graphql', tabs: graphiqlTabs() });
   // GraphiQL's scroll lock (react-remove-scroll) adds a <style> element at run time: styles inline, scripts by hash.
   const graphiqlHeaders = await htmlPageHeaders(graphiql, { styles: 'unsafe-inline' });
 

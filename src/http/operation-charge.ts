@@ -6,7 +6,7 @@ import { routePriceUsd, usdToUsdcUnits } from '../access/payment-catalog.js';
 import { heavierTier } from '../access/tiers.js';
 import { covers, type FieldSelection, fragmentsOf, selectedFields } from './selection-coverage.js';
 
-/** Root fields without a REST row are "most operations": medium (SPEC "Endpoint tiers"). */
+/** Root fields without a REST row are "most operations": medium (docs/api-contract.md#endpoint-tiers). */
 const DEFAULT_FIELD_TIER: Tier = 'medium';
 
 /** What a caller is charged for one root field: its tier and its price in USD ('0' free; null: not sold per call). */

@@ -1,4 +1,7 @@
-/** The longest a rendered body is reused; each source's own freshness (SPEC's table) still governs the data. */
+/**
+ * The longest a rendered body is reused; each source's own freshness (the data-freshness table,
+ * docs/api-contract.md#data-freshness) still governs the data.
+ */
 export const RESPONSE_CACHE_MAX_MS = 1000;
 /** Bodies kept at most; past it the oldest entry goes (entries live a second at most anyway). */
 const MAX_ENTRIES = 10_000;

@@ -18,7 +18,7 @@ export function requestResource(request: FastifyRequest, publicBaseUrl: string |
   return `${publicBaseUrl ?? `${request.protocol}://${request.host}`}${request.url}`;
 }
 
-/** `/api/ens/{name}` (SPEC's style) → `/api/ens/:name` (fastify's). */
+/** `/api/ens/{name}` (the documented style, docs/api-contract.md#endpoints) → `/api/ens/:name` (fastify's). */
 export function fastifyPath(path: string): string {
   return path.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g, ':$1');
 }

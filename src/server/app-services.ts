@@ -9,7 +9,7 @@ import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Store } from '../store/store.js';
 
-/** The API version SPEC's machine-readable description declares. */
+/** The API version machine-readable description declares (docs/api-contract.md#versioning). */
 export const API_VERSION = '3.0.0';
 
 /** Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402. */

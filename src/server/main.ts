@@ -4,8 +4,23 @@ import { setFlagsFromString } from 'node:v8';
 // loaded, that objects from many shared allocation sites live long; it then allocates the per-request objects of
 // those sites straight into the old generation, so under load the old space grows by megabytes per scavenge and
 // mark-compacts follow. Turned off before anything else is loaded: measured on GET /api/price/ETH, 10.5k → 16k
-// req/s, scavenges 8 ms → 1 ms, a flat heap (npm run bench; README "Benchmark").
+// req/s, scavenges 8 ms → 1 ms, a flat heap (npm run bench; docs/architecture.md#benchmark).
 setFlagsFromString('--no-allocation-site-pretenuring');
+
+const { exitWithHelpIfAsked } = await import('./cli-help.js');
+exitWithHelpIfAsked(
+  process.argv.slice(2),
+  `usage: npm start [-- --help]
+
+Serves the whole API (REST, /graphql, /mcp, the CCIP-Read gateway, webhooks) on PORT (default 3000) and prints
+where everything is. With no configuration it needs no network: SQLite under ./data, two embedded anvil chains
+(Ethereum, chain id 1, with ENS; Base, 8453, with test USDC) and recorded replies of every upstream API.
+
+It is configured only by environment variables, each switching one part to the real thing, e.g.
+  PORT=8080 REDIS_URL=redis://127.0.0.1:6379/0 ETH_RPC_URL=https://… npm start
+Every variable: docs/configuration.md (and .env.example). Check live upstreams first: npm run sources:check.
+SIGTERM or SIGINT stops it gracefully.`,
+);
 
 // A busy port is refused before the server's modules load (~3 s) and before any chain starts.
 const { readListenAddress } = await import('../config/listen-address.js');

@@ -1,20 +1,29 @@
 import 'reflect-metadata';
-import { SUBGRAPH_MODULES } from '../../subgraphs/index.js';
-import { type AppConfig, ConfigError, loadConfig, secretValues } from '../config/config.js';
-import { createLogger } from '../logging/logger.js';
-import { startSubgraphServer } from './subgraph-server.js';
+import { SUBGRAPH_NAMES } from '../../subgraphs/subgraph-names.js';
+import { exitWithHelpIfAsked } from './cli-help.js';
 
 /**
  * `npm run subgraph -- <name>`: serves one subgraph alone at /graphql (PORT, default 4001), configured by the same env
  * vars as `npm start`, and prints `serving on http://…` once it listens. SIGTERM / SIGINT stop it and its chains.
  */
+const usage = `usage: npm run subgraph -- <${SUBGRAPH_NAMES.join('|')}>
+
+Serves one subgraph alone at /graphql on PORT (default 4001), for a federation router; the same env vars as npm start
+configure it (with none, its own embedded chains and replayed upstreams). Compose the supergraph for the router with
+npm run supergraph. Guide: docs/operators.md#federation-under-a-router\n`;
+exitWithHelpIfAsked(process.argv.slice(2), usage);
+// Loaded after --help is answered: the subgraphs take seconds to load.
+const { SUBGRAPH_MODULES } = await import('../../subgraphs/index.js');
+const { ConfigError, loadConfig, secretValues } = await import('../config/config.js');
+const { createLogger } = await import('../logging/logger.js');
+const { startSubgraphServer } = await import('./subgraph-server.js');
 const name = process.argv[2];
 const mod = SUBGRAPH_MODULES.find((m) => m.name === name);
 if (!mod) {
-  process.stderr.write(`usage: npm run subgraph -- <${SUBGRAPH_MODULES.map((m) => m.name).join('|')}>\n`);
+  process.stderr.write(usage);
   process.exit(2);
 }
-let config: AppConfig;
+let config: import('../config/config.js').AppConfig;
 try {
   config = loadConfig({ PORT: '4001', ...process.env });
 } catch (err) {

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
-import { ConfigError, loadConfig, secretValues } from '../config/config.js';
-import { scrubber } from '../logging/logger.js';
-import { checkSources, type SourceCheck } from '../sources/contracts/check-sources.js';
+import type { loadConfig } from '../config/config.js';
+import type { SourceCheck } from '../sources/contracts/check-sources.js';
+import { exitWithHelpIfAsked } from './cli-help.js';
 
 const COLUMNS = ['source', 'origin', 'reachable', 'authenticated', 'contract', 'result'] as const;
 
@@ -44,6 +44,10 @@ export async function runSourcesCheck(p: {
   write: (text: string) => void;
   fetch?: typeof fetch;
 }): Promise<number> {
+  // Loaded here, not at the top: `--help` answers before the sources' modules load.
+  const { ConfigError, loadConfig, secretValues } = await import('../config/config.js');
+  const { scrubber } = await import('../logging/logger.js');
+  const { checkSources } = await import('../sources/contracts/check-sources.js');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(p.env);
@@ -54,7 +58,7 @@ export async function runSourcesCheck(p: {
   }
   const checks = await checkSources({ config, ...(p.fetch === undefined ? {} : { fetch: p.fetch }) });
   if (checks.length === 0) {
-    p.write('No upstream is configured live: every source runs on the local replay (README, Configuration).\n');
+    p.write('No upstream is configured live: every source runs on the local replay (docs/configuration.md).\n');
     return 0;
   }
   // Paths and problems may quote a key (DefiLlama's and Alchemy's sit in the URL path).
@@ -63,5 +67,14 @@ export async function runSourcesCheck(p: {
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  exitWithHelpIfAsked(
+    process.argv.slice(2),
+    `usage: npm run sources:check
+
+Sends one cheap request to every upstream the environment makes live (the same env vars as npm start) and prints,
+per source, whether it is reachable, accepts the key and answers as the vendor's contract says, then each failing
+source's problems. Exit code 0 when all pass, 1 otherwise, 2 for a configuration npm start would refuse.
+Guide: docs/operators.md#checking-the-live-sources`,
+  );
   process.exitCode = await runSourcesCheck({ env: process.env, write: (text) => process.stdout.write(text) });
 }

@@ -3,6 +3,7 @@ import { type AppConfig, ConfigError, loadConfig, secretValues } from '../config
 import { createLogger } from '../logging/logger.js';
 import { createServer } from './create-server.js';
 import { PortInUseError } from './port-check.js';
+import { startBanner } from './start-banner.js';
 
 /** Validate config once, serve, and shut down gracefully on SIGTERM / SIGINT (run by main.ts). */
 async function main(): Promise<void> {
@@ -18,7 +19,15 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel, secretValues(process.env));
   const server = await createServer({ config, logger });
-  process.stdout.write(`serving on ${server.url}\n`);
+  const chains = [
+    ...(server.localChain
+      ? [{ name: 'ethereum', chainId: server.localChain.chainId, rpcUrl: server.localChain.rpcUrl }]
+      : []),
+    ...(server.localFacilitator
+      ? [{ name: 'base', chainId: server.localFacilitator.chain.chainId, rpcUrl: server.localFacilitator.chain.rpcUrl }]
+      : []),
+  ];
+  process.stdout.write(startBanner({ url: server.url, chains }));
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => process.exit(1), 10_000);

@@ -4,14 +4,17 @@ import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
 import { type Access, createAccess } from '../access/create-access.js';
 import { createCcipServices } from '../ccip/ccip-services.js';
+import { ensReaderParent } from '../ccip/chain-served-parent.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import { serveParentsOffchain } from '../embedded/chain/offchain-resolver.js';
 import { localTokenList } from '../embedded/chain/seed-steps/demo-assets.js';
+import { registerDemoSubname } from '../embedded/demo-subnames.js';
 import { type LocalFacilitator, startLocalFacilitator } from '../embedded/local-facilitator.js';
 import type { ReplayServer } from '../embedded/replay/replay-server.js';
 import { type EmbeddedChain, startEmbeddedChainIfNeeded } from '../embedded/start-embedded-chain.js';
 import { type GraphContextFactory, graphContextFactory } from '../http/graph-context-factory.js';
+import { BASE_NAMES_PARENT } from '../sources/ens/base-names-reader.js';
 import type { Sources } from '../sources/sources.js';
 import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
 import { openStore } from '../store/open-store.js';
@@ -120,7 +123,15 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       return listenUrl;
     };
     const access = createAccess({ config, store, sources, facilitator, listenUrl: currentListenUrl });
-    const ccip = await createCcipServices({ config, store });
+    // On the embedded default, base.eth on the embedded Ethereum chain resolves through this gateway to the embedded
+    // Base chain's names, as Basenames' L1 resolver does on mainnet: ENS clients on chain 1 find them as REST does.
+    const chainParents =
+      localChain && localFacilitator && sources.ens.reader
+        ? [ensReaderParent(BASE_NAMES_PARENT, sources.ens.reader)]
+        : [];
+    const ccip = await createCcipServices({ config, store, chainParents });
+    // The embedded default serves a demo subname (dave.offchain.eth) from its first start.
+    if (localChain) await registerDemoSubname(store, config.ccip.parentNames);
     // Every process that serves the webhooks API also delivers and detects: the outbox, claims and cursors live in
     // the store, so instances sharing it send each delivery once. Stopped before the store closes.
     const webhooks = startWebhooks({ config, store, logger });
@@ -170,7 +181,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
             rpcUrl: localChain.rpcUrl,
             gatewayUrl: `${url}/ccip/{sender}/{data}.json`,
             signers: [ccip.signer],
-            parents: config.ccip.parentNames,
+            parents: [...config.ccip.parentNames, ...chainParents.map((served) => served.parent)],
           });
         }
       },

@@ -5,7 +5,7 @@ import { readGasPrices } from './rpc/gas-oracle.js';
 import type { GasSpeedFees } from './rpc/gas-prices-from-fee-history.js';
 import type { RpcSourceClients } from './rpc/rpc-source-clients.js';
 
-/** SPEC "Data freshness": gas prices 12 seconds (per block). */
+/** docs/api-contract.md#data-freshness: gas prices 12 seconds (per block). */
 export const GAS_FRESHNESS_MS = 12_000;
 
 export interface GasPriceView {

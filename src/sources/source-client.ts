@@ -85,12 +85,13 @@ export class SourceClient {
     this.now = params.now ?? Date.now;
     this.monotonicNow = params.monotonicNow ?? (() => performance.now());
     this.sleep = params.sleep ?? ((ms) => sleep(ms));
-    const { name, kind, mode, description } = this.policy;
+    const { name, kind, mode, description, rpcUrl } = this.policy;
     this.monitor = params.registry.register({
       name,
       kind,
       mode,
       ...(description === undefined ? {} : { description }),
+      ...(rpcUrl === undefined ? {} : { rpcUrl }),
     });
     this.cache = new LRUCache<string, CachedReply>({ max: this.policy.maxEntries });
 

@@ -13,6 +13,8 @@ export interface SourceStatus {
   kind: string;
   mode: SourceMode;
   description?: string;
+  /** An embedded chain's loopback JSON-RPC URL, to send it transactions; never a live URL (it may carry a key). */
+  rpcUrl?: string;
   state: SourceState;
   lastLatencyMs: number | null;
   /** ISO 8601 time of the last upstream call that completed (success or failure). */
@@ -28,6 +30,8 @@ export interface SourceRegistration {
   kind: string;
   mode: SourceMode;
   description?: string;
+  /** Local chains only: the embedded chain's loopback JSON-RPC URL. */
+  rpcUrl?: string;
 }
 
 /** The write side of one source's health: the source client reports every upstream outcome here. */
@@ -103,12 +107,13 @@ class RegisteredSourceMonitor implements SourceMonitor {
   }
 
   status(): SourceStatus {
-    const { name, kind, mode, description } = this.registration;
+    const { name, kind, mode, description, rpcUrl } = this.registration;
     return {
       name,
       kind,
       mode,
       ...(description === undefined ? {} : { description }),
+      ...(rpcUrl === undefined ? {} : { rpcUrl }),
       state: this.state(),
       lastLatencyMs: this.lastLatencyMs,
       lastCheckedAt: this.lastCheckedAt,

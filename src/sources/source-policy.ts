@@ -6,7 +6,9 @@ export interface SourcePolicy {
   kind: string;
   mode: SourceMode;
   description?: string;
-  /** How long a reply is served from cache without asking upstream (SPEC.md 'Data freshness'). */
+  /** Local chains only: the embedded chain's loopback JSON-RPC URL, shown in /api/sources/health. */
+  rpcUrl?: string;
+  /** How long a reply is served from cache without asking upstream (docs/api-contract.md#data-freshness). */
   freshnessMs: number;
   /** How old a cached reply may be and still be served when upstream fails. Default: 10 × freshness, at most 1 h. */
   staleIfErrorMs?: number;
@@ -38,6 +40,7 @@ export interface ResolvedSourcePolicy {
   kind: string;
   mode: SourceMode;
   description: string | undefined;
+  rpcUrl: string | undefined;
   freshnessMs: number;
   staleIfErrorMs: number;
   timeoutMs: number;
@@ -85,6 +88,7 @@ export function resolveSourcePolicy(policy: SourcePolicy): ResolvedSourcePolicy 
     kind: policy.kind,
     mode: policy.mode,
     description: policy.description,
+    rpcUrl: policy.rpcUrl,
     freshnessMs,
     staleIfErrorMs: check('staleIfErrorMs', policy.staleIfErrorMs ?? Math.min(10 * freshnessMs, ONE_HOUR_MS)),
     timeoutMs,

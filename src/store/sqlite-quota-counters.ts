@@ -24,7 +24,7 @@ interface CounterState extends CounterRow {
  * Quota counters of one SQLite file, owned by this process and written behind: a counted call costs a Map lookup
  * instead of a write transaction (the hot path of every counted request). Exact within the process, because every
  * store opened on the file here shares this one instance and JavaScript runs each decision to completion; several
- * processes must share Redis instead (README "Store").
+ * processes must share Redis instead (docs/operators.md#store).
  */
 export class SqliteQuotaCounters {
   private readonly db: Database.Database;

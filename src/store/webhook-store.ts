@@ -7,7 +7,7 @@
  * mid-attempt leaves its lease to expire, and the next claim (on any instance) sends it again.
  */
 
-/** SPEC "Planned plans": Free, Pro, Enterprise. */
+/** docs/api-contract.md#events: Free, Pro, Enterprise. */
 export type WebhookPlanName = 'free' | 'pro' | 'enterprise';
 
 /** `disabled`: failing for too long (the service set it); `paused`: the owner set it. */

@@ -7,7 +7,7 @@ import { NonPublicTargetError, publicAddressLookup } from './public-address-look
 import { signDelivery } from './sign-delivery.js';
 import { assertDeliverableShape } from './webhook-url.js';
 
-/** SPEC-independent delivery policy (README "Webhooks"); the defaults are the documented ones. */
+/** The delivery policy (docs/webhooks.md#delivery-and-signatures); the defaults are the documented ones. */
 export interface DeliveryPolicy {
   /** An attempt without an answer by then fails (10 s). */
   timeoutMs: number;

@@ -15,7 +15,7 @@ export interface DetectedEvent {
   onlyWebhook?: string;
 }
 
-/** The delivery body SPEC plans: `{id, type, timestamp, data}`, timestamp in ISO 8601. */
+/** The delivery body (docs/api-contract.md#events): `{id, type, timestamp, data}`, timestamp in ISO 8601. */
 export function eventPayload(event: DetectedEvent): string {
   return JSON.stringify({
     id: event.id,

@@ -18,7 +18,8 @@ function standardKey(secret: string): Buffer {
 }
 
 /**
- * The signature headers of one attempt: SPEC's `x-webhook-signature` (HMAC-SHA-256 hex of the raw body, keyed with
+ * The signature headers of one attempt: the contract's `x-webhook-signature` (docs/api-contract.md#events)
+ * (HMAC-SHA-256 hex of the raw body, keyed with
  * the secret as given) and Standard Webhooks' `webhook-id`, `webhook-timestamp` and `webhook-signature`
  * (`v1,` + base64 HMAC-SHA-256 of `id.timestamp.body`).
  * @example signDelivery({ secret, messageId: 'evt_…', body, timestampSeconds: 1741953600 })

@@ -12,6 +12,11 @@ export interface EventDetector {
   /** One detection step: read the source from its cursor, publish what changed, move the cursor. */
   step(): Promise<void>;
   intervalMs: number;
+  /**
+   * Called as a webhook subscribing to `events` is created, before the creation is answered: a detector that starts
+   * from the point it first sees fixes that point now, so what the caller does after the answer is detected.
+   */
+  startWatching?(events: readonly string[]): Promise<void>;
 }
 
 export interface RunningWebhooks {
@@ -41,11 +46,22 @@ export function startWebhooks(p: { config: AppConfig; store: Store; logger: Logg
     },
   });
   const publish = eventPublisher({ store: p.store, onRecorded: () => worker.kick() });
+  const running: EventDetector[] = [];
   const services = createWebhookServices({
     store: p.store,
     publish,
     allowLocalUrls: settings.allowLocalUrls,
     kick: () => worker.kick(),
+    async created(events) {
+      // A detector that cannot say yet (its source is down) starts on its next step instead, as before any webhook.
+      await Promise.all(
+        running.map((detector) =>
+          detector
+            .startWatching?.(events)
+            .catch((err) => p.logger.warn({ err, detector: detector.name }, 'webhook detection start failed')),
+        ),
+      );
+    },
   });
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
@@ -56,6 +72,7 @@ export function startWebhooks(p: { config: AppConfig; store: Store; logger: Logg
     publish,
     worker,
     runDetectors(detectors) {
+      running.push(...detectors);
       for (const detector of detectors) {
         const loop = () => {
           if (stopped) return;

@@ -7,7 +7,7 @@ export interface WebhookPlanLimits {
   eventsPerMonth: number | null;
 }
 
-/** SPEC "Planned plans": Free (1 webhook, 1,000 events a month), Pro (10, 50,000), Enterprise (unlimited). */
+/** docs/api-contract.md#events: Free (1 webhook, 1,000 events a month), Pro (10, 50,000), Enterprise (unlimited). */
 export const WEBHOOK_PLANS: Record<WebhookPlanName, WebhookPlanLimits> = {
   free: { webhooks: 1, eventsPerMonth: 1_000 },
   pro: { webhooks: 10, eventsPerMonth: 50_000 },

@@ -102,7 +102,8 @@ function requireWallet(caller: CallerIdentity): string {
 }
 
 /**
- * Webhook subscriptions of the caller's wallet, their deliveries, test pings and redeliveries (SPEC "Events").
+ * Webhook subscriptions of the caller's wallet, their deliveries, test pings and redeliveries
+ * (docs/api-contract.md#events).
  * @example const webhooks = createWebhookServices({ store, publish, allowLocalUrls: true, kick: () => worker.kick() })
  */
 export function createWebhookServices(p: {
@@ -112,6 +113,8 @@ export function createWebhookServices(p: {
   allowLocalUrls: boolean;
   /** Wakes the delivery worker (a redelivery was queued). */
   kick: () => void;
+  /** Awaited once a webhook is stored, before its creation is answered: the detectors start watching its events. */
+  created?: (events: readonly string[]) => Promise<void>;
   now?: () => number;
   resolveHost?: (host: string) => Promise<string[]>;
 }): WebhookServices {
@@ -155,6 +158,7 @@ export function createWebhookServices(p: {
           { plan, limit: limits.webhooks },
         );
       }
+      await p.created?.(created.events);
       return webhookShape(created, body.secret === undefined ? secret : null);
     },
 

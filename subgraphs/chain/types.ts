@@ -16,6 +16,12 @@ export class SourceStatus {
   @Field(() => String, { description: 'what the source provides, e.g. rpc, prices' }) kind!: string;
   @Field(() => String, { description: 'live (a real upstream) or local (embedded chain or recorded replay)' })
   mode!: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "an embedded chain's loopback JSON-RPC URL, to send it transactions (local rpc sources only; never a live URL)",
+  })
+  rpcUrl?: string;
   @Field(() => String, { description: 'up, degraded or down' }) state!: string;
   @Field(() => Float, { nullable: true }) lastLatencyMs!: number | null;
   @Field(() => String, { nullable: true }) lastCheckedAt!: string | null;
@@ -48,7 +54,7 @@ export class GasPrices {
   @Field(() => String, { description: 'when the chain was read, ISO 8601' }) timestamp!: string;
 }
 
-@ObjectType({ description: 'A chain the service answers for (SPEC: Supported chains)' })
+@ObjectType({ description: 'A chain the service answers for' })
 export class SupportedChainInfo {
   @Field(() => String) key!: string;
   @Field(() => Int) id!: number;

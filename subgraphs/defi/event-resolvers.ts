@@ -11,7 +11,10 @@ import type { GraphContext } from '../shared/graph-context.js';
 import { checkPage } from './paginate.js';
 import { ActiveUsers, DefiEvent, DefiEventList, type TokenUnlockEvent, UpcomingEvents } from './types.js';
 
-/** growthepie's keys of SPEC's chains. Polygon PoS is not an Ethereum layer 2 and growthepie may not list it. */
+/**
+ * growthepie's keys of the supported chains (docs/api-contract.md#supported-chains). Polygon PoS is not an Ethereum
+ * layer 2 and growthepie may not list it.
+ */
 const GROWTHEPIE_KEYS: Record<string, string> = {
   ethereum: 'ethereum',
   base: 'base',
@@ -84,7 +87,7 @@ function toUnlockEvent(u: TokenUnlock): TokenUnlockEvent {
 @Resolver()
 export class DefiEventsResolver {
   @Query(() => ActiveUsers, {
-    description: 'Daily and 7-day active addresses of SPEC chains (growthepie, counted from each chain)',
+    description: 'Daily and 7-day active addresses of the supported chains (growthepie, counted from each chain)',
   })
   async activeUsers(@Ctx() ctx: GraphContext): Promise<ActiveUsers> {
     const activity = await ctx.sources.defi.growthepie.chainActivity();

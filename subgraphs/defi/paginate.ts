@@ -4,7 +4,8 @@ import { parseArgument } from '../../src/arguments/parse-argument.js';
 import type { DefiPagination } from './types.js';
 
 /**
- * Checks SPEC's offset pagination arguments with the rules of the REST row: the list's limit (protocols' and pools'
+ * Checks the contract's offset pagination arguments (docs/api-contract.md#pagination) with the rules of the REST row:
+ * the list's limit (protocols' and pools'
  * unless `limitRule` says otherwise, e.g. eventsLimit), offset 0 to MAX_OFFSET.
  * @example checkPage(101, 0) // throws 'parameter limit: must be an integer from 1 to 100'
  */

@@ -18,7 +18,10 @@ import {
   YieldPoolPage,
 } from './types.js';
 
-/** DeBank's chain ids of SPEC's chains; positions on other chains keep DeBank's id. */
+/**
+ * DeBank's chain ids of the supported chains (docs/api-contract.md#supported-chains); positions on other chains keep
+ * DeBank's id.
+ */
 const DEBANK_CHAINS: Record<string, string> = {
   eth: 'ethereum',
   base: 'base',
@@ -140,7 +143,10 @@ export class DefiResolver {
   async defiYields(
     @Arg('limit', () => Int, { defaultValue: DEFAULT_DEFI_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
     @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset: number,
-    @Arg('chain', () => String, { nullable: true, description: 'only pools on this chain (name or ID of SPEC table)' })
+    @Arg('chain', () => String, {
+      nullable: true,
+      description: 'only pools on this chain (name or ID of a supported chain)',
+    })
     chain: string | null,
     @Arg('project', () => String, { nullable: true, description: 'only pools of this protocol slug, e.g. aave-v3' })
     project: string | null,

@@ -1,6 +1,6 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 
-@ObjectType({ description: 'SPEC "Pagination (offset style)"' })
+@ObjectType({ description: 'Offset pagination: the page asked for, the total and whether more follow' })
 export class DefiPagination {
   @Field(() => Int) limit!: number;
   @Field(() => Int) offset!: number;
@@ -125,7 +125,7 @@ export class DefiPositions {
   @Field(() => [DefiPositionItem], { description: 'largest net value first' }) positions!: DefiPositionItem[];
 }
 
-@ObjectType({ description: 'Active addresses of one chain (SPEC "Active users")' })
+@ObjectType({ description: 'Active addresses of one chain' })
 export class ChainActiveUsers {
   @Field(() => String) chain!: string;
   @Field(() => Int) chainId!: number;
@@ -139,7 +139,7 @@ export class ChainActiveUsers {
 @ObjectType({ description: 'GET /api/active-users' })
 export class ActiveUsers {
   @Field(() => [ChainActiveUsers], {
-    description: "SPEC's chains the source measures; a chain it does not cover is left out",
+    description: 'the supported chains the source measures; a chain it does not cover is left out',
   })
   chains!: ChainActiveUsers[];
   @Field(() => String, { description: 'where the counts come from' }) source!: string;

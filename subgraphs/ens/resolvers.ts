@@ -23,7 +23,10 @@ import {
   Wallet,
 } from './types.js';
 
-/** ENS text keys → the keys SPEC shows records under, in SPEC's order. */
+/**
+ * ENS text keys → the keys the contract shows records under, in its order
+ * (docs/api-contract.md#ens-resolution-and-profile).
+ */
 const RECORD_KEYS: readonly (readonly [ensKey: string, specKey: string])[] = [
   ['com.twitter', 'twitter'],
   ['com.github', 'github'],

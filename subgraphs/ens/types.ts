@@ -8,7 +8,7 @@ export class EnsResolution {
 
 @ObjectType({
   description:
-    'One text record of a profile, by the key SPEC shows it under (twitter, github, url, description, email, com.discord)',
+    'One text record of a profile, by the key the API shows it under (twitter, github, url, description, email, com.discord)',
 })
 export class EnsTextRecord {
   @Field(() => String) key!: string;
@@ -21,7 +21,7 @@ export class Wallet {
   @Field(() => String, { description: 'EIP-55 checksummed address' }) address!: string;
 }
 
-@ObjectType({ description: 'GET /api/ens/{name}: an ENS profile (SPEC "ENS resolution and profile")' })
+@ObjectType({ description: 'GET /api/ens/{name}: an ENS profile' })
 @Directive('@key(fields: "name")')
 export class EnsProfile {
   @Field(() => String, { description: 'the name, ENSIP-15 normalised' }) name!: string;
@@ -97,7 +97,7 @@ export class EnsBatchEntry {
 export class EnsBatchResult {
   @Field(() => [EnsBatchEntry], { description: 'one entry per distinct name asked, in order' })
   results!: EnsBatchEntry[];
-  @Field(() => Int, { description: 'how many results: one per distinct name asked (SPEC: results and count)' })
+  @Field(() => Int, { description: 'how many results: one per distinct name asked' })
   count!: number;
   @Field(() => Int, { description: 'how many of the names resolved to an address' }) resolved!: number;
 }
@@ -111,7 +111,7 @@ export class EnsDomain {
   expiration!: string | null;
 }
 
-@ObjectType({ description: 'Offset pagination (SPEC "Pagination")' })
+@ObjectType({ description: 'Offset pagination: the page asked for, the total and whether more follow' })
 export class EnsPageInfo {
   @Field(() => Int) limit!: number;
   @Field(() => Int) offset!: number;

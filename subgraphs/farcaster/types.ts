@@ -13,7 +13,7 @@ export class FarcasterEmbed {
 }
 
 @Directive('@key(fields: "fid")')
-@ObjectType({ description: 'A Farcaster user (SPEC "Social-protocol user"), by FID' })
+@ObjectType({ description: 'A Farcaster user, by FID' })
 export class FarcasterUser {
   @Field(() => Int) fid!: number;
   @Field(() => String, { description: 'fname or ENS username; empty when none is set' }) username!: string;
@@ -39,7 +39,7 @@ export class FarcasterUser {
   registeredAt!: string | null;
 }
 
-@ObjectType({ description: 'A cast (SPEC "Social-protocol cast")' })
+@ObjectType({ description: 'A Farcaster cast' })
 export class FarcasterCast {
   @Field(() => String) hash!: string;
   @Field(() => String) text!: string;
@@ -84,7 +84,7 @@ export class FarcasterFeedPage {
   cursor!: string | null;
 }
 
-@ObjectType({ description: 'SPEC "Pagination (offset style)"' })
+@ObjectType({ description: 'Offset pagination: the page asked for, the total and whether more follow' })
 export class FarcasterPagination {
   @Field(() => Int) limit!: number;
   @Field(() => Int) offset!: number;

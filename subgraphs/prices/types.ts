@@ -1,6 +1,6 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 
-@ObjectType({ description: 'GET /api/price/{symbol}: a token price in USD (SPEC "Token price")' })
+@ObjectType({ description: 'GET /api/price/{symbol}: a token price in USD' })
 export class TokenPrice {
   @Field(() => String, { description: 'ticker, upper case' }) symbol!: string;
   @Field(() => Float, { description: 'USD' }) price!: number;

@@ -15,11 +15,12 @@ import type {
   WalletUsage,
 } from '../account/types.js';
 /**
- * What the account subgraph asks of the server (SPEC "Authentication", "API key", "Usage"): implemented by the
+ * What the account subgraph asks of the server (docs/api-contract.md#authentication, docs/api-contract.md#api-key,
+ * docs/api-contract.md#usage): implemented by the
  * access layer (src/access/account-services.ts), reached through `GraphContext.app.account`.
  */
 
-/** Who is calling (SPEC "four access modes", x402 aside), as the access layer identified them. */
+/** Who is calling (docs/api-contract.md#access-modes, x402 aside), as the access layer identified them. */
 export interface CallerIdentity {
   mode: 'anonymous' | 'siwe' | 'api_key';
   /** Key the caller's counters are kept under: `ip:…`, `wallet:…` or `key:…`. */

@@ -1,5 +1,6 @@
 /**
- * What the ccip subgraph asks of the server (SPEC "CCIP gateway (ERC-3668)", "Subnames"): implemented in
+ * What the ccip subgraph asks of the server (docs/api-contract.md#ccip-gateway, docs/api-contract.md#identity):
+ * implemented in
  * src/ccip/ccip-services.ts over the store, reached through `GraphContext.app.ccip`.
  */
 import type { CcipAnswer, CcipHealth, Subname, SubnameRecordsInput } from '../ccip/types.js';

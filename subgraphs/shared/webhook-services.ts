@@ -1,5 +1,6 @@
 /**
- * What the webhooks subgraph asks of the server (SPEC "Events"): implemented in src/webhooks/webhook-services.ts
+ * What the webhooks subgraph asks of the server (docs/api-contract.md#events): implemented in
+ * src/webhooks/webhook-services.ts
  * over the store, reached through `GraphContext.app.webhooks`.
  */
 import type {

@@ -46,7 +46,7 @@ export class WalletBalance {
   @Field(() => String, { description: 'block the balances were read at (decimal string)' }) blockNumber!: string;
 }
 
-@ObjectType({ description: 'Offset pagination (SPEC "Pagination")' })
+@ObjectType({ description: 'Offset pagination: the page asked for, the total and whether more follow' })
 export class WalletPagination {
   @Field(() => Int) limit!: number;
   @Field(() => Int) offset!: number;

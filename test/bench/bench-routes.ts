@@ -41,7 +41,8 @@ export const BENCH_ROUTES: BenchRoute[] = [
     path: '/graphql',
     body: graphql('{ gasPrices { chain baseFee standard { maxFeePerGas } } supportedChains { key id } }'),
   },
-  // Heavy tier, uncached by design (SPEC: ENS records are real time): 100 names, ONE multicall eth_call per request.
+  // Heavy tier, uncached by design (docs/api-contract.md#data-freshness: ENS records are real time): 100 names, ONE
+  // multicall eth_call per request.
   {
     name: 'GET /api/ens/batch (100 names)',
     method: 'GET',

@@ -57,7 +57,7 @@ async function newKeyWithCredits(server: TestServer | SiweServer, store: Store, 
   return { id, key, session };
 }
 
-describe('two instances sharing one Redis (SPEC "API key": the same key from several servers)', () => {
+describe('two instances sharing one Redis (docs/api-contract.md#api-keys: the same key from several servers)', () => {
   let a: TestServer;
   let b: TestServer;
   const storePrefix = testKeyPrefix('access-load');
@@ -77,7 +77,7 @@ describe('two instances sharing one Redis (SPEC "API key": the same key from sev
     const ip = { 'x-forwarded-for': '198.51.100.7' };
     const { counts, ms } = await burst([a.url, b.url], 500, COUNTED, ip);
     console.log(`redis, 2 instances: 500 anonymous calls in ${ms} ms →`, counts);
-    // Past the free tier a priced route answers the x402 offer (402), SPEC "x402 payment" step 1.
+    // Past the free tier a priced route answers the x402 offer (402), docs/api-contract.md#x402-payment.
     expect(counts).toEqual({ 200: 100, 402: 400 });
     expect(await (await b.get('/api/usage', ip)).json()).toMatchObject({ used: 100, limit: 100, remaining: 0 });
   });
@@ -130,7 +130,7 @@ describe('one instance on SQLite (the embedded default)', () => {
   it('500 concurrent anonymous calls from one IP admit exactly the daily quota', async () => {
     const { counts, ms } = await burst([server.url], 500, COUNTED, { 'x-forwarded-for': '198.51.100.8' });
     console.log(`sqlite: 500 anonymous calls in ${ms} ms →`, counts);
-    // Past the free tier a priced route answers the x402 offer (402), SPEC "x402 payment" step 1.
+    // Past the free tier a priced route answers the x402 offer (402), docs/api-contract.md#x402-payment.
     expect(counts).toEqual({ 200: 100, 402: 400 });
   });
 

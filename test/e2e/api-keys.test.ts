@@ -31,7 +31,7 @@ async function createKey(server: TestServer, token: string, name = 'backend') {
 const del = (server: TestServer, path: string, headers: Record<string, string>) =>
   fetch(`${server.url}${path}`, { method: 'DELETE', headers });
 
-describe('API keys (SPEC "API key", "States and transitions")', () => {
+describe('API keys (docs/api-contract.md#api-keys, docs/api-contract.md#states-and-transitions)', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '100000', ANONYMOUS_PER_MINUTE_LIMIT: '100000' });
@@ -88,7 +88,7 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
     }
   });
 
-  it('a bad key or token is a 401 on every route, the always-free ones included (README "Access"); without one they answer', async () => {
+  it('a bad key or token is a 401 on every route, the always-free ones included (docs/access.md); without one they answer', async () => {
     const badKey = { 'x-api-key': `sk_live_${'B'.repeat(43)}` };
     const badToken = { authorization: 'Bearer not-a-session-token' };
     for (const path of ['/api/health', '/api/gas', '/api/user/credits/pricing', '/ccip/health', '/api/openapi.yaml']) {
@@ -153,7 +153,7 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
     expect((await res.json()).code).toBe('CONFLICT');
   });
 
-  it('pricing lists the four packages of SPEC, and is always free', async () => {
+  it('pricing lists the four packages of the contract, and is always free', async () => {
     const res = await server.get('/api/user/credits/pricing');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-tier')).toBeNull();
@@ -228,7 +228,7 @@ describe('API keys (SPEC "API key", "States and transitions")', () => {
   });
 });
 
-describe('credits past the daily limit (SPEC "Credits")', () => {
+describe('credits past the daily limit (docs/api-contract.md#states-and-transitions)', () => {
   let server: TestServer;
   beforeAll(async () => {
     server = await startTestServer({

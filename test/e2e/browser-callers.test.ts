@@ -131,7 +131,8 @@ describe('browser callers: CORS for any origin by default, security headers, /do
       expect(html).not.toMatch(/\sstyle\s*=/i);
       const linked = [...html.matchAll(/\s(?:src|href)="([^"]*)"/g)].map((m) => m[1]!);
       for (const url of linked.filter((u) => !u.startsWith('/api/openapi.yaml'))) {
-        expect(url, url).toMatch(/^\/(docs|graphql)\/assets\//);
+        // The page's own assets, and the service's icon.
+        expect(url, url).toMatch(/^\/((docs|graphql)\/assets\/|favicon\.svg$)/);
         expect((await server.get(url)).status, url).toBe(200);
       }
     },

@@ -19,7 +19,7 @@ const addrLookup = (name: string): Hex =>
     args: [toHex(packetToBytes(name)), encodeFunctionData({ abi, functionName: 'addr', args: [namehash(name)] })],
   });
 
-/** SPEC "Errors": the CCIP gateway's 500, in the CCIP envelope its routes document. */
+/** docs/api-contract.md#errors: the CCIP gateway's 500, in the CCIP envelope its routes document. */
 const ccipFailure = (code: 'CCIP_ERROR') => ({
   error: expect.any(String),
   code,

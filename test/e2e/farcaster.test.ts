@@ -60,7 +60,7 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
   });
   beforeEach(() => server.replay!.resetCounts());
 
-  it("GET /api/farcaster/{username} answers the user with exactly SPEC's fields, addresses checksummed, Medium tier, cacheable 5 minutes", async () => {
+  it("GET /api/farcaster/{username} answers the user with exactly the contract's fields, addresses checksummed, Medium tier, cacheable 5 minutes", async () => {
     const res = await server.get('/api/farcaster/dwr');
     expect(res.status).toBe(200);
     expect(res.headers.get('x-ratelimit-tier')).toBe('medium');
@@ -309,7 +309,7 @@ describe('Farcaster: users, casts, followers, search and feed from Neynar (recor
     }
   });
 
-  it('the profile routes are priced at $0.01 (SPEC: social profile); the others carry the default price', async () => {
+  it('the profile routes are priced at $0.01 (the contract prices a social profile so); the others carry the default price', async () => {
     const { accepts } = await (await server.get('/.well-known/x402')).json();
     const price = (path: string) => accepts.find((a: { path: string }) => a.path === path)?.priceUSD;
     expect(price('/api/farcaster/{identifier}')).toBe('0.01');

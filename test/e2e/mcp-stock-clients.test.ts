@@ -158,7 +158,7 @@ describe('MCP with stock clients: the SDK’s plain Client.callTool, Ajv strict,
     }
   });
 
-  it('create_webhook takes an API key, as POST /api/webhooks does (the README’s MCP client config sends one)', async () => {
+  it('create_webhook takes an API key, as POST /api/webhooks does (the documented MCP client config sends one)', async () => {
     const client = await connect(server, { 'X-API-Key': apiKey });
     try {
       const listed = (await client.listTools()).tools.map((t) => t.name);

@@ -15,7 +15,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { ONE_FREE_CALL, RECEIVER, usdcBalance } from '../helpers/x402-payer.js';
 
 const REDIS_URL = TEST_REDIS_URL;
-/** SPEC: ENS resolution costs $0.01 (10000 USDC units). */
+/** docs/api-contract.md#prices: ENS resolution costs $0.01 (10000 USDC units). */
 const RESOLVE = { name: 'resolve_ens_name', arguments: { name: 'alice.eth' } };
 
 async function connect(server: TestServer): Promise<Client> {

@@ -36,7 +36,7 @@ const OWN_RESOURCES: Record<string, Record<string, 'key' | 'webhook' | 'delivery
 /** A signed SIWE message is single-use by design (its nonce): the example shows the shape, and is refused as stale. */
 const SIGNED_ONCE = new Set(['POST /api/auth/siwe/verify', 'POST /api/auth/verify']);
 
-/** Run first: what the others read (the caller's key and webhook, the subname `dave`), in this order. */
+/** Run first: what the others read (the caller's key and webhook), in this order. */
 const FIRST = [
   'POST /api/user/keys',
   'POST /api/webhooks',

@@ -58,6 +58,16 @@ describe('npm start, as separate processes', () => {
         expect(health).toMatchObject({ status: 'ok', store: 'sqlite' });
         expect((await fetch(`${i.url}/api/gas`)).status).toBe(200);
         expect(existsSync(join(i.dataDir, 'store.sqlite'))).toBe(true);
+        // The start banner, written at once after `serving on`: where to go, and each embedded chain's JSON-RPC URL.
+        while (!i.output().includes('npm run demo -- --help')) await new Promise((r) => setTimeout(r, 20));
+        const banner = i.output().slice(i.output().indexOf(`serving on ${i.url}\n`));
+        for (const path of ['/docs', '/graphql', '/mcp', '/api/sources/health'])
+          expect(banner).toContain(`${i.url}${path}`);
+        const { sources } = await (await fetch(`${i.url}/api/sources/health`)).json();
+        for (const chain of ['ethereum', 'base']) {
+          const rpcUrl = sources.find((s: { name: string }) => s.name === `rpc:${chain}`).rpcUrl;
+          expect(banner).toMatch(new RegExp(`^  ${chain} +${rpcUrl} +embedded anvil`, 'm'));
+        }
       }
       expect(existsSync(join(a.dataDir, 'store.sqlite-wal'))).toBe(true);
       a.child.kill('SIGTERM');

@@ -4,7 +4,10 @@ import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const REDIS_URL = TEST_REDIS_URL;
-/** Sign-ins and refreshes are Auth tier: these races make more of them a minute than SPEC's limits allow. */
+/**
+ * Sign-ins and refreshes are Auth tier: these races make more of them a minute than the contract's limits allow
+ * (docs/api-contract.md#limits-by-access-mode).
+ */
 const RACE_ENV = {
   ANONYMOUS_DAILY_LIMIT: '100000',
   ANONYMOUS_PER_MINUTE_LIMIT: '100000',

@@ -24,7 +24,7 @@ function getWithHost(base: string, path: string, headers: Record<string, string>
   });
 }
 
-describe('SIWE sign-in and sessions (SPEC "Authentication", "States and transitions")', () => {
+describe('SIWE sign-in and sessions (the contract: authentication, states and transitions)', () => {
   let server: TestServer;
   beforeAll(async () => {
     // Sign-in routes are Auth tier (20 a minute for an anonymous IP): this file signs in more often than that.

@@ -428,7 +428,7 @@ describe('chain and address utilities', () => {
     });
   });
 
-  it('each documented utility carries its SPEC price in the x402 configuration', async () => {
+  it('each documented utility carries its contract price in the x402 configuration', async () => {
     const config = await (await server.get('/.well-known/x402')).json();
     const priceOf = (path: string) => config.accepts.find((a: { path: string }) => a.path === path)?.priceUSD;
     expect(priceOf('/api/abi/{address}')).toBe('0.02');

@@ -26,7 +26,7 @@ import {
 } from '../helpers/x402-payer.js';
 
 const REDIS_URL = TEST_REDIS_URL;
-/** SPEC: checksum costs $0.005 (5000 USDC units); Light tier, computed locally. */
+/** docs/api-contract.md#prices: checksum costs $0.005 (5000 USDC units); Light tier, computed locally. */
 const CHECKSUM = '/api/address/checksum/0xd8da6bf26964af9d7eed9e10c5a1e8d5d5b5f6a8';
 const CHECKSUMMED = getAddress('0xd8da6bf26964af9d7eed9e10c5a1e8d5d5b5f6a8');
 const CHECKSUM_UNITS = 5000n;
@@ -40,7 +40,7 @@ function signedV1Payment(
   return v1PaymentHeader(payer, { value: CHECKSUM_UNITS, ...overrides }, signer);
 }
 
-describe('x402: pay per request (SPEC "x402 payment")', () => {
+describe('x402: pay per request (docs/api-contract.md#x402-payment)', () => {
   let server: TestServer;
   const payers = getDevAccounts();
 
@@ -341,7 +341,7 @@ describe('x402: pay per request (SPEC "x402 payment")', () => {
   });
 });
 
-describe('credit purchase paid with x402 (SPEC "States and transitions": Credits)', () => {
+describe('credit purchase paid with x402 (docs/api-contract.md#states-and-transitions: credits)', () => {
   let server: TestServer;
   const payers = getDevAccounts();
   beforeAll(async () => {

@@ -25,7 +25,10 @@ export async function getChallenge(server: SiweServer): Promise<Challenge> {
   return (await res.json()) as Challenge;
 }
 
-/** The message a wallet builds from a challenge (SPEC "SIWE session", step 2), with fields overridable by tests. */
+/**
+ * The message a wallet builds from a challenge (docs/api-contract.md#siwe-session, step 2), with fields overridable by
+ * tests.
+ */
 export function messageFor(
   wallet: PrivateKeyAccount,
   challenge: Challenge,

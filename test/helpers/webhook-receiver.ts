@@ -69,7 +69,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
 
 /**
  * Verifies a delivery both ways a receiver may: the standardwebhooks library, and a plain HMAC of the raw body. The
- * library takes `whsec_` secrets as generated; a caller's own secret is given to it base64-encoded (README).
+ * library takes `whsec_` secrets as generated; a caller's own secret is given to it base64-encoded
+ * (docs/webhooks.md#delivery-and-signatures).
  */
 export function verifyDelivery(delivery: ReceivedDelivery, secret: string): void {
   const standardSecret = secret.startsWith('whsec_') ? secret : Buffer.from(secret).toString('base64');

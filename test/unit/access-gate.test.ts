@@ -13,7 +13,7 @@ import type { ApiKeyRecord } from '../../src/store/store.js';
 const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
 const WALLET = `0x${'ab'.repeat(20)}`;
 
-describe('the access gate with an API key (SPEC "API key": per key, 10 concurrent, credits past the daily limit)', () => {
+describe('the access gate with an API key (the contract: per key, 10 concurrent, credits past the daily limit)', () => {
   let dir: string;
   let store: SqliteStore;
   let clock: number;

@@ -12,8 +12,9 @@ import { apiErrorFromGraphQL } from '../../src/http/graphql-errors.js';
 
 /**
  * The codes answered with each status, written out from the documents rather than read from the code under test:
- * SPEC "Errors" (with 500 CCIP_ERROR apart: CcipGatewayError), SPEC's sign-in codes with the README's access table
- * (SPEC's 402 and 404 show no code), and HTTP's own refusals answered in the envelope (README "Errors").
+ * docs/api-contract.md#errors (with 500 CCIP_ERROR apart: CcipGatewayError), the sign-in codes of
+ * docs/api-contract.md#sign-in-errors with docs/access.md#sign-in-and-key-errors
+ * (the contract's 402 and 404 show no code), and HTTP's own refusals answered in the envelope (docs/errors.md).
  */
 const DOCUMENTED_CODES: Record<number, string[]> = {
   400: ['INVALID_PARAMETER', 'CCIP_ERROR', 'INVALID_REQUEST'],
@@ -37,7 +38,7 @@ const DOCUMENTED_STATUS = Object.fromEntries(
 );
 
 describe('an ApiError answers with the HTTP status of its code', () => {
-  it("each code has the status SPEC's error table and the README's access table give it", () => {
+  it('each code has the status docs/errors.md gives it', () => {
     expect({ ...STATUS_OF_CODE }).toEqual(DOCUMENTED_STATUS);
     for (const [code, status] of Object.entries(DOCUMENTED_STATUS)) {
       const error = new ApiError(code as ErrorCode, 'why');

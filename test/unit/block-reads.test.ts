@@ -10,7 +10,7 @@ import { SourceClient } from '../../src/sources/source-client.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 import { localChainClients } from '../helpers/local-chain-clients.js';
 
-describe('reads exact for the head block, made once per block (SPEC "ENS records: real time, on-chain")', () => {
+describe('reads exact for the head block, made once per block (docs/api-contract.md#data-freshness)', () => {
   let chain: LocalChain;
   let client: ChainRpcClient;
   let reads: BlockReads;

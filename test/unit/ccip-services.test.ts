@@ -1,12 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { decodeAbiParameters, encodeFunctionData, type Hex, namehash, parseAbi, toHex } from 'viem';
+import { decodeAbiParameters, encodeFunctionData, type Hex, namehash, parseAbi, toHex, zeroAddress } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { packetToBytes } from 'viem/ens';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ccipRequestError } from '../../src/ccip/ccip-request-error.js';
 import { createCcipServices } from '../../src/ccip/ccip-services.js';
+import { ensReaderParent } from '../../src/ccip/chain-served-parent.js';
 import { resolverServiceAbi } from '../../src/ccip/resolve-request.js';
 import { invalidParameter, serviceUnavailable } from '../../src/errors/api-error.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -23,6 +24,7 @@ const session: CallerIdentity = {
   limits: { daily: 200, perMinute: 60 },
 };
 const textAbi = parseAbi(['function text(bytes32 node, string key) view returns (string)']);
+const addrAbi = parseAbi(['function addr(bytes32 node) view returns (address)']);
 const config = (signerKey?: Hex) => ({
   ccip: { signerKey, parentNames: ['offchain.eth', 'team.example.eth'], answerTtlSeconds: 120 },
 });
@@ -72,6 +74,58 @@ describe('the CCIP services over the store', () => {
       answer.data as Hex,
     );
     expect(decodeAbiParameters([{ type: 'string' }], result)[0]).toBe('ops@example.org');
+  });
+
+  it('a chain-served parent (base.eth on the embedded default) answers its names from the ENS reader, not the store', async () => {
+    const reader = {
+      addresses: async (names: readonly string[]) => names.map((n) => (n === 'demo.base.eth' ? wallet : null)),
+      texts: async (names: readonly string[], key: string) =>
+        names.map((n) => (n === 'demo.base.eth' && key === 'description' ? 'on Base' : null)),
+      profiles: async () => [null],
+      primaryNames: async () => [null],
+    };
+    const ccip = await createCcipServices({
+      config: config(),
+      store,
+      now: () => NOW,
+      chainParents: [ensReaderParent('base.eth', reader)],
+    });
+    const ask = async (name: string, inner: Hex) => {
+      const data = encodeFunctionData({
+        abi: resolverServiceAbi,
+        functionName: 'resolve',
+        args: [toHex(packetToBytes(name)), inner],
+      });
+      const [result] = decodeAbiParameters(
+        [{ type: 'bytes' }, { type: 'uint64' }, { type: 'bytes' }],
+        (await ccip.answer({ sender: RESOLVER, data })).data as Hex,
+      );
+      return result;
+    };
+    const addr = (name: string) => encodeFunctionData({ abi: addrAbi, functionName: 'addr', args: [namehash(name)] });
+    const text = (name: string, key: string) =>
+      encodeFunctionData({ abi: textAbi, functionName: 'text', args: [namehash(name), key] });
+    expect(decodeAbiParameters([{ type: 'address' }], await ask('demo.base.eth', addr('demo.base.eth')))[0]).toBe(
+      wallet,
+    );
+    expect(
+      decodeAbiParameters([{ type: 'string' }], await ask('demo.base.eth', text('demo.base.eth', 'description')))[0],
+    ).toBe('on Base');
+    // A free label answers unset, as a resolver does: ENS clients find no address.
+    expect(decodeAbiParameters([{ type: 'address' }], await ask('nobody.base.eth', addr('nobody.base.eth')))[0]).toBe(
+      zeroAddress,
+    );
+    // Outside every served parent it is still 404.
+    await expect(
+      ccip.answer({
+        sender: RESOLVER,
+        data: encodeFunctionData({
+          abi: resolverServiceAbi,
+          functionName: 'resolve',
+          args: [toHex(packetToBytes('x.other.eth')), addr('x.other.eth')],
+        }),
+      }),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it('records are checked: ENSIP-11 coin types only, 0x addresses, ipfs/ipns content hashes, no key twice', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_CCIP_PARENT_NAMES, loadConfig, USDC_ON_BASE } from '../../src/config/config.js';
 
 describe('configuration is read and validated once', () => {
-  it('serves with no configuration at all: port 3000, ./data, SPEC limits, USDC on Base', () => {
+  it('serves with no configuration at all: port 3000, ./data, the documented limits, USDC on Base', () => {
     const c = loadConfig({});
     expect(c.port).toBe(3000);
     expect(c.dataDir.endsWith('/data')).toBe(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { creditPackage, creditPackageId, packagePriceUsd } from '../../src/arguments/credit-package.js';
 
-describe('the credit packages (SPEC "Credit package")', () => {
+describe('the credit packages (docs/api-contract.md#credit-packages)', () => {
   it('parse a package id and find its terms and x402 price', () => {
     const id = creditPackageId.parse('credits_1000');
     expect(creditPackage(id)).toEqual({ id: 'credits_1000', credits: 1000, price: '$7.00', perCall: '$0.007' });

@@ -9,7 +9,7 @@ const limitsOf = (plan: ReturnType<typeof quotaPlan>) => ({
 const anonymous = { key: 'ip:203.0.113.7', mode: 'anonymous' as const, limits: DEFAULT_MODE_LIMITS.anonymous };
 const session = { key: 'wallet:0xab', mode: 'siwe' as const, limits: DEFAULT_MODE_LIMITS.siwe };
 
-describe('how mode and tier limits combine (SPEC "Limits", README "Choices")', () => {
+describe('how mode and tier limits combine (the limits of the contract, and its choices)', () => {
   it("the mode's limits are caps across tiers; a tier's own limit is counted only where it is lower", () => {
     expect(limitsOf(quotaPlan(anonymous, 'light'))).toEqual({ daily: [100], perMinute: [30] });
     expect(limitsOf(quotaPlan(anonymous, 'medium'))).toEqual({ daily: [100], perMinute: [30] });
@@ -20,7 +20,7 @@ describe('how mode and tier limits combine (SPEC "Limits", README "Choices")', (
     expect(limitsOf(quotaPlan(session, 'heavy'))).toEqual({ daily: [200, 50], perMinute: [60, 10] });
   });
 
-  it("a configured per-minute limit scales the tier figures by the same factor as SPEC's", () => {
+  it("a configured per-minute limit scales the tier figures by the same factor as the contract's", () => {
     const raised = { ...anonymous, limits: { daily: 100, perMinute: 300 } };
     expect(limitsOf(quotaPlan(raised, 'heavy')).perMinute).toEqual([300, 100]);
     const key = { key: 'key:1', mode: 'api_key' as const, limits: { daily: 250, perMinute: 6 } };

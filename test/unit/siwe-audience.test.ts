@@ -4,7 +4,7 @@ import { siweAudience } from '../../src/access/siwe-audience.js';
 const LISTEN = 'http://127.0.0.1:3000';
 const unset = { siweDomain: undefined, siweUri: undefined, publicBaseUrl: undefined, listenUrl: LISTEN };
 
-describe('the domain and URI SIWE challenges name (README "Configuration")', () => {
+describe('the domain and URI SIWE challenges name (docs/access.md#sign-in-with-ethereum)', () => {
   it('with nothing configured: the address the server listens on', () => {
     expect(siweAudience(unset)).toEqual({ domain: '127.0.0.1:3000', uri: LISTEN });
   });

@@ -12,7 +12,7 @@ import { StoreArgumentError } from '../../src/store/store-errors.js';
 
 const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
 
-describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (README "Configuration": STORE_TIMEOUT_MS)', () => {
+describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (docs/configuration.md: STORE_TIMEOUT_MS)', () => {
   let dir: string;
   let sqlite: SqliteStore;
   let store: Store;

@@ -1,9 +1,12 @@
+import { JsonRpcProvider } from 'ethers';
 import {
   type Address,
   type Chain,
+  createPublicClient,
   decodeAbiParameters,
   decodeFunctionResult,
   encodeFunctionData,
+  http,
   labelhash,
   namehash,
   type PublicClient,
@@ -12,6 +15,7 @@ import {
   toHex,
 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { mainnet } from 'viem/chains';
 import { packetToBytes } from 'viem/ens';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
@@ -213,5 +217,48 @@ describe('UniversalResolver (contracts/) under viem 2.57 ENS actions, over ENSâ€
     expect(Number(await read('nameExpires', 'carol'))).toBeGreaterThan(Date.now() / 1000 + 300 * 86_400);
     // expired.eth was registered for one second: ownerOf refuses it, as ENS's BaseRegistrar does.
     await expect(read('ownerOf', 'expired')).rejects.toThrow(/NameExpired/);
+  });
+});
+
+describe('ENS at its mainnet addresses: ethers v6 and viem with no ENS settings resolve on the local chain (chain id 1)', () => {
+  let provider: JsonRpcProvider;
+  beforeAll(() => {
+    provider = new JsonRpcProvider(chain.rpcUrl);
+  });
+  afterAll(() => provider?.destroy());
+
+  it('the registry and the Universal Resolver are where ethers 6 and viem look by default', async () => {
+    const ensPlugin = (await provider.getNetwork()).getPlugin<import('ethers').EnsPlugin>(
+      'org.ethers.plugins.network.Ens',
+    );
+    expect(ensPlugin?.address).toBe(ens.registry);
+    expect(ensPlugin?.universalResolver?.toLowerCase()).toBe(ens.universalResolver.toLowerCase());
+    expect(mainnet.contracts.ensUniversalResolver.address.toLowerCase()).toBe(ens.universalResolver.toLowerCase());
+    for (const address of [ens.registry, ens.universalResolver]) {
+      expect(await client.getCode({ address }), address).toMatch(/^0x[0-9a-f]{100,}$/);
+    }
+  });
+
+  it('ethers resolves names, subnames and text records through requireResolver, and offchain ones by CCIP-Read', async () => {
+    expect(await provider.resolveName('alice.eth')).toBe(accounts[1]!.address);
+    expect(await provider.resolveName('pay.alice.eth')).toBe(accounts[1]!.address);
+    expect(await (await provider.getResolver('alice.eth'))?.getText('com.twitter')).toBe('alice');
+    expect(await provider.resolveName('deep.sub.offchain.eth')).toBe(OFFCHAIN_ADDRESS);
+    // ENS's Universal Resolver reverts for a name without a resolver, and ethers 6.17 passes that on.
+    await expect(provider.resolveName('nobody.eth')).rejects.toThrow(/ResolverNotFound/);
+  });
+
+  it('ethers lookupAddress calls reverse(): the primary name, null without one, a revert when it does not resolve back', async () => {
+    expect(await provider.lookupAddress(accounts[1]!.address)).toBe('alice.eth');
+    expect(await provider.lookupAddress(accounts[2]!.address)).toBe('bob.eth');
+    expect(await provider.lookupAddress(accounts[3]!.address)).toBeNull();
+    await expect(provider.lookupAddress(accounts[4]!.address)).rejects.toThrow(/ReverseAddressMismatch/);
+  });
+
+  it('viem with the stock mainnet chain resolves the same names', async () => {
+    const stock = createPublicClient({ chain: mainnet, transport: http(chain.rpcUrl, { retryCount: 0 }) });
+    expect(await stock.getEnsAddress({ name: 'alice.eth' })).toBe(accounts[1]!.address);
+    expect(await stock.getEnsName({ address: accounts[2]!.address })).toBe('bob.eth');
+    expect(await stock.getEnsText({ name: 'offchain.eth', key: 'com.twitter' })).toBe('offchainer');
   });
 });

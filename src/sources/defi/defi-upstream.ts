@@ -2,7 +2,7 @@ import type { HttpJsonSource } from '../http-json-source.js';
 import { type HttpUpstreamParams, httpUpstream } from '../http-upstream.js';
 import type { SourceClient } from '../source-client.js';
 
-/** SPEC "Data freshness": DeFi TVL 5 minutes; every DeFi upstream is cached that long. */
+/** docs/api-contract.md#data-freshness: DeFi TVL 5 minutes; every DeFi upstream is cached that long. */
 export const DEFI_FRESHNESS_MS = 5 * 60_000;
 
 /** Where one DeFi upstream is and how it is watched. */

@@ -80,7 +80,7 @@ const ok = <T>(r: MulticallResult | undefined): T | null => (r?.status === 'succ
 export class BaseNamesReader {
   constructor(private readonly p: { client: ChainRpcClient; contracts: BaseNamesContracts; reads: BlockReads }) {}
 
-  /** SPEC "ENS records: real time, on-chain": each read is exact for the head block, made once per block. */
+  /** docs/api-contract.md#data-freshness: each read is exact for the head block, made once per block. */
   private load<T>(key: string, fetcher: () => Promise<T>): Promise<T> {
     return this.p.reads.read(key, fetcher);
   }

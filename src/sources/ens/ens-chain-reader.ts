@@ -132,7 +132,7 @@ export class EnsChainReader {
 
   constructor(private readonly p: { client: ChainRpcClient; contracts: EnsContracts; reads: BlockReads }) {}
 
-  /** SPEC "ENS records: real time, on-chain": each read is exact for the head block, made once per block. */
+  /** docs/api-contract.md#data-freshness: each read is exact for the head block, made once per block. */
   private load<T>(key: string, fetcher: () => Promise<T>): Promise<T> {
     return this.p.reads.read(key, fetcher);
   }

@@ -6,7 +6,7 @@ import type { EnsDomainRecord, EnsDomainsSource } from './ens-domains.js';
 
 /** The most names one address's list holds; the subgraph's own page limit. */
 export const MAX_SUBGRAPH_DOMAINS = 1000;
-/** SPEC "Data freshness": indexed data is minutes behind the chain anyway. */
+/** docs/api-contract.md#data-freshness: indexed data is minutes behind the chain anyway. */
 const DOMAINS_FRESHNESS_MS = 60_000;
 
 /** Names an account is registry owner, registrant or NameWrapper owner of, with their registrar expiry. */

@@ -1,6 +1,8 @@
 import type { HttpUpstreamParams } from '../http-upstream.js';
 
-/** SPEC "Data freshness": social-protocol data 1 to 5 minutes. Profiles change rarely: the upper bound. */
+/**
+ * docs/api-contract.md#data-freshness: social-protocol data 1 to 5 minutes. Profiles change rarely: the upper bound.
+ */
 export const SOCIAL_PROFILE_FRESHNESS_MS = 5 * 60_000;
 /** Casts, followers, search and feeds move: the lower bound. */
 export const SOCIAL_LIST_FRESHNESS_MS = 60_000;

@@ -1,7 +1,10 @@
 import { getAddress, isAddress } from 'viem';
 import { UnexpectedReplyError } from '../json-reply.js';
 
-/** A Farcaster user as the service answers it (SPEC "Social-protocol user"), whichever upstream it came from. */
+/**
+ * A Farcaster user as the service answers it (docs/api-contract.md#social-protocol-user-and-cast), whichever upstream
+ * it came from.
+ */
 export interface FarcasterProfile {
   fid: number;
   /** The fname or ENS name the user chose; empty when none is set. */
@@ -27,7 +30,10 @@ export interface FarcasterEmbedRecord {
   castId: { fid: number; hash: string } | null;
 }
 
-/** A cast (SPEC "Social-protocol cast"), with its author's FID and, where the reply held it, the author. */
+/**
+ * A cast (docs/api-contract.md#social-protocol-user-and-cast), with its author's FID and, where the reply held it, the
+ * author.
+ */
 export interface FarcasterCastRecord {
   hash: string;
   text: string;

@@ -1,2 +1,2 @@
-/** SPEC "Data freshness": token prices 30 seconds. */
+/** docs/api-contract.md#data-freshness: token prices 30 seconds. */
 export const PRICE_FRESHNESS_MS = 30_000;

@@ -3,7 +3,7 @@ import type { SourceClient } from '../source-client.js';
 import type { ChainRpcClient } from './chain-clients.js';
 
 /**
- * Reads exact for the chain's latest block (SPEC "ENS records: real time, on-chain"), made once per block. Each read
+ * Reads exact for the chain's latest block (docs/api-contract.md#data-freshness), made once per block. Each read
  * first learns the head: one `eth_blockNumber` for every read started in the same turn of the event loop, sent after
  * all of them, so a block a caller saw mined before asking is never missed. A read already made at that block is
  * answered from the source's cache; any other goes to the chain. When the head cannot be read the chain is failing,

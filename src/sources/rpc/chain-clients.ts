@@ -15,6 +15,8 @@ export type ChainClient = {
   chainId: number;
   mode: ChainClientMode;
   client: ChainRpcClient | undefined;
+  /** The embedded chain's loopback URL, for a local chain only (a live URL may carry a key: it is never kept here). */
+  localRpcUrl?: string;
 };
 
 export type ChainClients = Record<ChainKey, ChainClient>;
@@ -81,7 +83,7 @@ export function createChainClients({
       }),
       batch: { multicall: { batchSize: MULTICALL_BATCH_BYTES, wait: 0 } },
     });
-    return [key, { key, chainId: endpoint.id, mode, client }];
+    return [key, { key, chainId: endpoint.id, mode, client, ...(mode === 'local' ? { localRpcUrl: url } : {}) }];
   });
   return Object.fromEntries(entries) as ChainClients;
 }

@@ -24,6 +24,7 @@ export function createRpcSourceClients(p: {
       kind: 'rpc',
       mode: chain.mode,
       description,
+      ...(chain.localRpcUrl === undefined ? {} : { rpcUrl: chain.localRpcUrl }),
       freshnessMs: 12_000,
       timeoutMs: p.timeoutMs,
     };

@@ -135,29 +135,45 @@ export function chainEventDetector(p: {
     }
   };
 
+  const cursorNames = async () => {
+    if (!names) {
+      const genesis = (await p.client.getBlock({ blockNumber: 0n })).hash;
+      names = { block: chainCursorName(p.chainId, genesis), untraced: untracedBlocksName(p.chainId, genesis) };
+    }
+    return names;
+  };
+  const isChainEvent = (event: string) => event.startsWith('ens.') || event.startsWith('wallet.');
+  /** The safe head now, and the cursor when there is one; without one it is set at that head (detection starts there). */
+  const headAndCursor = async () => {
+    const cursorName = (await cursorNames()).block;
+    // viem caches the block number for its polling interval (4 s) unless told not to.
+    const head = await p.client.getBlockNumber({ cacheTime: 0 });
+    const safe = head - BigInt(p.confirmations);
+    if (safe < 0n) return { safe, cursor: null };
+    const cursor = parseCursor(await p.store.getCursor(cursorName));
+    if (!cursor) {
+      const block = await p.client.getBlock({ blockNumber: safe });
+      await p.publish([], { [cursorName]: `${safe}:${block.timestamp}` });
+    }
+    return { safe, cursor };
+  };
+
   return {
     name: `chain ${p.chainId}`,
     intervalMs: p.intervalMs,
+    async startWatching(events) {
+      // The first webhook to want chain events fixes where detection starts before its creation is answered, so a
+      // transaction its creator sends next is seen even when it is mined before the next step.
+      if (events.some(isChainEvent)) await headAndCursor();
+    },
     async step() {
       const webhooks = await p.store.listActiveWebhooks();
       const wanted = new Set(webhooks.flatMap((w) => w.events));
       // Idle (no RPC at all) while no webhook wants chain events; the cursor then resumes where it stopped.
-      if (![...wanted].some((e) => e.startsWith('ens.') || e.startsWith('wallet.'))) return;
-      if (!names) {
-        const genesis = (await p.client.getBlock({ blockNumber: 0n })).hash;
-        names = { block: chainCursorName(p.chainId, genesis), untraced: untracedBlocksName(p.chainId, genesis) };
-      }
-      const cursorName = names.block;
-      // viem caches the block number for its polling interval (4 s) unless told not to.
-      const head = await p.client.getBlockNumber({ cacheTime: 0 });
-      const safe = head - BigInt(p.confirmations);
-      if (safe < 0n) return;
-      const cursor = parseCursor(await p.store.getCursor(cursorName));
-      if (!cursor) {
-        const block = await p.client.getBlock({ blockNumber: safe });
-        await p.publish([], { [cursorName]: `${safe}:${block.timestamp}` });
-        return;
-      }
+      if (![...wanted].some(isChainEvent)) return;
+      const { safe, cursor } = await headAndCursor();
+      if (!cursor) return;
+      const { block: cursorName, untraced: untracedName } = await cursorNames();
       if (!historyLoaded && p.contracts) {
         await loadRegistrarHistory({ client: p.client, registrar: p.contracts.registrar, book, toBlock: cursor.block });
         historyLoaded = true;
@@ -202,7 +218,7 @@ export function chainEventDetector(p: {
         );
       }
       const traceFailures: TraceAttempt[] = [];
-      const untraced = await p.store.getCursor(names.untraced);
+      const untraced = await p.store.getCursor(untracedName);
       if (wanted.has('wallet.transfer') || wanted.has('wallet.nft_transfer')) {
         const eth = wanted.has('wallet.transfer');
         const traceBlock = eth && watched.length > 0 ? await tracer(toBlock) : null;
@@ -230,7 +246,7 @@ export function chainEventDetector(p: {
       // Untraced blocks left from before are dropped when no one watches ETH any more or nothing is traced.
       const cursors: Record<string, string> = { [cursorName]: `${toBlock}:${toTime}` };
       if (untraced || traceFailures.length > 0)
-        cursors[names.untraced] = formatUntracedBlocks(untracedAfter(traceFailures, p));
+        cursors[untracedName] = formatUntracedBlocks(untracedAfter(traceFailures, p));
       await p.publish(events, cursors);
     },
   };

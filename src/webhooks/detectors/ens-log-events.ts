@@ -162,7 +162,7 @@ export async function ensLogEvents(p: {
 }
 
 const DAY_SECONDS = 86_400;
-/** SPEC: `ens.expiring` is "name expires within 30 days". */
+/** docs/api-contract.md#events: `ens.expiring` is "a name expires within 30 days". */
 export const EXPIRING_WINDOW_SECONDS = 30 * DAY_SECONDS;
 
 /**

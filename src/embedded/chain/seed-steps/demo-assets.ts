@@ -13,7 +13,10 @@ export interface DemoToken {
   holdings: readonly [string, string, string, string];
 }
 
-/** SPEC's demo: the four tokens a wallet answer lists on the embedded chain, and what each demo wallet holds. */
+/**
+ * The demo (docs/embedded-default.md#demo-data): the four tokens a wallet answer lists on the embedded chain, and what
+ * each demo wallet holds.
+ */
 export const DEMO_TOKENS: readonly DemoToken[] = [
   { symbol: 'USDC', name: 'USD Coin', decimals: 6, holdings: ['2500', '150.5', '0', '75'] },
   { symbol: 'DAI', name: 'Dai Stablecoin', decimals: 18, holdings: ['1200', '0', '10000', '0'] },

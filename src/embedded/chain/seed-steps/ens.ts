@@ -1,18 +1,21 @@
 import {
   type Abi,
   type Address,
+  encodeAbiParameters,
   encodeFunctionData,
   getContractAddress,
   type Hex,
   keccak256,
   labelhash,
   namehash,
+  numberToHex,
   parseEther,
   stringToHex,
   zeroHash,
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { encodeContentHash } from '../../../sources/ens/content-hash.js';
+import { MAINNET_ENS_CONTRACTS } from '../../../sources/ens/ens-contracts.js';
 import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
 import { loadPublishedContract } from '../published-contracts.js';
 import type { SeedContext, SeedStep } from '../seed-local-chain.js';
@@ -20,6 +23,7 @@ import type { SeedContext, SeedStep } from '../seed-local-chain.js';
 /**
  * ENS is deployed by an account of its own (not dev account 0), so its addresses depend on nothing another seed step
  * does: the deployer's nonces 0–4 are the registry, resolver, reverse registrar, .eth registrar, Universal Resolver.
+ * The registry and the Universal Resolver are then moved to their mainnet addresses (see localEnsAddresses).
  */
 export const ENS_DEPLOYER = privateKeyToAccount(keccak256(stringToHex('chain-identity-api: local ENS deployer')));
 
@@ -39,22 +43,45 @@ const LOCAL_BATCH_GATEWAYS = ['x-batch-gateway:true'];
 const YEAR_SECONDS = 365n * 24n * 3600n;
 const MIN_TRANSFERABLE_SECONDS = 3600n;
 
+/** Where the deployer's transaction with `nonce` created its contract. */
+const deployedAt = (nonce: number) => getContractAddress({ from: ENS_DEPLOYER.address, nonce: BigInt(nonce) });
+
 /**
- * Where the ENS contracts of the local chain are (fixed: they depend only on the ENS deployer's nonces).
- * @example localEnsAddresses().universalResolver // '0x…'
+ * Where the ENS contracts of the local chain are (fixed). The registry and the Universal Resolver sit at their mainnet
+ * addresses, where ENS clients look without being told (ethers v6's default registry and Universal Resolver, viem's
+ * `mainnet.contracts.ensUniversalResolver`); the others where the ENS deployer's nonces put them.
+ * @example localEnsAddresses().universalResolver // '0xeEeEEEeE14D718C2B47D9923Deab1335E144EeEe'
  */
 export function localEnsAddresses(): EnsContractAddresses & { deployer: Address } {
-  const from = ENS_DEPLOYER.address;
-  const at = (nonce: number) => getContractAddress({ from, nonce: BigInt(nonce) });
   return {
-    deployer: from,
-    registry: at(0),
-    publicResolver: at(1),
-    reverseRegistrar: at(2),
-    ethRegistrar: at(3),
-    universalResolver: at(4),
+    deployer: ENS_DEPLOYER.address,
+    registry: MAINNET_ENS_CONTRACTS.registry,
+    publicResolver: deployedAt(1),
+    reverseRegistrar: deployedAt(2),
+    ethRegistrar: deployedAt(3),
+    universalResolver: MAINNET_ENS_CONTRACTS.universalResolver,
   };
 }
+
+/**
+ * Moves a contract deployed at `from` to `to`: its runtime code (immutables included) and the storage `slots` its
+ * constructor wrote; `from` is left without code. anvil_setCode cannot run a constructor, so a contract that must sit
+ * at a fixed address is deployed normally first.
+ */
+async function moveContract({ publicClient, testClient }: SeedContext, from: Address, to: Address, slots: Hex[]) {
+  const code = await publicClient.getCode({ address: from });
+  if (!code) throw new Error(`no contract at ${from} to move to ${to}`);
+  await testClient.setCode({ address: to, bytecode: code });
+  for (const slot of slots) {
+    const value = await publicClient.getStorageAt({ address: from, slot });
+    await testClient.setStorageAt({ address: to, index: slot, value: value ?? zeroHash });
+  }
+  await testClient.setCode({ address: from, bytecode: '0x' });
+}
+
+/** Solidity's slot of `mapping(key => …)` entry `key` for the mapping at slot `mappingSlot`. */
+const mappingSlot = (key: Hex, slot: number) =>
+  keccak256(encodeAbiParameters([{ type: 'bytes32' }, { type: 'uint256' }], [key, BigInt(slot)]));
 
 /** A 48×48 SVG circle: the on-chain `data:` avatar of alice.eth. */
 const ALICE_AVATAR_SVG =
@@ -183,12 +210,29 @@ async function deployEns(context: SeedContext): Promise<EnsContractAddresses> {
   const universal = loadContractArtifact('UniversalResolver');
 
   const tx = deployerWriter(context, 0);
+  // The registry's constructor makes its deployer the root's owner: records[0x0].owner, slot 0 of mapping slot 0.
+  // It moves before the others deploy, since the reverse registrar's constructor reads it.
   await tx.deploy(registry.abi, registry.bytecode, []);
+  await tx.settle();
+  const rootOwnerSlot = mappingSlot(zeroHash, 0);
+  const rootOwner = await context.publicClient.getStorageAt({ address: deployedAt(0), slot: rootOwnerSlot });
+  if (rootOwner !== numberToHex(BigInt(ENS_DEPLOYER.address), { size: 32 })) {
+    throw new Error(`ENSRegistry keeps its root owner elsewhere than slot ${rootOwnerSlot}`);
+  }
+  await moveContract(context, deployedAt(0), expected.registry, [rootOwnerSlot]);
+
   await tx.deploy(resolver.abi, resolver.bytecode, [expected.registry]);
   await tx.deploy(reverse.abi, reverse.bytecode, [expected.registry, expected.publicResolver]);
   await tx.deploy(registrar.abi, registrar.bytecode, [expected.registry, namehash('eth')]);
   await tx.deploy(universal.abi, universal.bytecode, [expected.registry, LOCAL_BATCH_GATEWAYS]);
   await tx.settle();
+  // The Universal Resolver's storage is its `string[] defaultGateways` (slot 0): the length, then one slot per short
+  // string from keccak256(0) on; the registry is an immutable, in the code.
+  if (LOCAL_BATCH_GATEWAYS.some((url) => url.length >= 32)) throw new Error('a long gateway URL takes more slots');
+  const gatewaySlots = LOCAL_BATCH_GATEWAYS.map((_, i) =>
+    numberToHex(BigInt(keccak256(zeroHash)) + BigInt(i), { size: 32 }),
+  );
+  await moveContract(context, deployedAt(4), expected.universalResolver, [zeroHash, ...gatewaySlots]);
 
   const setSubnodeOwner = (parent: Hex, label: string, owner: Address): Write => ({
     address: expected.registry,

@@ -1,0 +1,44 @@
+import { toHex } from 'viem';
+import { getDevAccounts } from '../embedded/chain/dev-accounts.js';
+
+/** The dev account the banner offers and `npm run demo` sends from: alice.eth's owner, funded on both chains. */
+export const DEMO_ACCOUNT_INDEX = 1;
+
+export interface StartBannerParams {
+  /** The address the server listens on, e.g. http://127.0.0.1:3000. */
+  url: string;
+  /** The embedded chains that run (none when every chain is live). */
+  chains: readonly { name: string; chainId: number; rpcUrl: string }[];
+}
+
+/**
+ * What `npm start` prints once it listens: `serving on <url>` first (scripts and tests read that line), then where
+ * the docs, GraphiQL, MCP and health are, each embedded chain's JSON-RPC URL and one funded dev account to send
+ * transactions with.
+ * @example process.stdout.write(startBanner({ url: server.url, chains: [{ name: 'ethereum', chainId: 1, rpcUrl }] }))
+ */
+export function startBanner({ url, chains }: StartBannerParams): string {
+  const row = (label: string, value: string, note = '') =>
+    `  ${label.padEnd(12)}${value.padEnd(42)}  ${note}`.trimEnd();
+  const lines = [
+    `serving on ${url}`,
+    row('home', `${url}/`, 'links to everything below'),
+    row('docs', `${url}/docs`, 'API reference (the guides: docs/ in the repository)'),
+    row('graphql', `${url}/graphql`, 'GraphiQL in a browser, with example tabs'),
+    row('mcp', `${url}/mcp`, 'MCP server (Streamable HTTP) for agents'),
+    row('health', `${url}/api/sources/health`, 'which source is live, which local'),
+  ];
+  for (const chain of chains) {
+    lines.push(row(chain.name, chain.rpcUrl, `embedded anvil, chain id ${chain.chainId}`));
+  }
+  if (chains.length > 0) {
+    const account = getDevAccounts()[DEMO_ACCOUNT_INDEX]!;
+    const key = toHex(account.getHdKey().privateKey!);
+    lines.push(
+      row('dev account', account.address, 'alice.eth, funded on the embedded chains'),
+      row('', key, "its key: anvil's public test key, never for a real chain"),
+      row('demo', 'npm run demo -- --help', 'send the transactions each webhook event comes from'),
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
