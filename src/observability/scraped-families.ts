@@ -1,4 +1,4 @@
-import { Counter, Gauge, type Histogram, type Registry } from 'prom-client';
+import type { Histogram, Registry } from 'prom-client';
 import { DURATION_BUCKETS, type DurationTally } from './duration-tally.js';
 
 /** Label values of one series; every value comes from a bounded set (no addresses, names or keys). */
@@ -12,76 +12,88 @@ export interface ScrapedSeries {
 interface ScrapedFamily<S> {
   name: string;
   help: string;
+  /** The labels of every series, in the order they are written. */
   labelNames: readonly string[];
-  /** Read when /metrics is scraped; a gauge's may ask the store. */
+  /** Read when /metrics is scraped; a gauge's may ask the store. No series: the family is written without samples. */
   series: () => Iterable<S> | Promise<Iterable<S>>;
+  /** What `registry.resetMetrics()` clears. */
+  reset?: () => void;
 }
+
+type Sample = { metricName?: string; labels: Record<string, string | number>; value: number };
 
 /**
- * A counter whose series are read from tallies when /metrics is scraped: the request path adds to plain numbers,
- * and prom-client's label hashing runs once per series per scrape instead of once per event.
- * @example scrapedCounter(registry, { name: 'store_calls_total', help, labelNames: ['call'], series: () => tallies.counts() })
+ * Registers a family whose samples are made from tallies when /metrics is scraped, in the shape prom-client's
+ * registry serializes (what its own metrics' `get()` returns): the request path adds to plain numbers, and nothing
+ * is hashed or validated per event. Unlike prom-client's Gauge, a family with no series writes no sample (not a 0).
  */
-export function scrapedCounter(registry: Registry, family: ScrapedFamily<ScrapedSeries>): void {
-  new Counter({
-    name: family.name,
-    help: family.help,
-    labelNames: family.labelNames,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const s of await family.series()) this.inc(s.labels, s.value);
-    },
-  });
-}
-
-/** A gauge set from its series when /metrics is scraped (queue depth, breaker state). */
-export function scrapedGauge(registry: Registry, family: ScrapedFamily<ScrapedSeries>): void {
-  new Gauge({
-    name: family.name,
-    help: family.help,
-    labelNames: family.labelNames,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const s of await family.series()) this.set(s.labels, s.value);
-    },
-  });
-}
-
-/**
- * A histogram of durations in seconds read from {@link DurationTally} series when /metrics is scraped, in the shape
- * prom-client's registry serializes (what its own Histogram's `get()` returns). `reset` is what
- * `registry.resetMetrics()` clears.
- */
-export function scrapedHistogram(
+function registerScraped(
   registry: Registry,
-  family: ScrapedFamily<{ labels: SeriesLabels; tally: DurationTally }> & { reset?: () => void },
+  type: 'counter' | 'gauge' | 'histogram',
+  family: ScrapedFamily<unknown>,
+  samples: (series: Iterable<unknown>) => Sample[],
 ): void {
   const { name, help } = family;
   const metric = {
     name,
     help,
-    type: 'histogram' as const,
+    type,
     aggregator: 'sum' as const,
     reset() {
       family.reset?.();
     },
     async get() {
-      const values: { metricName: string; labels: Record<string, string | number>; value: number }[] = [];
-      for (const { labels, tally } of await family.series()) {
-        let cumulative = 0;
-        DURATION_BUCKETS.forEach((le, i) => {
-          cumulative += tally.buckets[i]!;
-          values.push({ metricName: `${name}_bucket`, labels: { ...labels, le }, value: cumulative });
-        });
-        values.push({ metricName: `${name}_bucket`, labels: { ...labels, le: '+Inf' }, value: tally.count });
-        values.push({ metricName: `${name}_sum`, labels, value: tally.sum });
-        values.push({ metricName: `${name}_count`, labels, value: tally.count });
-      }
-      return { name, help, type: metric.type, aggregator: metric.aggregator, values };
+      return { name, help, type, aggregator: metric.aggregator, values: samples(await family.series()) };
     },
   };
-  // The registry only calls get() and reads name/type/aggregator, the contract prom-client's own Histogram meets.
+  // The registry only calls get() and reads name/type/aggregator, the contract prom-client's own metrics meet.
   registry.registerMetric(metric as unknown as Histogram);
+}
+
+function ordered(labelNames: readonly string[], labels: SeriesLabels): SeriesLabels {
+  const out: SeriesLabels = {};
+  for (const n of labelNames) out[n] = labels[n] ?? '';
+  return out;
+}
+
+const plainSamples =
+  (labelNames: readonly string[]) =>
+  (series: Iterable<unknown>): Sample[] =>
+    [...(series as Iterable<ScrapedSeries>)].map((s) => ({ labels: ordered(labelNames, s.labels), value: s.value }));
+
+/**
+ * A counter read from tallies when /metrics is scraped.
+ * @example scrapedCounter(registry, { name: 'store_calls_total', help, labelNames: ['call', 'outcome'], series })
+ */
+export function scrapedCounter(registry: Registry, family: ScrapedFamily<ScrapedSeries>): void {
+  registerScraped(registry, 'counter', family, plainSamples(family.labelNames));
+}
+
+/** A gauge read when /metrics is scraped (queue depth, breaker state). */
+export function scrapedGauge(registry: Registry, family: ScrapedFamily<ScrapedSeries>): void {
+  registerScraped(registry, 'gauge', family, plainSamples(family.labelNames));
+}
+
+/** A histogram of durations in seconds read from {@link DurationTally} series when /metrics is scraped. */
+export function scrapedHistogram(
+  registry: Registry,
+  family: ScrapedFamily<{ labels: SeriesLabels; tally: DurationTally }>,
+): void {
+  const { name } = family;
+  registerScraped(registry, 'histogram', family, (series) => {
+    const values: Sample[] = [];
+    for (const s of series as Iterable<{ labels: SeriesLabels; tally: DurationTally }>) {
+      const labels = ordered(family.labelNames, s.labels);
+      const { tally } = s;
+      let cumulative = 0;
+      DURATION_BUCKETS.forEach((le, i) => {
+        cumulative += tally.buckets[i]!;
+        values.push({ metricName: `${name}_bucket`, labels: { ...labels, le }, value: cumulative });
+      });
+      values.push({ metricName: `${name}_bucket`, labels: { ...labels, le: '+Inf' }, value: tally.count });
+      values.push({ metricName: `${name}_sum`, labels, value: tally.sum });
+      values.push({ metricName: `${name}_count`, labels, value: tally.count });
+    }
+    return values;
+  });
 }

@@ -1,5 +1,6 @@
 import { countInto, DurationTally } from './duration-tally.js';
 import { traceStoreCall } from './span-hooks.js';
+import { tracingEnabled } from './tracer.js';
 
 /**
  * How a store call ended: `timeout` past STORE_TIMEOUT_MS (or refused at once while the backend is late),
@@ -60,5 +61,5 @@ export function observedStoreCall(
       },
     );
   };
-  return (...args) => traceStoreCall(p.system, p.call, () => timed(args));
+  return (...args) => (tracingEnabled() ? traceStoreCall(p.system, p.call, () => timed(args)) : timed(args));
 }
