@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
-import { type Family, parsePrometheusText, valueOf } from '../helpers/prometheus-text.js';
+import { type Family, parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js';
@@ -25,7 +25,7 @@ async function scrape(): Promise<Map<string, Family>> {
 
 /** How much a sample moved between two scrapes. */
 const moved = (before: Map<string, Family>, after: Map<string, Family>, name: string, labels = {}) =>
-  valueOf(after, name, labels) - valueOf(before, name, labels);
+  sampleValue(after, name, labels) - sampleValue(before, name, labels);
 
 const graphql = (body: unknown, headers: Record<string, string>) => server.post('/graphql', body, headers);
 
@@ -196,19 +196,19 @@ describe('/metrics: the families an operator runs the service by (docs/operators
     expect(created.status).toBe(200);
     const { id } = (await created.json()) as { id: string };
     const before = await scrape();
-    expect(valueOf(before, 'webhook_outbox_pending')).toBe(0);
-    expect(valueOf(before, 'webhook_outbox_oldest_pending_age_seconds')).toBe(0);
+    expect(sampleValue(before, 'webhook_outbox_pending')).toBe(0);
+    expect(sampleValue(before, 'webhook_outbox_oldest_pending_age_seconds')).toBe(0);
 
     // A ping the receiver refuses: one failed attempt, then pending until its (distant) retry.
     receiver.fallbackStatus = 500;
     expect((await server.post(`/api/webhooks/${id}/test`, {}, bearer(token))).status).toBe(200);
     await expect
-      .poll(async () => valueOf(await scrape(), 'webhook_delivery_attempts_total', { result: 'failed' }))
-      .toBe(valueOf(before, 'webhook_delivery_attempts_total', { result: 'failed' }) + 1);
+      .poll(async () => sampleValue(await scrape(), 'webhook_delivery_attempts_total', { result: 'failed' }))
+      .toBe(sampleValue(before, 'webhook_delivery_attempts_total', { result: 'failed' }) + 1);
     const failed = await scrape();
-    expect(valueOf(failed, 'webhook_outbox_pending')).toBe(1);
-    expect(valueOf(failed, 'webhook_outbox_oldest_pending_age_seconds')).toBeGreaterThan(0);
-    expect(valueOf(failed, 'webhooks_disabled')).toBe(0);
+    expect(sampleValue(failed, 'webhook_outbox_pending')).toBe(1);
+    expect(sampleValue(failed, 'webhook_outbox_oldest_pending_age_seconds')).toBeGreaterThan(0);
+    expect(sampleValue(failed, 'webhooks_disabled')).toBe(0);
 
     // One the receiver takes: delivered, and the outbox keeps only the first.
     receiver.fallbackStatus = 200;
@@ -216,7 +216,7 @@ describe('/metrics: the families an operator runs the service by (docs/operators
     await expect
       .poll(async () => moved(before, await scrape(), 'webhook_delivery_attempts_total', { result: 'delivered' }))
       .toBe(1);
-    expect(valueOf(await scrape(), 'webhook_outbox_pending')).toBe(1);
+    expect(sampleValue(await scrape(), 'webhook_outbox_pending')).toBe(1);
   });
 
   it('no label value is an address, a name, a key or a token', async () => {

@@ -110,7 +110,7 @@ export function parsePrometheusText(text: string): Map<string, Family> {
 }
 
 /** The value of the one sample named `name` whose labels include `labels`; 0 when there is none (not counted yet). */
-export function valueOf(families: Map<string, Family>, name: string, labels: Record<string, string> = {}): number {
+export function sampleValue(families: Map<string, Family>, name: string, labels: Record<string, string> = {}): number {
   const base = name.replace(/_(bucket|sum|count)$/, '');
   const family = families.get(name) ?? families.get(base);
   if (!family) throw new Error(`no family ${name}`);

@@ -6,7 +6,7 @@ import { SourceClient, UpstreamError } from '../../src/sources/source-client.js'
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 import { UpstreamTimeoutError, upstreamFailureKind } from '../../src/sources/upstream-failure.js';
 import type { OutboxStats } from '../../src/store/webhook-store.js';
-import { parsePrometheusText, valueOf } from '../helpers/prometheus-text.js';
+import { parsePrometheusText, sampleValue } from '../helpers/prometheus-text.js';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 
@@ -43,11 +43,11 @@ describe('source families: requests, errors by kind, breaker state, where answer
     expect(await client.load('k', async () => 1)).toBe(1);
     expect(await client.load('k', async () => 2)).toBe(1);
     let families = await scrape();
-    expect(valueOf(families, 'upstream_requests_total', labels({ kind: 'prices' }))).toBe(1);
-    expect(valueOf(families, 'upstream_request_duration_seconds_count', labels())).toBe(1);
-    expect(valueOf(families, 'upstream_answers_total', labels({ result: 'miss' }))).toBe(1);
-    expect(valueOf(families, 'upstream_answers_total', labels({ result: 'hit' }))).toBe(1);
-    expect(valueOf(families, 'upstream_breaker_state', labels({ state: 'closed' }))).toBe(1);
+    expect(sampleValue(families, 'upstream_requests_total', labels({ kind: 'prices' }))).toBe(1);
+    expect(sampleValue(families, 'upstream_request_duration_seconds_count', labels())).toBe(1);
+    expect(sampleValue(families, 'upstream_answers_total', labels({ result: 'miss' }))).toBe(1);
+    expect(sampleValue(families, 'upstream_answers_total', labels({ result: 'hit' }))).toBe(1);
+    expect(sampleValue(families, 'upstream_breaker_state', labels({ state: 'closed' }))).toBe(1);
 
     advance(2000);
     const fail = (status: number) => async () => {
@@ -57,14 +57,14 @@ describe('source families: requests, errors by kind, breaker state, where answer
     expect(await client.load('k', fail(429))).toBe(1);
     await expect(client.load('other', fail(503))).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
     families = await scrape();
-    expect(valueOf(families, 'upstream_errors_total', labels({ error: 'http_5xx' }))).toBe(1);
-    expect(valueOf(families, 'upstream_errors_total', labels({ error: 'rate_limited' }))).toBe(1);
-    expect(valueOf(families, 'upstream_errors_total', labels({ error: 'breaker_open' }))).toBe(1);
+    expect(sampleValue(families, 'upstream_errors_total', labels({ error: 'http_5xx' }))).toBe(1);
+    expect(sampleValue(families, 'upstream_errors_total', labels({ error: 'rate_limited' }))).toBe(1);
+    expect(sampleValue(families, 'upstream_errors_total', labels({ error: 'breaker_open' }))).toBe(1);
     // The open breaker refused the third call without calling: three answers, three attempts.
-    expect(valueOf(families, 'upstream_requests_total', labels({ kind: 'prices' }))).toBe(3);
-    expect(valueOf(families, 'upstream_answers_total', labels({ result: 'stale' }))).toBe(2);
-    expect(valueOf(families, 'upstream_breaker_state', labels({ state: 'open' }))).toBe(1);
-    expect(valueOf(families, 'upstream_breaker_state', labels({ state: 'closed' }))).toBe(0);
+    expect(sampleValue(families, 'upstream_requests_total', labels({ kind: 'prices' }))).toBe(3);
+    expect(sampleValue(families, 'upstream_answers_total', labels({ result: 'stale' }))).toBe(2);
+    expect(sampleValue(families, 'upstream_breaker_state', labels({ state: 'open' }))).toBe(1);
+    expect(sampleValue(families, 'upstream_breaker_state', labels({ state: 'closed' }))).toBe(0);
   });
 
   it('names each failure by a fixed kind, never by upstream text', () => {
@@ -95,8 +95,8 @@ describe('operation families: names are bounded to the published ones', () => {
     const families = parsePrometheusText(await metrics.registry.metrics());
     const runs = families.get('graphql_operation_duration_seconds')!.samples.filter((s) => s.name.endsWith('_count'));
     expect(runs.map((s) => s.labels.operation).sort()).toEqual(['Prices', 'anonymous', 'other']);
-    expect(valueOf(families, 'graphql_operation_errors_total', { operation: 'other', code: 'NOT_FOUND' })).toBe(1);
-    expect(valueOf(families, 'graphql_operation_errors_total', { operation: 'anonymous', code: 'OTHER' })).toBe(1);
+    expect(sampleValue(families, 'graphql_operation_errors_total', { operation: 'other', code: 'NOT_FOUND' })).toBe(1);
+    expect(sampleValue(families, 'graphql_operation_errors_total', { operation: 'anonymous', code: 'OTHER' })).toBe(1);
   });
 });
 
@@ -104,9 +104,9 @@ describe('webhook outbox gauges', () => {
   it('are read from the store when scraped: pending, the oldest pending age in seconds, disabled webhooks', async () => {
     const { scrape } = setup({ pending: 7, oldestPendingAt: T0 - 90_000, disabledWebhooks: 2 });
     const families = await scrape();
-    expect(valueOf(families, 'webhook_outbox_pending')).toBe(7);
-    expect(valueOf(families, 'webhook_outbox_oldest_pending_age_seconds')).toBe(90);
-    expect(valueOf(families, 'webhooks_disabled')).toBe(2);
+    expect(sampleValue(families, 'webhook_outbox_pending')).toBe(7);
+    expect(sampleValue(families, 'webhook_outbox_oldest_pending_age_seconds')).toBe(90);
+    expect(sampleValue(families, 'webhooks_disabled')).toBe(2);
   });
 
   it('are left out of a scrape whose store does not answer, and the rest is still served', async () => {
