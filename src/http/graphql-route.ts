@@ -13,7 +13,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { maxAliasesRule, maxCostRule, maxDepthRule } from '../gateway/operation-limits.js';
 import { graphqlAnswerErrorCode, graphqlOperationName } from '../observability/graphql-request-observation.js';
-import { observeOperation } from '../observability/observe-operation.js';
+import { observeOperation } from '../observability/http/observe-operation.js';
 import type { OperationTallies } from '../observability/operation-tallies.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
