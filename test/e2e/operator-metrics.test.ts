@@ -135,6 +135,13 @@ describe('/metrics: the families an operator runs the service by (docs/operators
     );
     expect(invalid.status).toBe(200);
     expect((await server.get('/api/gas', newClient())).status).toBe(200);
+    const mcp = await server.post(
+      '/mcp',
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_gas_prices', arguments: {} } },
+      { ...newClient(), accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+    );
+    expect(mcp.status).toBe(200);
+    expect(JSON.stringify(await mcp.json())).not.toContain('"isError":true');
     const after = await scrape();
 
     expect(count('graphql', 'Prices')).toBe(1);
@@ -144,6 +151,8 @@ describe('/metrics: the families an operator runs the service by (docs/operators
     expect(errors('graphql', 'NameAndPrice', 'INVALID_PARAMETER')).toBe(1);
     // A REST row runs its operation under the row's id (its first call here: nothing cached yet).
     expect(count('rest', 'getGasPrices')).toBe(1);
+    // An MCP tool call runs its row's operation too.
+    expect(count('mcp', 'getGasPrices')).toBe(1);
   });
 
   it('a REST row counts its error answers by code under its route pattern', async () => {

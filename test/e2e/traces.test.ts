@@ -63,6 +63,25 @@ describe('traces (docs/operators.md#traces): one REST call followed from HTTP to
     expect(traceIds).toEqual(new Set([http.spanContext().traceId]));
   });
 
+  it('POST /graphql (a parsed body) keeps the same tree: the operation under the HTTP span, its loader batch under the operation', async () => {
+    exporter.reset();
+    const query = 'query Prices { tokenPrices(symbols: ["BTC"]) { symbol price } }';
+    const res = await server.post('/graphql', { query }, { 'x-request-id': 'trace-test-2' });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await expect.poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER)).toBe(true);
+    const spans = exporter.getFinishedSpans();
+
+    const http = only(spans, 'POST /graphql');
+    expect(http.attributes['request.id']).toBe('trace-test-2');
+    const operation = only(spans, 'graphql Prices');
+    expect(operation.attributes['api.surface']).toBe('graphql');
+    expect(parentOf(operation)).toBe(idOf(http));
+    const loader = only(spans, 'loader marketQuote');
+    expect(parentOf(loader)).toBe(idOf(operation));
+    expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
+  });
+
   it("continues the caller's trace when the request carries a W3C traceparent", async () => {
     exporter.reset();
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
