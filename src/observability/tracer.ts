@@ -5,23 +5,25 @@ import {
   type Span,
   SpanKind,
   SpanStatusCode,
+  type Tracer,
   trace,
 } from '@opentelemetry/api';
 
-/** The tracer every span of this service comes from: a no-op until a provider is registered (start-tracing.ts). */
-const tracer = trace.getTracer('chain-identity-api');
-
-/** Set while this process exports spans: without it every hook runs its call and nothing more. */
-let tracing = false;
+/**
+ * The tracer every span of this service comes from, set while this process exports spans: without it every hook runs
+ * its call and nothing more. Taken from the provider registered at that moment (a tracer got earlier would keep
+ * delegating to a provider shut down since).
+ */
+let tracer: Tracer | undefined;
 
 /** Whether spans are recorded (OTEL_EXPORTER_OTLP_ENDPOINT set, or a test registered its own processor). */
 export function tracingEnabled(): boolean {
-  return tracing;
+  return tracer !== undefined;
 }
 
-/** Called by start-tracing.ts only, as it registers and shuts down the tracer provider. */
+/** Called by start-tracing.ts only, once it has registered the tracer provider, and as it shuts it down. */
 export function setTracingEnabled(on: boolean): void {
-  tracing = on;
+  tracer = on ? trace.getTracer('chain-identity-api') : undefined;
 }
 
 /** The error code a failed span shows: an ApiError's code or an error's class name, never its message (it may hold a name or address). */
@@ -42,7 +44,7 @@ export function failSpan(span: Span, err: unknown): void {
  * @example await inSpan('store consumeQuota', { 'db.operation.name': 'consumeQuota' }, () => store.consumeQuota(args))
  */
 export function inSpan<T>(name: string, attributes: Attributes, run: (span: Span) => Promise<T>): Promise<T> {
-  if (!tracing) return run(noSpan);
+  if (tracer === undefined) return run(noSpan);
   return tracer.startActiveSpan(name, { attributes, kind: SpanKind.INTERNAL }, async (span) => {
     try {
       return await run(span);
@@ -65,7 +67,11 @@ export function startServerSpan(
   headers: Record<string, string | string[] | undefined>,
 ): Span {
   const parent = propagation.extract(ROOT_CONTEXT, headers);
-  return tracer.startSpan(name, { attributes, kind: SpanKind.SERVER }, parent);
+  return (tracer ?? trace.getTracer('chain-identity-api')).startSpan(
+    name,
+    { attributes, kind: SpanKind.SERVER },
+    parent,
+  );
 }
 
 /** What `run` receives when tracing is off: setting attributes on it does nothing. */
