@@ -1,5 +1,6 @@
 import type { Tier } from '../../rest-compat/route-row.js';
 import { ApiError } from '../errors/api-error.js';
+import type { AccessTallies } from '../observability/access-tallies.js';
 import type { QuotaCounter, Store } from '../store/store.js';
 import { type BazaarExtension, bazaarTags } from './bazaar-discovery.js';
 import { BoundedMemo } from './bounded-memo.js';
@@ -111,8 +112,10 @@ export function createAccessGate(params: {
    * (docs/api-contract.md#limits-by-access-mode: "paid calls are not counted").
    */
   payments?: { verifier: X402Payments; defaultPriceUsd: string };
+  /** Refusals by access mode and limit, for /metrics. */
+  tallies?: AccessTallies;
 }): AccessGate {
-  const { store } = params;
+  const { store, tallies } = params;
   const now = params.now ?? Date.now;
   // One identification per request: the gate, and resolvers asking later, share it (keyed by the headers object).
   const identified = new WeakMap<object, Promise<Caller>>();
@@ -160,6 +163,7 @@ export function createAccessGate(params: {
 
     const minuteLimit = reachedLimit(plan.perMinute, result.counts, days);
     if (minuteLimit !== undefined) {
+      tallies?.quotaRefused(caller.mode, 'per_minute');
       throw rateLimited({ tier, limit: minuteLimit, perMinute: true, headers: headersFor(result.counts), now: at });
     }
 
@@ -171,17 +175,22 @@ export function createAccessGate(params: {
       const minute = await store.consumeQuota({ counters: plan.perMinute, now: at });
       const headers = headersFor([...result.counts.slice(0, days), ...minute.counts]);
       if (!minute.admitted) {
+        tallies?.quotaRefused(caller.mode, 'per_minute');
         const reached = reachedLimit(plan.perMinute, minute.counts, 0)!;
         throw rateLimited({ tier, limit: reached, perMinute: true, headers, now: at });
       }
       // The credit and the count of credits spent today move in one atomic step: a crash cannot part them.
       const keyId = caller.apiKey.id;
       const debit = await store.debitCredit({ keyId, count: creditsUsedCounter(keyId), now: at });
-      if (!debit.ok) throw insufficientCredits({ tier, limit, headers, now: at });
+      if (!debit.ok) {
+        tallies?.quotaRefused(caller.mode, 'credits');
+        throw insufficientCredits({ tier, limit, headers, now: at });
+      }
       return headers;
     }
     const headers = headersFor(result.counts);
     const retryAfter = secondsUntil(windowResetsAt(at, DAY_MS), at);
+    tallies?.quotaRefused(caller.mode, 'daily');
     throw (
       params.onDailyLimit?.({ caller, route, headers, req, limit, retryAfter }) ??
       rateLimited({ tier, limit, perMinute: false, headers, now: at })
@@ -218,7 +227,10 @@ export function createAccessGate(params: {
         ttlMs: SLOT_TTL_MS,
         now: now(),
       });
-      if (token === null) throw tooManyInFlight(tier, params.limits.apiKeyConcurrency);
+      if (token === null) {
+        tallies?.quotaRefused(caller.mode, 'concurrency');
+        throw tooManyInFlight(tier, params.limits.apiKeyConcurrency);
+      }
       let released = false;
       const release = () => {
         if (released) return;

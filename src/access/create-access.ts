@@ -1,6 +1,7 @@
 import type { AccountServices } from '../../subgraphs/shared/account-services.js';
 import type { AppConfig } from '../config/config.js';
 import { serviceUnavailable } from '../errors/api-error.js';
+import type { AccessTallies } from '../observability/access-tallies.js';
 import type { Sources } from '../sources/sources.js';
 import type { FacilitatorSource } from '../sources/x402/facilitator-source.js';
 import type { Store } from '../store/store.js';
@@ -61,6 +62,8 @@ export function createAccess(p: {
   facilitator?: FacilitatorSource;
   /** The URL the server listens on, known once it does: SIWE's domain and URI when neither is configured. */
   listenUrl: () => string;
+  /** Refusals, x402 offers, settlements and failures, for /metrics. */
+  tallies?: AccessTallies;
 }): Access {
   const limits = accessLimitsFromConfig(p.config);
   const tokens = createSessionTokens({ store: p.store, configuredSecret: p.config.auth.jwtSecret });
@@ -71,11 +74,13 @@ export function createAccess(p: {
     ipv6Prefix: p.config.anonymousIpv6Prefix,
   });
   const payments =
-    p.facilitator && createX402Payments({ x402: p.config.x402, store: p.store, facilitator: p.facilitator });
+    p.facilitator &&
+    createX402Payments({ x402: p.config.x402, store: p.store, facilitator: p.facilitator, tallies: p.tallies });
   const gate = createAccessGate({
     store: p.store,
     identify,
     limits,
+    tallies: p.tallies,
     onDailyLimit: p.onDailyLimit ?? (payments && paymentOffer(payments, p.config.x402.defaultPriceUsd)),
     ...(payments ? { payments: { verifier: payments, defaultPriceUsd: p.config.x402.defaultPriceUsd } } : {}),
   });

@@ -2,6 +2,7 @@ import { getAddress, isAddressEqual, verifyTypedData } from 'viem';
 import { z } from 'zod';
 import { EVM_ADDRESS_PATTERN } from '../arguments/evm-address.js';
 import type { ApiError } from '../errors/api-error.js';
+import type { AccessTallies, PaymentFailure } from '../observability/access-tallies.js';
 import type { FacilitatorRequest, FacilitatorSource } from '../sources/x402/facilitator-source.js';
 import type { Store } from '../store/store.js';
 import { USDC_EIP712_DOMAIN } from './payment-catalog.js';
@@ -168,13 +169,24 @@ export function createX402Payments(p: {
   store: Pick<Store, 'markPaymentNonceSpent'>;
   facilitator: FacilitatorSource;
   now?: () => number;
+  /** Offers, settlements and failures, for /metrics. */
+  tallies?: AccessTallies;
 }): X402Payments {
-  const { x402 } = p;
+  const { x402, tallies } = p;
   const now = p.now ?? Date.now;
   const v2Network = `eip155:${x402.chainId}`;
-  const offer: X402Payments['offer'] = (terms, o) => paymentRequired(x402, terms, o);
-  const refuse = (terms: PaymentTerms, err: PaymentRefused): never => {
+  const offer: X402Payments['offer'] = (terms, o) => {
+    tallies?.offerMade();
+    return paymentRequired(x402, terms, o);
+  };
+  const refuse = (terms: PaymentTerms, err: PaymentRefused, stage: PaymentFailure): never => {
+    tallies?.paymentFailed(stage);
     throw paymentRequired(x402, terms, { message: `Payment refused: ${err.message}`, reason: err.reason });
+  };
+  /** A store or facilitator that did not answer: counted, then its 503 goes on. */
+  const unavailable = (err: unknown): never => {
+    tallies?.paymentFailed('unavailable');
+    throw err;
   };
 
   /** Everything that can be checked without I/O; returns the facilitator request for this payment. */
@@ -265,18 +277,16 @@ export function createX402Payments(p: {
         decoded = decode(payment);
         request = await check(decoded, terms, at);
       } catch (err) {
-        if (err instanceof PaymentRefused) return refuse(terms, err);
+        if (err instanceof PaymentRefused) return refuse(terms, err, 'check');
         throw err;
       }
       const { authorization } = decoded.payload;
       const payer = getAddress(authorization.from);
       const reference = `x402:${x402.chainId}:${payer.toLowerCase()}:${authorization.nonce.toLowerCase()}`;
       // Spent before anything runs: of concurrent requests with one authorization, on any instance, one goes on.
-      const first = await p.store.markPaymentNonceSpent({
-        key: reference,
-        expiresAt: Number(authorization.validBefore) * 1000,
-        now: at,
-      });
+      const first = await p.store
+        .markPaymentNonceSpent({ key: reference, expiresAt: Number(authorization.validBefore) * 1000, now: at })
+        .catch(unavailable);
       if (!first)
         return refuse(
           terms,
@@ -284,9 +294,10 @@ export function createX402Payments(p: {
             'duplicate_settlement',
             'this payment authorization was already used (replays are refused)',
           ),
+          'replay',
         );
 
-      const verified = await p.facilitator.verify(request);
+      const verified = await p.facilitator.verify(request).catch(unavailable);
       if (!verified.isValid) {
         return refuse(
           terms,
@@ -294,6 +305,7 @@ export function createX402Payments(p: {
             verified.invalidReason ?? 'invalid_payment',
             `the facilitator refused the payment (${verified.invalidReason ?? 'no reason given'})`,
           ),
+          'verify',
         );
       }
       const responseHeader =
@@ -305,7 +317,7 @@ export function createX402Payments(p: {
         async settle() {
           if (settled) throw new Error('a payment is settled once');
           settled = true;
-          const answer = await p.facilitator.settle(request);
+          const answer = await p.facilitator.settle(request).catch(unavailable);
           if (!answer.success) {
             return refuse(
               terms,
@@ -313,8 +325,10 @@ export function createX402Payments(p: {
                 answer.errorReason ?? 'unexpected_settle_error',
                 `settlement failed (${answer.errorReason ?? 'no reason given'}); nothing was charged and no data is sent`,
               ),
+              'settle',
             );
           }
+          tallies?.settled();
           const network = decoded.x402Version === 1 ? x402.network : v2Network;
           const receipt: PaymentReceipt = {
             success: true,

@@ -129,6 +129,13 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   // Bearer token GET /metrics asks for; unset: /metrics is not served.
   METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  // OpenTelemetry traces: off (no SDK loaded) unless a collector is named; spans go to <endpoint>/v1/traces.
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
+  OTEL_EXPORTER_OTLP_HEADERS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => otlpHeaders(v, ctx)),
+  OTEL_SERVICE_NAME: z.string().min(1).max(128).default('chain-identity-api'),
   ETH_RPC_URL: optionalUrl,
   BASE_RPC_URL: optionalUrl,
   ARBITRUM_RPC_URL: optionalUrl,
@@ -227,6 +234,30 @@ const envSchema = z.object({
 /** Every environment variable the service reads (docs/configuration.md and .env.example document each). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(envSchema.shape);
 
+/**
+ * OTEL_EXPORTER_OTLP_HEADERS as OpenTelemetry writes it: `key=value` pairs, comma-separated, values percent-encoded.
+ * @example otlpHeaders('x-honeycomb-team=abc,x-env=prod', ctx) // { 'x-honeycomb-team': 'abc', 'x-env': 'prod' }
+ */
+function otlpHeaders(value: string, ctx: z.RefinementCtx): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const pair of value.split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    const name = pair.slice(0, at).trim();
+    if (at < 1 || !/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/.test(name)) {
+      ctx.addIssue({ code: 'custom', message: 'must be key=value pairs separated by commas' });
+      return z.NEVER;
+    }
+    try {
+      headers[name] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `the value of ${name} is not valid percent-encoding` });
+      return z.NEVER;
+    }
+  }
+  return headers;
+}
+
 /** Variables whose values are secrets (keys, tokens, URLs that may embed keys): never written to a log. */
 const SECRET_VARIABLES = [
   'COINGECKO_API_KEY',
@@ -241,6 +272,8 @@ const SECRET_VARIABLES = [
   'JWT_SECRET',
   'CCIP_SIGNER_KEY',
   'METRICS_TOKEN',
+  // Collectors take their API key in a header (`x-honeycomb-team=…`, `Authorization=…`).
+  'OTEL_EXPORTER_OTLP_HEADERS',
   'REDIS_URL',
   'ETH_RPC_URL',
   'BASE_RPC_URL',
@@ -288,6 +321,15 @@ export interface AppConfig {
   mcpAllowedHosts: string[];
   /** Bearer token of GET /metrics; undefined: /metrics is not served. Never logged. */
   metricsToken: string | undefined;
+  /** OpenTelemetry traces (docs/operators.md#traces): no endpoint, no SDK and no spans. */
+  otel: {
+    /** OTEL_EXPORTER_OTLP_ENDPOINT: the collector's OTLP/HTTP base URL. */
+    endpoint: string | undefined;
+    /** OTEL_EXPORTER_OTLP_HEADERS: headers sent with each export (a collector's API key). Never logged. */
+    headers: Record<string, string>;
+    /** OTEL_SERVICE_NAME: the `service.name` of every span. */
+    serviceName: string;
+  };
   /** What one client connection may hold (README "Running behind a proxy"). */
   connections: {
     /** Open at once; one more is answered 503 SERVICE_UNAVAILABLE and closed. */
@@ -469,6 +511,11 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     corsOrigins: e.CORS_ORIGINS,
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS,
     metricsToken: e.METRICS_TOKEN,
+    otel: {
+      endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
+      headers: e.OTEL_EXPORTER_OTLP_HEADERS,
+      serviceName: e.OTEL_SERVICE_NAME,
+    },
     connections: {
       max: e.MAX_CONNECTIONS,
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,

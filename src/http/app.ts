@@ -7,11 +7,17 @@ import { type AccessGate, noRelease } from '../access/access-gate.js';
 import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { requestLoggerFactory } from '../logging/request-logger.js';
+import { registerHttpSpans } from '../observability/http/http-spans.js';
+import { observedGateway } from '../observability/http/observe-operation.js';
+import type { OperatorMetricSources } from '../observability/http/operator-metrics.js';
+import { publishedOperationNames } from '../observability/http/published-operation-names.js';
+import { OperationTallies } from '../observability/operation-tallies.js';
 import { registerBatchRoutes } from './batch-route.js';
 import { connectionOptions, limitConnections } from './connection-limits.js';
 import { registerCors } from './cors.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
+import { graphiqlTabs } from './graphiql-tabs.js';
 import { registerGraphqlRoute } from './graphql-route.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerLandingPage } from './landing-page.js';
@@ -37,6 +43,8 @@ export interface HttpAppDeps {
   agents: AgentSurface;
   access: AccessGate;
   contexts: GraphContextFactory;
+  /** What /metrics reports beyond HTTP: the server's tallies, its sources, its store's outbox. */
+  observed: Omit<OperatorMetricSources, 'operations'>;
 }
 
 /** Request bodies are small JSON documents; 1 MiB bounds what a caller can make us parse. */
@@ -69,6 +77,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: 16_384 },
   });
   installErrorHandling(app);
+  registerHttpSpans(app);
   registerJsonBodyParser(app);
   // Set as the request arrives (a callback hook, not an async onSend: this runs on every request).
   app.addHook('onRequest', (request, reply, done) => {
@@ -79,13 +88,19 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   Object.assign(answerHeaders, await registerSecurityHeaders(app));
   // After the request id and security headers: a refused connection's 503 carries them too.
   limitConnections(app, deps.config.connections.max);
-  registerMetrics(app, createHttpMetrics(), deps.config.metricsToken);
+  const operationTallies = new OperationTallies(
+    publishedOperationNames(
+      deps.operations,
+      graphiqlTabs().map((tab) => tab.query),
+    ),
+  );
+  registerMetrics(app, createHttpMetrics({ ...deps.observed, operations: operationTallies }), deps.config.metricsToken);
   await app.register(uiAssets, {});
   await registerLandingPage(app, { publicBaseUrl: deps.config.publicBaseUrl });
 
   registerOperationRoutes(app, {
     rows: deps.operations,
-    gateway: deps.gateway,
+    gateway: observedGateway(deps.gateway, operationTallies, 'rest'),
     access: deps.access,
     contexts: deps.contexts,
     cache: new ResponseCache(),
@@ -110,7 +125,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     tools: deps.agents.tools,
     resources: deps.agents.resources,
     access: deps.access,
-    gateway: deps.gateway,
+    gateway: observedGateway(deps.gateway, operationTallies, 'mcp'),
     contexts: deps.contexts,
     allowedHosts: mcpAllowedHosts({
       publicBaseUrl: deps.config.publicBaseUrl,
@@ -131,6 +146,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     limits: deps.config.graphql,
     defaultPriceUsd: deps.config.x402.defaultPriceUsd,
     publicBaseUrl: deps.config.publicBaseUrl,
+    operationTallies,
   });
   app.addHook('onClose', async () => {
     await apollo.stop();

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, OversizedRequestError, RequestTimeoutError } from '../errors/api-error.js';
 import { type EnvelopeStyle, renderError } from '../errors/error-envelope.js';
+import { noteErrorCode } from './metrics.js';
 import { newRequestId } from './request-id.js';
 
 /** CCIP routes answer in the ERC-3668 shape; everything else in the full envelope. */
@@ -21,6 +22,7 @@ function fromFastifyError(err: FastifyError): ApiError | undefined {
 
 function send(request: FastifyRequest, reply: FastifyReply, err: unknown): FastifyReply {
   const rendered = renderError(err, envelopeStyleFor(request.url));
+  noteErrorCode(reply, err instanceof ApiError ? err.code : 'INTERNAL_ERROR');
   return reply.code(rendered.status).headers(rendered.headers).send(rendered.body);
 }
 

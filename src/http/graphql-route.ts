@@ -12,6 +12,9 @@ import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { maxAliasesRule, maxCostRule, maxDepthRule } from '../gateway/operation-limits.js';
+import { graphqlAnswerErrorCode, graphqlOperationName } from '../observability/graphql-request-observation.js';
+import { observeOperation } from '../observability/http/observe-operation.js';
+import type { OperationTallies } from '../observability/operation-tallies.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
 import { graphiqlTabs } from './graphiql-tabs.js';
@@ -101,6 +104,8 @@ export async function registerGraphqlRoute(
     defaultPriceUsd: string;
     /** PUBLIC_BASE_URL: the origin of the x402 `resource` URL (else the request's). */
     publicBaseUrl?: string | undefined;
+    /** Each operation's run, for /metrics (and its span). */
+    operationTallies: OperationTallies;
   },
 ): Promise<ApolloServer<GraphqlContext>> {
   const server = new ApolloServer<GraphqlContext>({
@@ -147,10 +152,17 @@ export async function registerGraphqlRoute(
       headers: request.headers,
       resource: () => requestResource(request, deps.publicBaseUrl),
     };
-    const result = await server.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: request.method, headers, search, body: request.body },
-      context: async () => ({ ...deps.contexts.create(request), access, admission }),
-    });
+    // The one point where a /graphql operation is observed (observe-operation.ts), whatever pipeline executes it.
+    const result = await observeOperation(
+      deps.operationTallies,
+      { surface: 'graphql', name: graphqlOperationName(request) },
+      () =>
+        server.executeHTTPGraphQLRequest({
+          httpGraphQLRequest: { method: request.method, headers, search, body: request.body },
+          context: async () => ({ ...deps.contexts.create(request), access, admission }),
+        }),
+      (answer) => (answer.body.kind === 'complete' ? graphqlAnswerErrorCode(answer.body.string) : undefined),
+    );
     // An x402 offer goes through the one error renderer: x402 clients read its body (`accepts`), not Apollo's `errors`.
     if (admission.offer) throw admission.offer;
     let body: string;

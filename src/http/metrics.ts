@@ -1,31 +1,35 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
-import { Counter, collectDefaultMetrics, type Histogram, Registry } from 'prom-client';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Counter, collectDefaultMetrics, Registry } from 'prom-client';
 import { ApiError } from '../errors/api-error.js';
+import { countInto, DurationTally } from '../observability/duration-tally.js';
+import { type OperatorMetricSources, registerOperatorMetrics } from '../observability/http/operator-metrics.js';
+import { scrapedCounter, scrapedHistogram } from '../observability/scraped-families.js';
 
-/** Upper bounds (seconds) of the request duration histogram. */
-const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5] as const;
-
-/** One route pattern and method: responses by status and the duration histogram (bucket counts, not cumulative). */
+/** One route pattern and method: responses by status, error answers by code, and the duration histogram. */
 class RouteTally {
   readonly statuses = new Map<number, number>();
-  readonly buckets = new Array<number>(DURATION_BUCKETS.length + 1).fill(0);
-  sum = 0;
-  count = 0;
+  readonly errorCodes = new Map<string, number>();
+  readonly duration = new DurationTally();
 
   constructor(
     readonly method: string,
     readonly route: string,
   ) {}
 
-  record(status: number, seconds: number): void {
-    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
-    let bucket = 0;
-    while (bucket < DURATION_BUCKETS.length && seconds > DURATION_BUCKETS[bucket]!) bucket += 1;
-    this.buckets[bucket]! += 1;
-    this.sum += seconds;
-    this.count += 1;
+  record(status: number, seconds: number, errorCode: string | undefined): void {
+    countInto(this.statuses, status);
+    if (errorCode !== undefined) countInto(this.errorCodes, errorCode);
+    this.duration.record(seconds);
   }
+}
+
+/** The error code each error answer was rendered with (error-handler.ts notes it), read once it is sent. */
+const answeredCodes = new WeakMap<FastifyReply, string>();
+
+/** Notes the code of the error `reply` answers with, for `http_error_responses_total`. */
+export function noteErrorCode(reply: FastifyReply, code: string): void {
+  answeredCodes.set(reply, code);
 }
 
 /**
@@ -36,7 +40,7 @@ class RouteTally {
 export class HttpTallies {
   private readonly byRoute = new Map<string, Map<string, RouteTally>>();
 
-  record(method: string, route: string, status: number, seconds: number): void {
+  record(method: string, route: string, status: number, seconds: number, errorCode?: string): void {
     let byMethod = this.byRoute.get(route);
     if (!byMethod) {
       byMethod = new Map();
@@ -47,7 +51,7 @@ export class HttpTallies {
       tally = new RouteTally(method, route);
       byMethod.set(method, tally);
     }
-    tally.record(status, seconds);
+    tally.record(status, seconds, errorCode);
   }
 
   clear(): void {
@@ -64,38 +68,11 @@ export interface HttpMetrics {
   tallies: HttpTallies;
 }
 
-/** http_request_duration_seconds in the shape prom-client's registry serializes (a histogram's `get()`). */
-function durationHistogram(tallies: HttpTallies) {
-  const name = 'http_request_duration_seconds';
-  return {
-    name,
-    help: 'HTTP request duration by method and route pattern',
-    type: 'histogram' as const,
-    aggregator: 'sum' as const,
-    /** registry.resetMetrics(): starts every series over (http_requests_total is rebuilt from the same tallies). */
-    reset() {
-      tallies.clear();
-    },
-    async get() {
-      const values: { metricName: string; labels: Record<string, string | number>; value: number }[] = [];
-      for (const t of tallies.tallies()) {
-        const labels = { method: t.method, route: t.route };
-        let cumulative = 0;
-        DURATION_BUCKETS.forEach((le, i) => {
-          cumulative += t.buckets[i]!;
-          values.push({ metricName: `${name}_bucket`, labels: { ...labels, le }, value: cumulative });
-        });
-        values.push({ metricName: `${name}_bucket`, labels: { ...labels, le: '+Inf' }, value: t.count });
-        values.push({ metricName: `${name}_sum`, labels, value: t.sum });
-        values.push({ metricName: `${name}_count`, labels, value: t.count });
-      }
-      return { name, help: this.help, type: this.type, aggregator: this.aggregator, values };
-    },
-  };
-}
-
-/** Prometheus metrics of this process; labels use the route pattern, never the raw URL (bounded cardinality). */
-export function createHttpMetrics(): HttpMetrics {
+/**
+ * Prometheus metrics of this process; labels use the route pattern, never the raw URL (bounded cardinality). With
+ * `operator`, the families of docs/operators.md#metrics too (sources, operations, store, webhooks, access).
+ */
+export function createHttpMetrics(operator?: OperatorMetricSources): HttpMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const tallies = new HttpTallies();
@@ -111,8 +88,27 @@ export function createHttpMetrics(): HttpMetrics {
       }
     },
   });
-  // The registry only calls get() and reads name/type/aggregator, the contract prom-client's own Histogram meets.
-  registry.registerMetric(durationHistogram(tallies) as unknown as Histogram);
+  scrapedHistogram(registry, {
+    name: 'http_request_duration_seconds',
+    help: 'HTTP request duration by method and route pattern',
+    labelNames: ['method', 'route'],
+    series: function* () {
+      for (const t of tallies.tallies()) yield { labels: { method: t.method, route: t.route }, tally: t.duration };
+    },
+    // registry.resetMetrics(): starts every series over (http_requests_total is rebuilt from the same tallies).
+    reset: () => tallies.clear(),
+  });
+  scrapedCounter(registry, {
+    name: 'http_error_responses_total',
+    help: 'Error answers by method, route pattern and error code (a REST row is its route pattern)',
+    labelNames: ['method', 'route', 'code'],
+    series: function* () {
+      for (const t of tallies.tallies()) {
+        for (const [code, value] of t.errorCodes) yield { labels: { method: t.method, route: t.route, code }, value };
+      }
+    },
+  });
+  if (operator) registerOperatorMetrics(registry, operator);
   return { registry, tallies };
 }
 
@@ -123,11 +119,13 @@ export function createHttpMetrics(): HttpMetrics {
  */
 export function registerMetrics(app: FastifyInstance, metrics: HttpMetrics, token: string | undefined): void {
   app.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
     metrics.tallies.record(
       request.method,
       request.routeOptions.url ?? 'unmatched',
-      reply.statusCode,
+      status,
       reply.elapsedTime / 1000,
+      status >= 400 ? answeredCodes.get(reply) : undefined,
     );
     done();
   });

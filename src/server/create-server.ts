@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { RouteTable } from '../../rest-compat/route-row.js';
@@ -11,6 +12,7 @@ import type { ReplayServer } from '../embedded/replay/replay-server.js';
 import { buildHttpApp } from '../http/app.js';
 import { pricedTools } from '../http/mcp/agent-surface.js';
 import { createLogger } from '../logging/logger.js';
+import { startTracing } from '../observability/start-tracing.js';
 import type { Sources } from '../sources/sources.js';
 import type { Store } from '../store/store.js';
 import type { AppOffers } from './app-services.js';
@@ -42,6 +44,8 @@ export interface CreateServerOptions {
   fixturesDir?: string;
   /** Called once per JSON-RPC method sent to a chain (tests count upstream calls with it). */
   onRpcRequest?: (chain: ChainKey, method: string) => void;
+  /** Span processors of a test's own (an in-memory exporter): traces on without OTEL_EXPORTER_OTLP_ENDPOINT. */
+  spanProcessors?: readonly SpanProcessor[];
 }
 
 /**
@@ -58,6 +62,9 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
   // A busy port fails now, in milliseconds, not after the chains have started.
   await assertPortFree(config.port, config.host);
   try {
+    // Before anything that makes spans; shut down last, after the store, so the last spans are sent.
+    const tracing = await startTracing({ otel: config.otel, spanProcessors: opts.spanProcessors });
+    if (tracing) cleanups.push(() => tracing.shutdown());
     // The store and the embedded chains (anvil processes) start while this process builds the schema and the routes.
     let offers: AppOffers | undefined;
     const servicesStart = startServices({
@@ -94,6 +101,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       agents,
       access: services.access.gate,
       contexts: services.contexts,
+      observed: { telemetry: services.telemetry, sources: sources.health, outbox: store },
     });
     cleanups.push(() => app.close());
     await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {

@@ -14,6 +14,7 @@ import { type LocalFacilitator, startLocalFacilitator } from '../embedded/local-
 import type { ReplayServer } from '../embedded/replay/replay-server.js';
 import { type EmbeddedChain, startEmbeddedChainIfNeeded } from '../embedded/start-embedded-chain.js';
 import { type GraphContextFactory, graphContextFactory } from '../http/graph-context-factory.js';
+import { ServiceTelemetry } from '../observability/service-telemetry.js';
 import { BASE_NAMES_PARENT } from '../sources/ens/base-names-reader.js';
 import type { Sources } from '../sources/sources.js';
 import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
@@ -37,6 +38,8 @@ export interface Services {
   /** The CCIP signer's address (CCIP_SIGNER_KEY, or the key generated once into the store). */
   ccipSigner: `0x${string}`;
   app: AppServices;
+  /** The counts /metrics reports beyond HTTP (store calls, access, webhook attempts). */
+  telemetry: ServiceTelemetry;
   /** One GraphContext per HTTP request: fresh loaders, the caller identified by the access gate. */
   contexts: GraphContextFactory;
   /**
@@ -63,6 +66,8 @@ export interface StartServicesOptions {
   startedAt?: number;
   /** Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402 (server only). */
   offers?: () => AppOffers | undefined;
+  /** Where the store, access and webhooks count for /metrics; default a new one. */
+  telemetry?: ServiceTelemetry;
 }
 
 /**
@@ -74,6 +79,7 @@ export interface StartServicesOptions {
 export async function startServices(opts: StartServicesOptions): Promise<Services> {
   const { config, logger } = opts;
   const startedAt = opts.startedAt ?? Date.now();
+  const telemetry = opts.telemetry ?? new ServiceTelemetry();
   const cleanups: (() => Promise<void>)[] = [];
   const closeAll = async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
@@ -84,6 +90,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       redisUrl: config.redisUrl,
       prefix: opts.storePrefix ?? config.redisKeyPrefix,
       timeoutMs: config.storeTimeoutMs,
+      calls: telemetry.storeCalls,
     });
     cleanups.push(() => store.close());
 
@@ -122,7 +129,14 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       if (listenUrl === undefined) throw new Error('the server is not listening yet');
       return listenUrl;
     };
-    const access = createAccess({ config, store, sources, facilitator, listenUrl: currentListenUrl });
+    const access = createAccess({
+      config,
+      store,
+      sources,
+      facilitator,
+      listenUrl: currentListenUrl,
+      tallies: telemetry.access,
+    });
     // On the embedded default, base.eth on the embedded Ethereum chain resolves through this gateway to the embedded
     // Base chain's names, as Basenames' L1 resolver does on mainnet: ENS clients on chain 1 find them as REST does.
     const chainParents =
@@ -134,7 +148,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     if (localChain) await registerDemoSubname(store, config.ccip.parentNames);
     // Every process that serves the webhooks API also delivers and detects: the outbox, claims and cursors live in
     // the store, so instances sharing it send each delivery once. Stopped before the store closes.
-    const webhooks = startWebhooks({ config, store, logger });
+    const webhooks = startWebhooks({ config, store, logger, attempts: telemetry.webhookAttempts });
     cleanups.push(() => webhooks.stop());
     webhooks.runDetectors(
       createEventDetectors({
@@ -166,6 +180,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       access,
       ccipSigner: ccip.signer,
       app,
+      telemetry,
       contexts: graphContextFactory({
         sources,
         app,

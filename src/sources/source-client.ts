@@ -1,11 +1,25 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type CircuitBreakerPolicy, CircuitState, ConsecutiveBreaker, circuitBreaker, handleWhen } from 'cockatiel';
+import {
+  type CircuitBreakerPolicy,
+  CircuitState,
+  ConsecutiveBreaker,
+  circuitBreaker,
+  handleWhen,
+  isBrokenCircuitError,
+} from 'cockatiel';
 import { LRUCache } from 'lru-cache';
 import { serviceUnavailable } from '../errors/api-error.js';
+import { traceUpstreamCall } from '../observability/span-hooks.js';
 import { type RetryBackoffParams, upstreamRetryDelayMs } from './retry-backoff.js';
 import type { BreakerState, SourceHealthRegistry, SourceMonitor } from './source-health.js';
 import { type ResolvedSourcePolicy, resolveSourcePolicy, type SourcePolicy } from './source-policy.js';
-import { describeUpstreamFailure, isPassThroughError, isRetryableFailure, UpstreamError } from './upstream-failure.js';
+import {
+  describeUpstreamFailure,
+  isPassThroughError,
+  isRetryableFailure,
+  UpstreamTimeoutError,
+  upstreamFailureKind,
+} from './upstream-failure.js';
 
 export type { SourcePolicy } from './source-policy.js';
 export { UpstreamError } from './upstream-failure.js';
@@ -112,6 +126,7 @@ export class SourceClient {
       this.monitor.recordFailure({
         latencyMs: duration,
         message: describeUpstreamFailure(failure, this.policy.timeoutMs),
+        kind: upstreamFailureKind(failure),
       });
     });
     this.breaker = breaker;
@@ -137,12 +152,18 @@ export class SourceClient {
 
     const cached = this.cache.get(key);
     const { version } = opts;
-    if (cached !== undefined && this.isFresh(cached, version, opts.freshnessMs)) return cached.value as T;
+    if (cached !== undefined && this.isFresh(cached, version, opts.freshnessMs)) {
+      this.monitor.recordAnswer('hit');
+      return cached.value as T;
+    }
 
     // A call made for an older version may answer with state the caller has already seen replaced: not shared.
     const flightKey = version === undefined ? key : `${key}\u0000${version}`;
     const pending = this.inFlight.get(flightKey);
-    if (pending !== undefined) return pending as Promise<T>;
+    if (pending !== undefined) {
+      this.monitor.recordAnswer('shared');
+      return pending as Promise<T>;
+    }
     const refresh = this.fetchOrFallBack<T>(key, fetcher, idempotent, version).finally(() =>
       this.inFlight.delete(flightKey),
     );
@@ -176,12 +197,15 @@ export class SourceClient {
     idempotent: boolean,
     version?: bigint,
   ): Promise<T> {
+    this.monitor.recordAnswer('miss');
     try {
-      const value = await this.callUpstream(fetcher, idempotent);
+      const value = await traceUpstreamCall(this.policy, () => this.callUpstream(fetcher, idempotent));
       if (key !== undefined) this.cache.set(key, { value, storedAt: this.now(), version });
       return value;
     } catch (err) {
       if (isPassThroughError(err)) throw err;
+      if (isBrokenCircuitError(err))
+        this.monitor.recordFailure({ message: 'circuit breaker open', kind: 'breaker_open' });
       if (key === undefined) throw serviceUnavailable(`${this.policy.name} is unavailable`);
       return this.staleOrUnavailable<T>(key);
     }
@@ -219,7 +243,7 @@ export class SourceClient {
     let timer: NodeJS.Timeout | undefined;
     const expired = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        const timedOut = new UpstreamError(`timed out after ${Math.round(timeoutMs)}ms`, { retryable: true });
+        const timedOut = new UpstreamTimeoutError(timeoutMs);
         onDeadline();
         controller.abort(timedOut);
         reject(timedOut);

@@ -1,3 +1,5 @@
+import { type SourceCacheResult, SourceTally, type UpstreamFailureKind } from '../observability/source-tally.js';
+
 /** Whether a source talks to the real upstream or to a local stand-in (replay server, local chain). */
 export type SourceMode = 'live' | 'local';
 
@@ -38,10 +40,21 @@ export interface SourceRegistration {
 export interface SourceMonitor {
   readonly name: string;
   recordSuccess(params: { latencyMs: number }): void;
-  recordFailure(params: { latencyMs: number; message: string }): void;
+  /** An attempt that failed (`latencyMs` set: it reached the upstream) or a call the open breaker refused. */
+  recordFailure(params: { latencyMs?: number; message: string; kind: UpstreamFailureKind }): void;
   recordStaleServed(): void;
+  /** Where an answer came from (the stale ones are counted by recordStaleServed). */
+  recordAnswer(result: Exclude<SourceCacheResult, 'stale'>): void;
   recordBreakerState(state: BreakerState): void;
   status(): SourceStatus;
+}
+
+/** What /metrics reads of one source. */
+export interface SourceCounts {
+  name: string;
+  kind: string;
+  breaker: BreakerState;
+  tally: SourceTally;
 }
 
 /** Thrown when two sources register under one name: the health page could not tell them apart. */
@@ -69,7 +82,8 @@ export function redactFailureMessage(message: string): string {
 }
 
 class RegisteredSourceMonitor implements SourceMonitor {
-  private breaker: BreakerState = 'closed';
+  readonly tally = new SourceTally();
+  breaker: BreakerState = 'closed';
   private lastCallFailed = false;
   private servedStale = false;
   private lastLatencyMs: number | null = null;
@@ -85,21 +99,43 @@ class RegisteredSourceMonitor implements SourceMonitor {
     return this.registration.name;
   }
 
+  get kind(): string {
+    return this.registration.kind;
+  }
+
   recordSuccess({ latencyMs }: { latencyMs: number }): void {
+    this.tally.recordAttempt(latencyMs);
     this.lastCallFailed = false;
     this.servedStale = false;
     this.lastError = null;
     this.noteCall(latencyMs);
   }
 
-  recordFailure({ latencyMs, message }: { latencyMs: number; message: string }): void {
+  recordFailure({
+    latencyMs,
+    message,
+    kind,
+  }: {
+    latencyMs?: number;
+    message: string;
+    kind: UpstreamFailureKind;
+  }): void {
+    this.tally.recordError(kind);
+    // A call the open breaker refused never reached the upstream: the health page keeps its last real call.
+    if (latencyMs === undefined) return;
+    this.tally.recordAttempt(latencyMs);
     this.lastCallFailed = true;
     this.lastError = redactFailureMessage(message);
     this.noteCall(latencyMs);
   }
 
   recordStaleServed(): void {
+    this.tally.recordAnswer('stale');
     this.servedStale = true;
+  }
+
+  recordAnswer(result: Exclude<SourceCacheResult, 'stale'>): void {
+    this.tally.recordAnswer(result);
   }
 
   recordBreakerState(state: BreakerState): void {
@@ -141,7 +177,7 @@ class RegisteredSourceMonitor implements SourceMonitor {
  * registry.list() // [{ name: 'coingecko', state: 'up', ... }]
  */
 export class SourceHealthRegistry {
-  private readonly monitors = new Map<string, SourceMonitor>();
+  private readonly monitors = new Map<string, RegisteredSourceMonitor>();
   private readonly now: () => number;
 
   constructor(params: { now?: () => number } = {}) {
@@ -153,6 +189,13 @@ export class SourceHealthRegistry {
     const monitor = new RegisteredSourceMonitor({ ...registration }, this.now);
     this.monitors.set(registration.name, monitor);
     return monitor;
+  }
+
+  /** Every source's counts and breaker state, for /metrics. */
+  *counts(): Generator<SourceCounts> {
+    for (const m of this.monitors.values()) {
+      yield { name: m.name, kind: m.kind, breaker: m.breaker, tally: m.tally };
+    }
   }
 
   list(): SourceStatus[] {

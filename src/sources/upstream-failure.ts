@@ -1,5 +1,6 @@
 import { isBrokenCircuitError, TaskCancelledError } from 'cockatiel';
 import { isApiError } from '../errors/api-error.js';
+import type { UpstreamFailureKind } from '../observability/source-tally.js';
 
 /**
  * What a fetcher throws when the upstream misbehaved; `retryable` says whether asking again may help.
@@ -18,6 +19,14 @@ export class UpstreamError extends Error {
     this.status = params.status;
     this.retryable = params.retryable;
     this.retryAfterMs = params.retryAfterMs;
+  }
+}
+
+/** An upstream call that outlasted its deadline (SourcePolicy.timeoutMs). */
+export class UpstreamTimeoutError extends UpstreamError {
+  override name = 'UpstreamTimeoutError';
+  constructor(timeoutMs: number) {
+    super(`timed out after ${Math.round(timeoutMs)}ms`, { retryable: true });
   }
 }
 
@@ -87,4 +96,23 @@ export function describeUpstreamFailure(err: unknown, timeoutMs: number): string
   const code = errorCode(err);
   if (isRetryableFailure(err)) return code === undefined ? 'network error' : `network error (${code})`;
   return err instanceof Error ? `unexpected ${err.name}` : 'unexpected failure';
+}
+
+/**
+ * Which kind of failure `err` is, as the `upstream_errors_total` label: a fixed set, never upstream text.
+ * @example upstreamFailureKind(new UpstreamError('HTTP 502 on GET /x', { status: 502, retryable: true })) // 'http_5xx'
+ */
+export function upstreamFailureKind(err: unknown): UpstreamFailureKind {
+  if (err instanceof UpstreamTimeoutError || isTimeout(err)) return 'timeout';
+  if (isBrokenCircuitError(err)) return 'breaker_open';
+  if (err instanceof UpstreamError) {
+    const { status } = err;
+    if (status === 429) return 'rate_limited';
+    if (status !== undefined && status >= 500) return 'http_5xx';
+    if (status !== undefined && status >= 400) return 'http_4xx';
+    return err.retryable ? 'network' : 'invalid_reply';
+  }
+  if (err instanceof Error && err.name === 'AbortError') return 'timeout';
+  if (!isApiError(err) && isRetryableFailure(err)) return 'network';
+  return 'other';
 }

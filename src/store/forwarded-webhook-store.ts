@@ -18,6 +18,7 @@ const WEBHOOK_STORE_METHODS: Record<keyof WebhookStore, true> = {
   getDelivery: true,
   listDeliveries: true,
   redeliver: true,
+  outboxStats: true,
 };
 
 /**

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { StoreCallTallies } from '../observability/store-call-tallies.js';
 import { isRedisOutage, openRedisStore } from './redis-store.js';
 import { isSqliteOutage, openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
@@ -15,6 +16,8 @@ export interface OpenStoreParams {
   onError?: (err: Error) => void;
   /** STORE_TIMEOUT_MS: a call not answered within it (Redis), or kept waiting that long for a lock (SQLite), is a 503. */
   timeoutMs?: number;
+  /** Each call's latency and outcome, for /metrics. */
+  calls?: StoreCallTallies;
 }
 
 /**
@@ -33,9 +36,9 @@ export async function openStore(params: OpenStoreParams): Promise<Store> {
       // still run later, and its count is then no longer undone (store-budget.ts).
       commandTimeoutMs: params.timeoutMs === undefined ? undefined : Math.max(60_000, params.timeoutMs * 10),
     });
-    return withStoreBudget(redis, { isOutage: isRedisOutage, deadlineMs: params.timeoutMs });
+    return withStoreBudget(redis, { isOutage: isRedisOutage, deadlineMs: params.timeoutMs, calls: params.calls });
   }
   mkdirSync(params.dataDir, { recursive: true });
   const sqlite = openSqliteStore({ file: join(params.dataDir, 'store.sqlite'), busyTimeoutMs: params.timeoutMs });
-  return withStoreBudget(sqlite, { isOutage: isSqliteOutage });
+  return withStoreBudget(sqlite, { isOutage: isSqliteOutage, calls: params.calls });
 }

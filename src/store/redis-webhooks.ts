@@ -20,6 +20,7 @@ import {
   type FinishedAttempt,
   monthlyLimitMessage,
   type NewWebhook,
+  type OutboxStats,
   type WebhookPlanName,
   type WebhookRecord,
   type WebhookStore,
@@ -50,6 +51,9 @@ const toDelivery = (json: string | null): DeliveryRecord | null => {
   const { lease: _lease, leaseUntil: _until, ...delivery } = JSON.parse(json) as DeliveryRow;
   return delivery;
 };
+
+/** Delivery rows read per round trip by outboxStats. */
+const OUTBOX_STATS_PAGE = 500;
 
 const present = <T>(value: T | null): value is T => value !== null;
 
@@ -237,5 +241,23 @@ export class RedisWebhooks implements WebhookStore {
     const keys = [this.keys.deliveries(), this.keys.due()];
     const row = await this.run(redeliverScript, keys, [params.deliveryId, params.webhookId, params.now]);
     return toDelivery((row as string | null) ?? null);
+  }
+
+  async outboxStats(): Promise<OutboxStats> {
+    // Every pending delivery is in the due set (scored by its next attempt, not its age): their rows are read in pages.
+    const ids = await this.redis.zrange(this.keys.due(), 0, -1);
+    let pending = 0;
+    let oldestPendingAt: number | null = null;
+    for (let i = 0; i < ids.length; i += OUTBOX_STATS_PAGE) {
+      const rows = await this.redis.hmget(this.keys.deliveries(), ...ids.slice(i, i + OUTBOX_STATS_PAGE));
+      for (const delivery of rows.map(toDelivery)) {
+        if (delivery?.status !== 'pending') continue;
+        pending += 1;
+        if (oldestPendingAt === null || delivery.createdAt < oldestPendingAt) oldestPendingAt = delivery.createdAt;
+      }
+    }
+    const webhooks = (await this.redis.hvals(this.keys.webhooks())).map(toWebhook);
+    const disabledWebhooks = webhooks.filter((w) => w?.status === 'disabled').length;
+    return { pending, oldestPendingAt, disabledWebhooks };
   }
 }

@@ -10,6 +10,7 @@ import {
   monthlyLimitMessage,
   type NewWebhook,
   type OutboxEvent,
+  type OutboxStats,
   type WebhookChanges,
   type WebhookPlanName,
   type WebhookRecord,
@@ -154,6 +155,10 @@ export class SqliteWebhooks implements WebhookStore {
         `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ?, lease = NULL, lease_until = 0
          WHERE id = ? AND webhook_id = ? AND status != 'dropped' RETURNING *`,
       ),
+      pendingStats: prepare<{ pending: number; oldest: number | null }>(
+        "SELECT count(*) AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE status = 'pending'",
+      ),
+      disabledCount: prepare<{ n: number }>("SELECT count(*) AS n FROM webhooks WHERE status = 'disabled'"),
     };
     this.sql = sql;
     this.tx = {
@@ -337,5 +342,10 @@ export class SqliteWebhooks implements WebhookStore {
   async redeliver(params: { webhookId: string; deliveryId: string; now: number }): Promise<DeliveryRecord | null> {
     const row = this.sql.redeliver.get(params.now, params.deliveryId, params.webhookId);
     return row ? toDelivery(row) : null;
+  }
+
+  async outboxStats(): Promise<OutboxStats> {
+    const { pending, oldest } = this.sql.pendingStats.get()!;
+    return { pending, oldestPendingAt: oldest, disabledWebhooks: this.sql.disabledCount.get()!.n };
   }
 }

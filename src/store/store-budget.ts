@@ -1,4 +1,5 @@
-import { serviceUnavailable } from '../errors/api-error.js';
+import { isApiError, serviceUnavailable } from '../errors/api-error.js';
+import { observedStoreCall, type StoreCallTallies } from '../observability/store-call-tallies.js';
 import type { QuotaCounter, QuotaDecision, Store } from './store.js';
 
 type StoreCall = (...args: unknown[]) => Promise<unknown>;
@@ -68,11 +69,19 @@ export function withStoreBudget(
     /** Whether an error is the backend failing (rather than a refused argument or a bug). */
     isOutage: (err: unknown) => boolean;
     deadlineMs?: number;
+    /** Each call's latency and outcome, for /metrics (src/observability/store-call-tallies.ts). */
+    calls?: StoreCallTallies;
   },
 ): Store {
   const kind = store.describe().kind;
-  const late = () =>
-    serviceUnavailable(`the ${kind} store did not answer within ${p.deadlineMs} ms; try again shortly`);
+  const lateErrors = new WeakSet<object>();
+  const late = () => {
+    const err = serviceUnavailable(`the ${kind} store did not answer within ${p.deadlineMs} ms; try again shortly`);
+    lateErrors.add(err);
+    return err;
+  };
+  const outcome = (err: unknown) =>
+    lateErrors.has(err as object) ? 'timeout' : isApiError(err) && err.status === 503 ? 'unavailable' : 'error';
   const rethrow = (err: unknown): never => {
     throw p.isOutage(err) ? serviceUnavailable(`the ${kind} store is unavailable; try again shortly`) : err;
   };
@@ -111,6 +120,7 @@ export function withStoreBudget(
             },
           );
         };
+        if (p.calls) call = observedStoreCall(call, { tallies: p.calls, system: kind, call: String(name), outcome });
         calls.set(name, call);
       }
       return call;

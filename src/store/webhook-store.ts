@@ -125,6 +125,16 @@ export interface FinishedAttempt {
   now: number;
 }
 
+/** The outbox at a glance (the /metrics gauges): read at scrape time, never on a request. */
+export interface OutboxStats {
+  /** Deliveries waiting for an attempt (due, leased, or backing off before a retry). */
+  pending: number;
+  /** When the oldest pending delivery was recorded; null when none is pending. */
+  oldestPendingAt: number | null;
+  /** Webhooks the service disabled after failing for too long. */
+  disabledWebhooks: number;
+}
+
 export interface WebhookStore {
   /** The wallet's plan; `free` until one is set. */
   getWebhookPlan(wallet: string): Promise<WebhookPlanName>;
@@ -181,6 +191,9 @@ export interface WebhookStore {
 
   /** Makes a delivery of the webhook pending and due at `now` again (its payload unchanged); null if unknown. */
   redeliver(params: { webhookId: string; deliveryId: string; now: number }): Promise<DeliveryRecord | null>;
+
+  /** How many deliveries are pending and since when, and how many webhooks are disabled. */
+  outboxStats(): Promise<OutboxStats>;
 }
 
 /** The `error` of a delivery dropped because its wallet's plan had no events left this month. */

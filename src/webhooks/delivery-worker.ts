@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Logger } from 'pino';
+import type { WebhookAttemptTallies } from '../observability/webhook-tallies.js';
 import type { Store } from '../store/store.js';
 import type { ClaimedDelivery, DeliveryAttempt } from '../store/webhook-store.js';
 import { NonPublicTargetError, publicAddressLookup } from './public-address-lookup.js';
@@ -152,6 +153,8 @@ export function startDeliveryWorker(p: {
   logger: Logger;
   policy: DeliveryPolicy;
   now?: () => number;
+  /** Each attempt's outcome, for /metrics. */
+  attempts?: WebhookAttemptTallies;
 }): DeliveryWorker {
   const now = p.now ?? Date.now;
   const { policy } = p;
@@ -165,6 +168,7 @@ export function startDeliveryWorker(p: {
   const send = async (claim: ClaimedDelivery): Promise<void> => {
     const result = await attempt(claim, policy, agents, stopping.signal);
     if (stopping.signal.aborted) return;
+    p.attempts?.attempted(result.ok);
     const at = now();
     const retryAt = result.ok
       ? null

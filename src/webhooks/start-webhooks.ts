@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { WebhookServices } from '../../subgraphs/shared/webhook-services.js';
 import type { AppConfig } from '../config/config.js';
+import type { WebhookAttemptTallies } from '../observability/webhook-tallies.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_DELIVERY_POLICY, type DeliveryWorker, startDeliveryWorker } from './delivery-worker.js';
 import { eventPublisher, type PublishEvents } from './event-publisher.js';
@@ -33,11 +34,18 @@ export interface RunningWebhooks {
  * delivery worker, and the detectors' loops.
  * @example const webhooks = startWebhooks({ config, store, logger }); webhooks.runDetectors([...]); await webhooks.stop()
  */
-export function startWebhooks(p: { config: AppConfig; store: Store; logger: Logger }): RunningWebhooks {
+export function startWebhooks(p: {
+  config: AppConfig;
+  store: Store;
+  logger: Logger;
+  /** Delivery attempts by outcome, for /metrics. */
+  attempts?: WebhookAttemptTallies;
+}): RunningWebhooks {
   const { webhooks: settings } = p.config;
   const worker = startDeliveryWorker({
     store: p.store,
     logger: p.logger,
+    attempts: p.attempts,
     policy: {
       ...DEFAULT_DELIVERY_POLICY,
       pollMs: settings.pollMs,

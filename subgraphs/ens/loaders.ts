@@ -17,6 +17,7 @@ function readerOf(sources: Sources): EnsReader {
  * @example await ensAddressLoader.of(ctx).loadMany(['alice.eth', 'bob.eth'])
  */
 export const ensAddressLoader = defineLoader<string, Address | null, Sources>({
+  name: 'ensAddress',
   batch: (names, sources) => readerOf(sources).addresses(names),
   maxBatchSize: MAX_ENS_BATCH,
 });
@@ -26,6 +27,7 @@ export const ensAddressLoader = defineLoader<string, Address | null, Sources>({
  * @example await ensPrimaryNameLoader.of(ctx).load('0x70997970C51812dc3A010C7d01b50e0d17dc79C8')
  */
 export const ensPrimaryNameLoader = defineLoader<Address, EnsPrimaryNameRecord | null, Sources>({
+  name: 'ensPrimaryName',
   batch: (addresses, sources) => readerOf(sources).primaryNames(addresses),
   maxBatchSize: MAX_ENS_BATCH,
 });
@@ -35,6 +37,7 @@ export const ensPrimaryNameLoader = defineLoader<Address, EnsPrimaryNameRecord |
  * @example await ensProfileLoader.of(ctx).load('alice.eth')
  */
 export const ensProfileLoader = defineLoader<string, EnsProfileRecord | null, Sources>({
+  name: 'ensProfile',
   batch: (names, sources) => readerOf(sources).profiles(names),
   maxBatchSize: MAX_ENS_BATCH,
 });
@@ -44,6 +47,7 @@ export const ensProfileLoader = defineLoader<string, EnsProfileRecord | null, So
  * @example await ensAvatarRecordLoader.of(ctx).load('alice.eth')
  */
 export const ensAvatarRecordLoader = defineLoader<string, string | null, Sources>({
+  name: 'ensAvatarRecord',
   batch: (names, sources) => readerOf(sources).texts(names, 'avatar'),
   maxBatchSize: MAX_ENS_BATCH,
 });

@@ -10,6 +10,7 @@ import { defineLoader } from '../shared/define-loader.js';
  * @example await farcasterUserLoader.of(ctx).loadMany([3, 2, 194])
  */
 export const farcasterUserLoader = defineLoader<number, FarcasterProfile | null, Sources>({
+  name: 'farcasterUser',
   batch: async (fids, sources) => {
     const users = await farcasterUsersOrError(sources.farcaster, fids);
     return fids.map((fid) => (users instanceof Error ? users : (users.get(fid) ?? null)));
@@ -34,6 +35,7 @@ async function farcasterUsersOrError(
  * @example await farcasterUserByAddressLoader.of(ctx).load('0xd8da6bf26964af9d7eed9e03e53415d37aa96045')
  */
 export const farcasterUserByAddressLoader = defineLoader<string, FarcasterProfile | null, Sources>({
+  name: 'farcasterUserByAddress',
   batch: async (addresses, sources) => {
     const users = await sources.farcaster.usersByAddresses(addresses);
     return addresses.map((a) => users.get(a.toLowerCase())?.[0] ?? null);
@@ -48,6 +50,7 @@ export const farcasterUserByAddressLoader = defineLoader<string, FarcasterProfil
  * @example await farcasterRegistrationLoader.of(ctx).load(880001) // '2024-03-18T09:12:07.000Z'
  */
 export const farcasterRegistrationLoader = defineLoader<number, string | null, Sources>({
+  name: 'farcasterRegistration',
   batch: async (fids, sources) => {
     const times = await sources.farcaster.registrationTimes(fids);
     return fids.map((fid) => times.get(fid) ?? null);

@@ -8,6 +8,7 @@ import { defineLoader } from '../shared/define-loader.js';
  * @example await marketQuoteLoader.of(ctx).loadMany(['ethereum', 'bitcoin'])
  */
 export const marketQuoteLoader = defineLoader<string, MarketQuote | null, Sources>({
+  name: 'marketQuote',
   batch: async (ids, sources) => {
     const quotes = await sources.prices.coingecko.marketQuotes(ids);
     return ids.map((id) => quotes.get(id) ?? null);
@@ -20,6 +21,7 @@ export const marketQuoteLoader = defineLoader<string, MarketQuote | null, Source
  * @example await defillamaQuoteLoader.of(ctx).load('ethereum')
  */
 export const defillamaQuoteLoader = defineLoader<string, SpotQuote | null, Sources>({
+  name: 'defillamaQuote',
   batch: async (ids, sources) => {
     const quotes = await sources.prices.defillamaCoins.currentPrices(ids);
     return ids.map((id) => quotes.get(id) ?? null);
@@ -33,6 +35,7 @@ export const defillamaQuoteLoader = defineLoader<string, SpotQuote | null, Sourc
  * @example await coinbaseSpotLoader.of(ctx).load('ETH-USD')
  */
 export const coinbaseSpotLoader = defineLoader<string, SpotQuote | null, Sources>({
+  name: 'coinbaseSpot',
   batch: (pairs, sources) =>
     Promise.all(
       pairs.map((pair) =>

@@ -1,4 +1,5 @@
 import DataLoader from 'dataloader';
+import { traceLoaderBatch } from '../../src/observability/span-hooks.js';
 
 /**
  * One request's scope for loaders: every definition keeps its DataLoader for the request under this object, so a
@@ -14,6 +15,8 @@ export interface LoaderContext<S> {
 }
 
 export interface LoaderSpec<K, V, S, C> {
+  /** Names the loader's batches in traces (`loader ensAddress`). */
+  name: string;
   /**
    * Answers every key asked in one tick, in their order: a value, or an Error that fails that key alone.
    * A batch that throws fails all its keys, and they are asked again on the next load.
@@ -34,6 +37,7 @@ export interface LoaderDefinition<K, V, S, C = K> {
  * Declares a loader once, by its batch function; each request gets its own DataLoader of it from the context.
  * @example
  * export const ensAddressLoader = defineLoader({
+ *   name: 'ensAddress',
  *   batch: (names: readonly string[], sources: Sources) => readerOf(sources).addresses(names),
  *   maxBatchSize: MAX_ENS_BATCH,
  * });
@@ -46,10 +50,13 @@ export function defineLoader<K, V, S, C = K>(spec: LoaderSpec<K, V, S, C>): Load
       let loader = perRequest.get(ctx.loaders);
       if (!loader) {
         const sources = ctx.sources;
-        loader = new DataLoader<K, V, C>((keys) => spec.batch(keys, sources), {
-          cacheKeyFn: spec.cacheKey,
-          maxBatchSize: spec.maxBatchSize,
-        });
+        loader = new DataLoader<K, V, C>(
+          (keys) => traceLoaderBatch(spec.name, keys.length, () => spec.batch(keys, sources)),
+          {
+            cacheKeyFn: spec.cacheKey,
+            maxBatchSize: spec.maxBatchSize,
+          },
+        );
         perRequest.set(ctx.loaders, loader);
       }
       return loader;

@@ -18,6 +18,7 @@ const walletKey = (w: WalletOnChain): string => `${w.chain}:${w.address}`;
  * @example await walletHoldingsLoader.of(ctx).load({ chain: 'ethereum', address: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' })
  */
 export const walletHoldingsLoader = defineLoader<WalletOnChain, WalletHoldings, Sources, string>({
+  name: 'walletHoldings',
   batch: async (wallets, sources) => {
     const byChain = new Map<ChainKey, Address[]>();
     for (const { chain, address } of wallets) byChain.set(chain, [...(byChain.get(chain) ?? []), address]);
@@ -46,6 +47,7 @@ export const walletHoldingsLoader = defineLoader<WalletOnChain, WalletHoldings, 
  * @example await walletPriceLoader.of(ctx).loadMany(['ethereum', 'usd-coin'])
  */
 export const walletPriceLoader = defineLoader<string, MarketQuote | null, Sources>({
+  name: 'walletPrice',
   batch: async (ids, sources) => {
     const quotes = await sources.prices.coingecko.marketQuotes(ids).catch(() => new Map<string, MarketQuote>());
     return ids.map((id) => quotes.get(id) ?? null);

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { pino } from 'pino';
 import type { ChainKey } from '../../src/config/chains.js';
 import { loadConfig } from '../../src/config/config.js';
@@ -26,7 +27,12 @@ export interface TestServer extends RunningServer {
 export async function startTestServer(
   env: Record<string, string> = {},
   /** storePrefix: Redis key namespace; give two servers the same one to make them instances sharing one store. */
-  options: { storePrefix?: string; onRpcRequest?: (chain: ChainKey, method: string) => void } = {},
+  options: {
+    storePrefix?: string;
+    onRpcRequest?: (chain: ChainKey, method: string) => void;
+    /** Span processors of the test's own (an in-memory exporter): traces on (src/observability/start-tracing.ts). */
+    spanProcessors?: readonly SpanProcessor[];
+  } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
   // Tests share one machine and one Redis under heavy load: a store budget of seconds keeps them from answering 503
@@ -45,6 +51,7 @@ export async function startTestServer(
     logger: pino({ level: 'silent' }),
     storePrefix: options.storePrefix ?? testKeyPrefix('server'),
     onRpcRequest: options.onRpcRequest,
+    spanProcessors: options.spanProcessors,
   });
   const close = server.close.bind(server);
   return Object.assign(server, {

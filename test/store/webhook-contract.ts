@@ -31,6 +31,12 @@ const eventFor = (webhookId: string, id = `evt_${randomUUID()}`, monthlyLimit: n
  * The webhook part of the store contract (src/store/webhook-store.ts), for every implementation; `stores()` are
  * instances over the same data.
  */
+/** The id and lease of a claimed delivery, to finish it. */
+const lease = (claimed: { delivery: { id: string }; lease: string }) => ({
+  id: claimed.delivery.id,
+  lease: claimed.lease,
+});
+
 export function describeWebhookContract(stores: () => Store[]): void {
   const store = () => stores()[0]!;
   const spread = <T>(count: number, call: (s: Store, i: number) => Promise<T>) =>
@@ -246,6 +252,34 @@ export function describeWebhookContract(stores: () => Store[]): void {
         now: T0 + 4 * DAY,
       });
       expect(resumed).toMatchObject({ status: 'active', failingSince: null, disabledReason: null });
+    });
+
+    it('outbox stats: pending deliveries, when the oldest was recorded, and the webhooks the service disabled', async () => {
+      const before = await store().outboxStats();
+      const hook = (await store().createWebhook({ webhook: newWebhook(), maxWebhooks: null }))!;
+      await store().recordEvents({ events: [eventFor(hook.id)], month: MONTH, now: T0 - 5000 });
+      await store().recordEvents({ events: [eventFor(hook.id), eventFor(hook.id)], month: MONTH, now: T0 });
+      const pending = await store().outboxStats();
+      expect(pending.pending).toBe(before.pending + 3);
+      expect(pending.oldestPendingAt).toBeLessThanOrEqual(T0 - 5000);
+
+      // Delivered leaves the outbox; a webhook failing for the disable period is disabled and its deliveries fail.
+      const [first] = await store().claimDeliveries({ now: T0, leaseMs: 30_000, limit: 1 });
+      const ok = { ok: true, responseCode: 200, latencyMs: 5, error: null };
+      await store().finishDelivery({ ...lease(first!), attempt: ok, retryAt: null, disableAfterMs: 3 * DAY, now: T0 });
+      expect((await store().outboxStats()).pending).toBe(before.pending + 2);
+      const failed = { ok: false, responseCode: 500, latencyMs: 5, error: 'HTTP 500' };
+      const [second] = await store().claimDeliveries({ now: T0, leaseMs: 30_000, limit: 1 });
+      await store().finishDelivery({
+        ...lease(second!),
+        attempt: failed,
+        retryAt: T0 + DAY,
+        disableAfterMs: 0,
+        now: T0,
+      });
+      const after = await store().outboxStats();
+      expect(after.pending).toBe(before.pending);
+      expect(after.disabledWebhooks).toBe(before.disabledWebhooks + 1);
     });
 
     it('lists deliveries newest first with offset, and redelivers one with its payload unchanged', async () => {

@@ -7,6 +7,7 @@ import { newGraphContext } from '../../subgraphs/shared/graph-context.js';
 function upstream() {
   const batches: number[][] = [];
   const loader = defineLoader<number, number, unknown>({
+    name: 'doubled',
     batch: async (keys) => {
       batches.push([...keys]);
       return keys.map((k) => k * 2);
@@ -62,6 +63,7 @@ describe('defineLoader: a loader declared once, one DataLoader of it per request
   it('object keys are batched and cached under their cache key: equal objects are one key', async () => {
     const batches: { chain: string; address: string }[][] = [];
     const holdings = defineLoader<{ chain: string; address: string }, string, unknown, string>({
+      name: 'holdings',
       batch: async (wallets) => {
         batches.push([...wallets]);
         return wallets.map((w) => `${w.address} on ${w.chain}`);
@@ -87,6 +89,7 @@ describe('defineLoader: a loader declared once, one DataLoader of it per request
 
   it("the batch reads the request's sources, and an Error answered for one key fails that key alone", async () => {
     const prices = defineLoader<string, number, Map<string, number>>({
+      name: 'prices',
       batch: async (symbols, sources) => symbols.map((s) => sources.get(s) ?? new Error(`no price for ${s}`)),
     });
     const ctx = { loaders: new RequestLoaders(), sources: new Map([['ETH', 3000]]) };
@@ -98,6 +101,7 @@ describe('defineLoader: a loader declared once, one DataLoader of it per request
   it('maxBatchSize splits the keys of one tick into batches of at most that many', async () => {
     const batches: number[][] = [];
     const small = defineLoader<number, number, unknown>({
+      name: 'small',
       batch: async (keys) => {
         batches.push([...keys]);
         return [...keys];

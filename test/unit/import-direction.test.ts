@@ -25,6 +25,10 @@ const LAYERS: readonly { layer: string; folders: readonly string[] }[] = [
     folders: ['src/embedded'],
   },
   { layer: 'HTTP wiring: fastify app, REST routes, /graphql, batch, MCP', folders: ['src/http'] },
+  {
+    layer: 'observability of the HTTP surface: operator metric families, operation and HTTP spans',
+    folders: ['src/observability/http'],
+  },
   { layer: 'access: caller, tier, limits, credits, x402 payments', folders: ['src/access'] },
   { layer: 'route table: rows, OpenAPI document, docs page', folders: ['rest-compat'] },
   { layer: 'gateway: composes and runs the supergraph', folders: ['src/gateway'] },
@@ -39,6 +43,7 @@ const LAYERS: readonly { layer: string; folders: readonly string[] }[] = [
   },
   { layer: 'argument schemas shared by rows and resolvers', folders: ['src/arguments'] },
   { layer: 'sources and store', folders: ['src/sources', 'src/store'] },
+  { layer: 'observability: the tallies /metrics reads, span hooks, the tracer', folders: ['src/observability'] },
   { layer: 'config, errors, logging', folders: ['src/config', 'src/errors', 'src/logging'] },
 ];
 

@@ -39,7 +39,7 @@ describe('SourceHealthRegistry', () => {
     const registry = new SourceHealthRegistry({ now: () => at });
     const monitor = registry.register({ name: 'coingecko', kind: 'prices', mode: 'live' });
 
-    monitor.recordFailure({ latencyMs: 12.6, message: 'HTTP 503 on GET /api/v3/simple/price' });
+    monitor.recordFailure({ latencyMs: 12.6, message: 'HTTP 503 on GET /api/v3/simple/price', kind: 'http_5xx' });
     expect(monitor.status()).toMatchObject({
       state: 'degraded',
       lastLatencyMs: 13,

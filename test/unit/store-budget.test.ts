@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors/api-error.js';
+import { StoreCallTallies } from '../../src/observability/store-call-tallies.js';
 import { isRedisOutage } from '../../src/store/redis-store.js';
 import { isSqliteOutage, openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -122,6 +123,36 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (docs/configu
     expect(sent).toEqual(['consumeQuota', 'consumeQuota']);
     answerLate({ admitted: true, counts: [1], resetsAt: [T0 + 60_000] });
     await expect(next).resolves.toMatchObject({ admitted: true });
+  });
+
+  it('counts each call by method and outcome: ok, a refused argument, an outage, past the deadline', async () => {
+    const calls = new StoreCallTallies();
+    const late = () => new Promise((resolve) => setTimeout(resolve, 10_000).unref());
+    const hung = new Proxy(sqlite, { get: (target, name) => (name === 'ping' ? late : Reflect.get(target, name)) });
+    const budgeted = withStoreBudget(hung, { isOutage: isSqliteOutage, deadlineMs: 5000, calls });
+    const counters = [{ key: 'k', limit: 3, windowMs: 60_000 }];
+    await budgeted.consumeQuota({ counters, now: T0 });
+    await expect(budgeted.consumeQuota({ counters: [{ ...counters[0]!, limit: -1 }], now: T0 })).rejects.toThrow();
+    const locker = new Database(join(dir, 'store.sqlite'));
+    locker.exec('BEGIN IMMEDIATE');
+    const nonce = { nonce: 'n5555555', domain: 'a.example', uri: 'https://a.example', chainId: 1 };
+    await expect(budgeted.putNonce({ ...nonce, issuedAt: T0, expiresAt: T0 + 60_000 })).rejects.toMatchObject({
+      status: 503,
+    });
+    locker.exec('ROLLBACK');
+    locker.close();
+    const deadline = withStoreBudget(hung, { isOutage: isSqliteOutage, deadlineMs: 30, calls });
+    await expect(deadline.ping()).rejects.toMatchObject({ status: 503 });
+
+    const outcomes = Object.fromEntries(
+      [...calls.entries()].map(([call, t]) => [call, Object.fromEntries(t.outcomes)]),
+    );
+    expect(outcomes).toEqual({
+      consumeQuota: { ok: 1, error: 1 },
+      putNonce: { unavailable: 1 },
+      ping: { timeout: 1 },
+    });
+    expect(calls.of('consumeQuota').duration.count).toBe(2);
   });
 
   it("tells Redis failing from Redis refusing: connection and timeout errors are outages, a script's error is not", () => {

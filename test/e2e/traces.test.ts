@@ -1,0 +1,98 @@
+import { SpanKind } from '@opentelemetry/api';
+import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/test-server.js';
+
+/** The one span named `name`; fails the test when there is none or several. */
+function only(spans: readonly ReadableSpan[], name: string): ReadableSpan {
+  const found = spans.filter((s) => s.name === name);
+  expect(
+    found.map((s) => s.name),
+    `spans named "${name}"`,
+  ).toEqual([name]);
+  return found[0]!;
+}
+
+const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
+const idOf = (span: ReadableSpan): string => span.spanContext().spanId;
+
+describe('traces (docs/operators.md#traces): one REST call followed from HTTP to the upstream and the store', () => {
+  const exporter = new InMemorySpanExporter();
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({}, { spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('GET /api/price/ETH is one trace: HTTP span → GraphQL operation → loader batch → upstream call, and the store call under the HTTP span, with the request id', async () => {
+    exporter.reset();
+    const res = await server.get('/api/price/ETH', { 'x-request-id': 'trace-test-1' });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    // The HTTP span ends in onResponse, just after the last byte is written.
+    await expect.poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER)).toBe(true);
+    const spans = exporter.getFinishedSpans();
+
+    const http = only(spans, 'GET /api/price/:symbol');
+    expect(http.kind).toBe(SpanKind.SERVER);
+    expect(http.attributes['request.id']).toBe('trace-test-1');
+    expect(http.attributes['http.route']).toBe('/api/price/:symbol');
+    expect(http.attributes['http.response.status_code']).toBe(200);
+    expect(parentOf(http)).toBeUndefined();
+
+    const operation = only(spans, 'graphql getTokenPrice');
+    expect(operation.attributes['api.surface']).toBe('rest');
+    expect(parentOf(operation)).toBe(idOf(http));
+
+    const loader = only(spans, 'loader marketQuote');
+    expect(loader.attributes['loader.batch_size']).toBe(1);
+    expect(parentOf(loader)).toBe(idOf(operation));
+
+    const upstream = only(spans, 'upstream coingecko');
+    expect(upstream.attributes['upstream.kind']).toBe('prices');
+    expect(parentOf(upstream)).toBe(idOf(loader));
+
+    const store = only(spans, 'store consumeQuota');
+    expect(store.attributes['db.operation.name']).toBe('consumeQuota');
+    expect(parentOf(store)).toBe(idOf(http));
+
+    const traceIds = new Set(spans.map((s) => s.spanContext().traceId));
+    expect(traceIds).toEqual(new Set([http.spanContext().traceId]));
+  });
+
+  it('POST /graphql (a parsed body) keeps the same tree: the operation under the HTTP span, its loader batch under the operation', async () => {
+    exporter.reset();
+    const query = 'query Prices { tokenPrices(symbols: ["BTC"]) { symbol price } }';
+    const res = await server.post('/graphql', { query }, { 'x-request-id': 'trace-test-2' });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await expect.poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER)).toBe(true);
+    const spans = exporter.getFinishedSpans();
+
+    const http = only(spans, 'POST /graphql');
+    expect(http.attributes['request.id']).toBe('trace-test-2');
+    const operation = only(spans, 'graphql Prices');
+    expect(operation.attributes['api.surface']).toBe('graphql');
+    expect(parentOf(operation)).toBe(idOf(http));
+    const loader = only(spans, 'loader marketQuote');
+    expect(parentOf(loader)).toBe(idOf(operation));
+    expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
+  });
+
+  it("continues the caller's trace when the request carries a W3C traceparent", async () => {
+    exporter.reset();
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const parent = '00f067aa0ba902b7';
+    const res = await server.get('/api/gas', { traceparent: `00-${traceId}-${parent}-01` });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await expect.poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER)).toBe(true);
+
+    const http = only(exporter.getFinishedSpans(), 'GET /api/gas');
+    expect(http.spanContext().traceId).toBe(traceId);
+    expect(parentOf(http)).toBe(parent);
+  });
+});
