@@ -81,7 +81,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
   try {
     const store = await openStore({
       dataDir: config.dataDir,
-      redisUrl: config.redisUrl,
+      redis: config.redis,
       prefix: opts.storePrefix ?? config.redisKeyPrefix,
       timeoutMs: config.storeTimeoutMs,
     });

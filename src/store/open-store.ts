@@ -1,13 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RedisTarget } from '../config/redis-target.js';
 import { isRedisOutage, openRedisStore } from './redis-store.js';
 import { isSqliteOutage, openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 import { withStoreBudget } from './store-budget.js';
 
-/** Where the store lives: Redis when `redisUrl` is set, else SQLite at `<dataDir>/store.sqlite`. */
+/** Where the store lives: Redis when `redis` (or `redisUrl`) is set, else SQLite at `<dataDir>/store.sqlite`. */
 export interface OpenStoreParams {
   dataDir: string;
+  /** One Redis or a Redis Cluster (config.redis). */
+  redis?: RedisTarget;
+  /** One Redis, by URL. */
   redisUrl?: string;
   /** Namespace of every Redis key (default `cia:`); ignored by SQLite, whose file is its namespace. */
   prefix?: string;
@@ -23,9 +27,11 @@ export interface OpenStoreParams {
  * @example const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, timeoutMs: 500 })
  */
 export async function openStore(params: OpenStoreParams): Promise<Store> {
-  if (params.redisUrl) {
+  const target: RedisTarget | undefined =
+    params.redis ?? (params.redisUrl ? { kind: 'single', url: params.redisUrl } : undefined);
+  if (target) {
     const redis = await openRedisStore({
-      url: params.redisUrl,
+      target,
       prefix: params.prefix,
       onError: params.onError,
       // A backstop that frees commands a hung Redis never answers; the budget itself is the deadline below, which
