@@ -84,6 +84,8 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       redis: config.redis,
       prefix: opts.storePrefix ?? config.redisKeyPrefix,
       timeoutMs: config.storeTimeoutMs,
+      volatileOk: config.redisVolatileOk,
+      onDurabilityUnknown: (message) => logger.warn(message),
     });
     cleanups.push(() => store.close());
 

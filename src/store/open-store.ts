@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RedisTarget } from '../config/redis-target.js';
+import { assertRedisDurable } from './redis-durability.js';
 import { isRedisOutage, openRedisStore } from './redis-store.js';
 import { isSqliteOutage, openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
@@ -19,12 +20,20 @@ export interface OpenStoreParams {
   onError?: (err: Error) => void;
   /** STORE_TIMEOUT_MS: a call not answered within it (Redis), or kept waiting that long for a lock (SQLite), is a 503. */
   timeoutMs?: number;
+  /**
+   * REDIS_VOLATILE_OK: open a Redis that keeps nothing across a restart; without it such a Redis is refused
+   * (VolatileRedisError). Ignored by SQLite, which is a file.
+   */
+  volatileOk?: boolean;
+  /** Told (e.g. to log a warning) when Redis's persistence cannot be read (CONFIG refused); the store opens anyway. */
+  onDurabilityUnknown?: (message: string) => void;
 }
 
 /**
- * Opens the configured store; rejects if Redis is configured but unreachable. Once open, a store that fails or does
+ * Opens the configured store; rejects if Redis is configured but unreachable, or keeps nothing across a restart
+ * (unless `volatileOk`). Once open, a store that fails or does
  * not answer within `timeoutMs` makes the call a 503 SERVICE_UNAVAILABLE (src/store/store-budget.ts).
- * @example const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, timeoutMs: 500 })
+ * @example const store = await openStore({ dataDir: config.dataDir, redis: config.redis, timeoutMs: 500 })
  */
 export async function openStore(params: OpenStoreParams): Promise<Store> {
   const target: RedisTarget | undefined =
@@ -39,6 +48,15 @@ export async function openStore(params: OpenStoreParams): Promise<Store> {
       // still run later, and its count is then no longer undone (store-budget.ts).
       commandTimeoutMs: params.timeoutMs === undefined ? undefined : Math.max(60_000, params.timeoutMs * 10),
     });
+    try {
+      await assertRedisDurable(redis.redis, {
+        volatileOk: params.volatileOk ?? false,
+        onUnknown: params.onDurabilityUnknown ?? (() => {}),
+      });
+    } catch (err) {
+      await redis.close();
+      throw err;
+    }
     return withStoreBudget(redis, { isOutage: isRedisOutage, deadlineMs: params.timeoutMs });
   }
   mkdirSync(params.dataDir, { recursive: true });
