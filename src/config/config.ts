@@ -104,6 +104,8 @@ const envSchema = z.object({
   REDIS_CLUSTER_NODES: z.string().trim().optional(),
   // Start even though Redis keeps nothing across a restart (no AOF, no RDB snapshots): src/store/redis-durability.ts.
   REDIS_VOLATILE_OK: z.enum(['true', 'false']).default('false'),
+  // A write (a count, a debit, a spent nonce) is answered once this many replicas hold it (WAIT); 0: once its master has.
+  REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(16).default(0),
   // Every key the store writes starts with it: several deployments (or a test run) can share one Redis.
   REDIS_KEY_PREFIX: z
     .string()
@@ -284,6 +286,8 @@ export interface AppConfig {
   redis: RedisTarget | undefined;
   /** REDIS_VOLATILE_OK: start on a Redis that persists nothing. */
   redisVolatileOk: boolean;
+  /** REDIS_WAIT_REPLICAS: replicas that must hold a write before it is answered; 0: none. */
+  redisWaitReplicas: number;
   /** REDIS_KEY_PREFIX: the start of every key the Redis store writes. */
   redisKeyPrefix: string;
   /** How long one store call may take before the request is answered 503 SERVICE_UNAVAILABLE. */
@@ -476,6 +480,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     dataDir: resolve(e.DATA_DIR),
     redis,
     redisVolatileOk: e.REDIS_VOLATILE_OK === 'true',
+    redisWaitReplicas: e.REDIS_WAIT_REPLICAS,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,

@@ -85,6 +85,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       prefix: opts.storePrefix ?? config.redisKeyPrefix,
       timeoutMs: config.storeTimeoutMs,
       volatileOk: config.redisVolatileOk,
+      waitReplicas: config.redisWaitReplicas,
       onDurabilityUnknown: (message) => logger.warn(message),
     });
     cleanups.push(() => store.close());

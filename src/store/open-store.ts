@@ -25,6 +25,8 @@ export interface OpenStoreParams {
    * (VolatileRedisError). Ignored by SQLite, which is a file.
    */
   volatileOk?: boolean;
+  /** REDIS_WAIT_REPLICAS: a Redis write is answered once this many replicas hold it (within `timeoutMs`). */
+  waitReplicas?: number;
   /** Told (e.g. to log a warning) when Redis's persistence cannot be read (CONFIG refused); the store opens anyway. */
   onDurabilityUnknown?: (message: string) => void;
 }
@@ -47,6 +49,9 @@ export async function openStore(params: OpenStoreParams): Promise<Store> {
       // (unlike a bare timer) lets a reply that arrived during a busy event loop win. Long: a command it frees may
       // still run later, and its count is then no longer undone (store-budget.ts).
       commandTimeoutMs: params.timeoutMs === undefined ? undefined : Math.max(60_000, params.timeoutMs * 10),
+      ...(params.waitReplicas
+        ? { waitReplicas: { replicas: params.waitReplicas, timeoutMs: params.timeoutMs ?? 500 } }
+        : {}),
     });
     try {
       await assertRedisDurable(redis.redis, {

@@ -32,7 +32,9 @@ export async function connectRedis(
       ? new Redis(target.url, { ...options, lazyConnect: true, enableAutoPipelining: true, enableOfflineQueue: false })
       : new Cluster(target.nodes, {
           lazyConnect: true,
-          enableAutoPipelining: true,
+          // Not auto-pipelined: ioredis follows a MOVED reply (a slot that moved with a failover) for a single
+          // command, but hands it to the caller from a pipeline of commands for several slots.
+          enableAutoPipelining: false,
           enableOfflineQueue: false,
           // A command whose connection closed under it (its master died) may have run: it fails, never resent to the
           // promoted replica. MOVED, ASK, TRYAGAIN and CLUSTERDOWN replies mean it did not run, and are followed.
@@ -49,11 +51,23 @@ export async function connectRedis(
   redis.on('error', p.onError ?? (() => {}));
   try {
     await redis.connect();
+    // Without an offline queue the cluster refuses a command to a node whose connection is still being opened: each
+    // node is connected as soon as the cluster knows it (now, and later a replica a failover promoted). Not before the
+    // cluster is ready: a node connected while the cluster is still connecting stalls it.
+    if (redis instanceof Cluster) {
+      redis.on('+node', (node: Redis) => setImmediate(() => connectNode(node)));
+      await Promise.all(redis.nodes('all').map(connectNode));
+    }
   } catch (err) {
     redis.disconnect();
     throw err;
   }
   return redis;
+}
+
+/** Opens a cluster node's connection unless it is open or opening; a node that cannot be reached fails its commands. */
+async function connectNode(node: Redis): Promise<void> {
+  if (node.status === 'wait') await node.connect().catch(() => {});
 }
 
 /** The connections to every master: one for a single Redis, one per master of a cluster (for CONFIG, INFO, SCAN). */

@@ -246,17 +246,72 @@ return ARGV[1]
 `,
 );
 
-/** Runs a script by SHA, loading it on first use (NOSCRIPT) so a restarted or fresh Redis still works. */
+/**
+ * How many replicas must hold a write before it is answered (WAIT after it, in the same round trip); without it a
+ * write is answered once its master has it, and a failover may lose the last ones (REDIS_WAIT_REPLICAS).
+ */
+export interface ReplicaWait {
+  replicas: number;
+  timeoutMs: number;
+}
+
+/** A write its master made, not confirmed by enough replicas in time: its outcome is unknown, like a lost reply. */
+export class UnreplicatedWriteError extends Error {
+  override name = 'UnreplicatedWriteError';
+}
+
+/** Sends one command, then WAIT on the same connection (one pipeline, one slot); the command's reply once replicated. */
+export async function replicated(
+  redis: RedisClient,
+  wait: ReplicaWait,
+  command: (pipeline: ReturnType<RedisClient['pipeline']>) => void,
+): Promise<unknown> {
+  const pipeline = redis.pipeline();
+  command(pipeline);
+  pipeline.wait(wait.replicas, wait.timeoutMs);
+  const [[err, reply], [waitErr, acknowledged]] = (await pipeline.exec()) as [Error | null, unknown][] as [
+    [Error | null, unknown],
+    [Error | null, unknown],
+  ];
+  if (err) {
+    // A slot that moved (a failover): the pipeline does not follow it, the next command should.
+    if (/^(MOVED|ASK) /.test(err.message) && 'refreshSlotsCache' in redis) redis.refreshSlotsCache();
+    throw err;
+  }
+  if (waitErr) throw waitErr;
+  if (Number(acknowledged) < wait.replicas) {
+    throw new UnreplicatedWriteError(
+      `${Number(acknowledged)} of ${wait.replicas} replicas confirmed the write within ${wait.timeoutMs} ms`,
+    );
+  }
+  return reply;
+}
+
+/**
+ * Runs a script by SHA, loading it on first use (NOSCRIPT) so a restarted or fresh Redis still works; with `wait`,
+ * answers only once that many replicas hold its writes.
+ */
 export async function runScript(
   redis: RedisClient,
   target: RedisScript,
   keys: readonly string[],
   args: readonly (string | number)[],
+  wait?: ReplicaWait,
 ): Promise<unknown> {
+  const send = (command: 'evalsha' | 'eval') =>
+    wait === undefined
+      ? command === 'evalsha'
+        ? redis.evalsha(target.sha, keys.length, ...keys, ...args)
+        : redis.eval(target.lua, keys.length, ...keys, ...args)
+      : replicated(redis, wait, (p) =>
+          command === 'evalsha'
+            ? p.evalsha(target.sha, keys.length, ...keys, ...args)
+            : p.eval(target.lua, keys.length, ...keys, ...args),
+        );
   try {
-    return await redis.evalsha(target.sha, keys.length, ...keys, ...args);
+    return await send('evalsha');
   } catch (err) {
     if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-    return redis.eval(target.lua, keys.length, ...keys, ...args);
+    return send('eval');
   }
 }

@@ -17,13 +17,16 @@ import {
   openSessionScript,
   putSubnameScript,
   type RedisScript,
+  type ReplicaWait,
   refreshSessionScript,
   refundQuotaScript,
   releaseCreditReferenceScript,
+  replicated,
   rotateApiKeyScript,
   runScript,
   touchApiKeyScript,
   touchWalletScript,
+  UnreplicatedWriteError,
 } from './redis-scripts.js';
 import { RedisWebhooks } from './redis-webhooks.js';
 import {
@@ -56,7 +59,7 @@ const MAX_CAS_ATTEMPTS = 50;
 const RACED = Symbol('raced');
 
 /** Redis replies that mean the server cannot serve now (loading, busy script, failover, out of memory), not a bug. */
-const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS|OOM)\b/;
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS|OOM|MOVED|ASK)\b/;
 /** ioredis's own failures: the connection is closed or not writeable, a command timed out. */
 const CLIENT_FAILURE = /^(Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries)/;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
@@ -65,7 +68,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT
 export function isRedisOutage(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (err.name === 'ReplyError') return TRANSIENT_REPLY.test(err.message);
-  if (err.name === 'MaxRetriesPerRequestError' || CLIENT_FAILURE.test(err.message)) return true;
+  if (err.name === 'MaxRetriesPerRequestError' || err instanceof UnreplicatedWriteError) return true;
+  if (CLIENT_FAILURE.test(err.message)) return true;
   return NETWORK_CODES.has((err as NodeJS.ErrnoException).code ?? '');
 }
 
@@ -120,10 +124,12 @@ export async function openRedisStore(params: {
   onError?: (err: Error) => void;
   /** A command not answered within this rejects (a hung Redis); none by default. */
   commandTimeoutMs?: number;
+  /** REDIS_WAIT_REPLICAS: writes are answered once this many replicas hold them; none by default. */
+  waitReplicas?: ReplicaWait;
 }): Promise<RedisStore> {
   const target: RedisTarget = params.target ?? { kind: 'single', url: params.url! };
   const redis = await connectRedis(target, { onError: params.onError, commandTimeoutMs: params.commandTimeoutMs });
-  return new RedisStore(redis, params.prefix ?? 'cia:', describeRedisTarget(target));
+  return new RedisStore(redis, params.prefix ?? 'cia:', describeRedisTarget(target), params.waitReplicas);
 }
 
 /** The hash tag that keeps what one script touches in one Redis Cluster slot: everything of one `entity`. */
@@ -136,8 +142,9 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly location: string,
+    private readonly wait?: ReplicaWait,
   ) {
-    super(new RedisWebhooks(redis, prefix));
+    super(new RedisWebhooks(redis, prefix, wait));
   }
 
   // A key's record, its counters and its applied credit references share the key's tag; a quota counter its owner's;
@@ -162,7 +169,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
   };
 
   private run(target: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    return runScript(this.redis, target, keys, args);
+    return runScript(this.redis, target, keys, args, this.wait);
   }
 
   async consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision> {
@@ -230,7 +237,10 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
 
   async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
     // GETDEL hands the value to exactly one caller; expiry is then judged on the caller's clock.
-    const json = await this.redis.getdel(this.keys.nonce(params.nonce));
+    const key = this.keys.nonce(params.nonce);
+    const json = (
+      this.wait ? await replicated(this.redis, this.wait, (p) => p.getdel(key)) : await this.redis.getdel(key)
+    ) as string | null;
     if (json === null) return null;
     const record = JSON.parse(json) as NonceRecord;
     return record.expiresAt > params.now ? record : null;
@@ -420,7 +430,10 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     const ttl = params.expiresAt - params.now;
     // An authorization past its validity cannot be settled; refusing it is the safe answer.
     if (ttl <= 0) return false;
-    const set = await this.redis.set(this.keys.paymentNonce(params.key), String(params.expiresAt), 'PX', ttl, 'NX');
+    const key = this.keys.paymentNonce(params.key);
+    const set = this.wait
+      ? await replicated(this.redis, this.wait, (p) => p.set(key, String(params.expiresAt), 'PX', ttl, 'NX'))
+      : await this.redis.set(key, String(params.expiresAt), 'PX', ttl, 'NX');
     return set === 'OK';
   }
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { RedisClient } from './redis-client.js';
 import { hashPage } from './redis-hash-page.js';
-import { type RedisScript, runScript } from './redis-scripts.js';
+import { type RedisScript, type ReplicaWait, runScript } from './redis-scripts.js';
 import {
   claimDeliveriesScript,
   createWebhookScript,
@@ -88,6 +88,7 @@ export class RedisWebhooks implements WebhookStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
+    private readonly wait?: ReplicaWait,
   ) {}
 
   private readonly keys = {
@@ -103,7 +104,7 @@ export class RedisWebhooks implements WebhookStore {
   };
 
   private run(target: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    return runScript(this.redis, target, keys, args);
+    return runScript(this.redis, target, keys, args, this.wait);
   }
 
   /** The partition holding webhook `id` (asked of all, pipelined: only the owner's wallet names it); undefined if none. */
