@@ -143,7 +143,7 @@ export async function startRedisCluster(): Promise<RedisClusterProcesses> {
   };
   try {
     const started = await Promise.all(ports.map((port) => startNode(port, join(dir, String(port)))));
-    ports.forEach((port, i) => children.set(port, started[i]!));
+    for (const [i, port] of ports.entries()) children.set(port, started[i]!);
     await run('redis-cli', [
       '--cluster',
       'create',
