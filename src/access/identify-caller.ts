@@ -1,6 +1,6 @@
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import { ApiError } from '../errors/api-error.js';
-import type { ApiKeyRecord, Store } from '../store/store.js';
+import { type ApiKeyRecord, apiKeyOwner, type Store } from '../store/store.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secrets.js';
 import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits, AccessMode } from './caller-limits.js';
@@ -87,7 +87,7 @@ export function createCallerIdentifier(p: {
       if (!record) throw invalidApiKey();
       return {
         mode: 'api_key',
-        key: `key:${record.id}`,
+        key: apiKeyOwner(record.id),
         wallet: record.wallet as `0x${string}`,
         apiKeyId: record.id,
         apiKey: record,

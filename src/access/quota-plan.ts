@@ -1,4 +1,4 @@
-import type { QuotaCounter } from '../store/store.js';
+import { apiKeyOwner, type QuotaCounter } from '../store/store.js';
 import { type AccessMode, DEFAULT_MODE_LIMITS, type ModeLimits } from './caller-limits.js';
 import { type CountedTier, TIER_LIMITS } from './tiers.js';
 
@@ -29,28 +29,34 @@ export interface QuotaPlan {
 export function quotaPlan(caller: { key: string; mode: AccessMode; limits: ModeLimits }, tier: CountedTier): QuotaPlan {
   const { key, limits } = caller;
   const t = TIER_LIMITS[tier];
-  const durable = caller.mode === 'api_key' ? { durable: true } : {};
+  // Every counter of one call is the caller's: a store spread over shards keeps them together.
+  const own = caller.mode === 'api_key' ? { durable: true, owner: key } : { owner: key };
   const tierDaily = Math.max(1, Math.floor(limits.daily * t.dailyMultiplier));
   const scale = limits.perMinute / DEFAULT_MODE_LIMITS[caller.mode].perMinute;
   const tierMinute = Math.max(1, Math.floor(t.perMinute * scale));
-  const daily: QuotaCounter[] = [{ ...globalDailyCounter(key, limits), ...durable }];
-  if (tierDaily < limits.daily)
-    daily.push({ key: `q:${key}:${tier}:day`, limit: tierDaily, windowMs: DAY_MS, ...durable });
-  const perMinute: QuotaCounter[] = [{ key: `q:${key}:min`, limit: limits.perMinute, windowMs: MINUTE_MS, ...durable }];
+  const daily: QuotaCounter[] = [{ ...globalDailyCounter(key, limits), ...own }];
+  if (tierDaily < limits.daily) daily.push({ key: `q:${key}:${tier}:day`, limit: tierDaily, windowMs: DAY_MS, ...own });
+  const perMinute: QuotaCounter[] = [{ key: `q:${key}:min`, limit: limits.perMinute, windowMs: MINUTE_MS, ...own }];
   if (tierMinute < limits.perMinute) {
-    perMinute.push({ key: `q:${key}:${tier}:min`, limit: tierMinute, windowMs: MINUTE_MS, ...durable });
+    perMinute.push({ key: `q:${key}:${tier}:min`, limit: tierMinute, windowMs: MINUTE_MS, ...own });
   }
   return { daily, perMinute, counters: [...daily, ...perMinute] };
 }
 
 /** The caller's daily counter across tiers (the global cap): what /api/usage reports. */
 export function globalDailyCounter(callerKey: string, limits: ModeLimits): QuotaCounter {
-  return { key: `q:${callerKey}:day`, limit: limits.daily, windowMs: DAY_MS };
+  return { key: `q:${callerKey}:day`, limit: limits.daily, windowMs: DAY_MS, owner: callerKey };
 }
 
 /** Credits an API key spent today; only ever read or moved with a debit, never a limit. */
 export function creditsUsedCounter(keyId: string): QuotaCounter {
-  return { key: `credits-used:${keyId}:day`, limit: Number.MAX_SAFE_INTEGER, windowMs: DAY_MS, durable: true };
+  return {
+    key: `credits-used:${keyId}:day`,
+    limit: Number.MAX_SAFE_INTEGER,
+    windowMs: DAY_MS,
+    durable: true,
+    owner: apiKeyOwner(keyId),
+  };
 }
 
 /**

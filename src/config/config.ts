@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { CHAINS, type ChainKey } from './chains.js';
 import { EVM_ADDRESS_PATTERN } from './evm-address-pattern.js';
 import { LISTEN_ADDRESS_ENV } from './listen-address.js';
+import { type RedisTarget, redisTarget } from './redis-target.js';
 import { type TrustProxy, trustProxySetting } from './trust-proxy.js';
 
 /** USDC on Base: the asset x402 payments settle in (docs/api-contract.md#x402-payment). */
@@ -93,7 +94,18 @@ function mcpAllowedHosts(value: string, ctx: z.RefinementCtx): string[] {
 const envSchema = z.object({
   ...LISTEN_ADDRESS_ENV,
   DATA_DIR: z.string().default('./data'),
-  REDIS_URL: optionalUrl,
+  // One Redis (`redis://…`), or a Redis Cluster (`redis+cluster://host:port,host:port`, src/config/redis-target.ts).
+  REDIS_URL: z
+    .string()
+    .trim()
+    .refine((v) => /^rediss?\+cluster:\/\//.test(v) || URL.canParse(v), 'must be a URL')
+    .optional(),
+  // Seed nodes of a Redis Cluster, comma-separated host:port.
+  REDIS_CLUSTER_NODES: z.string().trim().optional(),
+  // Start even though Redis keeps nothing across a restart (no AOF, no RDB snapshots): src/store/redis-durability.ts.
+  REDIS_VOLATILE_OK: z.enum(['true', 'false']).default('false'),
+  // A write (a count, a debit, a spent nonce) is answered once this many replicas hold it (WAIT); 0: once its master has.
+  REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(16).default(0),
   // Every key the store writes starts with it: several deployments (or a test run) can share one Redis.
   REDIS_KEY_PREFIX: z
     .string()
@@ -303,7 +315,12 @@ export interface AppConfig {
   port: number;
   host: string;
   dataDir: string;
-  redisUrl: string | undefined;
+  /** REDIS_URL / REDIS_CLUSTER_NODES: one Redis or a Redis Cluster; undefined: the SQLite store. */
+  redis: RedisTarget | undefined;
+  /** REDIS_VOLATILE_OK: start on a Redis that persists nothing. */
+  redisVolatileOk: boolean;
+  /** REDIS_WAIT_REPLICAS: replicas that must hold a write before it is answered; 0: none. */
+  redisWaitReplicas: number;
   /** REDIS_KEY_PREFIX: the start of every key the Redis store writes. */
   redisKeyPrefix: string;
   /** How long one store call may take before the request is answered 503 SERVICE_UNAVAILABLE. */
@@ -482,6 +499,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     throw new ConfigError(`invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const redis = redisTarget({ url: e.REDIS_URL, clusterNodes: e.REDIS_CLUSTER_NODES });
+  if (redis && 'error' in redis) throw new ConfigError(`invalid configuration:\n  ${redis.error}`);
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
     throw new ConfigError(
       'invalid configuration:\n  HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS (the headers are part of the request)',
@@ -501,7 +520,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     port: e.PORT,
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
-    redisUrl: e.REDIS_URL,
+    redis,
+    redisVolatileOk: e.REDIS_VOLATILE_OK === 'true',
+    redisWaitReplicas: e.REDIS_WAIT_REPLICAS,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
     logLevel: e.LOG_LEVEL,

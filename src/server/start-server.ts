@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { type AppConfig, ConfigError, loadConfig, secretValues } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
+import { VolatileRedisError } from '../store/redis-durability.js';
 import { createServer } from './create-server.js';
 import { PortInUseError } from './port-check.js';
 import { startBanner } from './start-banner.js';
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
-  if (err instanceof PortInUseError) {
+  if (err instanceof PortInUseError || err instanceof VolatileRedisError) {
     process.stderr.write(`${err.message}\n`);
     process.exit(1);
   }

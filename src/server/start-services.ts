@@ -87,10 +87,13 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
   try {
     const store = await openStore({
       dataDir: config.dataDir,
-      redisUrl: config.redisUrl,
+      redis: config.redis,
       prefix: opts.storePrefix ?? config.redisKeyPrefix,
       timeoutMs: config.storeTimeoutMs,
       calls: telemetry.storeCalls,
+      volatileOk: config.redisVolatileOk,
+      waitReplicas: config.redisWaitReplicas,
+      onDurabilityUnknown: (message) => logger.warn(message),
     });
     cleanups.push(() => store.close());
 

@@ -1,14 +1,19 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { RedisTarget } from '../config/redis-target.js';
 import type { StoreCallTallies } from '../observability/store-call-tallies.js';
+import { assertRedisDurable } from './redis-durability.js';
 import { isRedisOutage, openRedisStore } from './redis-store.js';
 import { isSqliteOutage, openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
 import { withStoreBudget } from './store-budget.js';
 
-/** Where the store lives: Redis when `redisUrl` is set, else SQLite at `<dataDir>/store.sqlite`. */
+/** Where the store lives: Redis when `redis` (or `redisUrl`) is set, else SQLite at `<dataDir>/store.sqlite`. */
 export interface OpenStoreParams {
   dataDir: string;
+  /** One Redis or a Redis Cluster (config.redis). */
+  redis?: RedisTarget;
+  /** One Redis, by URL. */
   redisUrl?: string;
   /** Namespace of every Redis key (default `cia:`); ignored by SQLite, whose file is its namespace. */
   prefix?: string;
@@ -18,24 +23,48 @@ export interface OpenStoreParams {
   timeoutMs?: number;
   /** Each call's latency and outcome, for /metrics. */
   calls?: StoreCallTallies;
+  /**
+   * REDIS_VOLATILE_OK: open a Redis that keeps nothing across a restart; without it such a Redis is refused
+   * (VolatileRedisError). Ignored by SQLite, which is a file.
+   */
+  volatileOk?: boolean;
+  /** REDIS_WAIT_REPLICAS: a Redis write is answered once this many replicas hold it (within `timeoutMs`). */
+  waitReplicas?: number;
+  /** Told (e.g. to log a warning) when Redis's persistence cannot be read (CONFIG refused); the store opens anyway. */
+  onDurabilityUnknown?: (message: string) => void;
 }
 
 /**
- * Opens the configured store; rejects if Redis is configured but unreachable. Once open, a store that fails or does
+ * Opens the configured store; rejects if Redis is configured but unreachable, or keeps nothing across a restart
+ * (unless `volatileOk`). Once open, a store that fails or does
  * not answer within `timeoutMs` makes the call a 503 SERVICE_UNAVAILABLE (src/store/store-budget.ts).
- * @example const store = await openStore({ dataDir: config.dataDir, redisUrl: config.redisUrl, timeoutMs: 500 })
+ * @example const store = await openStore({ dataDir: config.dataDir, redis: config.redis, timeoutMs: 500 })
  */
 export async function openStore(params: OpenStoreParams): Promise<Store> {
-  if (params.redisUrl) {
+  const target: RedisTarget | undefined =
+    params.redis ?? (params.redisUrl ? { kind: 'single', url: params.redisUrl } : undefined);
+  if (target) {
     const redis = await openRedisStore({
-      url: params.redisUrl,
+      target,
       prefix: params.prefix,
       onError: params.onError,
       // A backstop that frees commands a hung Redis never answers; the budget itself is the deadline below, which
       // (unlike a bare timer) lets a reply that arrived during a busy event loop win. Long: a command it frees may
       // still run later, and its count is then no longer undone (store-budget.ts).
       commandTimeoutMs: params.timeoutMs === undefined ? undefined : Math.max(60_000, params.timeoutMs * 10),
+      ...(params.waitReplicas
+        ? { waitReplicas: { replicas: params.waitReplicas, timeoutMs: params.timeoutMs ?? 500 } }
+        : {}),
     });
+    try {
+      await assertRedisDurable(redis.redis, {
+        volatileOk: params.volatileOk ?? false,
+        onUnknown: params.onDurabilityUnknown ?? (() => {}),
+      });
+    } catch (err) {
+      await redis.close();
+      throw err;
+    }
     return withStoreBudget(redis, { isOutage: isRedisOutage, deadlineMs: params.timeoutMs, calls: params.calls });
   }
   mkdirSync(params.dataDir, { recursive: true });

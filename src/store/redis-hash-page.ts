@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 import { assertCount } from './store-arguments.js';
 
 /** Where a sorted set keeps a hash's ids (`rows`), and which way the page reads it. */
@@ -18,7 +18,7 @@ export interface HashIndex {
  * await hashPage(redis, { order: 'p:subnames:order', rows: 'p:subnames', direction: 'ascending' }, { limit: 20, offset: 0 }, toSubname)
  */
 export async function hashPage<T>(
-  redis: Redis,
+  redis: RedisClient,
   index: HashIndex,
   page: { limit: number; offset: number },
   parse: (row: string | null) => T | null,

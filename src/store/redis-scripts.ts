@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from './redis-client.js';
 
 /**
  * Lua scripts of the Redis store: each is one atomic read-modify-write.
- * Every key a script touches is passed in KEYS (none is built inside Lua), so the scripts also run on
- * Redis Cluster when the store prefix carries a hash tag (e.g. `{api}:`) that puts all keys in one slot.
- * Nil replies arrive in Lua as `false`.
+ * Every key a script touches is passed in KEYS (none is built inside Lua), and the keys of one call carry one hash
+ * tag (`{owner}`: a caller's counters, a key's credits, a webhook outbox partition), so on a Redis Cluster each call
+ * runs in one slot while the slots spread the load. Nil replies arrive in Lua as `false`.
  */
 export interface RedisScript {
   name: string;
@@ -106,25 +106,20 @@ return redis.call('HGETALL', KEYS[1])
 `,
 );
 
-/**
- * KEYS: [key hash, hash index, wallet key list]. ARGV: [id, createdAt, field, value, …].
- * Returns 1 (created) or 0 (id or hash already exists).
- */
+/** KEYS: [key hash]. ARGV: [field, value, …]. Returns 1 (created) or 0 (the id exists). */
 export const createApiKeyScript = script(
   'createApiKey',
   `
-if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], unpack(ARGV, 3))
-redis.call('SET', KEYS[2], ARGV[1])
-redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], unpack(ARGV))
 return 1
 `,
 );
 
 /**
- * KEYS: [key hash, old hash index, new hash index]. ARGV: [wallet, oldHash, newHash, prefix, id].
+ * KEYS: [key hash]. ARGV: [wallet, oldHash, newHash, prefix].
  * Compare-and-swap on the key's current hash. Returns {1, fields…} rotated, {0} not the wallet's key,
- * {-1} the hash changed since it was read (retry), {-2} the new hash is taken.
+ * {-1} the hash changed since it was read (retry).
  */
 export const rotateApiKeyScript = script(
   'rotateApiKey',
@@ -132,16 +127,13 @@ export const rotateApiKeyScript = script(
 local current = redis.call('HMGET', KEYS[1], 'wallet', 'keyHash')
 if not current[1] or current[1] ~= ARGV[1] then return {0} end
 if current[2] ~= ARGV[2] then return {-1} end
-if redis.call('EXISTS', KEYS[3]) == 1 then return {-2} end
-redis.call('DEL', KEYS[2])
-redis.call('SET', KEYS[3], ARGV[5])
 redis.call('HSET', KEYS[1], 'keyHash', ARGV[3], 'prefix', ARGV[4])
 return {1, redis.call('HGETALL', KEYS[1])}
 `,
 );
 
 /**
- * KEYS: [key hash, hash index, wallet key list]. ARGV: [wallet, keyHash, id].
+ * KEYS: [key hash, its applied credit references]. ARGV: [wallet, keyHash].
  * Deletes the key with its credits. Returns 1 deleted, 0 not the wallet's key, -1 the hash changed (retry).
  */
 export const deleteApiKeyScript = script(
@@ -151,8 +143,16 @@ local current = redis.call('HMGET', KEYS[1], 'wallet', 'keyHash')
 if not current[1] or current[1] ~= ARGV[1] then return 0 end
 if current[2] ~= ARGV[2] then return -1 end
 redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('ZREM', KEYS[3], ARGV[3])
 return 1
+`,
+);
+
+/** KEYS: [string]. ARGV: [value]. Deletes the string only while it still holds `value`; 1 deleted, else 0. */
+export const deleteIfHoldsScript = script(
+  'deleteIfHolds',
+  `
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
 `,
 );
 
@@ -166,17 +166,40 @@ return 0
 );
 
 /**
- * KEYS: [key hash, reference record]. ARGV: [keyId, amount, now].
- * Returns {1, balance} applied, {0, balance} reference already used, {-1, 0} unknown key.
+ * KEYS: [reference record]. ARGV: [keyId, amount, now].
+ * Claims a payment reference for a key, once ever; returns the id of the key it was first claimed for.
  */
-export const addCreditsScript = script(
-  'addCredits',
+export const claimCreditReferenceScript = script(
+  'claimCreditReference',
+  `
+local owner = redis.call('HGET', KEYS[1], 'keyId')
+if owner then return owner end
+redis.call('HSET', KEYS[1], 'keyId', ARGV[1], 'amount', ARGV[2], 'createdAt', ARGV[3])
+return ARGV[1]
+`,
+);
+
+/** KEYS: [reference record]. ARGV: [keyId]. Gives back a reference claimed for a key that turned out not to exist. */
+export const releaseCreditReferenceScript = script(
+  'releaseCreditReference',
+  `
+if redis.call('HGET', KEYS[1], 'keyId') == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+`,
+);
+
+/**
+ * KEYS: [key hash, its applied credit references]. ARGV: [reference, amount].
+ * Adds the credits of a reference claimed for this key, once. Returns {1, balance} applied, {0, balance} applied
+ * before, {-1, 0} unknown key.
+ */
+export const applyCreditsScript = script(
+  'applyCredits',
   `
 if redis.call('EXISTS', KEYS[1]) == 0 then return {-1, 0} end
-if redis.call('EXISTS', KEYS[2]) == 1 then
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then
   return {0, tonumber(redis.call('HGET', KEYS[1], 'credits'))}
 end
-redis.call('HSET', KEYS[2], 'keyId', ARGV[1], 'amount', ARGV[2], 'createdAt', ARGV[3])
 return {1, redis.call('HINCRBY', KEYS[1], 'credits', ARGV[2])}
 `,
 );
@@ -200,7 +223,7 @@ return {1, balance}
 );
 
 /**
- * KEYS: [labels hash, order set, total counter]. ARGV: [label, record JSON, createdAt].
+ * KEYS: [labels hash, order set] of one parent. ARGV: [label, record JSON, createdAt].
  * Returns 1 registered or 0 label taken.
  */
 export const putSubnameScript = script(
@@ -208,7 +231,6 @@ export const putSubnameScript = script(
   `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[1])
-redis.call('INCR', KEYS[3])
 return 1
 `,
 );
@@ -224,17 +246,72 @@ return ARGV[1]
 `,
 );
 
-/** Runs a script by SHA, loading it on first use (NOSCRIPT) so a restarted or fresh Redis still works. */
+/**
+ * How many replicas must hold a write before it is answered (WAIT after it, in the same round trip); without it a
+ * write is answered once its master has it, and a failover may lose the last ones (REDIS_WAIT_REPLICAS).
+ */
+export interface ReplicaWait {
+  replicas: number;
+  timeoutMs: number;
+}
+
+/** A write its master made, not confirmed by enough replicas in time: its outcome is unknown, like a lost reply. */
+export class UnreplicatedWriteError extends Error {
+  override name = 'UnreplicatedWriteError';
+}
+
+/** Sends one command, then WAIT on the same connection (one pipeline, one slot); the command's reply once replicated. */
+export async function replicated(
+  redis: RedisClient,
+  wait: ReplicaWait,
+  command: (pipeline: ReturnType<RedisClient['pipeline']>) => void,
+): Promise<unknown> {
+  const pipeline = redis.pipeline();
+  command(pipeline);
+  pipeline.wait(wait.replicas, wait.timeoutMs);
+  const [[err, reply], [waitErr, acknowledged]] = (await pipeline.exec()) as [Error | null, unknown][] as [
+    [Error | null, unknown],
+    [Error | null, unknown],
+  ];
+  if (err) {
+    // A slot that moved (a failover): the pipeline does not follow it, the next command should.
+    if (/^(MOVED|ASK) /.test(err.message) && 'refreshSlotsCache' in redis) redis.refreshSlotsCache();
+    throw err;
+  }
+  if (waitErr) throw waitErr;
+  if (Number(acknowledged) < wait.replicas) {
+    throw new UnreplicatedWriteError(
+      `${Number(acknowledged)} of ${wait.replicas} replicas confirmed the write within ${wait.timeoutMs} ms`,
+    );
+  }
+  return reply;
+}
+
+/**
+ * Runs a script by SHA, loading it on first use (NOSCRIPT) so a restarted or fresh Redis still works; with `wait`,
+ * answers only once that many replicas hold its writes.
+ */
 export async function runScript(
-  redis: Redis,
+  redis: RedisClient,
   target: RedisScript,
   keys: readonly string[],
   args: readonly (string | number)[],
+  wait?: ReplicaWait,
 ): Promise<unknown> {
+  const send = (command: 'evalsha' | 'eval') =>
+    wait === undefined
+      ? command === 'evalsha'
+        ? redis.evalsha(target.sha, keys.length, ...keys, ...args)
+        : redis.eval(target.lua, keys.length, ...keys, ...args)
+      : replicated(redis, wait, (p) =>
+          command === 'evalsha'
+            ? p.evalsha(target.sha, keys.length, ...keys, ...args)
+            : p.eval(target.lua, keys.length, ...keys, ...args),
+        );
   try {
-    return await redis.evalsha(target.sha, keys.length, ...keys, ...args);
+    return await send('evalsha');
   } catch (err) {
     if (!(err instanceof Error) || !err.message.startsWith('NOSCRIPT')) throw err;
-    return redis.eval(target.lua, keys.length, ...keys, ...args);
+    return send('eval');
   }
 }

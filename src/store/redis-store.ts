@@ -1,45 +1,53 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import { describeRedisTarget, type RedisTarget } from '../config/redis-target.js';
 import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
 import { quotaWindow } from './quota-window.js';
+import { connectRedis, type RedisClient } from './redis-client.js';
 import { hashPage } from './redis-hash-page.js';
 import {
   acquireSlotScript,
-  addCreditsScript,
+  applyCreditsScript,
+  claimCreditReferenceScript,
   consumeQuotaScript,
   createApiKeyScript,
   debitCreditScript,
   deleteApiKeyScript,
+  deleteIfHoldsScript,
   getOrCreateSecretScript,
   openSessionScript,
   putSubnameScript,
   type RedisScript,
+  type ReplicaWait,
   refreshSessionScript,
   refundQuotaScript,
+  releaseCreditReferenceScript,
+  replicated,
   rotateApiKeyScript,
   runScript,
   touchApiKeyScript,
   touchWalletScript,
+  UnreplicatedWriteError,
 } from './redis-scripts.js';
 import { RedisWebhooks } from './redis-webhooks.js';
-import type {
-  ApiKeyRecord,
-  CreditDebit,
-  CreditResult,
-  DebitResult,
-  KeyRotation,
-  NewApiKey,
-  NonceRecord,
-  QuotaCounter,
-  QuotaDecision,
-  QuotaReading,
-  SessionRefresh,
-  Store,
-  StoreDescription,
-  SubnameRecord,
-  WalletRecord,
+import {
+  type ApiKeyRecord,
+  apiKeyOwner,
+  type CreditDebit,
+  type CreditResult,
+  type DebitResult,
+  type KeyRotation,
+  type NewApiKey,
+  type NonceRecord,
+  type QuotaCounter,
+  type QuotaDecision,
+  type QuotaReading,
+  type SessionRefresh,
+  type Store,
+  type StoreDescription,
+  type SubnameRecord,
+  type WalletRecord,
 } from './store.js';
-import { assertCount, normalizeAddress } from './store-arguments.js';
+import { assertCount, assertKeyCount, counterOwner, normalizeAddress, oneOwner } from './store-arguments.js';
 import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
 
 /** Counters outlive their window by this much, so instances with slightly skewed clocks still share them. */
@@ -51,7 +59,7 @@ const MAX_CAS_ATTEMPTS = 50;
 const RACED = Symbol('raced');
 
 /** Redis replies that mean the server cannot serve now (loading, busy script, failover, out of memory), not a bug. */
-const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS|OOM)\b/;
+const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS|OOM|MOVED|ASK)\b/;
 /** ioredis's own failures: the connection is closed or not writeable, a command timed out. */
 const CLIENT_FAILURE = /^(Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries)/;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
@@ -60,19 +68,14 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT
 export function isRedisOutage(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (err.name === 'ReplyError') return TRANSIENT_REPLY.test(err.message);
-  if (err.name === 'MaxRetriesPerRequestError' || CLIENT_FAILURE.test(err.message)) return true;
+  if (err.name === 'MaxRetriesPerRequestError' || err instanceof UnreplicatedWriteError) return true;
+  if (CLIENT_FAILURE.test(err.message)) return true;
   return NETWORK_CODES.has((err as NodeJS.ErrnoException).code ?? '');
 }
 
 /** The Redis URL as it may be shown: the password removed. */
 export function redactRedisUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.password = '';
-    return parsed.toString();
-  } catch {
-    return 'redis://(unparseable url)';
-  }
+  return describeRedisTarget({ kind: 'single', url });
 }
 
 /** Turns a flat HGETALL-style reply into an object; empty for a missing hash. */
@@ -108,68 +111,65 @@ const toSubname = (json: string | null): SubnameRecord | null =>
   json === null ? null : (JSON.parse(json) as SubnameRecord);
 
 /**
- * Connects to Redis and returns the store shared by several instances. All keys start with `prefix`.
- * Rejects if Redis cannot be reached.
+ * Connects to Redis (one, or a Redis Cluster) and returns the store shared by several instances. All keys start with
+ * `prefix`. Rejects if Redis cannot be reached.
  * @example const store = await openRedisStore({ url: 'redis://127.0.0.1:6379', prefix: 'cia:' })
  */
 export async function openRedisStore(params: {
-  url: string;
+  /** A `redis://` URL (one Redis), or the target (config.redis). */
+  url?: string;
+  target?: RedisTarget;
   prefix?: string;
   /** Told about connection errors (e.g. to log them); the commands in flight reject either way. */
   onError?: (err: Error) => void;
   /** A command not answered within this rejects (a hung Redis); none by default. */
   commandTimeoutMs?: number;
+  /** REDIS_WAIT_REPLICAS: writes are answered once this many replicas hold them; none by default. */
+  waitReplicas?: ReplicaWait;
 }): Promise<RedisStore> {
-  const redis = new Redis(params.url, {
-    lazyConnect: true,
-    enableAutoPipelining: true,
-    maxRetriesPerRequest: 3,
-    connectTimeout: 5_000,
-    ...(params.commandTimeoutMs === undefined ? {} : { commandTimeout: params.commandTimeoutMs }),
-    // While disconnected a command fails at once; it is never queued or resent to run after its caller got an
-    // error (a debit or a counted call that ran later would charge for an answer never sent).
-    enableOfflineQueue: false,
-    autoResendUnfulfilledCommands: false,
-  });
-  redis.on('error', params.onError ?? (() => {}));
-  try {
-    await redis.connect();
-  } catch (err) {
-    redis.disconnect();
-    throw err;
-  }
-  return new RedisStore(redis, params.prefix ?? 'cia:', redactRedisUrl(params.url));
+  const target: RedisTarget = params.target ?? { kind: 'single', url: params.url! };
+  const redis = await connectRedis(target, { onError: params.onError, commandTimeoutMs: params.commandTimeoutMs });
+  return new RedisStore(redis, params.prefix ?? 'cia:', describeRedisTarget(target), params.waitReplicas);
 }
+
+/** The hash tag that keeps what one script touches in one Redis Cluster slot: everything of one `entity`. */
+const tag = (entity: string): string => `{${entity}}`;
 
 /** The shared store (see {@link openRedisStore}); every read-modify-write is one Lua script. */
 export class RedisStore extends ForwardedWebhookStore implements Store {
   constructor(
-    private readonly redis: Redis,
+    /** The connection (one Redis, or the cluster); for operator checks such as src/store/redis-durability.ts. */
+    readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly location: string,
+    private readonly wait?: ReplicaWait,
   ) {
-    super(new RedisWebhooks(redis, prefix));
+    super(new RedisWebhooks(redis, prefix, wait));
   }
 
+  // A key's record, its counters and its applied credit references share the key's tag; a quota counter its owner's;
+  // a subname table its parent's. Keys that no script touches together with another carry no tag.
   private readonly keys = {
-    quota: (c: QuotaCounter, window: number) => `${this.prefix}quota:${c.windowMs}:${window}:${c.key}`,
+    quota: (c: QuotaCounter, window: number) =>
+      `${this.prefix}quota:${tag(counterOwner(c))}:${c.windowMs}:${window}:${c.key}`,
     slots: (key: string) => `${this.prefix}slots:${key}`,
     nonce: (nonce: string) => `${this.prefix}nonce:${nonce}`,
     session: (id: string) => `${this.prefix}session:${id}`,
     wallet: (address: string) => `${this.prefix}wallet:${address}`,
-    apiKey: (id: string) => `${this.prefix}apikey:${id}`,
+    apiKey: (id: string) => `${this.prefix}apikey:${tag(apiKeyOwner(id))}`,
+    appliedCredits: (id: string) => `${this.prefix}apikey-credit-refs:${tag(apiKeyOwner(id))}`,
     apiKeyHash: (hash: string) => `${this.prefix}apikey-hash:${hash}`,
     walletApiKeys: (wallet: string) => `${this.prefix}wallet-apikeys:${wallet}`,
     creditReference: (reference: string) => `${this.prefix}credit-ref:${reference}`,
     paymentNonce: (key: string) => `${this.prefix}payment-nonce:${key}`,
-    subnames: (parent: string) => `${this.prefix}subnames:${parent}`,
-    subnameOrder: (parent: string) => `${this.prefix}subnames-order:${parent}`,
-    subnameTotal: () => `${this.prefix}subnames-total`,
+    subnames: (parent: string) => `${this.prefix}subnames:${tag(parent)}`,
+    subnameOrder: (parent: string) => `${this.prefix}subnames-order:${tag(parent)}`,
+    subnameParents: () => `${this.prefix}subname-parents`,
     secret: (name: string) => `${this.prefix}secret:${name}`,
   };
 
   private run(target: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    return runScript(this.redis, target, keys, args);
+    return runScript(this.redis, target, keys, args, this.wait);
   }
 
   async consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision> {
@@ -177,6 +177,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
       assertCount('limit', c.limit, 0);
       return quotaWindow(c, params.now);
     });
+    if (params.counters.length > 0) oneOwner(params.counters);
     const keys = params.counters.map((c, i) => this.keys.quota(c, windows[i].index));
     const args = params.counters.flatMap((c, i) => [c.limit, windows[i].resetsAt - params.now + QUOTA_GRACE_MS]);
     const reply = (await this.run(consumeQuotaScript, keys, args)) as number[];
@@ -185,6 +186,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
 
   async refundQuota(params: { counters: QuotaCounter[]; now: number }): Promise<void> {
     if (params.counters.length === 0) return;
+    oneOwner(params.counters);
     const keys = params.counters.map((c) => this.keys.quota(c, quotaWindow(c, params.now).index));
     await this.run(refundQuotaScript, keys, []);
   }
@@ -192,7 +194,10 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
   async readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading> {
     if (params.counters.length === 0) return { counts: [], resetsAt: [] };
     const windows = params.counters.map((c) => quotaWindow(c, params.now));
-    const values = await this.redis.mget(params.counters.map((c, i) => this.keys.quota(c, windows[i].index)));
+    // One GET each (pipelined), not MGET: counters of several owners live in several slots.
+    const values = await Promise.all(
+      params.counters.map((c, i) => this.redis.get(this.keys.quota(c, windows[i].index))),
+    );
     return { counts: values.map((v) => Number(v ?? 0)), resetsAt: windows.map((w) => w.resetsAt) };
   }
 
@@ -232,7 +237,10 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
 
   async consumeNonce(params: { nonce: string; now: number }): Promise<NonceRecord | null> {
     // GETDEL hands the value to exactly one caller; expiry is then judged on the caller's clock.
-    const json = await this.redis.getdel(this.keys.nonce(params.nonce));
+    const key = this.keys.nonce(params.nonce);
+    const json = (
+      this.wait ? await replicated(this.redis, this.wait, (p) => p.getdel(key)) : await this.redis.getdel(key)
+    ) as string | null;
     if (json === null) return null;
     const record = JSON.parse(json) as NonceRecord;
     return record.expiresAt > params.now ? record : null;
@@ -285,9 +293,17 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
       credits: 0,
     };
     const fields = Object.entries(record).flatMap(([field, value]) => [field, value === null ? '' : String(value)]);
-    const keys = [this.keys.apiKey(key.id), this.keys.apiKeyHash(key.keyHash), this.keys.walletApiKeys(record.wallet)];
-    const created = await this.run(createApiKeyScript, keys, [key.id, key.createdAt, ...fields]);
-    if (created !== 1) throw new ApiKeyConflictError(key.id);
+    // Three entities in three slots, written in an order whose leftovers after a crash match nothing: the hash index
+    // (no record answers it), the wallet's list (listApiKeys skips ids with no record of the wallet's), the record.
+    const hashIndex = this.keys.apiKeyHash(key.keyHash);
+    if ((await this.redis.set(hashIndex, key.id, 'NX')) !== 'OK') throw new ApiKeyConflictError(key.id);
+    const walletKeys = this.keys.walletApiKeys(record.wallet);
+    const listed = await this.redis.zadd(walletKeys, 'NX', key.createdAt, key.id);
+    if ((await this.run(createApiKeyScript, [this.keys.apiKey(key.id)], fields)) !== 1) {
+      await this.run(deleteIfHoldsScript, [hashIndex], [key.id]);
+      if (Number(listed) === 1) await this.redis.zrem(walletKeys, key.id);
+      throw new ApiKeyConflictError(key.id);
+    }
     return record;
   }
 
@@ -312,29 +328,33 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
 
   async rotateApiKey(params: KeyRotation): Promise<ApiKeyRecord | null> {
     return this.onOwnApiKey('rotateApiKey', params, null, async (current, wallet) => {
-      const keys = [
-        this.keys.apiKey(params.id),
-        this.keys.apiKeyHash(current.keyHash),
-        this.keys.apiKeyHash(params.keyHash),
+      // The new hash is indexed first and the old one dropped last: findApiKeyByHash checks the record's own hash, so
+      // the old hash stops matching the moment the record changes, and a new index the record never took is dropped.
+      const newIndex = this.keys.apiKeyHash(params.keyHash);
+      if ((await this.redis.set(newIndex, params.id, 'NX')) !== 'OK') throw new ApiKeyConflictError(params.id);
+      const args = [wallet, current.keyHash, params.keyHash, params.prefix];
+      const [code, fields] = (await this.run(rotateApiKeyScript, [this.keys.apiKey(params.id)], args)) as [
+        number,
+        unknown,
       ];
-      const args = [wallet, current.keyHash, params.keyHash, params.prefix, params.id];
-      const [code, fields] = (await this.run(rotateApiKeyScript, keys, args)) as [number, unknown];
-      if (code === 1) return toApiKey(fieldsOf(fields));
-      if (code === 0) return null;
-      if (code === -2) throw new ApiKeyConflictError(params.id);
-      return RACED;
+      if (code !== 1) {
+        await this.run(deleteIfHoldsScript, [newIndex], [params.id]);
+        return code === 0 ? null : RACED;
+      }
+      await this.run(deleteIfHoldsScript, [this.keys.apiKeyHash(current.keyHash)], [params.id]);
+      return toApiKey(fieldsOf(fields));
     });
   }
 
   async deleteApiKey(params: { id: string; wallet: string; now: number }): Promise<boolean> {
     return this.onOwnApiKey('deleteApiKey', params, false, async (current, wallet) => {
-      const keys = [
-        this.keys.apiKey(params.id),
-        this.keys.apiKeyHash(current.keyHash),
-        this.keys.walletApiKeys(wallet),
-      ];
-      const code = await this.run(deleteApiKeyScript, keys, [wallet, current.keyHash, params.id]);
-      return code === -1 ? RACED : code === 1;
+      const keys = [this.keys.apiKey(params.id), this.keys.appliedCredits(params.id)];
+      const code = await this.run(deleteApiKeyScript, keys, [wallet, current.keyHash]);
+      if (code === -1) return RACED;
+      if (code !== 1) return false;
+      await this.run(deleteIfHoldsScript, [this.keys.apiKeyHash(current.keyHash)], [params.id]);
+      await this.redis.zrem(this.keys.walletApiKeys(wallet), params.id);
+      return true;
     });
   }
 
@@ -365,18 +385,32 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
 
   async addCredits(params: { keyId: string; amount: number; reference: string; now: number }): Promise<CreditResult> {
     assertCount('amount', params.amount, 1);
-    const keys = [this.keys.apiKey(params.keyId), this.keys.creditReference(params.reference)];
-    const [code, balance] = (await this.run(addCreditsScript, keys, [params.keyId, params.amount, params.now])) as [
+    // The reference (global) and the key (its own slot) are two entities: the reference is claimed for the key first,
+    // then applied to it once. A retry after a crash between the two applies it; another key never can.
+    const reference = this.keys.creditReference(params.reference);
+    const claimedBy = String(
+      await this.run(claimCreditReferenceScript, [reference], [params.keyId, params.amount, params.now]),
+    );
+    if (claimedBy !== params.keyId) {
+      if ((await this.redis.exists(this.keys.apiKey(params.keyId))) === 0) throw new ApiKeyNotFoundError(params.keyId);
+      return { applied: false, balance: await this.getCredits(params.keyId) };
+    }
+    const keys = [this.keys.apiKey(params.keyId), this.keys.appliedCredits(params.keyId)];
+    const [code, balance] = (await this.run(applyCreditsScript, keys, [params.reference, params.amount])) as [
       number,
       number,
     ];
-    if (code === -1) throw new ApiKeyNotFoundError(params.keyId);
+    if (code === -1) {
+      await this.run(releaseCreditReferenceScript, [reference], [params.keyId]);
+      throw new ApiKeyNotFoundError(params.keyId);
+    }
     return { applied: code === 1, balance };
   }
 
   async debitCredit(params: CreditDebit): Promise<DebitResult> {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
+    assertKeyCount(params.keyId, params.count);
     const keys = [this.keys.apiKey(params.keyId)];
     const args: (string | number)[] = [amount];
     if (params.count) {
@@ -396,7 +430,10 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     const ttl = params.expiresAt - params.now;
     // An authorization past its validity cannot be settled; refusing it is the safe answer.
     if (ttl <= 0) return false;
-    const set = await this.redis.set(this.keys.paymentNonce(params.key), String(params.expiresAt), 'PX', ttl, 'NX');
+    const key = this.keys.paymentNonce(params.key);
+    const set = this.wait
+      ? await replicated(this.redis, this.wait, (p) => p.set(key, String(params.expiresAt), 'PX', ttl, 'NX'))
+      : await this.redis.set(key, String(params.expiresAt), 'PX', ttl, 'NX');
     return set === 'OK';
   }
 
@@ -408,7 +445,9 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
       records: subname.records,
       createdAt: subname.createdAt,
     };
-    const keys = [this.keys.subnames(record.parent), this.keys.subnameOrder(record.parent), this.keys.subnameTotal()];
+    // The parent is listed first (idempotent): the total counts the subnames of every listed parent.
+    await this.redis.sadd(this.keys.subnameParents(), record.parent);
+    const keys = [this.keys.subnames(record.parent), this.keys.subnameOrder(record.parent)];
     const added = await this.run(putSubnameScript, keys, [record.label, JSON.stringify(record), record.createdAt]);
     return added === 1;
   }
@@ -425,7 +464,9 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
 
   async countSubnames(parent?: string): Promise<number> {
     if (parent !== undefined) return this.redis.hlen(this.keys.subnames(parent));
-    return Number((await this.redis.get(this.keys.subnameTotal())) ?? 0);
+    const parents = await this.redis.smembers(this.keys.subnameParents());
+    const counts = await Promise.all(parents.map((p) => this.redis.hlen(this.keys.subnames(p))));
+    return counts.reduce((a, b) => a + b, 0);
   }
 
   async getOrCreateSecret(name: string, create: () => string): Promise<string> {

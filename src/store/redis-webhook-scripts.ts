@@ -1,8 +1,8 @@
 import { type RedisScript, script } from './redis-scripts.js';
 
 /*
- * Lua scripts of the Redis store's webhook part (redis-webhooks.ts); each is one atomic read-modify-write, and every
- * key is passed in KEYS. Webhooks and deliveries are flat JSON rows in two hashes (`events`, `filters` and `payload`
+ * Lua scripts of the Redis store's webhook part (redis-webhooks.ts); each is one atomic read-modify-write inside one
+ * outbox partition (every key of a call carries the partition's hash tag), and every key is passed in KEYS. Webhooks and deliveries are flat JSON rows in two hashes (`events`, `filters` and `payload`
  * are JSON strings inside them), so cjson never re-encodes a caller's nested values.
  */
 
@@ -61,15 +61,16 @@ return 1
 );
 
 /**
- * KEYS: [events seen, deliveries, due, event counts, cursors, then each target's webhook deliveries in order].
- * ARGV: [now, month, batch (JSON: {events, cursors}), forgetBefore]. Returns how many deliveries became pending.
+ * KEYS: [events seen, deliveries, due, event counts, then each target's webhook deliveries in order], of one partition.
+ * ARGV: [now, month, batch (JSON: {events}: the partition's targets only), forgetBefore]. Returns how many deliveries
+ * became pending.
  */
 export const recordEventsScript: RedisScript = script(
   'recordEvents',
   `
 local now = tonumber(ARGV[1])
 local b = cjson.decode(ARGV[3])
-local k = 6
+local k = 5
 local pending = 0
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[4])
 for _, e in ipairs(b.events) do
@@ -105,7 +106,6 @@ for _, e in ipairs(b.events) do
     k = k + 1
   end
 end
-for _, c in ipairs(b.cursors) do redis.call('HSET', KEYS[5], c[1], c[2]) end
 return pending
 `,
 );

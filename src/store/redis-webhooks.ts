@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import { createHash, randomUUID } from 'node:crypto';
+import type { RedisClient } from './redis-client.js';
 import { hashPage } from './redis-hash-page.js';
-import { type RedisScript, runScript } from './redis-scripts.js';
+import { type RedisScript, type ReplicaWait, runScript } from './redis-scripts.js';
 import {
   claimDeliveriesScript,
   createWebhookScript,
@@ -27,6 +27,26 @@ import {
   type WebhookUpdate,
 } from './webhook-store.js';
 
+/**
+ * The outbox is kept in this many partitions, a wallet's webhooks and deliveries in one (its event counts and webhook
+ * limit with them), each under its own hash tag: on a Redis Cluster the partitions spread over the masters. Fixed:
+ * changing it would move every wallet's data.
+ */
+export const OUTBOX_PARTITIONS = 16;
+const PARTITIONS = Array.from({ length: OUTBOX_PARTITIONS }, (_, p) => p);
+
+/** The outbox partition of a wallet (lower-cased address). */
+export function outboxPartition(wallet: string): number {
+  return createHash('sha1').update(wallet).digest().readUInt32BE(0) % OUTBOX_PARTITIONS;
+}
+
+/** A lease names its partition (`<partition>:<uuid>`), so finishing a delivery needs no lookup. */
+const leaseIn = (partition: number): string => `${partition}:${randomUUID()}`;
+const partitionOfLease = (lease: string): number | undefined => {
+  const partition = Number(/^(\d+):/.exec(lease)?.[1]);
+  return Number.isInteger(partition) && partition < OUTBOX_PARTITIONS ? partition : undefined;
+};
+
 /** How long a delivery of a paused webhook waits before the claim looks at it again. */
 const PAUSED_RECHECK_MS = 5_000;
 /** Event ids are remembered this long: no detector replays an older event. */
@@ -35,6 +55,13 @@ const EVENT_MEMORY_MS = 90 * 86_400_000;
 /** A webhook as the hash keeps it: flat, its lists and objects as JSON strings. */
 type WebhookRow = Omit<WebhookRecord, 'events' | 'filters'> & { events: string; filters: string };
 type DeliveryRow = DeliveryRecord & { lease: string | null; leaseUntil: number };
+/** An event as one partition's script records it: its targets in that partition. */
+interface PartitionEvent {
+  id: string;
+  type: string;
+  payload: string;
+  targets: { webhookId: string; wallet: string; deliveryId: string; monthlyLimit: number; droppedError: string }[];
+}
 
 const toWebhook = (json: string | null): WebhookRecord | null => {
   if (json === null) return null;
@@ -57,27 +84,38 @@ const OUTBOX_STATS_PAGE = 500;
 
 const present = <T>(value: T | null): value is T => value !== null;
 
-/** The webhook part of the Redis store; every read-modify-write is one Lua script. */
+/**
+ * The webhook part of the Redis store; every read-modify-write is one Lua script in one outbox partition. Plans and
+ * detector cursors are single keys outside the partitions.
+ */
 export class RedisWebhooks implements WebhookStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
+    private readonly wait?: ReplicaWait,
   ) {}
 
   private readonly keys = {
     plans: () => `${this.prefix}webhook-plans`,
-    webhooks: () => `${this.prefix}webhooks`,
-    walletWebhooks: (wallet: string) => `${this.prefix}wallet-webhooks:${wallet}`,
-    events: () => `${this.prefix}webhook-events`,
-    deliveries: () => `${this.prefix}webhook-deliveries`,
-    webhookDeliveries: (webhookId: string) => `${this.prefix}webhook-deliveries:${webhookId}`,
-    due: () => `${this.prefix}webhook-due`,
-    counts: () => `${this.prefix}webhook-event-counts`,
     cursors: () => `${this.prefix}webhook-cursors`,
+    webhooks: (p: number) => `${this.prefix}webhooks:{wh:${p}}`,
+    walletWebhooks: (p: number, wallet: string) => `${this.prefix}wallet-webhooks:{wh:${p}}:${wallet}`,
+    events: (p: number) => `${this.prefix}webhook-events:{wh:${p}}`,
+    deliveries: (p: number) => `${this.prefix}webhook-deliveries:{wh:${p}}`,
+    webhookDeliveries: (p: number, webhookId: string) => `${this.prefix}webhook-deliveries:{wh:${p}}:${webhookId}`,
+    due: (p: number) => `${this.prefix}webhook-due:{wh:${p}}`,
+    counts: (p: number) => `${this.prefix}webhook-event-counts:{wh:${p}}`,
   };
 
   private run(target: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
-    return runScript(this.redis, target, keys, args);
+    return runScript(this.redis, target, keys, args, this.wait);
+  }
+
+  /** The partition holding webhook `id` (asked of all, pipelined: only the owner's wallet names it); undefined if none. */
+  private async partitionOfWebhook(id: string): Promise<number | undefined> {
+    const held = await Promise.all(PARTITIONS.map((p) => this.redis.hexists(this.keys.webhooks(p), id)));
+    const found = held.indexOf(1);
+    return found < 0 ? undefined : found;
   }
 
   async getWebhookPlan(wallet: string): Promise<WebhookPlanName> {
@@ -102,7 +140,8 @@ export class RedisWebhooks implements WebhookStore {
       disabledReason: null,
     };
     const json = JSON.stringify(row);
-    const keys = [this.keys.webhooks(), this.keys.walletWebhooks(wallet)];
+    const p = outboxPartition(wallet);
+    const keys = [this.keys.webhooks(p), this.keys.walletWebhooks(p, wallet)];
     const created = await this.run(createWebhookScript, keys, [
       webhook.id,
       json,
@@ -114,17 +153,21 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async getWebhook(id: string): Promise<WebhookRecord | null> {
-    return toWebhook(await this.redis.hget(this.keys.webhooks(), id));
+    const rows = await Promise.all(PARTITIONS.map((p) => this.redis.hget(this.keys.webhooks(p), id)));
+    return toWebhook(rows.find((row) => row !== null) ?? null);
   }
 
   async listWebhooks(wallet: string): Promise<WebhookRecord[]> {
-    const ids = await this.redis.zrange(this.keys.walletWebhooks(normalizeAddress(wallet)), 0, -1);
+    const owner = normalizeAddress(wallet);
+    const p = outboxPartition(owner);
+    const ids = await this.redis.zrange(this.keys.walletWebhooks(p, owner), 0, -1);
     if (ids.length === 0) return [];
-    return (await this.redis.hmget(this.keys.webhooks(), ...ids)).map(toWebhook).filter(present);
+    return (await this.redis.hmget(this.keys.webhooks(p), ...ids)).map(toWebhook).filter(present);
   }
 
   async listActiveWebhooks(): Promise<WebhookRecord[]> {
-    const all = (await this.redis.hvals(this.keys.webhooks())).map(toWebhook).filter(present);
+    const rows = await Promise.all(PARTITIONS.map((p) => this.redis.hvals(this.keys.webhooks(p))));
+    const all = rows.flat().map(toWebhook).filter(present);
     return all.filter((w) => w.status === 'active').sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : 1));
   }
 
@@ -136,48 +179,65 @@ export class RedisWebhooks implements WebhookStore {
       events: events === undefined ? undefined : JSON.stringify(events),
       filters: filters === undefined ? undefined : JSON.stringify(filters),
     };
-    const args = [params.id, normalizeAddress(params.wallet), JSON.stringify(changes), params.now];
-    return toWebhook((await this.run(updateWebhookScript, [this.keys.webhooks()], args)) as string | null);
+    const wallet = normalizeAddress(params.wallet);
+    const args = [params.id, wallet, JSON.stringify(changes), params.now];
+    const keys = [this.keys.webhooks(outboxPartition(wallet))];
+    return toWebhook((await this.run(updateWebhookScript, keys, args)) as string | null);
   }
 
   async deleteWebhook(params: { id: string; wallet: string }): Promise<boolean> {
     const wallet = normalizeAddress(params.wallet);
+    const p = outboxPartition(wallet);
     const keys = [
-      this.keys.webhooks(),
-      this.keys.walletWebhooks(wallet),
-      this.keys.webhookDeliveries(params.id),
-      this.keys.deliveries(),
-      this.keys.due(),
+      this.keys.webhooks(p),
+      this.keys.walletWebhooks(p, wallet),
+      this.keys.webhookDeliveries(p, params.id),
+      this.keys.deliveries(p),
+      this.keys.due(p),
     ];
     return (await this.run(deleteWebhookScript, keys, [params.id, wallet])) === 1;
   }
 
   async recordEvents(params: EventBatch): Promise<number> {
-    const events = params.events.map((e) => ({
-      id: e.id,
-      type: e.type,
-      payload: e.payload,
-      targets: e.targets.map((t) => ({
-        webhookId: t.webhookId,
-        wallet: normalizeAddress(t.wallet),
-        deliveryId: t.deliveryId,
-        monthlyLimit: t.monthlyLimit ?? -1,
-        droppedError: t.monthlyLimit === null ? '' : monthlyLimitMessage(t.monthlyLimit),
-      })),
-    }));
+    // Each partition records its wallets' deliveries in one step (an event id is remembered per partition), and the
+    // cursors move only once every partition has: after a failure in between, the detector's retry records what is
+    // missing and nothing twice.
+    const byPartition = new Map<number, PartitionEvent[]>();
+    for (const e of params.events) {
+      for (const t of e.targets) {
+        const wallet = normalizeAddress(t.wallet);
+        const events = byPartition.get(outboxPartition(wallet)) ?? [];
+        byPartition.set(outboxPartition(wallet), events);
+        let event = events.at(-1);
+        if (event?.id !== e.id) {
+          event = { id: e.id, type: e.type, payload: e.payload, targets: [] };
+          events.push(event);
+        }
+        event.targets.push({
+          webhookId: t.webhookId,
+          wallet,
+          deliveryId: t.deliveryId,
+          monthlyLimit: t.monthlyLimit ?? -1,
+          droppedError: t.monthlyLimit === null ? '' : monthlyLimitMessage(t.monthlyLimit),
+        });
+      }
+    }
+    const recorded = await Promise.all(
+      [...byPartition].map(([p, events]) => {
+        const keys = [
+          this.keys.events(p),
+          this.keys.deliveries(p),
+          this.keys.due(p),
+          this.keys.counts(p),
+          ...events.flatMap((e) => e.targets.map((t) => this.keys.webhookDeliveries(p, t.webhookId))),
+        ];
+        const args = [params.now, params.month, JSON.stringify({ events }), params.now - EVENT_MEMORY_MS];
+        return this.run(recordEventsScript, keys, args);
+      }),
+    );
     const cursors = Object.entries(params.cursors ?? {});
-    if (events.length === 0 && cursors.length === 0) return 0;
-    const keys = [
-      this.keys.events(),
-      this.keys.deliveries(),
-      this.keys.due(),
-      this.keys.counts(),
-      this.keys.cursors(),
-      ...events.flatMap((e) => e.targets.map((t) => this.keys.webhookDeliveries(t.webhookId))),
-    ];
-    const batch = JSON.stringify({ events, cursors });
-    const args = [params.now, params.month, batch, params.now - EVENT_MEMORY_MS];
-    return Number(await this.run(recordEventsScript, keys, args));
+    if (cursors.length > 0) await this.redis.hset(this.keys.cursors(), Object.fromEntries(cursors));
+    return recorded.reduce<number>((sum, pending) => sum + Number(pending), 0);
   }
 
   async getCursor(name: string): Promise<string | null> {
@@ -185,17 +245,31 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async countWebhookEvents(params: { wallet: string; month: string }): Promise<number> {
-    return Number(
-      (await this.redis.hget(this.keys.counts(), `${normalizeAddress(params.wallet)}|${params.month}`)) ?? 0,
-    );
+    const wallet = normalizeAddress(params.wallet);
+    const counted = await this.redis.hget(this.keys.counts(outboxPartition(wallet)), `${wallet}|${params.month}`);
+    return Number(counted ?? 0);
   }
 
   async claimDeliveries(params: { now: number; leaseMs: number; limit: number }): Promise<ClaimedDelivery[]> {
     assertCount('limit', params.limit, 1);
     assertCount('leaseMs', params.leaseMs, 1);
-    const leases = Array.from({ length: params.limit }, () => randomUUID());
-    const keys = [this.keys.deliveries(), this.keys.due(), this.keys.webhooks()];
-    const args = [params.now, params.leaseMs, params.limit, PAUSED_RECHECK_MS, ...leases];
+    // Which partitions have anything due (one pipelined count each), then claims from those, starting at a random
+    // one so that instances claiming at once spread over them.
+    const due = await Promise.all(PARTITIONS.map((p) => this.redis.zcount(this.keys.due(p), '-inf', params.now)));
+    const start = Math.floor(Math.random() * OUTBOX_PARTITIONS);
+    const claimed: ClaimedDelivery[] = [];
+    for (let i = 0; i < OUTBOX_PARTITIONS && claimed.length < params.limit; i++) {
+      const p = (start + i) % OUTBOX_PARTITIONS;
+      if (due[p] === 0) continue;
+      claimed.push(...(await this.claimIn(p, params.now, params.leaseMs, params.limit - claimed.length)));
+    }
+    return claimed;
+  }
+
+  private async claimIn(p: number, now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+    const leases = Array.from({ length: limit }, () => leaseIn(p));
+    const keys = [this.keys.deliveries(p), this.keys.due(p), this.keys.webhooks(p)];
+    const args = [now, leaseMs, limit, PAUSED_RECHECK_MS, ...leases];
     const reply = (await this.run(claimDeliveriesScript, keys, args)) as string[];
     const claimed: ClaimedDelivery[] = [];
     for (let i = 0; i + 2 < reply.length; i += 3) {
@@ -206,15 +280,17 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async finishDelivery(params: FinishedAttempt): Promise<boolean> {
+    const p = partitionOfLease(params.lease);
+    if (p === undefined) return false;
     // A delivery's webhook never changes, so reading it first names every key the script needs.
-    const delivery = await this.getDelivery(params.id);
+    const delivery = toDelivery(await this.redis.hget(this.keys.deliveries(p), params.id));
     if (!delivery) return false;
-    const webhook = await this.getWebhook(delivery.webhookId);
+    const webhook = toWebhook(await this.redis.hget(this.keys.webhooks(p), delivery.webhookId));
     const keys = [
-      this.keys.deliveries(),
-      this.keys.due(),
-      this.keys.webhooks(),
-      this.keys.webhookDeliveries(delivery.webhookId),
+      this.keys.deliveries(p),
+      this.keys.due(p),
+      this.keys.webhooks(p),
+      this.keys.webhookDeliveries(p, delivery.webhookId),
     ];
     const args = [
       params.id,
@@ -229,35 +305,59 @@ export class RedisWebhooks implements WebhookStore {
   }
 
   async getDelivery(id: string): Promise<DeliveryRecord | null> {
-    return toDelivery(await this.redis.hget(this.keys.deliveries(), id));
+    const rows = await Promise.all(PARTITIONS.map((p) => this.redis.hget(this.keys.deliveries(p), id)));
+    return toDelivery(rows.find((row) => row !== null) ?? null);
   }
 
   async listDeliveries(params: { webhookId: string; limit: number; offset: number }): Promise<DeliveryRecord[]> {
-    const order = this.keys.webhookDeliveries(params.webhookId);
-    return hashPage(this.redis, { order, rows: this.keys.deliveries(), direction: 'descending' }, params, toDelivery);
+    const p = await this.partitionOfWebhook(params.webhookId);
+    if (p === undefined) return [];
+    const index = {
+      order: this.keys.webhookDeliveries(p, params.webhookId),
+      rows: this.keys.deliveries(p),
+      direction: 'descending' as const,
+    };
+    return hashPage(this.redis, index, params, toDelivery);
   }
 
   async redeliver(params: { webhookId: string; deliveryId: string; now: number }): Promise<DeliveryRecord | null> {
-    const keys = [this.keys.deliveries(), this.keys.due()];
+    const p = await this.partitionOfWebhook(params.webhookId);
+    if (p === undefined) return null;
+    const keys = [this.keys.deliveries(p), this.keys.due(p)];
     const row = await this.run(redeliverScript, keys, [params.deliveryId, params.webhookId, params.now]);
     return toDelivery((row as string | null) ?? null);
   }
 
   async outboxStats(): Promise<OutboxStats> {
-    // Every pending delivery is in the due set (scored by its next attempt, not its age): their rows are read in pages.
-    const ids = await this.redis.zrange(this.keys.due(), 0, -1);
+    // Every pending delivery is in its partition's due set (scored by its next attempt, not its age): each partition's
+    // rows are read in pages, the partitions side by side (on a cluster they live on different masters).
+    const perPartition = await Promise.all(PARTITIONS.map((p) => this.partitionOutbox(p)));
+    let pending = 0;
+    let oldestPendingAt: number | null = null;
+    for (const part of perPartition) {
+      pending += part.pending;
+      if (part.oldestPendingAt !== null && (oldestPendingAt === null || part.oldestPendingAt < oldestPendingAt)) {
+        oldestPendingAt = part.oldestPendingAt;
+      }
+    }
+    const webhooks = (await Promise.all(PARTITIONS.map((p) => this.redis.hvals(this.keys.webhooks(p))))).flat();
+    const disabledWebhooks = webhooks.map(toWebhook).filter((w) => w?.status === 'disabled').length;
+    return { pending, oldestPendingAt, disabledWebhooks };
+  }
+
+  /** One outbox partition's pending deliveries: how many, and when the oldest was made. */
+  private async partitionOutbox(p: number): Promise<{ pending: number; oldestPendingAt: number | null }> {
+    const ids = await this.redis.zrange(this.keys.due(p), 0, -1);
     let pending = 0;
     let oldestPendingAt: number | null = null;
     for (let i = 0; i < ids.length; i += OUTBOX_STATS_PAGE) {
-      const rows = await this.redis.hmget(this.keys.deliveries(), ...ids.slice(i, i + OUTBOX_STATS_PAGE));
+      const rows = await this.redis.hmget(this.keys.deliveries(p), ...ids.slice(i, i + OUTBOX_STATS_PAGE));
       for (const delivery of rows.map(toDelivery)) {
         if (delivery?.status !== 'pending') continue;
         pending += 1;
         if (oldestPendingAt === null || delivery.createdAt < oldestPendingAt) oldestPendingAt = delivery.createdAt;
       }
     }
-    const webhooks = (await this.redis.hvals(this.keys.webhooks())).map(toWebhook);
-    const disabledWebhooks = webhooks.filter((w) => w?.status === 'disabled').length;
-    return { pending, oldestPendingAt, disabledWebhooks };
+    return { pending, oldestPendingAt };
   }
 }

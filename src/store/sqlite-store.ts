@@ -29,7 +29,7 @@ import type {
   SubnameRecord,
   WalletRecord,
 } from './store.js';
-import { assertCount, normalizeAddress } from './store-arguments.js';
+import { assertCount, assertKeyCount, normalizeAddress, oneOwner } from './store-arguments.js';
 import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
 
 /** How often (in caller time) expired rows are deleted; reads ignore expired rows, so this only bounds file growth. */
@@ -288,10 +288,12 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   async consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision> {
     this.sweepExpired(params.now);
     for (const counter of params.counters) assertCount('limit', counter.limit, 0);
+    if (params.counters.length > 0) oneOwner(params.counters);
     return this.quota.consume(params.counters, params.now);
   }
 
   async refundQuota(params: { counters: QuotaCounter[]; now: number }): Promise<void> {
+    if (params.counters.length > 0) oneOwner(params.counters);
     this.quota.refund(params.counters, params.now);
   }
 
@@ -415,6 +417,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   async debitCredit(params: CreditDebit): Promise<DebitResult> {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
+    assertKeyCount(params.keyId, params.count);
     if (!params.count) return this.tx.debitCredit.immediate(params.keyId, amount);
     let result: DebitResult = { ok: false, balance: 0 };
     // The counter's next value is written in the debit's own transaction: both commit, or neither does.

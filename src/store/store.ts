@@ -23,6 +23,16 @@ export interface QuotaCounter {
   windowMs: number;
   /** Its count must survive a crash of the process at any moment (an API key's: it decides when credits are charged). */
   durable?: boolean;
+  /**
+   * Whose counter it is (`ip:…`, `wallet:…`, {@link apiKeyOwner}); default `key`. The counters of one call share one
+   * owner, and a debit's `count` is its key's: a store spread over shards (Redis Cluster) keeps an owner's together.
+   */
+  owner?: string;
+}
+
+/** The owner of an API key's counters, and of its credits: one entity, so a debit and its count move together. */
+export function apiKeyOwner(keyId: string): string {
+  return `key:${keyId}`;
 }
 
 /** Current values of a list of counters, in the order they were asked for. */
@@ -141,7 +151,10 @@ export interface StoreDescription {
 export interface Store extends WebhookStore {
   // ── Rate limiting ────────────────────────────────────────────────────────────────────────
 
-  /** Admits a call only if every counter is below its limit, then increments all of them; otherwise increments none. */
+  /**
+   * Admits a call only if every counter is below its limit, then increments all of them; otherwise increments none.
+   * The counters share one owner (StoreArgumentError otherwise), as in refundQuota.
+   */
   consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision>;
 
   /** Reads counters without incrementing them (usage endpoint, rate-limit headers). */
@@ -223,7 +236,8 @@ export interface Store extends WebhookStore {
 
   /**
    * Takes `amount` (default 1) credits if the balance covers it; never goes below 0. A debit that succeeds also moves
-   * `count` by one in the same atomic step (the credits a key spent today), so a crash cannot part the two.
+   * `count` by one in the same atomic step (the credits a key spent today), so a crash cannot part the two; `count` is
+   * owned by the key ({@link apiKeyOwner}).
    */
   debitCredit(params: CreditDebit): Promise<DebitResult>;
 

@@ -273,7 +273,7 @@ describe('every example in examples/ runs against a test server and prints what 
     expect(Object.keys(env).filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
     const config = loadConfig(env);
     expect(config).toMatchObject({
-      redisUrl: env.REDIS_URL,
+      redis: { kind: 'single', url: env.REDIS_URL },
       // One balancer that appends to X-Forwarded-For: the client is the address it appended.
       trustProxy: { kind: 'hops', hops: 1 },
       publicBaseUrl: 'https://api.example.com',

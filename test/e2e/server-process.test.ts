@@ -3,6 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { VolatileRedisError } from '../../src/store/redis-durability.js';
+import { startOwnRedis } from '../helpers/own-redis.js';
 import { BUILT_MAIN, startServerProcess, stopAllServerProcesses } from '../helpers/server-process.js';
 import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 
@@ -130,6 +132,26 @@ describe('npm start, as separate processes', () => {
       expect(spawnedBelow).toBe(0);
     } finally {
       holder.close();
+    }
+  });
+
+  it('npm start on a Redis that keeps nothing across a restart is refused with one line naming it, exit 1', async () => {
+    const volatile = await startOwnRedis();
+    try {
+      const child = spawn(process.execPath, [BUILT_MAIN], {
+        env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', REDIS_URL: volatile.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+      child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+      const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+      expect(code).toBe(1);
+      expect(stdout).toBe('');
+      expect(stderr).toBe(`${new VolatileRedisError([volatile.url.replace('redis://', '')]).message}\n`);
+    } finally {
+      await volatile.stop();
     }
   });
 });

@@ -25,10 +25,10 @@ async function freePort(): Promise<number> {
   });
 }
 
-function startRedisServer(port: number): Promise<ChildProcess> {
+function startRedisServer(port: number, args: readonly string[]): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
     {
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -53,12 +53,13 @@ const exited = (child: ChildProcess): Promise<void> =>
     : new Promise((resolve) => child.once('exit', () => resolve()));
 
 /**
- * Starts `redis-server` as a child process on a free port, persisting nothing.
+ * Starts `redis-server` as a child process on a free port, persisting nothing unless `args` (more redis-server
+ * options, after the defaults) say otherwise.
  * @example const redis = await startOwnRedis(); redis.freeze(); …; await redis.stop()
  */
-export async function startOwnRedis(): Promise<OwnRedis> {
+export async function startOwnRedis(args: readonly string[] = []): Promise<OwnRedis> {
   const port = await freePort();
-  let child = await startRedisServer(port);
+  let child = await startRedisServer(port, args);
   return {
     url: `redis://127.0.0.1:${port}`,
     freeze: () => child.kill('SIGSTOP'),
@@ -68,7 +69,7 @@ export async function startOwnRedis(): Promise<OwnRedis> {
       await exited(child);
     },
     async restart() {
-      child = await startRedisServer(port);
+      child = await startRedisServer(port, args);
     },
     async stop() {
       child.kill('SIGCONT');

@@ -35,7 +35,16 @@ export async function startServerProcess(
   const [file, args] = p.command === 'npm start' ? ['npm', ['start']] : [process.execPath, [BUILT_MAIN]];
   const child = spawn(file, args, {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...p.env },
+    // The tests' Redis persists nothing: accepted here, refused where a test says REDIS_VOLATILE_OK=false.
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      REDIS_VOLATILE_OK: 'true',
+      ...p.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.add({ child, dataDir, ownDataDir: p.dataDir === undefined });

@@ -36,13 +36,14 @@ export async function startTestServer(
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
   // Tests share one machine and one Redis under heavy load: a store budget of seconds keeps them from answering 503
-  // where no outage is meant (test/e2e/store-outage.test.ts sets the real default).
+  // where no outage is meant (test/e2e/store-outage.test.ts sets the real default). The tests' Redis persists nothing.
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     LOG_LEVEL: 'silent',
     STORE_TIMEOUT_MS: '3000',
+    REDIS_VOLATILE_OK: 'true',
     ...env,
   });
   // A shared Redis keeps counters across runs: each test server gets its own key namespace.

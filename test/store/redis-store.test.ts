@@ -1,9 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
+import { readRedisDurability, VolatileRedisError } from '../../src/store/redis-durability.js';
 import { runScript } from '../../src/store/redis-scripts.js';
 import { openRedisStore, type RedisStore, redactRedisUrl } from '../../src/store/redis-store.js';
+import { startOwnRedis } from '../helpers/own-redis.js';
 import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { describeStoreContract } from './store-contract.js';
 
@@ -35,13 +40,64 @@ describeStoreContract('redis', async () => {
 
 describe('redis store specifics', () => {
   it('openStore with a Redis URL uses Redis and never shows the password', async () => {
-    const store = await openStore({ dataDir: '/nonexistent', redisUrl: REDIS_URL, prefix: freshPrefix() });
+    const store = await openStore({
+      dataDir: '/nonexistent',
+      redisUrl: REDIS_URL,
+      prefix: freshPrefix(),
+      volatileOk: true,
+    });
     expect(store.describe()).toEqual({ kind: 'redis', location: redactRedisUrl(REDIS_URL) });
     await store.close();
     expect(redactRedisUrl('redis://default:s3cret@cache.internal:6380/2')).toBe(
       'redis://default@cache.internal:6380/2',
     );
     expect(redactRedisUrl('rediss://:s3cret@cache.internal:6380')).toBe('rediss://cache.internal:6380');
+  });
+
+  it('a Redis that keeps nothing across a restart is refused unless REDIS_VOLATILE_OK says it is accepted', async () => {
+    const volatile = await startOwnRedis();
+    try {
+      const refused = openStore({ dataDir: '/nonexistent', redisUrl: volatile.url });
+      await expect(refused).rejects.toBeInstanceOf(VolatileRedisError);
+      await expect(refused).rejects.toThrow(/keeps nothing across a restart .* set REDIS_VOLATILE_OK=true/);
+      const accepted = await openStore({ dataDir: '/nonexistent', redisUrl: volatile.url, volatileOk: true });
+      await accepted.close();
+    } finally {
+      await volatile.stop();
+    }
+  });
+
+  it('a Redis with an append-only file, or with RDB snapshots, is accepted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'redis-aof-'));
+    const aof = await startOwnRedis(['--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec']);
+    const rdb = await startOwnRedis(['--dir', dir, '--save', '3600 1']);
+    try {
+      for (const redis of [aof, rdb]) {
+        const store = await openRedisStore({ url: redis.url });
+        expect(await readRedisDurability(store.redis)).toEqual({ kind: 'persistent' });
+        await store.close();
+      }
+    } finally {
+      await Promise.all([aof.stop(), rdb.stop()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a Redis whose CONFIG is renamed away (managed Redis) opens, with a warning that its persistence is unknown', async () => {
+    const managed = await startOwnRedis(['--rename-command', 'CONFIG', '']);
+    try {
+      const warnings: string[] = [];
+      const store = await openStore({
+        dataDir: '/nonexistent',
+        redisUrl: managed.url,
+        onDurabilityUnknown: (message) => warnings.push(message),
+      });
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/persistence could not be read .*unknown command/i);
+      await store.close();
+    } finally {
+      await managed.stop();
+    }
   });
 
   it('an unreachable Redis fails at open', async () => {

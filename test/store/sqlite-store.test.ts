@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { QUOTA_FLUSH_INTERVAL_MS } from '../../src/store/sqlite-quota-counters.js';
 import { openSqliteStore } from '../../src/store/sqlite-store.js';
+import { apiKeyOwner } from '../../src/store/store.js';
 import { describeStoreContract } from './store-contract.js';
 
 const T0 = Date.UTC(2025, 2, 14, 12, 0, 0);
@@ -212,7 +213,12 @@ describe('sqlite store on disk', () => {
       minuteLimit: 60,
     });
     await store.addCredits({ keyId: 'key-1', amount: 5, reference: 'tx:1', now: T0 });
-    const spent = { key: 'credits-used:key-1:day', limit: Number.MAX_SAFE_INTEGER, windowMs: 86_400_000 };
+    const spent = {
+      key: 'credits-used:key-1:day',
+      limit: Number.MAX_SAFE_INTEGER,
+      windowMs: 86_400_000,
+      owner: apiKeyOwner('key-1'),
+    };
     for (let i = 0; i < 3; i++) await store.debitCredit({ keyId: 'key-1', count: spent, now: T0 });
     const db = new Database(file, { readonly: true });
     const row = db.prepare('SELECT count FROM quota_counters WHERE key = ?').get(spent.key) as { count: number };

@@ -1,6 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { NewApiKey, QuotaCounter, Store, SubnameRecord } from '../../src/store/store.js';
+import {
+  apiKeyOwner,
+  type NewApiKey,
+  type QuotaCounter,
+  type Store,
+  type SubnameRecord,
+} from '../../src/store/store.js';
 import { ApiKeyConflictError, ApiKeyNotFoundError } from '../../src/store/store-errors.js';
 import { describeWebhookContract } from './webhook-contract.js';
 
@@ -68,8 +74,9 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
     });
 
     describe('rate limiting', () => {
-      const perMinute: QuotaCounter = { key: 'ip:203.0.113.7:minute', limit: 3, windowMs: MINUTE };
-      const perDay: QuotaCounter = { key: 'ip:203.0.113.7:day', limit: 5, windowMs: DAY };
+      const owner = 'ip:203.0.113.7';
+      const perMinute: QuotaCounter = { key: 'ip:203.0.113.7:minute', limit: 3, windowMs: MINUTE, owner };
+      const perDay: QuotaCounter = { key: 'ip:203.0.113.7:day', limit: 5, windowMs: DAY, owner };
 
       it('a call is admitted and counted on every counter while all are below their limits', async () => {
         const decision = await store.consumeQuota({ counters: [perMinute, perDay], now: T0 });
@@ -143,11 +150,19 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
       });
 
       it('concurrent calls on two counters never pass either limit', async () => {
-        const tight: QuotaCounter = { key: 'key:1:minute', limit: 60, windowMs: MINUTE };
-        const loose: QuotaCounter = { key: 'key:1:day', limit: 250, windowMs: DAY };
+        const tight: QuotaCounter = { key: 'key:1:minute', limit: 60, windowMs: MINUTE, owner: 'key:1' };
+        const loose: QuotaCounter = { key: 'key:1:day', limit: 250, windowMs: DAY, owner: 'key:1' };
         const decisions = await spread(stores, 300, (s) => s.consumeQuota({ counters: [loose, tight], now: T0 }));
         expect(decisions.filter((d) => d.admitted)).toHaveLength(60);
         expect((await store.readQuota({ counters: [loose, tight], now: T0 })).counts).toEqual([60, 60]);
+      });
+
+      it('counters moved together share one owner; counters of several owners are read together', async () => {
+        const other: QuotaCounter = { key: 'ip:198.51.100.9:minute', limit: 3, windowMs: MINUTE };
+        await expect(store.consumeQuota({ counters: [perMinute, other], now: T0 })).rejects.toThrow(/one owner/);
+        await expect(store.refundQuota({ counters: [perMinute, other], now: T0 })).rejects.toThrow(/one owner/);
+        await store.consumeQuota({ counters: [other], now: T0 });
+        expect((await store.readQuota({ counters: [perMinute, other], now: T0 })).counts).toEqual([0, 1]);
       });
     });
 
@@ -500,7 +515,12 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
 
       it('a debit that succeeds moves its counter by one in the same step; a refused debit moves nothing', async () => {
         const key = await store.createApiKey(newKey());
-        const spent: QuotaCounter = { key: `credits-used:${key.id}`, limit: Number.MAX_SAFE_INTEGER, windowMs: DAY };
+        const spent: QuotaCounter = {
+          key: `credits-used:${key.id}`,
+          limit: Number.MAX_SAFE_INTEGER,
+          windowMs: DAY,
+          owner: apiKeyOwner(key.id),
+        };
         await store.addCredits({ keyId: key.id, amount: 2, reference: 'tx:0x09', now: T0 });
         expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: true, balance: 1 });
         expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: true, balance: 0 });
@@ -508,11 +528,19 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         expect((await stores.at(-1)!.readQuota({ counters: [spent], now: T0 + 1 })).counts).toEqual([2]);
         // The counter is a daily window like any other: the next day starts at 0.
         expect((await store.readQuota({ counters: [spent], now: T0 + DAY })).counts).toEqual([0]);
+        // The count is the key's own: one owned by anyone else is refused.
+        const foreign = { ...spent, owner: 'ip:203.0.113.7' };
+        await expect(store.debitCredit({ keyId: key.id, count: foreign, now: T0 })).rejects.toThrow(/owned by/);
       });
 
       it('1,000 concurrent counted debits against 300 credits: the counter ends at exactly 300', async () => {
         const key = await store.createApiKey(newKey());
-        const spent: QuotaCounter = { key: `credits-used:${key.id}`, limit: Number.MAX_SAFE_INTEGER, windowMs: DAY };
+        const spent: QuotaCounter = {
+          key: `credits-used:${key.id}`,
+          limit: Number.MAX_SAFE_INTEGER,
+          windowMs: DAY,
+          owner: apiKeyOwner(key.id),
+        };
         await store.addCredits({ keyId: key.id, amount: 300, reference: 'tx:0x0a', now: T0 });
         const results = await spread(stores, 1000, (s) => s.debitCredit({ keyId: key.id, count: spent, now: T0 }));
         expect(results.filter((r) => r.ok)).toHaveLength(300);

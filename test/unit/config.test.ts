@@ -7,7 +7,8 @@ describe('configuration is read and validated once', () => {
     const c = loadConfig({});
     expect(c.port).toBe(3000);
     expect(c.dataDir.endsWith('/data')).toBe(true);
-    expect(c.redisUrl).toBeUndefined();
+    expect(c.redis).toBeUndefined();
+    expect(c.redisVolatileOk).toBe(false);
     expect(c.storeTimeoutMs).toBe(500);
     expect(c.anonymousLimits).toEqual({ daily: 100, perMinute: 30 });
     expect(c.x402).toMatchObject({ asset: USDC_ON_BASE, network: 'base', chainId: 8453 });
@@ -30,13 +31,42 @@ describe('configuration is read and validated once', () => {
 
   it('treats an empty value as unset, as an env file written from .env.example has them', () => {
     const c = loadConfig({ REDIS_URL: '', ETH_RPC_URL: ' ', X402_RECEIVER: '' });
-    expect(c.redisUrl).toBeUndefined();
+    expect(c.redis).toBeUndefined();
     expect(c.chains.ethereum.rpcUrl).toBeUndefined();
+  });
+
+  it('REDIS_CLUSTER_NODES or a redis+cluster:// REDIS_URL opens a Redis Cluster from its seed nodes', () => {
+    expect(loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, 10.0.0.2:7001' }).redis).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: '10.0.0.1', port: 7000 },
+        { host: '10.0.0.2', port: 7001 },
+      ],
+      tls: false,
+    });
+    expect(loadConfig({ REDIS_URL: 'rediss+cluster://app:p%40ss@cache-1.internal:6379,[::1]:6380' }).redis).toEqual({
+      kind: 'cluster',
+      nodes: [
+        { host: 'cache-1.internal', port: 6379 },
+        { host: '::1', port: 6380 },
+      ],
+      username: 'app',
+      password: 'p@ss',
+      tls: true,
+    });
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1' })).toThrow(
+      /REDIS_CLUSTER_NODES: "10.0.0.1" is not a host:port/,
+    );
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000', REDIS_URL: 'redis://10.0.0.9:6379' })).toThrow(
+      /REDIS_URL: with REDIS_CLUSTER_NODES it must be a redis\+cluster:\/\/ URL/,
+    );
+    expect(loadConfig({ REDIS_VOLATILE_OK: 'true' }).redisVolatileOk).toBe(true);
+    expect(() => loadConfig({ REDIS_VOLATILE_OK: 'yes' })).toThrow(/REDIS_VOLATILE_OK/);
   });
 
   it('switches the store to Redis and a chain to a live RPC by env var', () => {
     const c = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', BASE_RPC_URL: 'https://base.example/rpc' });
-    expect(c.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(c.redis).toEqual({ kind: 'single', url: 'redis://127.0.0.1:6379' });
     expect(c.redisKeyPrefix).toBe('cia:');
     expect(loadConfig({ REDIS_KEY_PREFIX: 'staging:cia:' }).redisKeyPrefix).toBe('staging:cia:');
     expect(() => loadConfig({ REDIS_KEY_PREFIX: 'has space' })).toThrow(/REDIS_KEY_PREFIX/);
