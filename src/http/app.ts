@@ -83,12 +83,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(uiAssets, {});
   await registerLandingPage(app, { publicBaseUrl: deps.config.publicBaseUrl });
 
+  // One micro-cache for REST rows and the agent tools that run them.
+  const responseCache = new ResponseCache();
   registerOperationRoutes(app, {
     rows: deps.operations,
     gateway: deps.gateway,
     access: deps.access,
     contexts: deps.contexts,
-    cache: new ResponseCache(),
+    cache: responseCache,
     publicBaseUrl: deps.config.publicBaseUrl,
     discovery: deps.agents.httpDiscovery,
   });
@@ -112,6 +114,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     access: deps.access,
     gateway: deps.gateway,
     contexts: deps.contexts,
+    cache: responseCache,
     allowedHosts: mcpAllowedHosts({
       publicBaseUrl: deps.config.publicBaseUrl,
       configured: deps.config.mcpAllowedHosts,

@@ -6,6 +6,7 @@ import { ApiError } from '../../errors/api-error.js';
 import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
 import type { GraphContextFactory } from '../graph-context-factory.js';
 import { keepMalformedJson, MalformedJsonBody } from '../json-body.js';
+import type { ResponseCache } from '../response-cache.js';
 import type { AgentTool } from './agent-tools.js';
 import { CachedAnswers } from './cached-answers.js';
 import { callAgentTool } from './call-agent-tool.js';
@@ -73,6 +74,8 @@ export interface McpRouteDeps {
   access: AccessGate;
   gateway: InProcessGateway;
   contexts: GraphContextFactory;
+  /** The REST rows' micro-cache: a tool of a cacheable row reuses its body as the row's REST path does. */
+  cache: ResponseCache;
   allowedHosts: ReadonlySet<string>;
 }
 
@@ -119,6 +122,7 @@ function registerMcpMethods(app: FastifyInstance, deps: McpRouteDeps): void {
         access: deps.access,
         gateway: deps.gateway,
         context: () => deps.contexts.create(request),
+        cache: deps.cache,
         log: request.log,
       };
       // An agent's everyday message, a single tools/call, is answered here with the bytes the SDK would send
