@@ -381,6 +381,8 @@ async function main(): Promise<void> {
         HOST: '127.0.0.1',
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
+        // As deployed, and as every other side of the comparisons runs: graphql-js skips its development checks.
+        NODE_ENV: 'production',
         // Every call still goes through identify → atomic counters in the store → rate-limit headers;
         // it just never reaches a limit, so each answer is the 200 being measured and not a cheap 429.
         ANONYMOUS_DAILY_LIMIT: '1000000000',
