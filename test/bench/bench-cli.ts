@@ -5,7 +5,7 @@ exitWithHelpIfAsked(
   process.argv.slice(2),
   `usage: npm run bench [-- [--rounds N] [--seconds S] [--warmup S] [--connections N] [<route filter> … | federation]]
 
-Starts the built server and, per route of test/bench/bench-routes.ts whose name contains one of the filters, its baselines
+Starts the built server and, per route of test/bench/bench-routes.ts whose name contains one of the filters (any case), its baselines
 (bare fastify or node:http answering the same bytes, or the same row's REST path); autocannon drives them in rounds
 with the order rotated each round, and prints req/s, CPU per request (read once each side has drained) and each
 round's ratio as median (min–max), with the load average of every round. Without a filter (or with "federation") it

@@ -352,7 +352,9 @@ async function main(): Promise<void> {
     return;
   }
   const routes =
-    filters.length > 0 ? BENCH_ROUTES.filter((r) => filters.some((f) => r.name.includes(f))) : BENCH_ROUTES;
+    filters.length > 0
+      ? BENCH_ROUTES.filter((r) => filters.some((f) => r.name.toLowerCase().includes(f.toLowerCase())))
+      : BENCH_ROUTES;
   const withFederation = filters.length === 0 || filters.includes('federation');
   if (routes.length === 0 && !withFederation) throw new Error(`no bench route matches ${filters.join(', ')}`);
   const scratch = mkdtempSync(join(tmpdir(), 'api-bench-'));
