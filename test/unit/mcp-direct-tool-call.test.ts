@@ -59,4 +59,14 @@ describe('the direct tools/call path takes only messages the SDK would hand to t
     const answer = toolCallAnswer('a', { isError: true, content: [{ type: 'text', text: 'x' }] });
     expect(answer).toBe('{"result":{"content":[{"type":"text","text":"x"}],"isError":true},"jsonrpc":"2.0","id":"a"}');
   });
+
+  it('answers a shared (frozen) result with the same bytes for every id, as JSON.stringify({ result, jsonrpc, id }) writes them', () => {
+    const shared = Object.freeze({
+      content: [{ type: 'text' as const, text: '{"a":1}' }],
+      structuredContent: { a: 1 },
+    });
+    for (const id of [1, 'x', 2]) {
+      expect(toolCallAnswer(id, shared)).toBe(JSON.stringify({ result: shared, jsonrpc: '2.0', id }));
+    }
+  });
 });

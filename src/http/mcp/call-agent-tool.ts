@@ -56,6 +56,23 @@ function dataResult(json: string): CallToolResult {
   };
 }
 
+/** The result of each cached body, by the cache's promise of it: the calls within the body's second share one. */
+const sharedResults = new WeakMap<Promise<string>, CallToolResult>();
+
+/**
+ * The result of a cached body, made once per cache entry and frozen: a shared result is never changed (a receipt goes
+ * on a copy), and direct-tool-call.ts serializes a frozen result only once.
+ */
+async function sharedResult(body: Promise<string>): Promise<CallToolResult> {
+  const json = await body;
+  let result = sharedResults.get(body);
+  if (!result) {
+    result = Object.freeze(dataResult(json));
+    sharedResults.set(body, result);
+  }
+  return result;
+}
+
 /**
  * A refused call as a tool error (never a protocol error): a 402 is x402's MCP form (PaymentRequired as
  * `structuredContent`, and wrapped in `x402/error` in the text); anything else is the API's error envelope, from the
@@ -116,11 +133,11 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
         }),
       );
     const ttlMs = (tool.compiled.row.maxAge ?? 0) * 1000;
-    const json = await (cached ?? (cacheKey ? deps.cache!.get(cacheKey, ttlMs, render) : render()));
-    const result = dataResult(json);
+    const shared = cached ?? (cacheKey ? deps.cache!.get(cacheKey, ttlMs, render) : undefined);
+    const result = shared ? await sharedResult(shared) : dataResult(await render());
     if (decision.settle) {
       const { receipt } = await decision.settle();
-      result._meta = { [X402_PAYMENT_RESPONSE_META]: receipt };
+      return { ...result, _meta: { [X402_PAYMENT_RESPONSE_META]: receipt } };
     }
     return result;
   } catch (err) {

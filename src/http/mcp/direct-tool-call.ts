@@ -62,18 +62,28 @@ export function directToolCall(
   return { id: id as string | number, tool, arguments: args, meta };
 }
 
+/** The serialized, normalised form of each shared (frozen) result: a cached body's answer is encoded once. */
+const serializedResults = new WeakMap<CallToolResult, string>();
+
 /**
  * The JSON-RPC answer the SDK's server sends for a tools/call result: the result checked and normalised by the
- * SDK's own CallToolResult schema (as its Server does for every tools/call), then `{ result, jsonrpc, id }`.
+ * SDK's own CallToolResult schema (as its Server does for every tools/call), then `{ result, jsonrpc, id }`. A frozen
+ * result (call-agent-tool.ts shares one per cached body) is checked and serialized once.
  */
 export function toolCallAnswer(id: string | number, result: CallToolResult): string {
-  const checked = CallToolResultSchema.safeParse(result);
-  if (!checked.success) {
-    const error = {
-      code: ErrorCode.InvalidParams,
-      message: `Invalid tools/call result: ${checked.error instanceof Error ? checked.error.message : String(checked.error)}`,
-    };
-    return JSON.stringify({ jsonrpc: '2.0', id, error });
+  let serialized = serializedResults.get(result);
+  if (serialized === undefined) {
+    const checked = CallToolResultSchema.safeParse(result);
+    if (!checked.success) {
+      const error = {
+        code: ErrorCode.InvalidParams,
+        message: `Invalid tools/call result: ${checked.error instanceof Error ? checked.error.message : String(checked.error)}`,
+      };
+      return JSON.stringify({ jsonrpc: '2.0', id, error });
+    }
+    serialized = JSON.stringify(checked.data);
+    if (Object.isFrozen(result)) serializedResults.set(result, serialized);
   }
-  return JSON.stringify({ result: checked.data, jsonrpc: '2.0', id });
+  // What JSON.stringify({ result, jsonrpc: '2.0', id }) writes, with the result's JSON already made.
+  return `{"result":${serialized},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`;
 }
