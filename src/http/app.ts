@@ -98,12 +98,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await app.register(uiAssets, {});
   await registerLandingPage(app, { publicBaseUrl: deps.config.publicBaseUrl });
 
+  // One micro-cache for REST rows and the agent tools that run them.
+  const responseCache = new ResponseCache();
   registerOperationRoutes(app, {
     rows: deps.operations,
     gateway: observedGateway(deps.gateway, operationTallies, 'rest'),
     access: deps.access,
     contexts: deps.contexts,
-    cache: new ResponseCache(),
+    cache: responseCache,
     publicBaseUrl: deps.config.publicBaseUrl,
     discovery: deps.agents.httpDiscovery,
   });
@@ -127,6 +129,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     access: deps.access,
     gateway: observedGateway(deps.gateway, operationTallies, 'mcp'),
     contexts: deps.contexts,
+    cache: responseCache,
     allowedHosts: mcpAllowedHosts({
       publicBaseUrl: deps.config.publicBaseUrl,
       configured: deps.config.mcpAllowedHosts,

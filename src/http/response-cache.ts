@@ -1,8 +1,18 @@
+import type { OperationRow } from '../../rest-compat/route-row.js';
+
 /**
  * The longest a rendered body is reused; each source's own freshness (the data-freshness table,
  * docs/api-contract.md#data-freshness) still governs the data.
  */
 export const RESPONSE_CACHE_MAX_MS = 1000;
+/**
+ * Whether a row answers every caller alike for the same request within its maxAge, so that its body may be reused:
+ * a GET row with `maxAge` (its URL, or a tool's arguments, decide its input; no body, no CCIP codes).
+ */
+export function isCacheableRow(row: Pick<OperationRow, 'method' | 'maxAge' | 'envelope'>): boolean {
+  return row.method === 'GET' && row.maxAge !== undefined && row.maxAge > 0 && row.envelope !== 'ccip';
+}
+
 /** Bodies kept at most; past it the oldest entry goes (entries live a second at most anyway). */
 const MAX_ENTRIES = 10_000;
 

@@ -10,7 +10,7 @@ import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { admitBatchInnerCall, isBatchInnerCall } from './batch-inner-call.js';
 import { withCcipCodes } from './ccip-route-input.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
-import type { ResponseCache } from './response-cache.js';
+import { isCacheableRow, type ResponseCache } from './response-cache.js';
 import { runOperationRow } from './run-operation-row.js';
 
 /** Absolute URL of the request as the caller reached it: x402's `resource`. */
@@ -85,7 +85,7 @@ export function registerOperationRoutes(
     const cacheControl = row.maxAge ? `public, max-age=${row.maxAge}` : 'no-store';
     // A row with maxAge answers the same to every caller for the same URL: its body may be reused briefly. The URL
     // alone decides such a GET row's input (no body, no CCIP codes), so a fresh body also vouches that it is valid.
-    const cacheable = row.method === 'GET' && row.maxAge !== undefined && row.maxAge > 0 && row.envelope !== 'ccip';
+    const cacheable = isCacheableRow(row);
     const ttlMs = (row.maxAge ?? 0) * 1000;
     app.route({
       method: row.method,

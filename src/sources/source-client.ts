@@ -17,6 +17,7 @@ import {
   describeUpstreamFailure,
   isPassThroughError,
   isRetryableFailure,
+  UpstreamError,
   UpstreamTimeoutError,
   upstreamFailureKind,
 } from './upstream-failure.js';
@@ -72,6 +73,9 @@ const BREAKER_STATES: Record<CircuitState, BreakerState> = {
   [CircuitState.HalfOpen]: 'half-open',
   [CircuitState.Isolated]: 'open',
 };
+
+/** The reason an attempt's signal is aborted with once the attempt has settled (nothing waits on it any more). */
+const ATTEMPT_ENDED = new UpstreamError('the upstream attempt has ended', { retryable: false });
 
 /**
  * The base every upstream source stands on: a freshness cache with stale-if-error, single-flight, and one deadline
@@ -252,8 +256,9 @@ export class SourceClient {
     const answered = Promise.resolve().then(() => fetcher(controller.signal));
     return Promise.race([answered, expired]).finally(() => {
       clearTimeout(timer);
-      // Ends whatever the fetcher left open (a body not read, a request still pending).
-      controller.abort();
+      // Ends whatever the fetcher left open (a body not read, a request still pending); with a reason made once, as
+      // abort() without one builds a DOMException (and its stack) on every call.
+      controller.abort(ATTEMPT_ENDED);
     });
   }
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
 import Fastify from 'fastify';
 
 /** What the bare server answers: one route, the bytes the real service returned for it. */
@@ -11,16 +12,42 @@ export interface BareRouteSpec {
   bodyBase64: string;
   /** Further response headers, sent as given on every answer (the service's own, captured once). */
   headers?: Record<string, string>;
+  /** What answers: fastify with defaults (the default), or node:http alone (the floor under any framework). */
+  engine?: 'fastify' | 'node:http';
+}
+
+/** node:http answering every request with the spec's bytes: no router, no framework, one write per answer. */
+function nodeHttpServer(spec: BareRouteSpec, body: Buffer): Server {
+  const headers = { ...spec.headers, 'content-type': spec.contentType, 'content-length': String(body.length) };
+  return createServer((request, response) => {
+    request.resume();
+    request.once('end', () => {
+      response.writeHead(spec.status, headers);
+      response.end(body);
+    });
+  });
+}
+
+async function listen(server: Server): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return typeof address === 'object' && address ? address.port : 0;
 }
 
 /**
- * The benchmark's baseline: fastify with defaults and no logger answering one route with fixed bytes (the body,
- * and optionally the service's headers too).
+ * The benchmark's baseline: fastify with defaults and no logger (or bare node:http) answering one route with fixed
+ * bytes (the body, and optionally the service's headers too).
  * Usage: node dist/test/bench/bare-server.js <spec.json>; prints `serving on http://127.0.0.1:PORT`.
  */
 async function main(): Promise<void> {
   const spec = JSON.parse(readFileSync(process.argv[2]!, 'utf8')) as BareRouteSpec;
   const body = Buffer.from(spec.bodyBase64, 'base64');
+  if (spec.engine === 'node:http') {
+    const server = nodeHttpServer(spec, body);
+    process.stdout.write(`serving on http://127.0.0.1:${await listen(server)}\n`);
+    process.once('SIGTERM', () => server.close(() => process.exit(0)));
+    return;
+  }
   const app = Fastify({ logger: false });
   const headers = spec.headers ?? {};
   app.route({

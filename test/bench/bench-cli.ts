@@ -3,13 +3,16 @@ import { exitWithHelpIfAsked } from '../../src/server/cli-help.js';
 // `npm run bench`: answers --help before the benchmark's modules load, then runs it (run-bench.ts).
 exitWithHelpIfAsked(
   process.argv.slice(2),
-  `usage: npm run bench [-- <route filter> | federation | cluster]
+  `usage: npm run bench [-- [--rounds N] [--seconds S] [--warmup S] [--connections N] [<route filter> … | federation] | startup | cluster]
 
-Starts the built server and, per route of test/bench/bench-routes.ts whose name contains the filter, bare fastify
-servers answering the same bytes; autocannon drives them in alternating rounds and prints req/s and ratios. Without a
-filter (or with "federation") it then compares /graphql with Hive Gateway and @apollo/gateway over the subgraphs.
-BENCH_DURATION, BENCH_ROUNDS, BENCH_WARMUP, BENCH_CONNECTIONS tune it. "cluster" instead starts a 3-master Redis
-Cluster and 1, 2, 4 instances on it (cluster-bench.ts). Guide: docs/architecture.md#benchmark`,
+Starts the built server and, per route of test/bench/bench-routes.ts whose name contains one of the filters (any case), its baselines
+(bare fastify or node:http answering the same bytes, or the same row's REST path); autocannon drives them in rounds
+with the order rotated each round, and prints req/s, CPU per request (read once each side has drained) and each
+round's ratio as median (min–max), with the load average of every round. Without a filter (or with "federation") it
+then compares /graphql with Hive Gateway and @apollo/gateway over the subgraphs.
+--rounds (default 5), --seconds per side per round (10), --warmup seconds (3), --connections (50). "cluster" instead
+starts a 3-master Redis Cluster and 1, 2, 4 instances on it (cluster-bench.ts; BENCH_DURATION, BENCH_CONNECTIONS). "startup" times npm start to ready.
+Guide: docs/architecture.md#benchmark`,
 );
 if (process.argv[2] === 'cluster') await (await import('./cluster-bench.js')).runClusterBench();
 else await import('./run-bench.js');

@@ -10,7 +10,17 @@ import {
   writeSupergraph,
 } from '../helpers/federation-processes.js';
 import { type ChildServer, startChildServer } from './child-server.js';
-import { processTreeCpuSeconds } from './process-cpu.js';
+import {
+  type BenchSide,
+  type Comparison,
+  compare,
+  formatSpread,
+  type Round,
+  type RoundOptions,
+  runRounds,
+  type SideSummary,
+  summarizeSide,
+} from './side-rounds.js';
 
 /**
  * The cross-subgraph mix of issue 13, sent in turn on every connection: ENS profile → wallet (balances) → Farcaster
@@ -22,27 +32,16 @@ export const CROSS_SUBGRAPH_MIX: readonly string[] = [
   '{ farcasterUser(identifier: "alice") { fid username verifiedWallets { address primaryName } } }',
 ];
 
-export interface FederationSide {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  roundsRps: number[];
-  /**
-   * CPU milliseconds the side's whole process tree spent per request (median over the rounds): the server and its
-   * chains, or the gateway and every subgraph with theirs. Unlike req/s it does not move with other load on the machine.
-   */
-  cpuMsPerRequest: number;
-}
-
 export interface FederationResult {
   mix: readonly string[];
-  sides: FederationSide[];
-  /** Our /graphql req/s ÷ each other side's, median over the rounds (same round, same machine load). */
-  ratios: Record<string, number>;
-  /** Each other side's CPU per request ÷ ours: how many times less machine our /graphql needs for the same answers. */
-  cpuRatios: Record<string, number>;
+  sides: SideSummary[];
+  /** Our /graphql against each other side: req/s ours ÷ theirs, CPU per request theirs ÷ ours, per round. */
+  comparisons: Comparison[];
+  rounds: Round[];
 }
+
+/** Issue 28's goal: Hive Gateway needs at least this many times our CPU per request on the mix. */
+export const HIVE_CPU_GOAL = 5;
 
 interface Target {
   name: string;
@@ -51,17 +50,6 @@ interface Target {
   /** The processes answering it, with their descendants: what its CPU is measured over. */
   pids: number[];
 }
-
-interface Run {
-  result: autocannon.Result;
-  cpuSeconds: number;
-}
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 async function dataOf(url: string, query: string): Promise<string> {
   const res = await fetch(url, {
@@ -93,22 +81,20 @@ async function drive(target: Target, durationS: number, connections: number): Pr
 
 /**
  * Our /graphql (one process) against Hive Gateway and stock @apollo/gateway, each over the same subgraph
- * processes started by `npm run subgraph`, on the same query mix, in alternating rounds. Every side's data must be
- * byte-identical to ours before anything is measured.
+ * processes started by `npm run subgraph`, on the same query mix, side by side in rotated rounds (side-rounds.ts).
+ * Every side's data must be byte-identical to ours before anything is measured.
  */
 export async function benchFederation(p: {
   server: ChildServer;
   scratch: string;
-  durationS: number;
-  rounds: number;
-  warmupS: number;
-  connections: number;
+  options: RoundOptions & { connections: number };
   log: (line: string) => void;
 }): Promise<FederationResult> {
   p.log(`federation: starting the ${SUBGRAPH_MODULES.length} subgraphs (npm run subgraph)…`);
   const subgraphs = await startSubgraphProcesses({
     names: SUBGRAPH_MODULES.map((m) => m.name),
-    env: { ...process.env, LOG_LEVEL: 'warn' },
+    // Every side runs as in production (the gateways too, below): graphql-js skips its development checks.
+    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
     dataDirRoot: join(p.scratch, 'subgraphs'),
   });
   let hive: RunningProcess | undefined;
@@ -136,35 +122,18 @@ export async function benchFederation(p: {
         if ((await dataOf(t.url, query)) !== ours) throw new Error(`${t.name} answers ${query} with other data`);
       }
     }
-    const runs = new Map<string, Run[]>(targets.map((t) => [t.name, []]));
-    p.log('federation: warm-up');
-    for (const t of targets) await drive(t, p.warmupS, p.connections);
-    for (let round = 1; round <= p.rounds; round++) {
-      p.log(`federation: round ${round}/${p.rounds}`);
-      for (const t of targets) {
-        const cpuBefore = processTreeCpuSeconds(t.pids);
-        const result = await drive(t, p.durationS / p.rounds, p.connections);
-        runs.get(t.name)!.push({ result, cpuSeconds: processTreeCpuSeconds(t.pids) - cpuBefore });
-      }
-    }
-    const sides = targets.map((t): FederationSide => {
-      const r = runs.get(t.name)!;
-      return {
-        name: t.name,
-        rps: median(r.map(({ result }) => result.requests.total / result.duration)),
-        p50: median(r.map(({ result }) => result.latency.p50)),
-        p99: median(r.map(({ result }) => result.latency.p99)),
-        roundsRps: r.map(({ result }) => result.requests.total / result.duration),
-        cpuMsPerRequest: median(r.map(({ result, cpuSeconds }) => (1000 * cpuSeconds) / result.requests.total)),
-      };
-    });
-    const ours = sides[0]!;
-    const others = sides.slice(1);
-    const ratios = Object.fromEntries(
-      others.map((s) => [s.name, median(ours.roundsRps.map((rps, i) => rps / s.roundsRps[i]!))]),
-    );
-    const cpuRatios = Object.fromEntries(others.map((s) => [s.name, s.cpuMsPerRequest / ours.cpuMsPerRequest]));
-    return { mix: CROSS_SUBGRAPH_MIX, sides, ratios, cpuRatios };
+    const sides: BenchSide[] = targets.map((t) => ({
+      name: t.name,
+      pids: t.pids,
+      drive: (durationS) => drive(t, durationS, p.options.connections),
+    }));
+    const rounds = await runRounds(sides, p.options, (line) => p.log(`federation: ${line}`));
+    return {
+      mix: CROSS_SUBGRAPH_MIX,
+      sides: targets.map((t) => summarizeSide(rounds, t.name)),
+      comparisons: targets.slice(1).map((t) => compare(rounds, targets[0]!.name, t.name)),
+      rounds,
+    };
   } finally {
     await Promise.all([hive?.stop(), apollo?.stop(), subgraphs.stop()]);
   }
@@ -175,12 +144,21 @@ export function printFederation(result: FederationResult, write: (s: string) => 
   write('\ncross-subgraph mix (3 queries in turn): our /graphql vs gateways over the HTTP subgraphs\n');
   for (const s of result.sides) {
     write(
-      `  ${s.name.padEnd(16)} ${s.rps.toFixed(0).padStart(7)} req/s   p50/p99 ${s.p50}/${s.p99} ms   ` +
-        `${s.cpuMsPerRequest.toFixed(2)} CPU ms/request (process tree)\n`,
+      `  ${s.name.padEnd(16)} ${s.rps.median.toFixed(0).padStart(7)} req/s   p50/p99 ${s.p50}/${s.p99} ms   ` +
+        `${formatSpread(s.cpuMsPerRequest)} CPU ms/request (process tree)\n`,
     );
   }
-  for (const [name, ratio] of Object.entries(result.ratios)) {
-    const cpu = result.cpuRatios[name]!;
-    write(`  our /graphql ÷ ${name}: ${ratio.toFixed(2)}× req/s; ${cpu.toFixed(2)}× less CPU per request\n`);
+  for (const c of result.comparisons) {
+    const goal =
+      c.baseline === 'Hive Gateway'
+        ? `  goal ≥ ${HIVE_CPU_GOAL}× CPU: ${c.cpu.median >= HIVE_CPU_GOAL ? 'PASS' : 'FAIL'}`
+        : '';
+    write(
+      `  our /graphql ÷ ${c.baseline}: req/s ${formatSpread(c.rps)}×; ${formatSpread(c.cpu)}× less CPU per request${goal}\n`,
+    );
   }
+  write(
+    `  medians (min–max) of each round's own ratio over ${result.rounds.length} rounds; load average (1 min) per round: ` +
+      `${result.rounds.map((r) => r.loadAverage[0]!.toFixed(2)).join(' ')}\n`,
+  );
 }

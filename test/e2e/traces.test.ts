@@ -15,6 +15,12 @@ function only(spans: readonly ReadableSpan[], name: string): ReadableSpan {
 
 const parentOf = (span: ReadableSpan): string | undefined => span.parentSpanContext?.spanId;
 const idOf = (span: ReadableSpan): string => span.spanContext().spanId;
+/**
+ * The spans of `root`'s trace. Test files share a process (vitest isolate: false), so the exporter also sees spans of
+ * other servers' background work (a webhook worker's store calls): those are other traces, never this request's.
+ */
+const traceOf = (spans: readonly ReadableSpan[], root: ReadableSpan): ReadableSpan[] =>
+  spans.filter((s) => s.spanContext().traceId === root.spanContext().traceId);
 
 describe('traces (docs/operators.md#traces): one REST call followed from HTTP to the upstream and the store', () => {
   const exporter = new InMemorySpanExporter();
@@ -34,9 +40,9 @@ describe('traces (docs/operators.md#traces): one REST call followed from HTTP to
     await res.arrayBuffer();
     // The HTTP span ends in onResponse, just after the last byte is written.
     await expect.poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER)).toBe(true);
-    const spans = exporter.getFinishedSpans();
-
-    const http = only(spans, 'GET /api/price/:symbol');
+    const http = only(exporter.getFinishedSpans(), 'GET /api/price/:symbol');
+    // Every span below is looked for in the HTTP span's trace: finding it there is what "one trace" means.
+    const spans = traceOf(exporter.getFinishedSpans(), http);
     expect(http.kind).toBe(SpanKind.SERVER);
     expect(http.attributes['request.id']).toBe('trace-test-1');
     expect(http.attributes['http.route']).toBe('/api/price/:symbol');
@@ -58,9 +64,6 @@ describe('traces (docs/operators.md#traces): one REST call followed from HTTP to
     const store = only(spans, 'store consumeQuota');
     expect(store.attributes['db.operation.name']).toBe('consumeQuota');
     expect(parentOf(store)).toBe(idOf(http));
-
-    const traceIds = new Set(spans.map((s) => s.spanContext().traceId));
-    expect(traceIds).toEqual(new Set([http.spanContext().traceId]));
   });
 
   it('POST /graphql (a parsed body) keeps the same tree: the operation under the HTTP span, its loader batch under the operation', async () => {
@@ -70,16 +73,14 @@ describe('traces (docs/operators.md#traces): one REST call followed from HTTP to
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     await expect.poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER)).toBe(true);
-    const spans = exporter.getFinishedSpans();
-
-    const http = only(spans, 'POST /graphql');
+    const http = only(exporter.getFinishedSpans(), 'POST /graphql');
+    const spans = traceOf(exporter.getFinishedSpans(), http);
     expect(http.attributes['request.id']).toBe('trace-test-2');
     const operation = only(spans, 'graphql Prices');
     expect(operation.attributes['api.surface']).toBe('graphql');
     expect(parentOf(operation)).toBe(idOf(http));
     const loader = only(spans, 'loader marketQuote');
     expect(parentOf(loader)).toBe(idOf(operation));
-    expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
   });
 
   it("continues the caller's trace when the request carries a W3C traceparent", async () => {

@@ -8,6 +8,7 @@ import type { PresentedPayment } from '../../access/x402-payments.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError, toApiError } from '../../errors/error-envelope.js';
 import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
+import { isCacheableRow, type ResponseCache } from '../response-cache.js';
 import { runOperationRow } from '../run-operation-row.js';
 import type { AgentTool } from './agent-tools.js';
 import { toolInput } from './tool-arguments.js';
@@ -31,6 +32,8 @@ export interface AgentToolDeps {
   gateway: InProcessGateway;
   /** A fresh GraphQL context for the /mcp request (loaders, caller). */
   context: () => GraphContext;
+  /** The REST rows' micro-cache (response-cache.ts): a cacheable row's body, reused for the same arguments. */
+  cache?: ResponseCache;
   log: Pick<Logger, 'error'>;
 }
 
@@ -44,13 +47,30 @@ function needsCredentials(name: string, needs: 'session' | 'wallet'): ApiError {
   );
 }
 
-/** A tool's answer: the body as `structuredContent` (an object) and the same JSON as a text block. */
-function dataResult(value: unknown): CallToolResult {
-  const structured = value !== null && typeof value === 'object' && !Array.isArray(value);
+/** A tool's answer from its body's JSON: the body as `structuredContent` (an object) and the same JSON as text. */
+function dataResult(json: string): CallToolResult {
+  const structured = json.startsWith('{');
   return {
-    content: [{ type: 'text', text: JSON.stringify(value) }],
-    ...(structured ? { structuredContent: value as Record<string, unknown> } : {}),
+    content: [{ type: 'text', text: json }],
+    ...(structured ? { structuredContent: JSON.parse(json) as Record<string, unknown> } : {}),
   };
+}
+
+/** The result of each cached body, by the cache's promise of it: the calls within the body's second share one. */
+const sharedResults = new WeakMap<Promise<string>, CallToolResult>();
+
+/**
+ * The result of a cached body, made once per cache entry and frozen: a shared result is never changed (a receipt goes
+ * on a copy), and direct-tool-call.ts serializes a frozen result only once.
+ */
+async function sharedResult(body: Promise<string>): Promise<CallToolResult> {
+  const json = await body;
+  let result = sharedResults.get(body);
+  if (!result) {
+    result = Object.freeze(dataResult(json));
+    sharedResults.set(body, result);
+  }
+  return result;
 }
 
 /**
@@ -83,7 +103,11 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
   const { tool } = call;
   let release = noRelease;
   try {
-    const input = toolInput(tool, call.arguments);
+    // The arguments alone decide a cacheable row's input, so a fresh body also vouches that they are valid.
+    const cacheKey =
+      deps.cache && isCacheableRow(tool.compiled.row) ? `mcp ${tool.name} ${JSON.stringify(call.arguments ?? {})}` : '';
+    const cached = cacheKey ? deps.cache!.fresh(cacheKey) : undefined;
+    const input = cached === undefined ? toolInput(tool, call.arguments) : undefined;
     const sent = call.meta?.[X402_PAYMENT_META];
     const payment: PresentedPayment | undefined =
       sent === undefined ? undefined : { header: 'x402/payment', payload: sent };
@@ -99,16 +123,21 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
     }
     const decision = await deps.access.admit(request, tool.accessRoute);
     release = decision.release;
-    const value = await runOperationRow({
-      compiled: tool.compiled,
-      input,
-      gateway: deps.gateway,
-      context: deps.context(),
-    });
-    const result = dataResult(value);
+    const render = async () =>
+      JSON.stringify(
+        await runOperationRow({
+          compiled: tool.compiled,
+          input: input!,
+          gateway: deps.gateway,
+          context: deps.context(),
+        }),
+      );
+    const ttlMs = (tool.compiled.row.maxAge ?? 0) * 1000;
+    const shared = cached ?? (cacheKey ? deps.cache!.get(cacheKey, ttlMs, render) : undefined);
+    const result = shared ? await sharedResult(shared) : dataResult(await render());
     if (decision.settle) {
       const { receipt } = await decision.settle();
-      result._meta = { [X402_PAYMENT_RESPONSE_META]: receipt };
+      return { ...result, _meta: { [X402_PAYMENT_RESPONSE_META]: receipt } };
     }
     return result;
   } catch (err) {

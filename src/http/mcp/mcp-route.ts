@@ -1,12 +1,16 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessGate } from '../../access/access-gate.js';
 import { ApiError } from '../../errors/api-error.js';
 import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
 import type { GraphContextFactory } from '../graph-context-factory.js';
 import { keepMalformedJson, MalformedJsonBody } from '../json-body.js';
+import type { ResponseCache } from '../response-cache.js';
 import type { AgentTool } from './agent-tools.js';
 import { CachedAnswers } from './cached-answers.js';
+import { callAgentTool } from './call-agent-tool.js';
+import { directToolCall, toolCallAnswer } from './direct-tool-call.js';
 import { batchLimits, isOversizedBatch, oversizedBatchAnswer } from './mcp-batch.js';
 import { type AgentResource, mcpAnswers, mcpServer } from './mcp-server.js';
 
@@ -70,6 +74,8 @@ export interface McpRouteDeps {
   access: AccessGate;
   gateway: InProcessGateway;
   contexts: GraphContextFactory;
+  /** The REST rows' micro-cache: a tool of a cacheable row reuses its body as the row's REST path does. */
+  cache: ResponseCache;
   allowedHosts: ReadonlySet<string>;
 }
 
@@ -95,6 +101,8 @@ function parseError(reason: string) {
 function registerMcpMethods(app: FastifyInstance, deps: McpRouteDeps): void {
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
   const answers = mcpAnswers({ tools: deps.tools, resources: deps.resources, cache: new CachedAnswers() });
+  // The SDK's server builds an Ajv instance of its own unless given one: one for all requests.
+  const validator = new AjvJsonSchemaValidator();
   app.route({
     method: 'POST',
     url: MCP_PATH,
@@ -110,18 +118,32 @@ function registerMcpMethods(app: FastifyInstance, deps: McpRouteDeps): void {
       for (const name of IDENTITY_HEADERS)
         if (request.headers[name] !== undefined) headers[name] = request.headers[name];
       const caller = { ip: request.ip, headers };
+      const toolDeps = {
+        access: deps.access,
+        gateway: deps.gateway,
+        context: () => deps.contexts.create(request),
+        cache: deps.cache,
+        log: request.log,
+      };
+      // An agent's everyday message, a single tools/call, is answered here with the bytes the SDK would send
+      // (direct-tool-call.ts); building the SDK's server and transport for it cost ten times the call itself.
+      const direct = directToolCall(request.headers, request.body, byName);
+      if (direct) {
+        const result = await callAgentTool({ ...direct, caller }, toolDeps);
+        return reply
+          .code(200)
+          .header('content-type', 'application/json')
+          .header('Cache-Control', 'no-store')
+          .send(toolCallAnswer(direct.id, result));
+      }
       const isBatch = Array.isArray(request.body) && request.body.length > 1;
       const server = mcpServer({
         tools: deps.tools,
         byName,
         resources: deps.resources,
         answers,
-        deps: {
-          access: deps.access,
-          gateway: deps.gateway,
-          context: () => deps.contexts.create(request),
-          log: request.log,
-        },
+        validator,
+        deps: toolDeps,
         scope: {
           caller,
           callerMode: async () => (await deps.access.identify(caller).catch(() => undefined))?.mode,

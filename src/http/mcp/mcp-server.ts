@@ -6,6 +6,7 @@ import {
   ListToolsRequestSchema,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 import type { AccessMode } from '../../access/caller-limits.js';
 import type { AgentTool } from './agent-tools.js';
 import type { CachedAnswer, CachedAnswers } from './cached-answers.js';
@@ -96,12 +97,15 @@ export function mcpServer(p: {
   byName: ReadonlyMap<string, AgentTool>;
   resources: readonly AgentResource[];
   answers: McpAnswers;
+  /** Shared by every request's server: the SDK builds a new Ajv instance per server otherwise. */
+  validator: jsonSchemaValidator;
   deps: AgentToolDeps;
   scope: McpRequestScope;
 }): Server {
   const server = new Server(MCP_SERVER_INFO, {
     capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
     instructions: INSTRUCTIONS,
+    jsonSchemaValidator: p.validator,
   });
   const { batch } = p.scope;
   /** A free answer inside a batch: counted against the caller, and its bytes taken from the batch's bound. */
