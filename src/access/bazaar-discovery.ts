@@ -1,5 +1,6 @@
 import type { JsonSchema } from '../../rest-compat/openapi/openapi-types.js';
 import type { OperationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
+import { plainJsonSchema } from '../../rest-compat/openapi/plain-json-schema.js';
 import { schemaExample } from '../../rest-compat/openapi/schema-example.js';
 import type { HttpMethod } from '../../rest-compat/route-row.js';
 
@@ -92,13 +93,14 @@ function extension(
   const defs = rootDefs(schemas);
   return {
     info: { input, ...(output.info ? { output: output.info } : {}) },
-    schema: {
+    // The OpenAPI document's schemas, said in plain JSON Schema: bazaar clients validate them with a JSON Schema library.
+    schema: plainJsonSchema({
       $schema: DIALECT,
       type: 'object',
       properties: { input: inputSchema, ...(output.schema ? { output: output.schema } : {}) },
       required: ['input'],
       ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}),
-    },
+    }),
   };
 }
 

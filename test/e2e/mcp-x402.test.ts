@@ -6,6 +6,8 @@ import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { isValidServiceName, sanitizeTags, validateDiscoveryExtension } from '@x402/extensions/bazaar';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsPlugin from 'ajv-formats';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { USDC_ON_BASE } from '../../src/config/config.js';
@@ -13,6 +15,9 @@ import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import { ONE_FREE_CALL, RECEIVER, usdcBalance } from '../helpers/x402-payer.js';
+
+// ajv-formats is CommonJS: under NodeNext its default export arrives as the module object.
+const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
 
 const REDIS_URL = TEST_REDIS_URL;
 /** docs/api-contract.md#prices: ENS resolution costs $0.01 (10000 USDC units). */
@@ -182,6 +187,11 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
   it('GET /.well-known/x402 lists each priced route and each priced tool with the same discovery its 402 offers, all valid', async () => {
     const doc = await (await first.get('/.well-known/x402')).json();
     expect(doc.accepts.length).toBeGreaterThan(30);
+    // Plain JSON Schema 2020-12: a strict validator knows every keyword and format (no OpenAPI `int32`, no `example`).
+    const strict = addFormats(new Ajv2020({ strict: true, logger: false }));
+    for (const offer of [...doc.accepts, ...doc.tools]) {
+      expect(() => strict.compile(offer.extensions.bazaar.schema), offer.path ?? offer.toolName).not.toThrow();
+    }
     for (const offer of doc.accepts) {
       expect(validateDiscoveryExtension(offer.extensions.bazaar), `${offer.method} ${offer.path}`).toEqual({
         valid: true,
