@@ -1,6 +1,6 @@
+import { withJsonSchemaExamples } from '../../rest-compat/openapi/examples-keyword.js';
 import type { JsonSchema } from '../../rest-compat/openapi/openapi-types.js';
 import type { OperationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
-import { plainJsonSchema } from '../../rest-compat/openapi/plain-json-schema.js';
 import { schemaExample } from '../../rest-compat/openapi/schema-example.js';
 import type { HttpMethod } from '../../rest-compat/route-row.js';
 
@@ -93,8 +93,9 @@ function extension(
   const defs = rootDefs(schemas);
   return {
     info: { input, ...(output.info ? { output: output.info } : {}) },
-    // The OpenAPI document's schemas, said in plain JSON Schema: bazaar clients validate them with a JSON Schema library.
-    schema: plainJsonSchema({
+    // The OpenAPI document's schemas with `examples`, not OpenAPI's `example`: bazaar clients validate them with a JSON
+    // Schema library, and one in strict mode refuses an unknown keyword.
+    schema: withJsonSchemaExamples({
       $schema: DIALECT,
       type: 'object',
       properties: { input: inputSchema, ...(output.schema ? { output: output.schema } : {}) },

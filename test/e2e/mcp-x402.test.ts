@@ -187,7 +187,7 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
   it('GET /.well-known/x402 lists each priced route and each priced tool with the same discovery its 402 offers, all valid', async () => {
     const doc = await (await first.get('/.well-known/x402')).json();
     expect(doc.accepts.length).toBeGreaterThan(30);
-    // Plain JSON Schema 2020-12: a strict validator knows every keyword and format (no OpenAPI `int32`, no `example`).
+    // JSON Schema 2020-12: a strict validator with ajv-formats knows every keyword and format (no OpenAPI `example`).
     const strict = addFormats(new Ajv2020({ strict: true, logger: false }));
     for (const offer of [...doc.accepts, ...doc.tools]) {
       expect(() => strict.compile(offer.extensions.bazaar.schema), offer.path ?? offer.toolName).not.toThrow();
