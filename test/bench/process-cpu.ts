@@ -3,6 +3,22 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Clock ticks per second of /proc/<pid>/stat's utime and stime (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
+/** Parent pid and CPU ticks (user + system) of one process, from /proc/<pid>/stat; throws once it has ended. */
+function readProcess(pid: number | string): { ppid: number; ticks: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after "(comm)": state ppid … utime(14th of the line) stime(15th).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+}
+
+/**
+ * CPU seconds (user + system) used so far by the process `pid` alone, not its children. Linux only.
+ * @example processCpuSeconds(server.pid) // 1.12
+ */
+export function processCpuSeconds(pid: number): number {
+  return readProcess(pid).ticks / TICKS_PER_SECOND;
+}
+
 /** Parent pid and CPU ticks (user + system) of every process in /proc; empty where /proc is absent. */
 function readProcesses(): Map<number, { ppid: number; ticks: number }> {
   const processes = new Map<number, { ppid: number; ticks: number }>();
@@ -15,10 +31,7 @@ function readProcesses(): Map<number, { ppid: number; ticks: number }> {
   for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // Fields after "(comm)": state ppid … utime(14th of the line) stime(15th).
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      processes.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+      processes.set(Number(entry), readProcess(entry));
     } catch {
       // The process ended while we looked.
     }

@@ -3,6 +3,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../helpers/free-port.js';
+import { processCpuSeconds } from './process-cpu.js';
+import { spread } from './side-rounds.js';
 
 /** One `npm start` (the bundle it runs), from spawn to the first 200 from /api/health. */
 interface ReadySample {
@@ -18,26 +21,7 @@ export interface StartupResult {
   suite: { wallMs: number; exitCode: number | null; files: number; tests: number; failed: number } | null;
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-};
-
-function processCpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  // utime and stime are fields 14 and 15 of /proc/<pid>/stat (11 and 12 after the command name), in clock ticks
-  // of 1/100 s (USER_HZ, 100 on every Linux build Node supports).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = probe.address() as { port: number };
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
+const median = (values: number[]) => spread(values).median;
 
 async function readyOnce(main: string): Promise<ReadySample> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-startup-'));
@@ -55,7 +39,7 @@ async function readyOnce(main: string): Promise<ReadySample> {
         (res) => res.status === 200,
         () => false,
       );
-      if (ok) return { readyMs: performance.now() - startedAt, serverCpuMs: processCpuMs(child.pid!) };
+      if (ok) return { readyMs: performance.now() - startedAt, serverCpuMs: processCpuSeconds(child.pid!) * 1000 };
       if (performance.now() - startedAt > 120_000) throw new Error('the server was not ready within 120 s');
       await new Promise((resolve) => setTimeout(resolve, 5));
     }

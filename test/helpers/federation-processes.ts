@@ -1,9 +1,9 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { SubgraphName } from '../../subgraphs/shared/build-subgraph.js';
+import { freePort } from './free-port.js';
 
 /** The repository root, from test/helpers or from dist/test/helpers. */
 export const repoRoot = fileURLToPath(
@@ -77,17 +77,6 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   } catch {
     // ESRCH: nothing left in the group.
   }
-}
-
-/** A TCP port free on 127.0.0.1 right now (for a program that cannot listen on port 0 and tell). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 
 /** A Redis of the test's own, on a free loopback port: it may be stopped, frozen and restarted (never the shared one). */
 export interface OwnRedis {
@@ -14,18 +14,11 @@ export interface OwnRedis {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-function startRedisServer(port: number, args: readonly string[]): Promise<ChildProcess> {
+/**
+ * Spawns `redis-server` on `port` (loopback, persisting nothing; `args` add or override options) and resolves once it
+ * accepts connections.
+ */
+export function startRedisServer(port: number, args: readonly string[]): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
@@ -35,7 +28,7 @@ function startRedisServer(port: number, args: readonly string[]): Promise<ChildP
   );
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+    const timer = setTimeout(() => reject(new Error(`redis-server ${port} did not start:\n${output}`)), 15_000);
     child.stdout!.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('Ready to accept connections')) {
@@ -43,11 +36,12 @@ function startRedisServer(port: number, args: readonly string[]): Promise<ChildP
         resolve(child);
       }
     });
-    child.once('exit', () => reject(new Error(`redis-server exited:\n${output}`)));
+    child.once('exit', () => reject(new Error(`redis-server ${port} exited:\n${output}`)));
   });
 }
 
-const exited = (child: ChildProcess): Promise<void> =>
+/** Resolves once `child` has exited (at once if it already has). */
+export const exited = (child: ChildProcess): Promise<void> =>
   child.exitCode !== null || child.signalCode !== null
     ? Promise.resolve()
     : new Promise((resolve) => child.once('exit', () => resolve()));

@@ -1,4 +1,4 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import type { RedisTarget } from '../../src/config/redis-target.js';
+import { exited, startRedisServer } from './own-redis.js';
 
 const run = promisify(execFile);
 
@@ -46,30 +47,11 @@ async function freePortPair(): Promise<number> {
 
 function startNode(port: number, dir: string): Promise<ChildProcess> {
   mkdirSync(dir, { recursive: true });
-  const args = [
-    ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir],
+  return startRedisServer(port, [
+    ...['--dir', dir, '--daemonize', 'no', '--repl-diskless-sync-delay', '0'],
     ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '1000'],
-    ...['--save', '', '--appendonly', 'no', '--daemonize', 'no', '--repl-diskless-sync-delay', '0'],
-  ];
-  const child = spawn('redis-server', args, { stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`redis-server ${port} did not start:\n${output}`)), 15_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Ready to accept connections')) {
-        clearTimeout(timer);
-        resolve(child);
-      }
-    });
-    child.once('exit', () => reject(new Error(`redis-server ${port} exited:\n${output}`)));
-  });
+  ]);
 }
-
-const exited = (child: ChildProcess): Promise<void> =>
-  child.exitCode !== null || child.signalCode !== null
-    ? Promise.resolve()
-    : new Promise((resolve) => child.once('exit', () => resolve()));
 
 /** Runs one command on one node over a short-lived connection. */
 async function onNode<T>(port: number, command: (redis: Redis) => Promise<T>): Promise<T> {
