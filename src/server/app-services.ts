@@ -56,6 +56,7 @@ export function createAppServices(p: {
         timestamp: new Date().toISOString(),
       };
     },
+    parts: () => p.config.parts.map((part) => ({ ...part })),
     x402Config: (baseUrl) => {
       const offers = p.offers?.();
       return x402Configuration({

@@ -7,6 +7,8 @@ import { loadConfig } from '../config/config.js';
 import { projectRoot } from '../config/project-root.js';
 import { DEMO_ACTION_LIST } from '../embedded/demo-action-list.js';
 import { toolName } from '../http/mcp/agent-tools.js';
+import { configurationTableMarkdown, goingLiveChecklistMarkdown } from './config-docs.js';
+import { markdownTable } from './markdown-table.js';
 import { startBanner } from './start-banner.js';
 
 /**
@@ -19,22 +21,13 @@ import { startBanner } from './start-banner.js';
  */
 const BLOCK = /(<!-- (generated|include): (\S+) -->\n)[\s\S]*?(<!-- \/\2 -->)/g;
 
-const cell = (text: string) => text.replace(/\|/g, '\\|');
-/** A markdown table laid out as `npm run format` (biome) lays it out: every column as wide as its widest cell. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const cells = [header, ...rows].map((row) => row.map(cell));
-  const widths = header.map((_, i) => Math.max(3, ...cells.map((row) => row[i]!.length)));
-  const line = (row: readonly string[]) => `| ${row.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  return [line(cells[0]!), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
-}
-
 /**
  * Every documented route with its tier and price per call: `default` is X402_DEFAULT_PRICE_USD, `—` a route not sold
  * per call (free and Auth-tier rows).
  * @example routeTableMarkdown().split('\n')[0] // '| method | path | tier | price | what |'
  */
 export function routeTableMarkdown(routes: RouteTable = ROUTE_TABLE): string {
-  return table(
+  return markdownTable(
     ['method', 'path', 'tier', 'price', 'what'],
     routes.rows.map((row) => {
       const price = routePriceUsd(row, 'default') === undefined ? '—' : row.price ? `$${row.price}` : 'default';
@@ -53,7 +46,7 @@ export function mcpToolTableMarkdown(routes: RouteTable = ROUTE_TABLE): string {
   const tools = routes.rows.filter(
     (row) => row.kind === 'operation' && (row.method === 'GET' || row.method === 'POST') && row.tier !== 'auth',
   );
-  return table(
+  return markdownTable(
     ['tool', 'runs', 'tier', 'past the free quota'],
     tools.map((row) => {
       const price = routePriceUsd(row, defaultPrice);
@@ -75,6 +68,7 @@ function startBannerSample(): string {
       { name: 'ethereum', chainId: 1, rpcUrl: 'http://127.0.0.1:41299' },
       { name: 'base', chainId: 8453, rpcUrl: 'http://127.0.0.1:41301' },
     ],
+    parts: loadConfig({}).parts,
   });
   return `\`\`\`\n${banner}\`\`\``;
 }
@@ -92,6 +86,8 @@ export const GENERATED_BLOCKS: Readonly<Record<string, () => string>> = {
   'mcp-tools': () => mcpToolTableMarkdown(),
   'start-banner': startBannerSample,
   'demo-actions': demoActionsBlock,
+  'configuration-table': configurationTableMarkdown,
+  'going-live-checklist': goingLiveChecklistMarkdown,
 };
 
 const FENCE_LANGUAGE: Record<string, string> = {

@@ -7,6 +7,7 @@ import { createCcipServices } from '../ccip/ccip-services.js';
 import { ensReaderParent } from '../ccip/chain-served-parent.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
+import { assertLiveReady } from '../config/live-guard.js';
 import { serveParentsOffchain } from '../embedded/chain/offchain-resolver.js';
 import { localTokenList } from '../embedded/chain/seed-steps/demo-assets.js';
 import { registerDemoSubname } from '../embedded/demo-subnames.js';
@@ -78,6 +79,8 @@ export interface StartServicesOptions {
  */
 export async function startServices(opts: StartServicesOptions): Promise<Services> {
   const { config, logger } = opts;
+  // Before the store opens or a chain starts: a live part leaning on a demo value never serves.
+  assertLiveReady(config);
   const startedAt = opts.startedAt ?? Date.now();
   const telemetry = opts.telemetry ?? new ServiceTelemetry();
   const cleanups: (() => Promise<void>)[] = [];

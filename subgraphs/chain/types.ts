@@ -28,9 +28,21 @@ export class SourceStatus {
   @Field(() => String, { nullable: true }) lastError!: string | null;
 }
 
+@ObjectType({ description: 'One part of the deployment and whether it is the embedded demo or the real thing' })
+export class PartStatus {
+  @Field(() => String, {
+    description: 'ethereum, base, facilitator, receiver, ccip-signer, jwt-secret, upstreams or store',
+  })
+  part!: string;
+  @Field(() => String, { description: 'demo (embedded, or a value nobody configured) or live' }) mode!: string;
+  @Field(() => String, { description: 'what serves it (never a URL that may carry a key)' }) detail!: string;
+}
+
 @ObjectType({ description: 'GET /api/sources/health' })
 export class SourcesHealth {
   @Field(() => String, { description: 'ok when every source is up, else degraded' }) status!: string;
+  @Field(() => [PartStatus], { description: 'each part of the deployment, demo or live, as the configuration decided' })
+  parts!: PartStatus[];
   @Field(() => [SourceStatus]) sources!: SourceStatus[];
   @Field(() => String) timestamp!: string;
 }

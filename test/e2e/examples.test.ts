@@ -7,6 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Example } from '../../examples/example.js';
 import { CONFIG_VARIABLES, loadConfig } from '../../src/config/config.js';
+import { liveRefusals } from '../../src/config/live-guard.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { GRAPHIQL_EXAMPLES } from '../../src/http/graphiql-tabs.js';
 import { runDemo } from '../../src/server/demo.js';
@@ -263,7 +264,7 @@ describe('every example in examples/ runs against a test server and prints what 
     expect(demo.join('')).toMatch(/^alice.eth text description = /);
   });
 
-  it('operators/*: the production env file is a configuration npm start accepts; check-instances.sh finds both instances on one store and signer', () => {
+  it('operators/*: the production env file, with the two secrets of a secret store, is a configuration npm start accepts; check-instances.sh finds both instances on one store and signer', () => {
     const env = Object.fromEntries(
       readFileSync(join(examplesDir, check('operators/production.env')), 'utf8')
         .split('\n')
@@ -271,7 +272,10 @@ describe('every example in examples/ runs against a test server and prints what 
         .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
     );
     expect(Object.keys(env).filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
-    const config = loadConfig(env);
+    // Without the secrets it is refused, one line for each; with them it serves.
+    expect(liveRefusals(loadConfig(env)).map((line) => line.split(':')[0])).toEqual(['CCIP_SIGNER_KEY', 'JWT_SECRET']);
+    const config = loadConfig({ ...env, CCIP_SIGNER_KEY: `0x${'5e'.repeat(32)}`, JWT_SECRET: 's'.repeat(40) });
+    expect(liveRefusals(config)).toEqual([]);
     expect(config).toMatchObject({
       redis: { kind: 'single', url: env.REDIS_URL },
       // One balancer that appends to X-Forwarded-For: the client is the address it appended.

@@ -10,6 +10,7 @@ import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { USDC_ON_BASE } from '../../src/config/config.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { LIVE_SECRETS } from '../helpers/live-secrets.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import {
   decodeHeader,
@@ -296,7 +297,11 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
     });
     await new Promise<void>((resolve) => facilitator.listen(0, '127.0.0.1', () => resolve()));
     const { port } = facilitator.address() as AddressInfo;
-    server = await startTestServer({ ...ONE_FREE_CALL, X402_FACILITATOR_URL: `http://127.0.0.1:${port}` });
+    server = await startTestServer({
+      ...ONE_FREE_CALL,
+      ...LIVE_SECRETS,
+      X402_FACILITATOR_URL: `http://127.0.0.1:${port}`,
+    });
   });
   afterAll(async () => {
     await server?.close();

@@ -1,11 +1,11 @@
 import { authorizationTypes } from '@x402/evm';
 import { type Address, createPublicClient, erc20Abi, http, type LocalAccount, toHex } from 'viem';
 import { USDC_ON_BASE } from '../../src/config/config.js';
-import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { DEMO_X402_RECEIVER } from '../../src/config/public-dev-keys.js';
 import type { TestServer } from './test-server.js';
 
-/** anvil's development account #9: the default X402_RECEIVER. */
-export const RECEIVER = getDevAccounts()[9]!.address;
+/** Where the embedded default's payments go: the demo receiver, whose key nobody holds. */
+export const RECEIVER = DEMO_X402_RECEIVER;
 /** One free call a day: the second one is past the free quota. */
 export const ONE_FREE_CALL = { ANONYMOUS_DAILY_LIMIT: '1', ANONYMOUS_PER_MINUTE_LIMIT: '1000' };
 

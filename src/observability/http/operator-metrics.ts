@@ -1,4 +1,5 @@
 import type { Registry } from 'prom-client';
+import type { PartMode, PartState } from '../../config/part-modes.js';
 import type { SourceHealthRegistry } from '../../sources/source-health.js';
 import type { OutboxStats } from '../../store/webhook-store.js';
 import type { OperationTallies } from '../operation-tallies.js';
@@ -14,6 +15,24 @@ export interface OperatorMetricSources {
   outbox: { outboxStats(): Promise<OutboxStats> };
   /** Wall clock for the oldest pending delivery's age. Default Date.now. */
   now?: () => number;
+  /** Each part of the deployment, demo or live (config.parts). */
+  parts?: readonly PartState[];
+}
+
+const PART_MODES: readonly PartMode[] = ['demo', 'live'];
+
+/** Which part of the deployment is the embedded demo and which the real thing: one series per part and mode. */
+function registerPartFamilies(registry: Registry, s: OperatorMetricSources): void {
+  scrapedGauge(registry, {
+    name: 'part_mode',
+    help: '1 for the mode each part of the deployment runs in (demo: embedded or a generated value; live), 0 for the other',
+    labelNames: ['part', 'mode'],
+    series: function* () {
+      for (const p of s.parts ?? []) {
+        for (const mode of PART_MODES) yield { labels: { part: p.part, mode }, value: p.mode === mode ? 1 : 0 };
+      }
+    },
+  });
 }
 
 const BREAKER_STATES = ['closed', 'half-open', 'open'] as const;
@@ -198,4 +217,5 @@ export function registerOperatorMetrics(registry: Registry, s: OperatorMetricSou
   registerStoreFamilies(registry, s);
   registerWebhookFamilies(registry, s);
   registerAccessFamilies(registry, s);
+  registerPartFamilies(registry, s);
 }
