@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ListedApiKey } from '../../subgraphs/account/types.js';
 import type { AccountServices } from '../../subgraphs/shared/account-services.js';
 import { ApiError, notFound } from '../errors/api-error.js';
-import type { AccountServicesParams } from './account-services.js';
+import type { AccountServicesParams } from './account-services-params.js';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key-secrets.js';
 import { keyUsage } from './key-usage.js';
 import { iso, requireSession } from './require-session.js';

@@ -1,7 +1,7 @@
 import type { AccountServices } from '../../subgraphs/shared/account-services.js';
 import { CREDIT_PACKAGES, creditPackage, packagePriceUsd } from '../arguments/credit-package.js';
 import { ApiError, notFound } from '../errors/api-error.js';
-import type { AccountServicesParams } from './account-services.js';
+import type { AccountServicesParams } from './account-services-params.js';
 import { requireSession } from './require-session.js';
 
 export type CreditPurchases = Pick<AccountServices, 'creditPackages' | 'purchaseCredits'>;

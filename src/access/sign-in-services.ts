@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AccountServices } from '../../subgraphs/shared/account-services.js';
 import { ApiError } from '../errors/api-error.js';
-import type { AccountServicesParams } from './account-services.js';
+import type { AccountServicesParams } from './account-services-params.js';
 import { iso, requireSession } from './require-session.js';
 import { SIWE_VERSION } from './siwe-message.js';
 import { verifySiweSignIn } from './verify-siwe.js';

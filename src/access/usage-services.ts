@@ -1,5 +1,5 @@
 import type { AccountServices } from '../../subgraphs/shared/account-services.js';
-import type { AccountServicesParams } from './account-services.js';
+import type { AccountServicesParams } from './account-services-params.js';
 import { keyUsage } from './key-usage.js';
 import { creditsUsedCounter, DAY_MS, globalDailyCounter, windowResetsAt } from './quota-plan.js';
 import { iso, requireSession } from './require-session.js';

@@ -6,7 +6,7 @@ import { ApiError } from '../errors/api-error.js';
 import { eventId } from './event-id.js';
 import { PING_EVENT } from './event-types.js';
 import { ownWebhook, parseWebhookId } from './webhook-ownership.js';
-import type { WebhookServicesParams } from './webhook-services.js';
+import type { WebhookServicesParams } from './webhook-services-params.js';
 import { deliveryShape } from './webhook-shapes.js';
 
 export type WebhookDeliveries = Pick<WebhookServices, 'test' | 'deliveries' | 'redeliver'>;

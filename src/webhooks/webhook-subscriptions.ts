@@ -13,7 +13,7 @@ import type { WebhookChanges } from '../store/webhook-store.js';
 import { generateWebhookSecret } from './sign-delivery.js';
 import { ownWebhook, parseWebhookId, requireWallet } from './webhook-ownership.js';
 import { eventMonth, WEBHOOK_PLANS } from './webhook-plans.js';
-import type { WebhookServicesParams } from './webhook-services.js';
+import type { WebhookServicesParams } from './webhook-services-params.js';
 import { asBody, webhookShape } from './webhook-shapes.js';
 import { assertDeliverableUrl } from './webhook-url.js';
 

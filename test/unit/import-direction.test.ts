@@ -25,10 +25,6 @@ const LAYERS: readonly { layer: string; folders: readonly string[] }[] = [
     folders: ['src/embedded'],
   },
   { layer: 'HTTP wiring: fastify app, REST routes, /graphql, batch, MCP', folders: ['src/http'] },
-  {
-    layer: 'observability of the HTTP surface: operator metric families, operation and HTTP spans',
-    folders: ['src/observability/http'],
-  },
   { layer: 'access: caller, tier, limits, credits, x402 payments', folders: ['src/access'] },
   { layer: 'route table: rows, OpenAPI document, docs page', folders: ['rest-compat'] },
   { layer: 'gateway: composes and runs the supergraph', folders: ['src/gateway'] },
