@@ -60,8 +60,8 @@ export interface StartServicesOptions {
   table: RouteTable;
   /** Namespace for Redis keys (tests isolate with it); defaults to REDIS_KEY_PREFIX. */
   storePrefix?: string;
-  /** Recorded upstream replies for local sources; default test/fixtures. */
-  fixturesDir?: string;
+  /** Recorded upstream replies for local sources; default recordings/. */
+  recordingsDir?: string;
   /** Called once per JSON-RPC method sent to a chain (tests count upstream calls with it). */
   onRpcRequest?: (chain: ChainKey, method: string) => void;
   startedAt?: number;
@@ -114,7 +114,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       localRpcUrl: localChain?.rpcUrl,
       localBaseRpcUrl: localFacilitator?.chain.rpcUrl,
       localBaseDeployments: localFacilitator?.deployments,
-      fixturesDir: opts.fixturesDir,
+      recordingsDir: opts.recordingsDir,
       onRpcRequest: opts.onRpcRequest,
       localTokens: localChain ? localTokenList(localChain.deployments) : [],
       localDeployments: localChain?.deployments,

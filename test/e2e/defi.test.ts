@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectEnvelope } from '../helpers/error-envelope.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const DEFI_SOURCES = ['defillama', 'defillama-yields', 'defillama-pro', 'debank', 'growthepie'] as const;
@@ -20,13 +21,6 @@ interface Pool {
   project: string;
   tvlUsd: number;
   apy: number | null;
-}
-
-async function expectEnvelope(res: Response, status: number, code: string): Promise<{ message: string }> {
-  expect(res.status).toBe(status);
-  const body = await res.json();
-  expect(body).toMatchObject({ error: true, code, message: expect.any(String), timestamp: expect.any(String) });
-  return body;
 }
 
 const upstreamCalls = (server: TestServer) =>

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TOKEN_LISTINGS } from '../../src/arguments/token-symbol.js';
+import { expectEnvelope } from '../helpers/error-envelope.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const PRICE_SOURCES = ['coingecko', 'defillama-coins', 'coinbase'] as const;
@@ -16,13 +17,6 @@ const FIFTY = TOKEN_LISTINGS.filter((t) => t.symbol !== 'LUSD')
   .slice(0, 50)
   .map((t, i) => (i % 3 === 0 ? t.symbol.toLowerCase() : t.symbol));
 
-interface Envelope {
-  error: boolean;
-  code: string;
-  message: string;
-  timestamp: string;
-}
-
 interface SourceLine {
   source: string;
   price: number | null;
@@ -30,15 +24,6 @@ interface SourceLine {
   quotedAt: string | null;
   included: boolean;
   reason: string | null;
-}
-
-async function expectEnvelope(res: Response, status: number, code: string): Promise<Envelope> {
-  expect(res.status).toBe(status);
-  const body = (await res.json()) as Envelope;
-  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'timestamp']);
-  expect(body).toMatchObject({ error: true, code });
-  expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
-  return body;
 }
 
 const requestsPerSource = (server: TestServer) =>

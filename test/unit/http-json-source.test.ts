@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
+import { defaultRecordingsDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { HttpJsonSource, parseRetryAfter, type UpstreamRequestInfo } from '../../src/sources/http-json-source.js';
 import { SourceClient, type SourcePolicy } from '../../src/sources/source-client.js';
@@ -27,7 +27,7 @@ describe('HttpJsonSource against the replay server', () => {
   let replay: ReplayServer;
 
   beforeAll(async () => {
-    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
   });
   afterAll(() => replay.close());
   beforeEach(() => {
@@ -142,7 +142,7 @@ describe('HttpJsonSource against the replay server', () => {
   });
 
   it('reports a refused connection as a network error without the URL', async () => {
-    const closed = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    const closed = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
     const deadUrl = closed.baseUrlFor('coingecko');
     await closed.close();
     const { source, registry } = coingecko({ retries: 1 }, deadUrl);

@@ -18,6 +18,10 @@ const SUBGRAPH_TYPES = 'subgraphs/*/types.ts';
 const isSubgraphTypes = (file: string) => /^subgraphs\/[^/]+\/types\.ts$/.test(file);
 
 const LAYERS: readonly { layer: string; folders: readonly string[] }[] = [
+  {
+    layer: "check tooling: the live upstream checks (npm run sources:check), held to each vendor's documented contract",
+    folders: ['checks'],
+  },
   { layer: 'server: reads config once, starts and wires everything', folders: ['src/server'] },
   {
     layer:
@@ -25,10 +29,6 @@ const LAYERS: readonly { layer: string; folders: readonly string[] }[] = [
     folders: ['src/embedded'],
   },
   { layer: 'HTTP wiring: fastify app, REST routes, /graphql, batch, MCP', folders: ['src/http'] },
-  {
-    layer: 'observability of the HTTP surface: operator metric families, operation and HTTP spans',
-    folders: ['src/observability/http'],
-  },
   { layer: 'access: caller, tier, limits, credits, x402 payments', folders: ['src/access'] },
   { layer: 'route table: rows, OpenAPI document, docs page', folders: ['rest-compat'] },
   { layer: 'gateway: composes and runs the supergraph', folders: ['src/gateway'] },
@@ -47,7 +47,7 @@ const LAYERS: readonly { layer: string; folders: readonly string[] }[] = [
   { layer: 'config, errors, logging', folders: ['src/config', 'src/errors', 'src/logging'] },
 ];
 
-const ROOTS = ['src', 'subgraphs', 'rest-compat'];
+const ROOTS = ['checks', 'src', 'subgraphs', 'rest-compat'];
 
 const LISTED = LAYERS.flatMap(({ folders }) => folders);
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  defaultFixturesDir,
+  defaultRecordingsDir,
   InvalidReplayFixtureError,
   type ReplayServer,
   startReplayServer,
@@ -17,7 +17,7 @@ describe('replay server', () => {
   const get = (path: string, init?: RequestInit) => fetch(`${replay.baseUrlFor('coingecko')}${path}`, init);
 
   beforeAll(async () => {
-    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
   });
   afterAll(() => replay.close());
   beforeEach(() => {
@@ -25,8 +25,8 @@ describe('replay server', () => {
     replay.resetCounts();
   });
 
-  it('finds test/fixtures from the project root and serves each source under its own base URL', () => {
-    expect(defaultFixturesDir()).toMatch(/[/\\]test[/\\]fixtures$/);
+  it('finds recordings/ from the project root and serves each source under its own base URL', () => {
+    expect(defaultRecordingsDir()).toMatch(/[/\\]recordings$/);
     expect(replay.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(replay.baseUrlFor('coingecko')).toBe(`${replay.url}/coingecko`);
   });
@@ -136,7 +136,7 @@ describe('replay fixtures', () => {
 
   it('refuses to start on a file that is not JSON', async () => {
     writeFileSync(join(dir, 'broken', 'a.json'), '[{');
-    await expect(startReplayServer({ fixturesDir: dir })).rejects.toThrow(InvalidReplayFixtureError);
+    await expect(startReplayServer({ recordingsDir: dir })).rejects.toThrow(InvalidReplayFixtureError);
   });
 
   it('refuses to start on an entry that does not fit the schema, naming the file and field', async () => {
@@ -144,6 +144,6 @@ describe('replay fixtures', () => {
       join(dir, 'broken', 'b.json'),
       JSON.stringify([{ request: { method: 'GET', path: 'no-slash' }, response: { status: 200 } }]),
     );
-    await expect(startReplayServer({ fixturesDir: dir })).rejects.toThrow(/b\.json.*request\.path/);
+    await expect(startReplayServer({ recordingsDir: dir })).rejects.toThrow(/b\.json.*request\.path/);
   });
 });

@@ -5,7 +5,7 @@ import type { ReplayUrls } from '../../sources/http-upstream.js';
 import { loadReplayFixtures, type ReplayEntry, type ReplayFixtures } from './replay-fixtures.js';
 import { selectReplayEntry } from './replay-matcher.js';
 
-export { defaultFixturesDir } from '../../config/fixtures-dir.js';
+export { defaultRecordingsDir } from './recordings-dir.js';
 export { InvalidReplayFixtureError } from './replay-fixtures.js';
 
 /** A running replay of recorded upstream replies; each source lives under `${url}/${source}`. */
@@ -22,7 +22,7 @@ export interface ReplayServer extends ReplayUrls {
 
 /** Parameters of {@link startReplayServer}. */
 export interface StartReplayServerParams {
-  fixturesDir: string;
+  recordingsDir: string;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -91,15 +91,15 @@ function sendRecordedReply(res: ServerResponse, response: ReplayEntry['response'
 }
 
 /**
- * Serves recorded upstream replies from `<fixturesDir>/<source>/*.json` on loopback, for tests and for
+ * Serves recorded upstream replies from `<recordingsDir>/<source>/*.json` on loopback, for tests and for
  * the embedded default (`npm start` without network). Fixture files are validated at start.
  * @example
- * const replay = await startReplayServer({ fixturesDir: defaultFixturesDir() })
+ * const replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() })
  * const coingecko = new HttpJsonSource({ baseUrl: replay.baseUrlFor('coingecko'), client })
  * replay.setScenario('coingecko', 'down')
  */
 export async function startReplayServer(params: StartReplayServerParams): Promise<ReplayServer> {
-  const fixtures: ReplayFixtures = loadReplayFixtures(params.fixturesDir);
+  const fixtures: ReplayFixtures = loadReplayFixtures(params.recordingsDir);
   const host = params.host ?? '127.0.0.1';
   const scenarios = new Map<string, string>();
   const counts = new Map<string, number>();

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { defaultFixturesDir } from '../../config/fixtures-dir.js';
+import { projectRoot } from '../../src/config/project-root.js';
 import { ALCHEMY_AMENDMENTS, type ContractAmendment, SNAPCHAIN_AMENDMENTS } from './contract-amendments.js';
 import {
   COINBASE_DOCUMENTED,
@@ -20,7 +20,7 @@ export interface VendorContractSpec {
   vendor: string;
   /** Our source: its name in /api/sources/health and its folder of recorded replies. */
   source: string;
-  /** A published document copied into test/fixtures/vendor-openapi/, or a shape pinned from the vendor's docs. */
+  /** A published document copied into checks/vendor-openapi/, or a shape pinned from the vendor's docs. */
   contract: { file: string; amendments?: readonly ContractAmendment[] } | { documented: OpenApiDocument };
   /**
    * The base URL the client is given for the live API (its origin must be one the contract's servers name); the
@@ -218,9 +218,9 @@ export function requestExpectations(
   };
 }
 
-/** Where the copied vendor documents live: test/fixtures/vendor-openapi of this checkout (src or dist alike). */
+/** Where the copied vendor documents live: checks/vendor-openapi of this checkout (src or dist alike). */
 export function vendorOpenApiDir(): string {
-  return join(defaultFixturesDir(), 'vendor-openapi');
+  return join(projectRoot(), 'checks', 'vendor-openapi');
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { AppConfig } from '../../config/config.js';
-import { describeUpstreamFailure } from '../upstream-failure.js';
+import type { AppConfig } from '../../src/config/config.js';
+import { describeUpstreamFailure } from '../../src/sources/upstream-failure.js';
 import { type SourceProbe, sourceProbes } from './source-probes.js';
 import type { SentRequest } from './vendor-contract.js';
 import { loadVendorContract, requestExpectations, vendorContractSpec } from './vendor-contracts.js';

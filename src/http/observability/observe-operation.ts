@@ -1,7 +1,7 @@
 import type { ExecutionResult } from 'graphql';
 import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
-import type { OperationSurface, OperationTallies } from '../operation-tallies.js';
-import { inSpan } from '../tracer.js';
+import type { OperationSurface, OperationTallies } from '../../observability/operation-tallies.js';
+import { inSpan } from '../../observability/tracer.js';
 
 /** The code of a failed run: an ApiError's, or INTERNAL_ERROR for anything else thrown. */
 function thrownCode(err: unknown): string {

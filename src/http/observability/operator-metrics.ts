@@ -1,10 +1,15 @@
 import type { Registry } from 'prom-client';
 import type { PartMode, PartState } from '../../config/part-modes.js';
+import type { OperationTallies } from '../../observability/operation-tallies.js';
+import {
+  type ScrapedSeries,
+  scrapedCounter,
+  scrapedGauge,
+  scrapedHistogram,
+} from '../../observability/scraped-families.js';
+import type { ServiceTelemetry } from '../../observability/service-telemetry.js';
 import type { SourceHealthRegistry } from '../../sources/source-health.js';
 import type { OutboxStats } from '../../store/webhook-store.js';
-import type { OperationTallies } from '../operation-tallies.js';
-import { type ScrapedSeries, scrapedCounter, scrapedGauge, scrapedHistogram } from '../scraped-families.js';
-import type { ServiceTelemetry } from '../service-telemetry.js';
 
 /** What the operator families are read from when /metrics is scraped. */
 export interface OperatorMetricSources {

@@ -1,4 +1,4 @@
-import { EVM_ADDRESS_PATTERN } from '../../config/evm-address-pattern.js';
+import { EVM_ADDRESS_PATTERN } from '../../src/config/evm-address-pattern.js';
 import type { OpenApiDocument } from './openapi-schema.js';
 
 // Vendors that publish no machine-readable contract: the shape their documentation pages give, pinned here as

@@ -1,7 +1,7 @@
 import { pathToFileURL } from 'node:url';
-import type { loadConfig } from '../config/config.js';
-import type { SourceCheck } from '../sources/contracts/check-sources.js';
-import { exitWithHelpIfAsked } from './cli-help.js';
+import type { loadConfig } from '../src/config/config.js';
+import { exitWithHelpIfAsked } from '../src/server/cli-help.js';
+import type { SourceCheck } from './source-contracts/check-sources.js';
 
 const COLUMNS = ['source', 'origin', 'reachable', 'authenticated', 'contract', 'result'] as const;
 
@@ -45,9 +45,9 @@ export async function runSourcesCheck(p: {
   fetch?: typeof fetch;
 }): Promise<number> {
   // Loaded here, not at the top: `--help` answers before the sources' modules load.
-  const { ConfigError, loadConfig, secretValues } = await import('../config/config.js');
-  const { scrubber } = await import('../logging/logger.js');
-  const { checkSources } = await import('../sources/contracts/check-sources.js');
+  const { ConfigError, loadConfig, secretValues } = await import('../src/config/config.js');
+  const { scrubber } = await import('../src/logging/logger.js');
+  const { checkSources } = await import('./source-contracts/check-sources.js');
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(p.env);

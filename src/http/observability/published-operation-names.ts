@@ -1,5 +1,5 @@
 import type { PreparedOperation } from '../../gateway/in-process-gateway.js';
-import { graphqlOperationName } from '../graphql-request-observation.js';
+import { graphqlOperationName } from '../../observability/graphql-request-observation.js';
 
 /**
  * The operation names that may become metric labels: every REST row's operation and every published example

@@ -1,21 +1,21 @@
-import { CHAINS } from '../../config/chains.js';
-import type { AppConfig } from '../../config/config.js';
-import { DebankClient, debankHeaders } from '../defi/debank-client.js';
-import { defillamaProBaseUrl } from '../defi/defi-sources.js';
-import { DefiLlamaClient } from '../defi/defillama-client.js';
-import { DefiLlamaProClient } from '../defi/defillama-pro-client.js';
-import { DefiLlamaYieldsClient } from '../defi/defillama-yields-client.js';
-import { GrowthepieClient } from '../defi/growthepie-client.js';
-import { EnsSubgraphClient } from '../ens/ens-subgraph-client.js';
-import { EtherscanClient } from '../explorer/etherscan-client.js';
-import { SourcifyClient } from '../explorer/sourcify-client.js';
-import { FarcasterHubClient } from '../farcaster/farcaster-hub-client.js';
-import { NeynarClient } from '../farcaster/neynar-client.js';
-import { AlchemyNftClient, alchemyNftBaseUrl } from '../nft/alchemy-nft-client.js';
-import { CoinbaseSpotClient } from '../prices/coinbase-spot-client.js';
-import { CoinGeckoClient } from '../prices/coingecko-client.js';
-import { DefiLlamaCoinsClient } from '../prices/defillama-coins-client.js';
-import { SourceHealthRegistry } from '../source-health.js';
+import { CHAINS } from '../../src/config/chains.js';
+import type { AppConfig } from '../../src/config/config.js';
+import { DebankClient, debankHeaders } from '../../src/sources/defi/debank-client.js';
+import { defillamaProBaseUrl } from '../../src/sources/defi/defi-sources.js';
+import { DefiLlamaClient } from '../../src/sources/defi/defillama-client.js';
+import { DefiLlamaProClient } from '../../src/sources/defi/defillama-pro-client.js';
+import { DefiLlamaYieldsClient } from '../../src/sources/defi/defillama-yields-client.js';
+import { GrowthepieClient } from '../../src/sources/defi/growthepie-client.js';
+import { EnsSubgraphClient } from '../../src/sources/ens/ens-subgraph-client.js';
+import { EtherscanClient } from '../../src/sources/explorer/etherscan-client.js';
+import { SourcifyClient } from '../../src/sources/explorer/sourcify-client.js';
+import { FarcasterHubClient } from '../../src/sources/farcaster/farcaster-hub-client.js';
+import { NeynarClient } from '../../src/sources/farcaster/neynar-client.js';
+import { AlchemyNftClient, alchemyNftBaseUrl } from '../../src/sources/nft/alchemy-nft-client.js';
+import { CoinbaseSpotClient } from '../../src/sources/prices/coinbase-spot-client.js';
+import { CoinGeckoClient } from '../../src/sources/prices/coingecko-client.js';
+import { DefiLlamaCoinsClient } from '../../src/sources/prices/defillama-coins-client.js';
+import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 
 /** One cheap request to one configured upstream, sent by the same client (URL, key placement) as production. */
 export interface SourceProbe {

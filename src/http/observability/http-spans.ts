@@ -1,6 +1,6 @@
 import { context, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { startServerSpan, tracingEnabled } from '../tracer.js';
+import { startServerSpan, tracingEnabled } from '../../observability/tracer.js';
 
 /**
  * One server span per HTTP call, `GET /api/price/:symbol`, with the request id (`request.id`, the X-Request-Id the
