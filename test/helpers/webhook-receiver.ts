@@ -42,6 +42,8 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       for (const wake of waiters) wake();
     });
   });
+  // The delivering client closes idle connections: a server-side close races its reuse of one (ECONNRESET).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return Object.assign(receiver, {

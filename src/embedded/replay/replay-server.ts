@@ -179,6 +179,9 @@ export async function startReplayServer(params: StartReplayServerParams): Promis
       if (!res.headersSent) sendJson(res, 400, { error: 'bad request' });
     }
   });
+  // Idle connections are closed by the client, never here: a server-side close (Node's default after 5 s) races a
+  // client reusing that connection once a stalled event loop wakes up, and the request dies with ECONNRESET.
+  server.keepAliveTimeout = 0;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
