@@ -48,7 +48,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const { port } = server.address() as AddressInfo;
   return Object.assign(receiver, {
     url: `http://127.0.0.1:${port}/hook`,
-    waitFor(where: (d: ReceivedDelivery) => boolean, count = 1, timeoutMs = 20_000) {
+    waitFor(where: (d: ReceivedDelivery) => boolean, count = 1, timeoutMs = 60_000) {
       return new Promise<ReceivedDelivery[]>((resolve, reject) => {
         const check = () => {
           const found = received.filter(where);
