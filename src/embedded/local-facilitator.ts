@@ -148,6 +148,8 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
         return send(res, 500, { error: 'facilitator error' });
       });
     });
+    // Idle connections are closed by the client (the server's x402 client), never here: see the replay server.
+    server.keepAliveTimeout = 0;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());

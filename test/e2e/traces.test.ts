@@ -39,7 +39,9 @@ describe('traces (docs/operators.md#traces): one REST call followed from HTTP to
     expect(res.status).toBe(200);
     await res.arrayBuffer();
     // The HTTP span ends in onResponse, just after the last byte is written.
-    await expect.poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER)).toBe(true);
+    await expect
+      .poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER), { timeout: 30_000 })
+      .toBe(true);
     const http = only(exporter.getFinishedSpans(), 'GET /api/price/:symbol');
     // Every span below is looked for in the HTTP span's trace: finding it there is what "one trace" means.
     const spans = traceOf(exporter.getFinishedSpans(), http);
@@ -72,7 +74,9 @@ describe('traces (docs/operators.md#traces): one REST call followed from HTTP to
     const res = await server.post('/graphql', { query }, { 'x-request-id': 'trace-test-2' });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
-    await expect.poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER)).toBe(true);
+    await expect
+      .poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER), { timeout: 30_000 })
+      .toBe(true);
     const http = only(exporter.getFinishedSpans(), 'POST /graphql');
     const spans = traceOf(exporter.getFinishedSpans(), http);
     expect(http.attributes['request.id']).toBe('trace-test-2');
@@ -90,7 +94,9 @@ describe('traces (docs/operators.md#traces): one REST call followed from HTTP to
     const res = await server.get('/api/gas', { traceparent: `00-${traceId}-${parent}-01` });
     expect(res.status).toBe(200);
     await res.arrayBuffer();
-    await expect.poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER)).toBe(true);
+    await expect
+      .poll(() => exporter.getFinishedSpans().some((s) => s.kind === SpanKind.SERVER), { timeout: 30_000 })
+      .toBe(true);
 
     const http = only(exporter.getFinishedSpans(), 'GET /api/gas');
     expect(http.spanContext().traceId).toBe(traceId);

@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -86,6 +87,32 @@ describe('replay server', () => {
 
     replay.setScenario('coingecko', null);
     expect((await get('/api/v3/simple/price?ids=ethereum&vs_currencies=usd')).status).toBe(200);
+  });
+
+  it('leaves an idle keep-alive connection for the client to close: a request sent on it after 5.5 s is answered', async () => {
+    // Node's servers close idle connections after 5 s; a client whose event loop stalled past that (a loaded machine)
+    // then sends on a connection the server is closing, and fetch fails with ECONNRESET ("coingecko is unavailable").
+    const { hostname, port } = new URL(replay.url);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    let closedByServer = false;
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('end', () => (closedByServer = true));
+    const ask = async () => {
+      const before = received.length;
+      socket.write('GET /coingecko/api/v3/ping HTTP/1.1\r\nHost: replay\r\n\r\n');
+      while (!received.slice(before).includes('gecko_says') && !closedByServer)
+        await new Promise((r) => setTimeout(r, 20));
+      return received.slice(before);
+    };
+    try {
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200/);
+      await new Promise((r) => setTimeout(r, 5500));
+      expect(closedByServer).toBe(false);
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200/);
+    } finally {
+      socket.destroy();
+    }
   });
 
   it('delays slow replies past a client timeout', async () => {
