@@ -112,8 +112,9 @@ export function graphqlPipeline(deps: {
       },
       paid: (answer) => answer.succeeded,
       refused: (refusal) => {
-        if (isOffer(refusal) || !(refusal instanceof ApiError)) throw refusal;
-        return errorsAnswer([refusalError(refusal)], head, contentType);
+        if (isOffer(refusal)) throw refusal;
+        const error = refusal instanceof ApiError ? refusalError(refusal) : asGraphQLError(refusal);
+        return errorsAnswer([error], head, contentType);
       },
     });
     for (const [k, v] of Object.entries(settled?.headers ?? {})) value.headers.set(k.toLowerCase(), v);
