@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { ServedDocument } from '../../rest-compat/routes/documents.js';
-import { type AccessGate, noRelease } from '../access/access-gate.js';
+import type { AccessGate } from '../access/access-gate.js';
 import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { requestLoggerFactory } from '../logging/request-logger.js';
@@ -27,6 +27,7 @@ import { publishedOperationNames } from './observability/published-operation-nam
 import { requestIdFor } from './request-id.js';
 import { ResponseCache } from './response-cache.js';
 import { fastifyPath, registerOperationRoutes } from './rest-routes.js';
+import { runAdmitted } from './run-admitted.js';
 import { htmlPageHeaders, registerSecurityHeaders } from './security-headers.js';
 import { proxyTrust } from './trusted-proxies.js';
 import { uiAssets } from './ui-assets.js';
@@ -117,9 +118,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       method: row.method,
       url: fastifyPath(row.path),
       handler: async (request, reply) => {
-        const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
-        if (decision.release !== noRelease) reply.raw.once('close', decision.release);
-        return reply.headers(pageHeaders).headers(decision.headers).type(row.contentType).send(document.body);
+        await runAdmitted({
+          admit: () => deps.access.admit({ ip: request.ip, headers: request.headers }, row),
+          run: async (decision) => {
+            reply.headers(decision.headers);
+          },
+          holdSlot: (release) => reply.raw.once('close', release),
+        });
+        return reply.headers(pageHeaders).type(row.contentType).send(document.body);
       },
     });
   }
@@ -141,7 +147,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     publicBaseUrl: deps.config.publicBaseUrl,
     discovery: deps.agents.httpDiscovery,
   });
-  const apollo = await registerGraphqlRoute(app, {
+  await registerGraphqlRoute(app, {
     gateway: deps.gateway,
     access: deps.access,
     operations: deps.operations,
@@ -150,9 +156,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     defaultPriceUsd: deps.config.x402.defaultPriceUsd,
     publicBaseUrl: deps.config.publicBaseUrl,
     operationTallies,
-  });
-  app.addHook('onClose', async () => {
-    await apollo.stop();
   });
   return app;
 }

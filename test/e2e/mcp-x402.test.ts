@@ -131,6 +131,36 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
     }
   });
 
+  it('a paid tools/call answers the same bytes through the direct path and through the SDK transport (each its own receipt)', async () => {
+    const offered = (await callTool(agent)).structuredContent as unknown as PaymentRequired;
+    const payments = new x402Client().register('eip155:8453', new ExactEvmScheme(payer));
+    // src/http/mcp/direct-tool-call.ts answers a plain application/json; `charset=UTF-8` in capitals goes to the SDK.
+    const paidCall = async (contentType: string) => {
+      const payment = await payments.createPaymentPayload(offered);
+      const res = await fetch(`${first.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': contentType, accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tools/call',
+          params: { ...RESOLVE, _meta: { 'x402/payment': payment } },
+        }),
+      });
+      const body = await res.text();
+      // The one part that differs between two paid calls: the settlement's transaction hash.
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        body: body.replace(/0x[0-9a-f]{64}/g, '0x…'),
+      };
+    };
+    const direct = await paidCall('application/json');
+    const throughSdk = await paidCall('application/json; charset=UTF-8');
+    expect(direct).toEqual(throughSdk);
+    expect(JSON.parse(direct.body).result._meta['x402/payment-response']).toMatchObject({ success: true });
+  });
+
   it('a payment that is not valid (wrong signer, malformed) is refused as a PaymentRequired naming the reason, never a protocol error', async () => {
     const offered = (await callTool(agent)).structuredContent as unknown as PaymentRequired;
     const stranger = privateKeyToAccount(generatePrivateKey());
