@@ -7,6 +7,7 @@ import { loadConfig } from '../config/config.js';
 import { projectRoot } from '../config/project-root.js';
 import { DEMO_ACTION_LIST } from '../embedded/demo-action-list.js';
 import { toolName } from '../http/mcp/agent-tools.js';
+import { layerMapText, PACKAGE_RULES } from './layer-map.js';
 import { startBanner } from './start-banner.js';
 
 /**
@@ -86,12 +87,26 @@ function demoActionsBlock(): string {
   return `\`\`\`\n${lines.join('\n')}\nnpm run demo -- ${'accounts'.padEnd(width)}  the dev accounts: address, ETH, demo USDC, primary name\n\`\`\``;
 }
 
+/** The packages that belong to some layers only, as the import test holds them. */
+function layerPackagesTable(): string {
+  return table(
+    ['packages', 'imported only in', 'because'],
+    PACKAGE_RULES.map((rule) => [
+      rule.packages.map((p) => `\`${p}\``).join(', '),
+      rule.onlyIn.map((f) => `\`${f}\``).join(', '),
+      rule.because,
+    ]),
+  );
+}
+
 /** The generated blocks by name. */
 export const GENERATED_BLOCKS: Readonly<Record<string, () => string>> = {
   'route-table': () => routeTableMarkdown(),
   'mcp-tools': () => mcpToolTableMarkdown(),
   'start-banner': startBannerSample,
   'demo-actions': demoActionsBlock,
+  'layer-map': () => `\`\`\`\n${layerMapText()}\n\`\`\``,
+  'layer-packages': layerPackagesTable,
 };
 
 const FENCE_LANGUAGE: Record<string, string> = {
