@@ -6,7 +6,6 @@ import { routePriceUsd } from '../access/payment-catalog.js';
 import { loadConfig } from '../config/config.js';
 import { projectRoot } from '../config/project-root.js';
 import { DEMO_ACTION_LIST } from '../embedded/demo-action-list.js';
-import { toolName } from '../http/mcp/agent-tools.js';
 import { layerMapText, PACKAGE_RULES } from './layer-map.js';
 import { startBanner } from './start-banner.js';
 
@@ -51,19 +50,12 @@ export function routeTableMarkdown(routes: RouteTable = ROUTE_TABLE): string {
  */
 export function mcpToolTableMarkdown(routes: RouteTable = ROUTE_TABLE): string {
   const defaultPrice = loadConfig({}).x402.defaultPriceUsd;
-  const tools = routes.rows.filter(
-    (row) => row.kind === 'operation' && (row.method === 'GET' || row.method === 'POST') && row.tier !== 'auth',
-  );
+  const tools = routes.rows.flatMap((row) => (row.kind === 'operation' && row.tool !== undefined ? [row] : []));
   return table(
     ['tool', 'runs', 'tier', 'past the free quota'],
     tools.map((row) => {
       const price = routePriceUsd(row, defaultPrice);
-      return [
-        `\`${toolName(row.id)}\``,
-        `\`${row.method} ${row.path}\``,
-        row.tier,
-        price === undefined ? 'free' : `$${price}`,
-      ];
+      return [`\`${row.tool}\``, `\`${row.method} ${row.path}\``, row.tier, price === undefined ? 'free' : `$${price}`];
     }),
   );
 }
