@@ -6,8 +6,8 @@ import { routePriceUsd } from '../access/payment-catalog.js';
 import { loadConfig } from '../config/config.js';
 import { projectRoot } from '../config/project-root.js';
 import { DEMO_ACTION_LIST } from '../embedded/demo-action-list.js';
-import { toolName } from '../http/mcp/agent-tools.js';
 import { configurationTableMarkdown, goingLiveChecklistMarkdown } from './config-docs.js';
+import { layerMapText, PACKAGE_RULES } from './layer-map.js';
 import { markdownTable } from './markdown-table.js';
 import { startBanner } from './start-banner.js';
 
@@ -43,19 +43,12 @@ export function routeTableMarkdown(routes: RouteTable = ROUTE_TABLE): string {
  */
 export function mcpToolTableMarkdown(routes: RouteTable = ROUTE_TABLE): string {
   const defaultPrice = loadConfig({}).x402.defaultPriceUsd;
-  const tools = routes.rows.filter(
-    (row) => row.kind === 'operation' && (row.method === 'GET' || row.method === 'POST') && row.tier !== 'auth',
-  );
+  const tools = routes.rows.flatMap((row) => (row.kind === 'operation' && row.tool !== undefined ? [row] : []));
   return markdownTable(
     ['tool', 'runs', 'tier', 'past the free quota'],
     tools.map((row) => {
       const price = routePriceUsd(row, defaultPrice);
-      return [
-        `\`${toolName(row.id)}\``,
-        `\`${row.method} ${row.path}\``,
-        row.tier,
-        price === undefined ? 'free' : `$${price}`,
-      ];
+      return [`\`${row.tool}\``, `\`${row.method} ${row.path}\``, row.tier, price === undefined ? 'free' : `$${price}`];
     }),
   );
 }
@@ -80,6 +73,18 @@ function demoActionsBlock(): string {
   return `\`\`\`\n${lines.join('\n')}\nnpm run demo -- ${'accounts'.padEnd(width)}  the dev accounts: address, ETH, demo USDC, primary name\n\`\`\``;
 }
 
+/** The packages that belong to some layers only, as the import test holds them. */
+function layerPackagesTable(): string {
+  return markdownTable(
+    ['packages', 'imported only in', 'because'],
+    PACKAGE_RULES.map((rule) => [
+      rule.packages.map((p) => `\`${p}\``).join(', '),
+      rule.onlyIn.map((f) => `\`${f}\``).join(', '),
+      rule.because,
+    ]),
+  );
+}
+
 /** The generated blocks by name. */
 export const GENERATED_BLOCKS: Readonly<Record<string, () => string>> = {
   'route-table': () => routeTableMarkdown(),
@@ -88,6 +93,8 @@ export const GENERATED_BLOCKS: Readonly<Record<string, () => string>> = {
   'demo-actions': demoActionsBlock,
   'configuration-table': configurationTableMarkdown,
   'going-live-checklist': goingLiveChecklistMarkdown,
+  'layer-map': () => `\`\`\`\n${layerMapText()}\n\`\`\``,
+  'layer-packages': layerPackagesTable,
 };
 
 const FENCE_LANGUAGE: Record<string, string> = {

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { WebhookFilters } from '../../arguments/webhook-body.js';
+import { isChainEvent, type WebhookFilters, webhookFamily } from '../../arguments/webhook-body.js';
 import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
 import type { Store } from '../../store/store.js';
 import type { WebhookRecord } from '../../store/webhook-store.js';
@@ -30,8 +30,6 @@ import { walletTransferEvents } from './wallet-transfer-events.js';
 /** Blocks one step reads at most; a detector behind catches up a range per step. */
 const MAX_BLOCKS_PER_STEP = 500n;
 
-const isChainEvent = (event: string) => event.startsWith('ens.') || event.startsWith('wallet.');
-
 /** What the active webhooks want of a chain: their events, the exact names and the wallet addresses they filter on. */
 interface ChainWants {
   events: ReadonlySet<string>;
@@ -47,7 +45,7 @@ function chainWants(webhooks: readonly WebhookRecord[]): ChainWants {
     watched: [
       ...new Set(
         webhooks
-          .filter((w) => w.events.some((e) => e.startsWith('wallet.')))
+          .filter((w) => w.events.some((e) => webhookFamily(e) === 'wallet'))
           .flatMap((w) => filters(w).addresses ?? []),
       ),
     ],
