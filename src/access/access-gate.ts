@@ -284,8 +284,8 @@ function rateLimited(p: {
   const retryAfter = secondsUntil(windowResetsAt(p.now, p.perMinute ? MINUTE_MS : DAY_MS), p.now);
   const { limit } = p;
   const message = p.perMinute
-    ? `Rate limit exceeded: ${limit} requests per minute on the ${p.tier} tier`
-    : `Daily limit exceeded: ${limit} requests per day on the ${p.tier} tier`;
+    ? `Rate limit exceeded: ${requestsPer(limit, 'minute')} on the ${p.tier} tier`
+    : `Daily limit exceeded: ${requestsPer(limit, 'day')} on the ${p.tier} tier`;
   return new ApiError(
     'RATE_LIMITED',
     message,
@@ -339,4 +339,12 @@ function tooManyInFlight(tier: CountedTier, limit: number): ApiError {
     },
     { 'Retry-After': '1' },
   );
+}
+
+/**
+ * A limit said in words, in the singular for one.
+ * @example requestsPer(1, 'day') // '1 request per day'
+ */
+export function requestsPer(limit: number, unit: 'minute' | 'day'): string {
+  return `${limit} ${limit === 1 ? 'request' : 'requests'} per ${unit}`;
 }
