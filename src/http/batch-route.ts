@@ -142,6 +142,7 @@ export function registerBatchRoutes(
           return reply.header('Cache-Control', 'no-store').send({ results, count: results.length });
         } finally {
           decision.release();
+          decision.abandon?.();
         }
       },
     });

@@ -46,6 +46,8 @@ interface Admission {
   offer?: ApiError;
   /** Present on a paid operation: settles the payment (AccessDecision.settle). */
   settle?: AccessDecision['settle'];
+  /** Present with `settle`: gives an unsettled payment back once the response is done (AccessDecision.abandon). */
+  abandon?: AccessDecision['abandon'];
   /** Whether the operation produced its data without errors: only then is a payment settled. */
   succeeded?: boolean;
 }
@@ -91,6 +93,7 @@ function accessPlugin(access: AccessGate, charges: OperationCharges): ApolloServ
               : await access.admit(contextValue.access, operationRoute(operation, document, charges));
             release = decision.release;
             contextValue.admission.settle = decision.settle;
+            contextValue.admission.abandon = decision.abandon;
             for (const [k, v] of Object.entries(decision.headers)) response.http.headers.set(k.toLowerCase(), v);
           } catch (err) {
             if (err instanceof ApiError && err.code === 'PAYMENT_REQUIRED') contextValue.admission.offer = err;
@@ -223,6 +226,7 @@ export async function registerGraphqlRoute(
       (request.headers.accept ?? '').includes('text/html');
     if (wantsPage) return reply.headers(graphiqlHeaders).type('text/html; charset=utf-8').send(graphiql);
     const admission: Admission = {};
+    reply.raw.once('close', () => admission.abandon?.());
     const access: AccessRequest = {
       ip: request.ip,
       headers: request.headers,
@@ -265,6 +269,7 @@ export async function registerGraphqlRoute(
         try {
           decision = await deps.access.admit(access, operationRoute(operation, valid.document, charges));
           admission.decided = { decision };
+          admission.abandon = decision.abandon;
         } catch (refusal) {
           admission.decided = { refusal };
         }

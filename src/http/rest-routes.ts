@@ -109,6 +109,7 @@ export function registerOperationRoutes(
           : deps.access.admit(caller, route));
         // An API key's concurrency slot is held until the response is done (or the connection drops).
         if (decision.release !== noRelease) reply.raw.once('close', decision.release);
+        if (decision.abandon) reply.raw.once('close', decision.abandon);
         reply.headers(decision.headers);
         const render = async () =>
           JSON.stringify(

@@ -102,6 +102,7 @@ export function errorResult(err: ApiError): CallToolResult {
 export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): Promise<CallToolResult> {
   const { tool } = call;
   let release = noRelease;
+  let abandon: (() => void) | undefined;
   try {
     // The arguments alone decide a cacheable row's input, so a fresh body also vouches that they are valid.
     const cacheKey =
@@ -123,6 +124,7 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
     }
     const decision = await deps.access.admit(request, tool.accessRoute);
     release = decision.release;
+    abandon = decision.abandon;
     const render = async () =>
       JSON.stringify(
         await runOperationRow({
@@ -145,5 +147,6 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
     return errorResult(toApiError(err));
   } finally {
     release();
+    abandon?.();
   }
 }
