@@ -136,6 +136,11 @@ const envSchema = z.object({
   // Connections: how many may be open at once (one more is answered 503 and closed), how long one may sit idle between
   // requests, and how long a client may take to send a request's headers and the whole request.
   MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  // Of those, how many one client address (an IPv6 caller's ANONYMOUS_IPV6_PREFIX network) may hold; a trusted proxy's
+  // are not capped (it speaks for many clients). A new connection that has sent no byte after FIRST_BYTE_TIMEOUT_MS is
+  // closed, so silent sockets do not hold places for the whole headers timeout.
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(256),
+  FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().min(50).max(3_600_000).default(3000),
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
@@ -351,6 +356,10 @@ export interface AppConfig {
   connections: {
     /** Open at once; one more is answered 503 SERVICE_UNAVAILABLE and closed. */
     max: number;
+    /** Open at once from one client address (not a trusted proxy's); one more is answered as past `max`. */
+    maxPerAddress: number;
+    /** A new connection that has sent no byte by then is closed, ms. */
+    firstByteTimeoutMs: number;
     /** Idle between two requests on a keep-alive connection, ms. */
     keepAliveTimeoutMs: number;
     /** To send a request's headers, ms. */
@@ -539,6 +548,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     },
     connections: {
       max: e.MAX_CONNECTIONS,
+      maxPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+      // The first byte is part of the headers: a shorter headers timeout bounds it too.
+      firstByteTimeoutMs: Math.min(e.FIRST_BYTE_TIMEOUT_MS, e.HEADERS_TIMEOUT_MS),
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

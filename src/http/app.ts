@@ -13,7 +13,7 @@ import type { OperatorMetricSources } from '../observability/http/operator-metri
 import { publishedOperationNames } from '../observability/http/published-operation-names.js';
 import { OperationTallies } from '../observability/operation-tallies.js';
 import { registerBatchRoutes } from './batch-route.js';
-import { connectionOptions, limitConnections } from './connection-limits.js';
+import { connectionOptions, connectionShares, limitConnections } from './connection-limits.js';
 import { registerCors } from './cors.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
@@ -87,7 +87,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await registerCors(app, deps.config.corsOrigins);
   Object.assign(answerHeaders, await registerSecurityHeaders(app));
   // After the request id and security headers: a refused connection's 503 carries them too.
-  limitConnections(app, deps.config.connections.max);
+  limitConnections(app, connectionShares(deps.config));
   const operationTallies = new OperationTallies(
     publishedOperationNames(
       deps.operations,
