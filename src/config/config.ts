@@ -153,6 +153,9 @@ const envSchema = z.object({
     .default('')
     .transform((v, ctx) => otlpHeaders(v, ctx)),
   OTEL_SERVICE_NAME: z.string().min(1).max(128).default('chain-identity-api'),
+  // Whose traceparent / tracestate a request's span continues: `proxies` (peers TRUST_PROXY trusts), `all` or `none`;
+  // anyone else's starts a new trace linked to theirs.
+  OTEL_TRACE_CONTEXT_FROM: z.enum(['proxies', 'all', 'none']).default('proxies'),
   ETH_RPC_URL: optionalUrl,
   BASE_RPC_URL: optionalUrl,
   ARBITRUM_RPC_URL: optionalUrl,
@@ -351,6 +354,8 @@ export interface AppConfig {
     headers: Record<string, string>;
     /** OTEL_SERVICE_NAME: the `service.name` of every span. */
     serviceName: string;
+    /** OTEL_TRACE_CONTEXT_FROM: the peers whose incoming trace context is continued (others get a linked new trace). */
+    traceContextFrom: 'proxies' | 'all' | 'none';
   };
   /** What one client connection may hold (README "Running behind a proxy"). */
   connections: {
@@ -545,6 +550,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
       headers: e.OTEL_EXPORTER_OTLP_HEADERS,
       serviceName: e.OTEL_SERVICE_NAME,
+      traceContextFrom: e.OTEL_TRACE_CONTEXT_FROM,
     },
     connections: {
       max: e.MAX_CONNECTIONS,

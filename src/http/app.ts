@@ -77,7 +77,11 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: 16_384 },
   });
   installErrorHandling(app);
-  registerHttpSpans(app);
+  const shares = connectionShares(deps.config);
+  const traceContextFrom = deps.config.otel.traceContextFrom;
+  registerHttpSpans(app, {
+    trustsTraceContext: traceContextFrom === 'proxies' ? shares.isTrustedProxy : () => traceContextFrom === 'all',
+  });
   registerJsonBodyParser(app);
   // Set as the request arrives (a callback hook, not an async onSend: this runs on every request).
   app.addHook('onRequest', (request, reply, done) => {
@@ -87,7 +91,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await registerCors(app, deps.config.corsOrigins);
   Object.assign(answerHeaders, await registerSecurityHeaders(app));
   // After the request id and security headers: a refused connection's 503 carries them too.
-  limitConnections(app, connectionShares(deps.config));
+  limitConnections(app, shares);
   const operationTallies = new OperationTallies(
     publishedOperationNames(
       deps.operations,
