@@ -25,6 +25,11 @@ export interface AccessDecision {
    * and send the headers it resolves to (`X-PAYMENT-RESPONSE` / `PAYMENT-RESPONSE`). If it throws, send no data.
    */
   settle?: () => Promise<{ headers: Record<string, string>; receipt: PaymentReceipt }>;
+  /**
+   * Present with `settle`: call once the response is done. A payment that was never settled (the call answered an
+   * error) is given back, so its authorization may pay again; after settle() it does nothing.
+   */
+  abandon?: () => void;
 }
 
 /** What the gate needs to know about the route being called. */
@@ -214,7 +219,13 @@ export function createAccessGate(params: {
       if (payment && terms) {
         const caller = await identify(req, route.endsSession);
         const authorized = await params.payments!.verifier.authorize(payment, terms);
-        return { caller, headers: {}, release: noRelease, settle: () => authorized.settle() };
+        return {
+          caller,
+          headers: {},
+          release: noRelease,
+          settle: () => authorized.settle(),
+          abandon: () => authorized.abandon(),
+        };
       }
       const caller = await identify(req, route.endsSession);
       if (!caller.apiKey) return { caller, headers: await admitCounted(req, caller, route, tier), release: noRelease };

@@ -82,6 +82,16 @@ export const HTTP_AREA = {
       z.coerce.number().int().min(1).max(1_000_000),
       'connections open at once; one more is answered 503 `SERVICE_UNAVAILABLE` with `Connection: close` (keep it below `ulimit -n`)',
     ),
+    MAX_CONNECTIONS_PER_ADDRESS: withDefault(
+      '256',
+      z.coerce.number().int().min(1).max(1_000_000),
+      "of `MAX_CONNECTIONS`, how many one client address (an IPv6 caller's `ANONYMOUS_IPV6_PREFIX` network) may hold; one more is answered as past `MAX_CONNECTIONS`; a trusted proxy's connections are not capped (it speaks for many clients)",
+    ),
+    FIRST_BYTE_TIMEOUT_MS: withDefault(
+      '3000',
+      z.coerce.number().int().min(50).max(3_600_000),
+      'a new connection that has sent no byte by then is closed, so silent sockets do not hold places for the whole headers timeout (bounded by `HEADERS_TIMEOUT_MS`)',
+    ),
     KEEP_ALIVE_TIMEOUT_MS: withDefault(
       '30000',
       timeoutMs,
@@ -115,6 +125,10 @@ export interface HttpConfig {
   connections: {
     /** Open at once; one more is answered 503 SERVICE_UNAVAILABLE and closed. */
     max: number;
+    /** Open at once from one client address (not a trusted proxy's); one more is answered as past `max`. */
+    maxPerAddress: number;
+    /** A new connection that has sent no byte by then is closed, ms. */
+    firstByteTimeoutMs: number;
     /** Idle between two requests on a keep-alive connection, ms. */
     keepAliveTimeoutMs: number;
     /** To send a request's headers, ms. */
@@ -143,6 +157,9 @@ export function httpConfig(e: SettingsOf<typeof HTTP_AREA.variables>, live: bool
     mcpAllowedHosts: e.MCP_ALLOWED_HOSTS ?? [],
     connections: {
       max: e.MAX_CONNECTIONS,
+      maxPerAddress: e.MAX_CONNECTIONS_PER_ADDRESS,
+      // The first byte is part of the headers: a shorter headers timeout bounds it too.
+      firstByteTimeoutMs: Math.min(e.FIRST_BYTE_TIMEOUT_MS, e.HEADERS_TIMEOUT_MS),
       keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
       headersTimeoutMs: e.HEADERS_TIMEOUT_MS,
       requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

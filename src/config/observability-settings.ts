@@ -56,6 +56,11 @@ export const OBSERVABILITY_AREA = {
       z.string().min(1).max(128),
       'the `service.name` of every span',
     ),
+    OTEL_TRACE_CONTEXT_FROM: withDefault(
+      'proxies',
+      z.enum(['proxies', 'all', 'none']),
+      "whose incoming `traceparent`/`tracestate` a request's span continues: `proxies` (peers `TRUST_PROXY` trusts), `all` or `none`; anyone else's starts a new trace linked to theirs",
+    ),
   },
 } as const satisfies ConfigArea;
 
@@ -71,6 +76,8 @@ export interface ObservabilityConfig {
     headers: Record<string, string>;
     /** OTEL_SERVICE_NAME: the `service.name` of every span. */
     serviceName: string;
+    /** OTEL_TRACE_CONTEXT_FROM: the peers whose incoming trace context is continued (others get a linked new trace). */
+    traceContextFrom: 'proxies' | 'all' | 'none';
   };
 }
 
@@ -82,6 +89,7 @@ export function observabilityConfig(e: SettingsOf<typeof OBSERVABILITY_AREA.vari
       endpoint: e.OTEL_EXPORTER_OTLP_ENDPOINT,
       headers: e.OTEL_EXPORTER_OTLP_HEADERS ?? {},
       serviceName: e.OTEL_SERVICE_NAME,
+      traceContextFrom: e.OTEL_TRACE_CONTEXT_FROM,
     },
   };
 }

@@ -9,7 +9,7 @@ import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { requestLoggerFactory } from '../logging/request-logger.js';
 import { OperationTallies } from '../observability/operation-tallies.js';
 import { registerBatchRoutes } from './batch-route.js';
-import { connectionOptions, limitConnections } from './connection-limits.js';
+import { connectionOptions, connectionShares, limitConnections } from './connection-limits.js';
 import { registerCors } from './cors.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
@@ -78,7 +78,11 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: 16_384 },
   });
   installErrorHandling(app);
-  registerHttpSpans(app);
+  const shares = connectionShares(deps.config);
+  const traceContextFrom = deps.config.otel.traceContextFrom;
+  registerHttpSpans(app, {
+    trustsTraceContext: traceContextFrom === 'proxies' ? shares.isTrustedProxy : () => traceContextFrom === 'all',
+  });
   registerJsonBodyParser(app);
   // Set as the request arrives (a callback hook, not an async onSend: this runs on every request).
   app.addHook('onRequest', (request, reply, done) => {
@@ -88,7 +92,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await registerCors(app, deps.config.corsOrigins);
   Object.assign(answerHeaders, await registerSecurityHeaders(app));
   // After the request id and security headers: a refused connection's 503 carries them too.
-  limitConnections(app, deps.config.connections.max);
+  limitConnections(app, shares);
   const operationTallies = new OperationTallies(
     publishedOperationNames(
       deps.operations,

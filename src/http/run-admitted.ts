@@ -42,6 +42,8 @@ export async function runAdmitted<T>(p: {
     if (!decision.settle || (p.paid && !p.paid(value))) return { value, decision };
     return { value, decision, settled: await decision.settle() };
   } finally {
+    // A payment never settled (the run or the settlement failed, or the answer was not worth its price) is given back.
+    decision.abandon?.();
     if (!held) decision.release();
   }
 }

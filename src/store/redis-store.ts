@@ -437,6 +437,10 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     return set === 'OK';
   }
 
+  async releasePaymentNonce(key: string): Promise<void> {
+    await this.redis.del(this.keys.paymentNonce(key));
+  }
+
   async putSubname(subname: SubnameRecord): Promise<boolean> {
     const record: SubnameRecord = {
       parent: subname.parent,

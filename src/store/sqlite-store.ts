@@ -230,6 +230,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
         `INSERT INTO spent_payment_nonces (key, expires_at) VALUES (?, ?)
          ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE spent_payment_nonces.expires_at <= ?`,
       ),
+      paymentNonceRelease: prepare('DELETE FROM spent_payment_nonces WHERE key = ?'),
       subnameInsert: prepare(
         `INSERT INTO subnames (parent, label, owner, records, created_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (parent, label) DO NOTHING`,
@@ -437,6 +438,10 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     // An authorization past its validity cannot be settled; refusing it is the safe answer.
     if (params.expiresAt <= params.now) return false;
     return this.sql.paymentNonceSpend.run(params.key, params.expiresAt, params.now).changes === 1;
+  }
+
+  async releasePaymentNonce(key: string): Promise<void> {
+    this.sql.paymentNonceRelease.run(key);
   }
 
   async putSubname(subname: SubnameRecord): Promise<boolean> {

@@ -249,6 +249,12 @@ export interface Store extends WebhookStore {
   /** True only the first time a payment nonce is seen (on every instance); remembered until `expiresAt`. */
   markPaymentNonceSpent(params: { key: string; expiresAt: number; now: number }): Promise<boolean>;
 
+  /**
+   * Forgets a spent payment nonce: its payment was refused or never settled (the chain did not take it), so the same
+   * authorization may pay again. Unknown keys are ignored.
+   */
+  releasePaymentNonce(key: string): Promise<void>;
+
   // ── Service secrets ──────────────────────────────────────────────────────────────────────
 
   /**

@@ -40,15 +40,15 @@ export interface AuthorizationFields {
 }
 
 /**
- * An x402 v1 X-PAYMENT header signed by hand (EIP-3009 TransferWithAuthorization on USDC's Base domain), to send
- * exactly the payment a test needs: by default `value` to the receiver, valid for a minute, with a fresh nonce. The
- * EIP-3009 types come from x402's reference client (@x402/evm), not from the server under test.
+ * An EIP-3009 TransferWithAuthorization on USDC's Base domain signed by hand: by default `value` to the receiver, valid
+ * from a minute ago for a minute, with a fresh nonce. The EIP-3009 types come from x402's reference client
+ * (@x402/evm), not from the server under test.
  */
-export async function v1PaymentHeader(
+export async function signedAuthorization(
   payer: LocalAccount,
   fields: Partial<AuthorizationFields> & { value: bigint },
   signer: LocalAccount = payer,
-): Promise<string> {
+): Promise<{ signature: `0x${string}`; authorization: Record<keyof AuthorizationFields, string> }> {
   const now = BigInt(Math.floor(Date.now() / 1000));
   const authorization: AuthorizationFields = {
     from: payer.address,
@@ -65,10 +65,19 @@ export async function v1PaymentHeader(
     message: authorization,
   });
   const asStrings = Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)]));
+  return { signature, authorization: asStrings as Record<keyof AuthorizationFields, string> };
+}
+
+/** An x402 v1 X-PAYMENT header signed by hand (signedAuthorization), to send exactly the payment a test needs. */
+export async function v1PaymentHeader(
+  payer: LocalAccount,
+  fields: Partial<AuthorizationFields> & { value: bigint },
+  signer: LocalAccount = payer,
+): Promise<string> {
   return encodeHeader({
     x402Version: 1,
     scheme: 'exact',
     network: 'base',
-    payload: { signature, authorization: asStrings },
+    payload: await signedAuthorization(payer, fields, signer),
   });
 }
