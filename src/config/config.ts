@@ -8,7 +8,7 @@ import { type DeploymentConfig, deploymentConfig } from './deployment-settings.j
 import { type GraphqlConfig, graphqlConfig } from './graphql-settings.js';
 import { type HttpConfig, httpConfig } from './http-settings.js';
 import { type ObservabilityConfig, observabilityConfig } from './observability-settings.js';
-import { type ConfigBeforeParts, liveBecause, type PartState, partModes } from './part-modes.js';
+import { liveBecause, type PartState, partModes } from './part-modes.js';
 import { type StoreConfig, storeConfig } from './store-settings.js';
 import { type UpstreamConfig, upstreamConfig } from './upstream-settings.js';
 import { type WebhookConfig, webhookConfig } from './webhook-settings.js';
@@ -78,6 +78,6 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
   };
   // HOST's default depends on whether anything is live; nothing else in the decision depends on HTTP.
   const live = liveBecause({ ...beforeHttp, ...httpConfig(e, false) });
-  const config: ConfigBeforeParts = { ...beforeHttp, ...httpConfig(e, live.length > 0) };
+  const config = { ...beforeHttp, ...httpConfig(e, live.length > 0) };
   return { ...config, parts: partModes(config), liveBecause: live };
 }

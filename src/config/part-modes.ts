@@ -1,8 +1,14 @@
+import type { AccessConfig } from './access-settings.js';
+import type { CcipConfig } from './ccip-settings.js';
+import type { ChainConfig } from './chain-settings.js';
 import { CHAIN_RPC_VARIABLE } from './chain-settings.js';
 import { CHAINS } from './chains.js';
-import type { AppConfig } from './config.js';
+import type { DeploymentConfig } from './deployment-settings.js';
 import { DEMO_X402_RECEIVER } from './public-dev-keys.js';
 import { describeRedisTarget } from './redis-target.js';
+import type { StoreConfig } from './store-settings.js';
+import type { UpstreamConfig } from './upstream-settings.js';
+import type { X402Config } from './x402-settings.js';
 
 /** The parts of a deployment that are each either the embedded demo or the real thing. */
 export const PART_NAMES = [
@@ -26,8 +32,14 @@ export interface PartState {
   detail: string;
 }
 
-/** The configuration the modes are decided from: everything but the decision itself. */
-export type ConfigBeforeParts = Omit<AppConfig, 'parts' | 'liveBecause'>;
+/** The parts of the configuration the modes are decided from (AppConfig holds them all). */
+export type ConfigBeforeParts = DeploymentConfig &
+  StoreConfig &
+  ChainConfig &
+  X402Config &
+  CcipConfig &
+  AccessConfig &
+  UpstreamConfig;
 
 /** How one part is decided and what going live with it takes (the going-live checklist is made from these). */
 export interface PartRule {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Example } from '../../examples/example.js';
 import { CONFIG_VARIABLES, loadConfig } from '../../src/config/config.js';
 import { liveRefusals } from '../../src/config/live-guard.js';
+import { DEMO_X402_RECEIVER } from '../../src/config/public-dev-keys.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { GRAPHIQL_EXAMPLES } from '../../src/http/graphiql-tabs.js';
 import { runDemo } from '../../src/server/demo.js';
@@ -237,7 +238,7 @@ describe('every example in examples/ runs against a test server and prints what 
     // The day's one free call on the paying instance (ANONYMOUS_DAILY_LIMIT=1): after it, every call is paid.
     await paying.get('/api/address/checksum/0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
     const paid = await runExample(check('mcp/pay-tool.ts'), paying.url);
-    expect(paid[0]).toBe(`offer: 10000 USDC units on eip155:8453 to ${accounts[9]!.address}`);
+    expect(paid[0]).toBe(`offer: 10000 USDC units on eip155:8453 to ${DEMO_X402_RECEIVER}`);
     expect(paid[1]).toMatch(new RegExp(`^paid by ${accounts[8]!.address} in 0x[0-9a-f]{64}: \\{"name":"alice.eth"`));
   });
 

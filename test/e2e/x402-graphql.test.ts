@@ -312,7 +312,9 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
     asked.length = 0;
     const res = await fetch(
       `${server.url}/graphql`,
-      graphqlInit(CHECKSUM, { 'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[1]!, { value: 5000n }) }),
+      graphqlInit(CHECKSUM, {
+        'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[1]!, { value: 5000n, to: LIVE_SECRETS.X402_RECEIVER }),
+      }),
     );
     expect(res.status).toBe(402);
     const body = await res.json();
@@ -331,7 +333,9 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
     asked.length = 0;
     const res = await fetch(
       `${server.url}/graphql`,
-      graphqlInit(FAILING, { 'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[2]!, { value: 5000n }) }),
+      graphqlInit(FAILING, {
+        'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[2]!, { value: 5000n, to: LIVE_SECRETS.X402_RECEIVER }),
+      }),
     );
     expect(res.status).toBe(200);
     expect((await res.json()).errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER' });

@@ -432,7 +432,9 @@ describe('x402 across instances and facilitator outages', () => {
     });
     try {
       expect(server.localFacilitator).toBeUndefined();
-      const res = await server.get(CHECKSUM, { 'X-PAYMENT': await signedV1Payment(getDevAccounts()[1]!) });
+      const res = await server.get(CHECKSUM, {
+        'X-PAYMENT': await signedV1Payment(getDevAccounts()[1]!, { to: LIVE_SECRETS.X402_RECEIVER }),
+      });
       expect(res.status).toBe(503);
       const body = await res.json();
       expect(body).toMatchObject({ error: true, code: 'SERVICE_UNAVAILABLE' });
