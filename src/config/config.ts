@@ -104,6 +104,8 @@ const envSchema = z.object({
   REDIS_CLUSTER_NODES: z.string().trim().optional(),
   // Start even though Redis keeps nothing across a restart (no AOF, no RDB snapshots): src/store/redis-durability.ts.
   REDIS_VOLATILE_OK: z.enum(['true', 'false']).default('false'),
+  // How often Redis's persistence is read again after start (it is also read on every reconnect).
+  REDIS_DURABILITY_CHECK_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
   // A write (a count, a debit, a spent nonce) is answered once this many replicas hold it (WAIT); 0: once its master has.
   REDIS_WAIT_REPLICAS: z.coerce.number().int().min(0).max(16).default(0),
   // Every key the store writes starts with it: several deployments (or a test run) can share one Redis.
@@ -327,6 +329,8 @@ export interface AppConfig {
   redis: RedisTarget | undefined;
   /** REDIS_VOLATILE_OK: start on a Redis that persists nothing. */
   redisVolatileOk: boolean;
+  /** REDIS_DURABILITY_CHECK_MS: how often Redis's persistence is read again (and on every reconnect). */
+  redisDurabilityCheckMs: number;
   /** REDIS_WAIT_REPLICAS: replicas that must hold a write before it is answered; 0: none. */
   redisWaitReplicas: number;
   /** REDIS_KEY_PREFIX: the start of every key the Redis store writes. */
@@ -536,6 +540,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     dataDir: resolve(e.DATA_DIR),
     redis,
     redisVolatileOk: e.REDIS_VOLATILE_OK === 'true',
+    redisDurabilityCheckMs: e.REDIS_DURABILITY_CHECK_MS,
     redisWaitReplicas: e.REDIS_WAIT_REPLICAS,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     storeTimeoutMs: e.STORE_TIMEOUT_MS,
