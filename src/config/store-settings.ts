@@ -27,6 +27,11 @@ export const STORE_AREA = {
       flagSchema,
       '`true`: start on a Redis that keeps nothing across a restart, else refused ([operators](operators.md#redis-persistence))',
     ),
+    REDIS_DURABILITY_CHECK_MS: withDefault(
+      '60000',
+      z.coerce.number().int().min(100).max(86_400_000),
+      "how often Redis's persistence is read again after start (it is also read on every reconnect); a change is logged, shown in `/api/health` and the `store_durability` metric",
+    ),
     REDIS_WAIT_REPLICAS: withDefault(
       '0',
       z.coerce.number().int().min(0).max(16),
@@ -53,6 +58,8 @@ export interface StoreConfig {
   redis: RedisTarget | undefined;
   /** REDIS_VOLATILE_OK: start on a Redis that persists nothing. */
   redisVolatileOk: boolean;
+  /** REDIS_DURABILITY_CHECK_MS: how often Redis's persistence is read again (and on every reconnect). */
+  redisDurabilityCheckMs: number;
   /** REDIS_WAIT_REPLICAS: replicas that must hold a write before it is answered; 0: none. */
   redisWaitReplicas: number;
   /** REDIS_KEY_PREFIX: the start of every key the Redis store writes. */
@@ -68,6 +75,7 @@ export function storeConfig(e: SettingsOf<typeof STORE_AREA.variables>): StoreCo
     dataDir: resolve(e.DATA_DIR),
     redis,
     redisVolatileOk: e.REDIS_VOLATILE_OK,
+    redisDurabilityCheckMs: e.REDIS_DURABILITY_CHECK_MS,
     redisWaitReplicas: e.REDIS_WAIT_REPLICAS,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
     storeTimeoutMs: e.STORE_TIMEOUT_MS,

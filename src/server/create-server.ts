@@ -101,7 +101,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       agents,
       access: services.access.gate,
       contexts: services.contexts,
-      observed: { telemetry: services.telemetry, sources: sources.health, outbox: store, parts: config.parts },
+      observed: { telemetry: services.telemetry, sources: sources.health, outbox: store, parts: config.parts, store },
     });
     cleanups.push(() => app.close());
     await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {

@@ -20,6 +20,7 @@ import { BASE_NAMES_PARENT } from '../sources/ens/base-names-reader.js';
 import type { Sources } from '../sources/sources.js';
 import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
 import { openStore } from '../store/open-store.js';
+import { VolatileRedisError } from '../store/redis-durability.js';
 import type { Store } from '../store/store.js';
 import { createEventDetectors } from '../webhooks/detectors/create-detectors.js';
 import { startWebhooks } from '../webhooks/start-webhooks.js';
@@ -97,6 +98,14 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       volatileOk: config.redisVolatileOk,
       waitReplicas: config.redisWaitReplicas,
       onDurabilityUnknown: (message) => logger.warn(message),
+      durabilityCheckMs: config.redisDurabilityCheckMs,
+      onDurabilityChange: (now) => {
+        if (now.kind === 'persistent') logger.info('Redis persistence is on again (AOF or RDB snapshots)');
+        else if (now.kind === 'volatile' && !config.redisVolatileOk)
+          logger.error(new VolatileRedisError(now.masters).message);
+        else if (now.kind === 'unknown')
+          logger.warn(`Redis persistence can no longer be read (CONFIG GET: ${now.reason})`);
+      },
     });
     cleanups.push(() => store.close());
 

@@ -479,7 +479,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   }
 
   describe(): StoreDescription {
-    return { kind: 'sqlite', location: this.file };
+    return { kind: 'sqlite', location: this.file, durability: 'persistent' };
   }
 
   /** Answers only when a write could proceed: a file locked elsewhere reads fine in WAL mode but takes no write. */

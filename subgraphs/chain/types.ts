@@ -7,6 +7,11 @@ export class ServiceHealth {
   @Field(() => String) version!: string;
   @Field(() => Int) uptimeSeconds!: number;
   @Field(() => String, { description: 'sqlite or redis' }) store!: string;
+  @Field(() => String, {
+    description:
+      "whether the store keeps its data across a restart: persistent, volatile (Redis with neither AOF nor RDB) or unknown (Redis refuses CONFIG); Redis's is read again on reconnect and every REDIS_DURABILITY_CHECK_MS",
+  })
+  storeDurability!: string;
   @Field(() => String, { description: 'ISO 8601' }) timestamp!: string;
 }
 

@@ -9,6 +9,7 @@ import {
 } from '../../observability/scraped-families.js';
 import type { ServiceTelemetry } from '../../observability/service-telemetry.js';
 import type { SourceHealthRegistry } from '../../sources/source-health.js';
+import type { StoreDescription } from '../../store/store.js';
 import type { OutboxStats } from '../../store/webhook-store.js';
 
 /** What the operator families are read from when /metrics is scraped. */
@@ -18,6 +19,8 @@ export interface OperatorMetricSources {
   sources: Pick<SourceHealthRegistry, 'counts'>;
   /** The store's outbox figures (one query per scrape). */
   outbox: { outboxStats(): Promise<OutboxStats> };
+  /** The store's kind and durability as last read (Redis's is read again on reconnect and periodically). */
+  store?: { describe(): StoreDescription };
   /** Wall clock for the oldest pending delivery's age. Default Date.now. */
   now?: () => number;
   /** Each part of the deployment, demo or live (config.parts). */
@@ -117,9 +120,23 @@ function registerOperationFamilies(registry: Registry, s: OperatorMetricSources)
   });
 }
 
-/** Store calls: latency by method, outcomes (timeouts among them). */
+const DURABILITIES = ['persistent', 'volatile', 'unknown'] as const;
+
+/** Store calls: latency by method, outcomes (timeouts among them); whether the store keeps its data. */
 function registerStoreFamilies(registry: Registry, s: OperatorMetricSources): void {
   const { storeCalls } = s.telemetry;
+  const { store } = s;
+  if (store) {
+    scrapedGauge(registry, {
+      name: 'store_durability',
+      help: "1 for the store's durability as last read (persistent, volatile: a restart empties it, unknown: Redis refuses CONFIG), 0 for the others",
+      labelNames: ['store', 'state'],
+      series: function* () {
+        const { kind, durability } = store.describe();
+        for (const state of DURABILITIES) yield { labels: { store: kind, state }, value: durability === state ? 1 : 0 };
+      },
+    });
+  }
   scrapedHistogram(registry, {
     name: 'store_call_duration_seconds',
     help: 'Duration of each store call by method',
