@@ -7,7 +7,7 @@ import type { DeploymentConfig } from './deployment-settings.js';
 import { DEMO_X402_RECEIVER } from './public-dev-keys.js';
 import { describeRedisTarget } from './redis-target.js';
 import type { StoreConfig } from './store-settings.js';
-import type { UpstreamConfig } from './upstream-settings.js';
+import { defillamaProMode, type UpstreamConfig } from './upstream-settings.js';
 import type { X402Config } from './x402-settings.js';
 
 /** The parts of a deployment that are each either the embedded demo or the real thing. */
@@ -69,7 +69,8 @@ function replayedUpstreams(c: ConfigBeforeParts): string[] {
     alchemy: u.alchemyNft.apiKey,
     defillama: u.defi.defillama.url,
     'defillama-yields': u.defi.yields.url,
-    'defillama-pro': u.defi.defillamaPro.apiKey,
+    // Not replayed when the free API is live without a key: its pro-only lists answer 503 then.
+    'defillama-pro': defillamaProMode(c) === 'local' ? undefined : 'live or refused',
     debank: u.defi.debank.url,
     growthepie: u.defi.growthepie.url,
   };

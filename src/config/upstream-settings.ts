@@ -157,3 +157,14 @@ export function upstreamConfig(e: UpstreamSettings): UpstreamConfig {
     },
   };
 }
+
+/**
+ * Where DefiLlama's pro-only data comes from: live with a key; the replay when DefiLlama is not configured at all (the
+ * embedded default); nowhere when the free API is live without a key (recorded data must not pass for live data).
+ * @example defillamaProMode({ upstreams: { defi: { defillama: { url: 'https://api.llama.fi' }, … } } }) // 'not-configured'
+ */
+export function defillamaProMode(c: Pick<UpstreamConfig, 'upstreams'>): 'live' | 'local' | 'not-configured' {
+  const d = c.upstreams.defi;
+  if (d.defillamaPro.apiKey !== undefined) return 'live';
+  return d.defillama.url === undefined ? 'local' : 'not-configured';
+}

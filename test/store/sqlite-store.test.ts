@@ -87,7 +87,11 @@ describe('sqlite store on disk', () => {
   it('openStore without a Redis URL keeps the data in <dataDir>/store.sqlite, creating the directory', async () => {
     const dataDir = join(dir, 'data');
     const store = await openStore({ dataDir });
-    expect(store.describe()).toEqual({ kind: 'sqlite', location: join(dataDir, 'store.sqlite') });
+    expect(store.describe()).toEqual({
+      kind: 'sqlite',
+      location: join(dataDir, 'store.sqlite'),
+      durability: 'persistent',
+    });
     expect(existsSync(join(dataDir, 'store.sqlite'))).toBe(true);
     await store.close();
   });

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../../config/config.js';
+import { defillamaProMode } from '../../config/upstream-settings.js';
 import type { ReplayUrls } from '../http-upstream.js';
 import type { SourceHealthRegistry, SourceMode } from '../source-health.js';
 import { DebankClient, debankHeaders } from './debank-client.js';
@@ -66,16 +67,6 @@ export const REPLAY_DEFILLAMA_PRO_KEY = 'replay-key';
  * @example defillamaProBaseUrl('k') // 'https://pro-api.llama.fi/k'
  */
 export const defillamaProBaseUrl = (apiKey: string): string => `${DEFILLAMA_PRO_URL}/${encodeURIComponent(apiKey)}`;
-
-/**
- * Where DefiLlama's pro-only data comes from: live with a key; the replay when DefiLlama is not configured at all (the
- * embedded default); nowhere when the free API is live without a key (recorded data must not pass for live data).
- */
-export function defillamaProMode(config: AppConfig): 'live' | 'local' | 'not-configured' {
-  const d = config.upstreams.defi;
-  if (d.defillamaPro.apiKey !== undefined) return 'live';
-  return d.defillama.url === undefined ? 'local' : 'not-configured';
-}
 
 /** Whether any DeFi upstream runs on the local replay (some env var unset). */
 export function defiSourcesNeedReplay(config: AppConfig): boolean {
