@@ -83,6 +83,7 @@ describe('the CCIP services over the store', () => {
         names.map((n) => (n === 'demo.base.eth' && key === 'description' ? 'on Base' : null)),
       profiles: async () => [null],
       primaryNames: async () => [null],
+      nftAvatars: async () => [],
     };
     const ccip = await createCcipServices({
       config: config(),
