@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { getCoderByCoinType } from '@ensdomains/address-encoder';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -257,6 +259,64 @@ describe('ENS records by their own keys and addresses of any coin (ENSIP-5, ENSI
       const resolver = await ethers.getResolver(name);
       expect(await resolver!.getText('org.example.custom')).toBe('from the gateway');
       expect(await resolver!.getAddress(BASE_COIN_TYPE)).toBe(bob);
+    } finally {
+      ethers.destroy();
+    }
+  });
+
+  it('avatars per ENSIP-12: an NFT the name’s address holds shows its image, as viem and ethers read it; one it does not hold shows none, as ethers', async () => {
+    const rpcUrl = server.localChain!.rpcUrl;
+    const viem = createPublicClient({ chain: mainnet, transport: http(rpcUrl, { retryCount: 0 }) });
+    const ethers = new JsonRpcProvider(rpcUrl);
+    try {
+      const held = (await (await server.get('/api/ens/avatar/nft.eth')).json()) as { avatar: string; type: string };
+      expect(held).toMatchObject({
+        avatar: expect.stringMatching(/^https:\/\/ipfs\.io\/ipfs\/bafy.+\/1\.png$/),
+        type: 'nft',
+      });
+      // viem requests each image before it answers it: its IPFS gateway here is a local one that serves any image.
+      const images = createServer((_, res) => res.writeHead(200, { 'content-type': 'image/png' }).end());
+      await new Promise<void>((resolve) => images.listen(0, '127.0.0.1', resolve));
+      const gateway = `http://127.0.0.1:${(images.address() as AddressInfo).port}`;
+      try {
+        const fromViem = await viem.getEnsAvatar({ name: 'nft.eth', assetGatewayUrls: { ipfs: gateway } });
+        expect(fromViem?.replace(gateway, 'https://ipfs.io')).toBe(held.avatar);
+      } finally {
+        images.close();
+      }
+      // ethers links IPFS through gateway.ipfs.io, the API and viem through ipfs.io: the same path.
+      const fromEthers = await (await ethers.getResolver('nft.eth'))!.getAvatar();
+      expect(fromEthers?.replace('https://gateway.ipfs.io/', 'https://ipfs.io/')).toBe(held.avatar);
+      const profile = (await (await server.get('/api/ens/nft.eth')).json()) as { avatar: string; contentHash: string };
+      expect(profile.avatar).toBe(held.avatar);
+
+      expect((await server.get('/api/ens/avatar/borrowed.eth')).status).toBe(404);
+      expect(((await (await server.get('/api/ens/borrowed.eth')).json()) as { avatar: unknown }).avatar).toBeNull();
+      expect(await (await ethers.getResolver('borrowed.eth'))!.getAvatar()).toBeNull();
+    } finally {
+      ethers.destroy();
+    }
+  });
+
+  it('a header by the avatar’s rules, and content hashes as URIs: bzz:// as ethers reads it, onion3:// which ethers does not decode', async () => {
+    const { data } = await graphql(
+      '{ a: ensProfile(name: "nft.eth") { header contentHash } b: ensProfile(name: "borrowed.eth") { header contentHash } }',
+    );
+    expect(data).toEqual({
+      a: {
+        header: 'https://arweave.net/ys7Y6FeI6_bDyKN6Gsx2x-HZ5ZtF3sqHSmy3E8rSe0c',
+        contentHash: 'bzz://d1de9994b4d039f6548d191eb26786769f580809256b4685ef316805265ea162',
+      },
+      b: { header: null, contentHash: 'onion3://p53lf57qovyuvwsc6xnrppyply3vtqm7l6pcobkmyqsiofyeznfu5uqd' },
+    });
+    const ethers = new JsonRpcProvider(server.localChain!.rpcUrl);
+    try {
+      expect(await (await ethers.getResolver('nft.eth'))!.getContentHash()).toBe(
+        'bzz://d1de9994b4d039f6548d191eb26786769f580809256b4685ef316805265ea162',
+      );
+      await expect((await ethers.getResolver('borrowed.eth'))!.getContentHash()).rejects.toThrow(
+        /unsupported content hash/,
+      );
     } finally {
       ethers.destroy();
     }

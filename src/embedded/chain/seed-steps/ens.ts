@@ -20,6 +20,7 @@ import { MAINNET_ENS_CONTRACTS } from '../../../sources/ens/ens-contracts.js';
 import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
 import { loadPublishedContract } from '../published-contracts.js';
 import type { SeedContext, SeedStep } from '../seed-local-chain.js';
+import { demoAssetAddresses } from './demo-assets.js';
 
 /**
  * ENS is deployed by an account of its own (not dev account 0), so its addresses depend on nothing another seed step
@@ -154,6 +155,25 @@ export const DEMO_ENS_NAMES: readonly DemoEnsName[] = [
     texts: { avatar: 'https://avatars.example.org/carol.png', url: 'https://carol.example.org' },
   },
   { name: 'expired.eth', registrant: 3, address: 3, texts: { description: 'Registered for one second' }, duration: 1n },
+  {
+    // ENSIP-12: an NFT avatar its address holds (Demo Collectible #1 is alice's), an Arweave header, a Swarm site.
+    name: 'nft.eth',
+    registrant: 6,
+    address: 1,
+    texts: {
+      avatar: `eip155:1/erc721:${demoAssetAddresses().collectible}/1`,
+      header: 'ar://ys7Y6FeI6_bDyKN6Gsx2x-HZ5ZtF3sqHSmy3E8rSe0c',
+    },
+    contentHash: 'bzz://d1de9994b4d039f6548d191eb26786769f580809256b4685ef316805265ea162',
+  },
+  {
+    // An NFT avatar its address does not hold (Demo Collectible #2 is bob's): no avatar; an onion site.
+    name: 'borrowed.eth',
+    registrant: 6,
+    address: 1,
+    texts: { avatar: `eip155:1/erc721:${demoAssetAddresses().collectible}/2` },
+    contentHash: 'onion3://p53lf57qovyuvwsc6xnrppyply3vtqm7l6pcobkmyqsiofyeznfu5uqd',
+  },
 ];
 
 /** Dev account → the primary name it sets with the reverse registrar (dev account 4 claims a name it does not own). */
