@@ -111,7 +111,7 @@ const textRecords = z.preprocess(
     .refine((map) => Object.keys(map).length <= MAX_TEXT_RECORDS, `at most ${MAX_TEXT_RECORDS} text records`),
 );
 
-/** Why `uri` is no content hash the gateway can answer (ENSIP-7 ipfs:// or ipns://), or null; empty is none given. */
+/** Why `uri` is no content hash the gateway can answer (ENSIP-7), or null; empty is none given. */
 function contentHashProblem(uri: string): string | null {
   if (uri === '') return null;
   try {
@@ -146,7 +146,9 @@ export const subnameRecordsArgument = z
     texts: textRecords.optional().describe('text records (ENSIP-5), at most 32'),
     contenthash: contenthash
       .optional()
-      .describe('ENSIP-7 content hash as an ipfs:// or ipns:// URI with a base32 CIDv1'),
+      .describe(
+        'ENSIP-7 content hash as a URI: ipfs:// or ipns:// with a base32 CIDv1, bzz://, ar://, onion:// or onion3://',
+      ),
   })
   .describe('records the CCIP gateway answers for the name');
 
