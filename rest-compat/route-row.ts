@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { z } from 'zod';
 import type { ResponseShape } from './response-shape.js';
+import type { RootFieldName } from './root-field.js';
 
 /** docs/api-contract.md#endpoint-tiers; `free` is the always-free set that no counter sees. */
 export type Tier = 'free' | 'light' | 'medium' | 'heavy' | 'auth' | 'write';
@@ -60,10 +61,15 @@ interface RowBase {
 export interface OperationRow extends RowBase {
   kind: 'operation';
   /**
+   * The name of its MCP tool (snake_case, unique): GET and POST rows outside the Auth tier declare one, the others
+   * none (src/http/mcp/agent-tools.ts checks both at start).
+   */
+  tool?: string;
+  /**
    * Root field whose value is the response body; the operation selecting all its fields is generated. The 200 schema
    * is derived from the operation's selection (rest-compat/openapi/selection-json-schema.ts).
    */
-  field: string;
+  field: RootFieldName;
   /**
    * The row only ends the caller's session (logout): a token a refresh already replaced is accepted, so a logout
    * racing a refresh still ends the session.

@@ -149,7 +149,7 @@ function extract(doc, operations) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const [originals, out = 'test/fixtures/vendor-openapi'] = process.argv.slice(2);
+  const [originals, out = 'checks/vendor-openapi'] = process.argv.slice(2);
   if (!originals) throw new Error('usage: node scripts/extract-vendor-contracts.mjs <dir of originals> [out dir]');
   for (const { file, source, operations } of EXTRACTS) {
     const text = readFileSync(join(originals, file), 'utf8');

@@ -15,7 +15,7 @@ const artifactsDir = join(projectRoot, 'generated', 'contracts');
 const tscScript = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 const bundleScript = join(projectRoot, 'scripts', 'bundle-server.mjs');
 /** What tsconfig.build.json compiles (then bundled), and the bundle every build writes last. */
-const BUILD_INPUTS = ['src', 'subgraphs', 'rest-compat', 'test/bench', 'test/helpers', 'examples'];
+const BUILD_INPUTS = ['src', 'subgraphs', 'rest-compat', 'checks', 'test/bench', 'test/helpers', 'examples'];
 const BUILT_ENTRY = join(projectRoot, 'dist', 'bundle', 'main.mjs');
 
 /**

@@ -12,7 +12,7 @@ const PAYER_KEY = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea
 /**
  * Past the free quota a priced tool answers an x402 offer instead of data; the agent signs it (USDC on Base,
  * EIP-3009) and calls again with the payment in `_meta`. Run: npm run example -- mcp/pay-tool
- * (start the server with ANONYMOUS_DAILY_LIMIT=0 to be past the quota at once).
+ * (to be past the quota at once, start the server with ANONYMOUS_DAILY_LIMIT=1 and make one call first).
  */
 export default async function payTool({ api, print }: Example): Promise<void> {
   const client = new Client({ name: 'paying-agent', version: '1.0.0' });

@@ -9,7 +9,8 @@ const PAYER_KEY = '0xdbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea
 /**
  * A fetch that pays: past the free quota a priced route answers 402 with an offer; @x402/fetch signs a USDC
  * authorization on Base and retries, and the route answers the data with the settlement in PAYMENT-RESPONSE.
- * Run: npm run example -- x402/pay-per-call (start the server with ANONYMOUS_DAILY_LIMIT=0 to pay at once).
+ * Run: npm run example -- x402/pay-per-call (to pay at once, start the server with
+ * ANONYMOUS_DAILY_LIMIT=1 and make one call first).
  */
 export default async function payPerCall({ api, print }: Example): Promise<void> {
   const payer = privateKeyToAccount(PAYER_KEY);

@@ -1,5 +1,5 @@
-import { withJsonSchemaExamples } from './examples-keyword.js';
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject, ResponseObject } from './openapi-types.js';
+import { portableJsonSchema } from './portable-json-schema.js';
 
 /** One documented operation's input and output as plain JSON Schemas (MCP tools, x402 discovery), from the OpenAPI document. */
 export interface OperationSchemas {
@@ -133,7 +133,7 @@ export function operationSchemas(document: OpenApiDocument, operation: Operation
     ...((parameters.$defs ?? {}) as Record<string, JsonSchema>),
     ...defs,
   });
-  const inputSchema = withJsonSchemaExamples({
+  const inputSchema = portableJsonSchema({
     type: 'object' as const,
     properties: parameters.properties as Record<string, JsonSchema>,
     ...(required.length > 0 ? { required } : {}),
@@ -144,7 +144,6 @@ export function operationSchemas(document: OpenApiDocument, operation: Operation
   const ok = jsonContent(operation.responses['200'] as ResponseObject | undefined);
   const responseSchema = ok?.schema ? selfContained(document, ok.schema) : undefined;
   const root = responseSchema ? resolvedRoot(responseSchema) : undefined;
-  const outputSchema =
-    root?.type === 'object' ? withJsonSchemaExamples({ ...root, type: 'object' as const }) : undefined;
+  const outputSchema = root?.type === 'object' ? portableJsonSchema({ ...root, type: 'object' as const }) : undefined;
   return { inputSchema, outputSchema, argumentParts, inputExample, responseSchema };
 }

@@ -50,9 +50,14 @@ export function rowResponses({
       inline: row.shape !== undefined,
     });
     const body = row.shape ? row.shape.schema(derived) : derived;
-    ok = { description: field.description ?? 'OK', ...headers, content: { 'application/json': { schema: body } } };
+    const answersNotFound = !isNonNullType(field.type) || row.notFound !== undefined;
+    ok = {
+      description: answersNotFound ? restDescription(field.description) : (field.description ?? 'OK'),
+      ...headers,
+      content: { 'application/json': { schema: body } },
+    };
     statuses.add(503);
-    if (!isNonNullType(field.type) || row.notFound !== undefined) statuses.add(404);
+    if (answersNotFound) statuses.add(404);
   } else if (row.kind === 'batch') {
     ok = { description: 'OK', ...headers, content: { 'application/json': { schema: row.responseSchema } } };
   } else {
@@ -71,4 +76,15 @@ export function rowResponses({
 function hasParams(row: RouteRow): boolean {
   const { path, query, body } = row.params ?? {};
   return [path, query, body].some((schema) => schema !== undefined && Object.keys(schema.shape).length > 0);
+}
+
+/**
+ * A nullable field's description as its REST path means it: GraphQL answers null where the path answers 404, so the
+ * field's "; null when …" clause (which generated clients would copy) is said as the 404 it is.
+ * @example restDescription('An ERC-20: name, symbol; null when not a token') // 'An ERC-20: name, symbol (404 when not a token)'
+ */
+export function restDescription(description: string | undefined | null): string {
+  if (!description) return 'OK';
+  const clause = description.match(/^(.*?);\s*null\s+(.+)$/s);
+  return clause ? `${clause[1]} (404 ${clause[2]})` : description;
 }

@@ -1,7 +1,10 @@
+import 'reflect-metadata';
 import { z } from 'zod';
 import { apiKeyId, apiKeyName, siweMessage, siweSignature } from '../../src/arguments/account-arguments.js';
 import { creditPackageId } from '../../src/arguments/credit-package.js';
+import { AccountResolver } from '../../subgraphs/account/resolvers.js';
 import { pick } from '../response-shape.js';
+import { rootField } from '../root-field.js';
 import type { OperationRow, RouteRow } from '../route-row.js';
 
 const byKeyId = z.object({ id: apiKeyId });
@@ -67,7 +70,7 @@ export const accountRoutes: RouteRow[] = [
     tag: 'Auth',
     summary: 'SIWE challenge: a single-use nonce (valid 5 minutes) and the domain, URI, version and chain ID to sign',
     tier: 'auth',
-    field: 'siweChallenge',
+    field: rootField(AccountResolver.prototype.siweChallenge),
   },
   {
     kind: 'operation',
@@ -78,7 +81,7 @@ export const accountRoutes: RouteRow[] = [
     summary: 'Verify a signed SIWE message; opens a 24-hour session (JWT)',
     ...SIGN_IN,
     tier: 'auth',
-    field: 'siweVerify',
+    field: rootField(AccountResolver.prototype.siweVerify),
   },
   {
     kind: 'operation',
@@ -89,7 +92,7 @@ export const accountRoutes: RouteRow[] = [
     summary: 'New token and expiry for the session, without a new signature; the old token ends (refreshed once)',
     ...SESSION,
     tier: 'auth',
-    field: 'refreshSession',
+    field: rootField(AccountResolver.prototype.refreshSession),
   },
   {
     kind: 'operation',
@@ -100,7 +103,7 @@ export const accountRoutes: RouteRow[] = [
     summary: 'Terminate the session: its token and every token refreshed from it are refused from now on, everywhere',
     ...SESSION,
     tier: 'auth',
-    field: 'logout',
+    field: rootField(AccountResolver.prototype.logout),
     endsSession: true,
   },
   {
@@ -114,33 +117,36 @@ export const accountRoutes: RouteRow[] = [
     // Answers anyone (authenticated: false without a session); a bad token is still a 401.
     credentials: 'optional',
     tier: 'auth',
-    field: 'sessionStatus',
+    field: rootField(AccountResolver.prototype.sessionStatus),
   },
   {
     kind: 'operation',
     id: 'getMe',
+    tool: 'get_me',
     method: 'GET',
     path: '/api/me',
     tag: 'Auth',
     summary: 'The signed-in wallet: first and last sign-in, session expiry, number of API keys, limits',
     ...SESSION,
     tier: 'light',
-    field: 'me',
+    field: rootField(AccountResolver.prototype.me),
   },
   {
     kind: 'operation',
     id: 'getMyUsage',
+    tool: 'get_my_usage',
     method: 'GET',
     path: '/api/me/usage',
     tag: 'Auth',
     summary: "The signed-in wallet's calls today, and each of its API keys' calls and credits",
     ...SESSION,
     tier: 'light',
-    field: 'myUsage',
+    field: rootField(AccountResolver.prototype.myUsage),
   },
   {
     kind: 'operation',
     id: 'getUsage',
+    tool: 'get_usage',
     method: 'GET',
     path: '/api/usage',
     tag: 'Free',
@@ -149,7 +155,7 @@ export const accountRoutes: RouteRow[] = [
     description:
       'Send `X-API-Key` or `Authorization: Bearer` to see that caller; wrong credentials are a 401 (`INVALID_API_KEY`, `UNAUTHORIZED`, `TOKEN_EXPIRED`).',
     tier: 'free',
-    field: 'usage',
+    field: rootField(AccountResolver.prototype.usage),
     errors: [401],
     credentials: 'optional',
   },
@@ -162,7 +168,7 @@ export const accountRoutes: RouteRow[] = [
     summary: 'Create an API key for the signed-in wallet; the full key is shown only in this answer',
     ...NEW_KEY,
     tier: 'auth',
-    field: 'createApiKey',
+    field: rootField(AccountResolver.prototype.createApiKey),
   },
   {
     kind: 'operation',
@@ -173,7 +179,7 @@ export const accountRoutes: RouteRow[] = [
     summary: "The signed-in wallet's API keys: prefix with an ellipsis, last use, usage today, credits",
     ...SESSION,
     tier: 'auth',
-    field: 'apiKeys',
+    field: rootField(AccountResolver.prototype.apiKeys),
   },
   {
     kind: 'operation',
@@ -184,7 +190,7 @@ export const accountRoutes: RouteRow[] = [
     summary: 'New secret for a key, same id and credits; the previous secret is refused at once',
     ...OWN_KEY,
     tier: 'auth',
-    field: 'rotateApiKey',
+    field: rootField(AccountResolver.prototype.rotateApiKey),
   },
   {
     kind: 'operation',
@@ -195,17 +201,18 @@ export const accountRoutes: RouteRow[] = [
     summary: 'Delete a key; its remaining credits are destroyed (not refundable, not transferable)',
     ...OWN_KEY,
     tier: 'auth',
-    field: 'deleteApiKey',
+    field: rootField(AccountResolver.prototype.deleteApiKey),
   },
   {
     kind: 'operation',
     id: 'getCreditPricing',
+    tool: 'get_credit_pricing',
     method: 'GET',
     path: '/api/user/credits/pricing',
     tag: 'Auth',
     summary: 'Prepaid credit packages: past its daily limit an API key pays 1 credit per call',
     tier: 'free',
-    field: 'creditPricing',
+    field: rootField(AccountResolver.prototype.creditPricing),
   },
   {
     kind: 'operation',
@@ -220,7 +227,7 @@ export const accountRoutes: RouteRow[] = [
       path: byKeyId,
       body: z.object({ packageId: creditPackageId }).meta({ example: { packageId: 'credits_100' } }),
     },
-    field: 'purchaseCredits',
+    field: rootField(AccountResolver.prototype.purchaseCredits),
     errors: [401, 402, 404],
     credentials: 'session',
   },
@@ -234,7 +241,7 @@ export const accountRoutes: RouteRow[] = [
     tag: 'Auth',
     summary: 'Older sign-in family: a SIWE nonce and its expiry (same as /api/auth/siwe/challenge)',
     tier: 'auth',
-    field: 'siweChallenge',
+    field: rootField(AccountResolver.prototype.siweChallenge),
     shape: nonceOnly,
   },
   {
@@ -245,7 +252,7 @@ export const accountRoutes: RouteRow[] = [
     tag: 'Auth',
     summary: 'Older sign-in family: a SIWE nonce and its expiry (same as GET)',
     tier: 'auth',
-    field: 'siweChallenge',
+    field: rootField(AccountResolver.prototype.siweChallenge),
     shape: nonceOnly,
   },
   {
@@ -257,7 +264,7 @@ export const accountRoutes: RouteRow[] = [
     summary: 'Older sign-in family: verify a signed SIWE message; answers token, address and expiresAt',
     ...SIGN_IN,
     tier: 'auth',
-    field: 'siweVerify',
+    field: rootField(AccountResolver.prototype.siweVerify),
     shape: pick('token', 'address', 'expiresAt'),
   },
   {
@@ -269,6 +276,6 @@ export const accountRoutes: RouteRow[] = [
     summary: 'Older family: create an API key from a name (same as POST /api/user/keys)',
     ...NEW_KEY,
     tier: 'auth',
-    field: 'createApiKey',
+    field: rootField(AccountResolver.prototype.createApiKey),
   },
 ];

@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { z } from 'zod';
 import {
   CCIP_EXAMPLE_CALLDATA,
@@ -11,7 +12,9 @@ import {
   subnameLabelArgument,
   subnameRecordsArgument,
 } from '../../src/arguments/subname-arguments.js';
+import { CcipResolver } from '../../subgraphs/ccip/resolvers.js';
 import { entriesAsMap, shapes } from '../response-shape.js';
+import { rootField } from '../root-field.js';
 import type { OperationRow, RouteInput, RouteRow } from '../route-row.js';
 
 /** A parent name in ENSIP-15 normal form. */
@@ -63,14 +66,14 @@ const lookup = z.object({ sender: ccipSender, data: ccipCalldata });
 
 /** A row of the lookup, GET or POST: free, answered by `ccipResolve` in the CCIP envelope. */
 const lookupRow = (
-  row: Pick<OperationRow, 'id' | 'method' | 'path' | 'summary' | 'description' | 'params'>,
+  row: Pick<OperationRow, 'id' | 'tool' | 'method' | 'path' | 'summary' | 'description' | 'params'>,
 ): OperationRow => ({
   kind: 'operation',
   ...row,
   tag: 'CCIP',
   tier: 'free',
   envelope: 'ccip',
-  field: 'ccipResolve',
+  field: rootField(CcipResolver.prototype.ccipResolve),
   errors: [400, 404, 500],
 });
 
@@ -78,6 +81,7 @@ const lookupRow = (
 export const ccipRoutes: RouteRow[] = [
   lookupRow({
     id: 'ccipResolve',
+    tool: 'ccip_resolve',
     method: 'GET',
     path: '/ccip/{sender}/{data}.json',
     summary: 'Signed answer to an ENS OffchainResolver lookup (ERC-3668 GET)',
@@ -86,6 +90,7 @@ export const ccipRoutes: RouteRow[] = [
   }),
   lookupRow({
     id: 'ccipResolvePost',
+    tool: 'ccip_resolve_post',
     method: 'POST',
     path: '/ccip',
     summary: 'Signed answer to an ENS OffchainResolver lookup (ERC-3668 POST)',
@@ -95,6 +100,7 @@ export const ccipRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getCcipHealth',
+    tool: 'get_ccip_health',
     method: 'GET',
     path: '/ccip/health',
     tag: 'CCIP',
@@ -103,12 +109,13 @@ export const ccipRoutes: RouteRow[] = [
       'Free. 503 `SERVICE_UNAVAILABLE` when the record store does not answer (down, hung or locked); 500 `CCIP_HEALTH_ERROR` when it fails otherwise.',
     tier: 'free',
     envelope: 'ccip',
-    field: 'ccipHealth',
+    field: rootField(CcipResolver.prototype.ccipHealth),
     errors: [500],
   },
   {
     kind: 'operation',
     id: 'getSubname',
+    tool: 'get_subname',
     method: 'GET',
     path: '/api/subnames/{parent_name}/{label}',
     tag: 'Subnames',
@@ -116,7 +123,7 @@ export const ccipRoutes: RouteRow[] = [
     description: '404 when the label is free or the parent is not served here.',
     tier: 'medium',
     params: { path: z.object({ parent_name: parentName, label: subnameLabelArgument }) },
-    field: 'subname',
+    field: rootField(CcipResolver.prototype.subname),
     operation: `query getSubname($parent: String!, $label: String!) { subname(parent: $parent, label: $label) { ${SUBNAME_SELECTION} } }`,
     variables: (input) => ({ parent: input.path.parent_name, label: input.path.label }),
     shape: subnameAsMaps,
@@ -126,6 +133,7 @@ export const ccipRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'registerSubname',
+    tool: 'register_subname',
     method: 'POST',
     path: '/api/subnames/{parent_name}',
     tag: 'Subnames',
@@ -138,7 +146,7 @@ export const ccipRoutes: RouteRow[] = [
         .object({ label: subnameLabelArgument, records: subnameRecordsArgument.optional() })
         .meta({ example: { label: 'heidi', records: EXAMPLE_RECORDS } }),
     },
-    field: 'registerSubname',
+    field: rootField(CcipResolver.prototype.registerSubname),
     operation: registerOperation('registerSubname'),
     variables: (input) => registerVariables(input.path.parent_name as string, input.body.label as string, input),
     shape: subnameAsMaps,
@@ -148,6 +156,7 @@ export const ccipRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'registerCcipName',
+    tool: 'register_ccip_name',
     method: 'POST',
     path: '/api/ccip/register',
     tag: 'CCIP',
@@ -167,7 +176,7 @@ export const ccipRoutes: RouteRow[] = [
         })
         .meta({ example: { name: 'erin.offchain.eth', records: EXAMPLE_RECORDS } }),
     },
-    field: 'registerSubname',
+    field: rootField(CcipResolver.prototype.registerSubname),
     operation: registerOperation('registerCcipName'),
     variables: (input) => {
       const name = input.body.name as string;

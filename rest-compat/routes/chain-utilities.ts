@@ -1,9 +1,12 @@
+import 'reflect-metadata';
 import { z } from 'zod';
 import { MAX_BATCH_ADDRESSES, validationEntry } from '../../src/arguments/address-batch.js';
 import { commaSeparated } from '../../src/arguments/argument-list.js';
 import { chainName } from '../../src/arguments/chain.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
 import { tokenId } from '../../src/arguments/token-id.js';
+import { ChainUtilityResolver } from '../../subgraphs/chain/utility-resolvers.js';
+import { rootField } from '../root-field.js';
 import type { RouteRow } from '../route-row.js';
 
 /** Comma-separated entries, blanks dropped, 1 to MAX_BATCH_ADDRESSES of them. */
@@ -30,6 +33,7 @@ export const chainUtilityRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getNftMetadata',
+    tool: 'get_nft_metadata',
     method: 'GET',
     path: '/api/nft/{contract}/{tokenId}',
     tag: 'NFT',
@@ -38,7 +42,7 @@ export const chainUtilityRoutes: RouteRow[] = [
       'ownerOf, tokenURI, name and symbol in one multicall. A `data:application/json` token URI is decoded into `metadata`; an http(s), ipfs or ar URI is returned as `tokenUri` and never fetched by the service. 404 when the token does not exist (or the contract is not an ERC-721).',
     tier: 'medium',
     params: { path: z.object({ contract: demoCollectible, tokenId }), query: z.object({ chain }) },
-    field: 'nftToken',
+    field: rootField(ChainUtilityResolver.prototype.nftToken),
     notFound: 'no ERC-721 token with this id at this contract',
     errors: [404],
     maxAge: 12,
@@ -46,13 +50,14 @@ export const chainUtilityRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getTokenInfo',
+    tool: 'get_token_info',
     method: 'GET',
     path: '/api/token/{address}',
     tag: 'Chain',
     summary: 'ERC-20 name, symbol, decimals and total supply (one multicall)',
     tier: 'medium',
     params: { path: z.object({ address: demoToken }), query: z.object({ chain }) },
-    field: 'tokenInfo',
+    field: rootField(ChainUtilityResolver.prototype.tokenInfo),
     notFound: 'no ERC-20 token at this address',
     errors: [404],
     maxAge: 12,
@@ -60,6 +65,7 @@ export const chainUtilityRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getContractAbi',
+    tool: 'get_contract_abi',
     method: 'GET',
     path: '/api/abi/{address}',
     tag: 'Utilities',
@@ -69,7 +75,7 @@ export const chainUtilityRoutes: RouteRow[] = [
     tier: 'medium',
     price: '0.02',
     params: { path: z.object({ address: demoToken }), query: z.object({ chain }) },
-    field: 'contractAbi',
+    field: rootField(ChainUtilityResolver.prototype.contractAbi),
     notFound: 'no verified source for this contract',
     errors: [404],
     maxAge: 600,
@@ -77,6 +83,7 @@ export const chainUtilityRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getAddressAge',
+    tool: 'get_address_age',
     method: 'GET',
     path: '/api/address/age/{address}',
     tag: 'Utilities',
@@ -84,7 +91,7 @@ export const chainUtilityRoutes: RouteRow[] = [
     tier: 'medium',
     price: '0.01',
     params: { path: z.object({ address: evmAddress }), query: z.object({ chain }) },
-    field: 'addressAge',
+    field: rootField(ChainUtilityResolver.prototype.addressAge),
     notFound: 'no transactions for this address',
     errors: [404],
     maxAge: 3600,
@@ -92,6 +99,7 @@ export const chainUtilityRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getAddressTypesBatch',
+    tool: 'get_address_types_batch',
     method: 'GET',
     path: '/api/address/batch/type',
     tag: 'Utilities',
@@ -106,12 +114,13 @@ export const chainUtilityRoutes: RouteRow[] = [
         chain,
       }),
     },
-    field: 'addressTypes',
+    field: rootField(ChainUtilityResolver.prototype.addressTypes),
     maxAge: 12,
   },
   {
     kind: 'operation',
     id: 'validateAddressesBatch',
+    tool: 'validate_addresses_batch',
     method: 'GET',
     path: '/api/address/batch/validate',
     tag: 'Utilities',
@@ -125,12 +134,13 @@ export const chainUtilityRoutes: RouteRow[] = [
         addresses: addressList(validationEntry, `comma-separated entries, 1 to ${MAX_BATCH_ADDRESSES}`),
       }),
     },
-    field: 'addressValidation',
+    field: rootField(ChainUtilityResolver.prototype.addressValidation),
     maxAge: 86_400,
   },
   {
     kind: 'operation',
     id: 'getAddressChecksum',
+    tool: 'get_address_checksum',
     method: 'GET',
     path: '/api/address/checksum/{address}',
     tag: 'Utilities',
@@ -138,12 +148,13 @@ export const chainUtilityRoutes: RouteRow[] = [
     tier: 'light',
     price: '0.005',
     params: { path: z.object({ address: evmAddress }) },
-    field: 'addressChecksum',
+    field: rootField(ChainUtilityResolver.prototype.addressChecksum),
     maxAge: 86_400,
   },
   {
     kind: 'operation',
     id: 'getAddressCode',
+    tool: 'get_address_code',
     method: 'GET',
     path: '/api/address/code/{address}',
     tag: 'Utilities',
@@ -151,7 +162,7 @@ export const chainUtilityRoutes: RouteRow[] = [
     tier: 'medium',
     price: '0.01',
     params: { path: z.object({ address: evmAddress }), query: z.object({ chain }) },
-    field: 'addressCode',
+    field: rootField(ChainUtilityResolver.prototype.addressCode),
     maxAge: 12,
   },
 ];

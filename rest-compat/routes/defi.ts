@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { z } from 'zod';
 import {
   defiListLimit,
@@ -11,6 +12,9 @@ import {
   upcomingDays,
 } from '../../src/arguments/defi-arguments.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
+import { DefiEventsResolver } from '../../subgraphs/defi/event-resolvers.js';
+import { DefiResolver } from '../../subgraphs/defi/resolvers.js';
+import { rootField } from '../root-field.js';
 import type { RouteRow } from '../route-row.js';
 
 /** docs/api-contract.md#data-freshness: DeFi TVL 5 minutes; a shared cache may keep an answer that long. */
@@ -28,6 +32,7 @@ export const defiRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'listDefiProtocols',
+    tool: 'list_defi_protocols',
     method: 'GET',
     path: '/api/defi/protocols',
     tag: 'DeFi',
@@ -36,25 +41,27 @@ export const defiRoutes: RouteRow[] = [
       "Offset pagination over DefiLlama's whole protocol list, which the service fetches at most once per 5 minutes and pages itself.",
     tier: 'medium',
     params: { query: z.object({ limit: defiListLimit, offset: defiOffset }) },
-    field: 'defiProtocols',
+    field: rootField(DefiResolver.prototype.defiProtocols),
     maxAge: DEFI_MAX_AGE_SECONDS,
   },
   {
     kind: 'operation',
     id: 'getDefiProtocol',
+    tool: 'get_defi_protocol',
     method: 'GET',
     path: '/api/defi/protocol/{name}',
     tag: 'DeFi',
     summary: 'One protocol: TVL now and per chain, changes, market cap and 30 days of daily TVL (DefiLlama)',
     tier: 'medium',
     params: { path: z.object({ name: protocolName }) },
-    field: 'defiProtocol',
+    field: rootField(DefiResolver.prototype.defiProtocol),
     notFound: 'DefiLlama lists no protocol by this name',
     maxAge: DEFI_MAX_AGE_SECONDS,
   },
   {
     kind: 'operation',
     id: 'listYields',
+    tool: 'list_yields',
     method: 'GET',
     path: '/api/yields',
     tag: 'DeFi',
@@ -68,24 +75,26 @@ export const defiRoutes: RouteRow[] = [
         project: poolProjectFilter,
       }),
     },
-    field: 'defiYields',
+    field: rootField(DefiResolver.prototype.defiYields),
     maxAge: DEFI_MAX_AGE_SECONDS,
   },
   {
     kind: 'operation',
     id: 'getDefiPositions',
+    tool: 'get_defi_positions',
     method: 'GET',
     path: '/api/defi/positions/{address}',
     tag: 'DeFi',
     summary: "A wallet's DeFi positions on every chain: supplied, borrowed, rewards, health factor (DeBank)",
     tier: 'medium',
     params: { path: z.object({ address: walletAddress }) },
-    field: 'defiPositions',
+    field: rootField(DefiResolver.prototype.defiPositions),
     maxAge: DEFI_MAX_AGE_SECONDS,
   },
   {
     kind: 'operation',
     id: 'getActiveUsers',
+    tool: 'get_active_users',
     method: 'GET',
     path: '/api/active-users',
     tag: 'Chain',
@@ -94,12 +103,13 @@ export const defiRoutes: RouteRow[] = [
       'Distinct addresses that sent a transaction on the latest measured UTC day, and over the 7 days ending that day, as growthepie counts them from each chain. A chain growthepie does not measure is left out.',
     tier: 'medium',
     price: '0.01',
-    field: 'activeUsers',
+    field: rootField(DefiEventsResolver.prototype.activeUsers),
     maxAge: 900,
   },
   {
     kind: 'operation',
     id: 'listEvents',
+    tool: 'list_events',
     method: 'GET',
     path: '/api/events',
     tag: 'DeFi',
@@ -115,12 +125,13 @@ export const defiRoutes: RouteRow[] = [
         offset: defiOffset,
       }),
     },
-    field: 'defiEvents',
+    field: rootField(DefiEventsResolver.prototype.defiEvents),
     maxAge: DEFI_MAX_AGE_SECONDS,
   },
   {
     kind: 'operation',
     id: 'listUpcomingEvents',
+    tool: 'list_upcoming_events',
     method: 'GET',
     path: '/api/events/upcoming',
     tag: 'DeFi',
@@ -131,7 +142,7 @@ export const defiRoutes: RouteRow[] = [
     params: {
       query: z.object({ days: upcomingDays, limit: eventsLimit }),
     },
-    field: 'upcomingEvents',
+    field: rootField(DefiEventsResolver.prototype.upcomingEvents),
     maxAge: DEFI_MAX_AGE_SECONDS,
   },
 ];

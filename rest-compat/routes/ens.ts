@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { z } from 'zod';
 import {
   domainsLimit,
@@ -10,7 +11,9 @@ import {
 import { MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
 import { ensName } from '../../src/arguments/ens-name.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
+import { EnsResolver } from '../../subgraphs/ens/resolvers.js';
 import { entriesAsMap, pick, shapes } from '../response-shape.js';
+import { rootField } from '../root-field.js';
 import type { RouteInput, RouteRow } from '../route-row.js';
 
 /** docs/api-contract.md#prices: ENS resolution $0.01, batch $0.02. */
@@ -61,6 +64,7 @@ export const ensRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'resolveEnsName',
+    tool: 'resolve_ens_name',
     method: 'GET',
     path: '/api/ens/resolve/{name}',
     tag: 'ENS',
@@ -69,13 +73,14 @@ export const ensRoutes: RouteRow[] = [
     tier: 'light',
     price: ENS_PRICE,
     params: { path: z.object({ name: ensName }) },
-    field: 'ensResolve',
+    field: rootField(EnsResolver.prototype.ensResolve),
     errors: [404],
     notFound: 'ENS name does not resolve: unregistered, expired or no address set',
   },
   {
     kind: 'operation',
     id: 'getEnsBatch',
+    tool: 'get_ens_batch',
     method: 'GET',
     path: '/api/ens/batch',
     tag: 'ENS',
@@ -84,11 +89,12 @@ export const ensRoutes: RouteRow[] = [
     tier: 'heavy',
     price: ENS_BATCH_PRICE,
     params: { query: z.object({ names: ensNameBatchQuery }) },
-    field: 'ensBatch',
+    field: rootField(EnsResolver.prototype.ensBatch),
   },
   {
     kind: 'operation',
     id: 'postEnsBulk',
+    tool: 'post_ens_bulk',
     method: 'POST',
     path: '/api/ens/bulk',
     tag: 'ENS',
@@ -97,12 +103,13 @@ export const ensRoutes: RouteRow[] = [
     tier: 'heavy',
     price: ENS_BATCH_PRICE,
     params: { body: z.object({ names: ensNameBatch }).meta({ example: { names: ['alice.eth', 'bob.eth'] } }) },
-    field: 'ensBatch',
+    field: rootField(EnsResolver.prototype.ensBatch),
     shape: pick('results'),
   },
   {
     kind: 'operation',
     id: 'getEnsAvatar',
+    tool: 'get_ens_avatar',
     method: 'GET',
     path: '/api/ens/avatar/{name}',
     tag: 'ENS',
@@ -112,13 +119,14 @@ export const ensRoutes: RouteRow[] = [
     tier: 'medium',
     price: ENS_PRICE,
     params: { path: z.object({ name: ensName }) },
-    field: 'ensAvatar',
+    field: rootField(EnsResolver.prototype.ensAvatar),
     errors: [404],
     notFound: 'no avatar for this ENS name',
   },
   {
     kind: 'operation',
     id: 'getEnsPrimaryName',
+    tool: 'get_ens_primary_name',
     method: 'GET',
     path: '/api/ens/reverse/{address}',
     tag: 'ENS',
@@ -128,7 +136,7 @@ export const ensRoutes: RouteRow[] = [
     tier: 'medium',
     price: ENS_PRICE,
     params: { path: z.object({ address: evmAddress }) },
-    field: 'ensReverse',
+    field: rootField(EnsResolver.prototype.ensReverse),
     shape: pick('name'),
     errors: [404],
     notFound: 'no primary ENS name for this address',
@@ -136,6 +144,7 @@ export const ensRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getEnsDomains',
+    tool: 'get_ens_domains',
     method: 'GET',
     path: '/api/ens/domains/{address}',
     tag: 'ENS',
@@ -148,11 +157,12 @@ export const ensRoutes: RouteRow[] = [
       path: z.object({ address: evmAddress }),
       query: z.object({ limit: domainsLimit, offset: domainsOffset }),
     },
-    field: 'ensDomains',
+    field: rootField(EnsResolver.prototype.ensDomains),
   },
   {
     kind: 'operation',
     id: 'getEnsProfile',
+    tool: 'get_ens_profile',
     method: 'GET',
     path: '/api/ens/{name}',
     tag: 'ENS',
@@ -161,7 +171,7 @@ export const ensRoutes: RouteRow[] = [
     tier: 'medium',
     price: ENS_PRICE,
     params: { path: z.object({ name: ensName }), query: profileQuery },
-    field: 'ensProfile',
+    field: rootField(EnsResolver.prototype.ensProfile),
     operation: `query getEnsProfile(${PROFILE_VARIABLES}) { ensProfile(name: $name) { ${PROFILE_SELECTION} } }`,
     variables: profileVariables,
     shape: recordsAsMap,
@@ -171,6 +181,7 @@ export const ensRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getFullProfile',
+    tool: 'get_full_profile',
     method: 'GET',
     path: '/api/profile/full/{name}',
     tag: 'Identity',
@@ -180,7 +191,7 @@ export const ensRoutes: RouteRow[] = [
     tier: 'heavy',
     price: ENS_BATCH_PRICE,
     params: { path: z.object({ name: ensName }), query: profileQuery },
-    field: 'ensProfile',
+    field: rootField(EnsResolver.prototype.ensProfile),
     variables: profileVariables,
     operation: `query getFullProfile(${PROFILE_VARIABLES}) { ensProfile(name: $name) { ${PROFILE_SELECTION} wallet { address primaryName balance { balance balanceUsd tokens { symbol balance balanceUsd } } farcasterUser { fid username displayName pfp followers following recentCasts(limit: 5) { hash text timestamp } } } } }`,
     shape: recordsAsMap,

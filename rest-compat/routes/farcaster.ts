@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { z } from 'zod';
 import {
   farcasterIdentifier,
@@ -11,6 +12,8 @@ import {
 } from '../../src/arguments/farcaster-arguments.js';
 import { MAX_SEARCH_LIMIT } from '../../src/arguments/farcaster-limits.js';
 import { optionalFeedCursor } from '../../src/arguments/feed-cursor.js';
+import { FarcasterUserResolver } from '../../subgraphs/farcaster/resolvers.js';
+import { rootField } from '../root-field.js';
 import type { RouteRow } from '../route-row.js';
 
 /**
@@ -51,6 +54,7 @@ export const farcasterRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'searchFarcasterUsers',
+    tool: 'search_farcaster_users',
     method: 'GET',
     path: '/api/farcaster/search',
     tag: 'Farcaster',
@@ -64,7 +68,7 @@ export const farcasterRoutes: RouteRow[] = [
         limit: farcasterSearchLimit,
       }),
     },
-    field: 'farcasterSearch',
+    field: rootField(FarcasterUserResolver.prototype.farcasterSearch),
     operation: `query searchFarcasterUsers($q: String!, $type: String!, $limit: Int!) {
       farcasterSearch(q: $q, type: $type, limit: $limit) { type results { ${USER_FIELDS} } }
     }`,
@@ -73,6 +77,7 @@ export const farcasterRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getFarcasterFeed',
+    tool: 'get_farcaster_feed',
     method: 'GET',
     path: '/api/farcaster/feed',
     tag: 'Farcaster',
@@ -83,7 +88,7 @@ export const farcasterRoutes: RouteRow[] = [
     params: {
       query: z.object({ limit: farcasterListLimit, cursor: optionalFeedCursor }),
     },
-    field: 'farcasterFeed',
+    field: rootField(FarcasterUserResolver.prototype.farcasterFeed),
     operation: `query getFarcasterFeed($limit: Int!, $cursor: String) {
       farcasterFeed(limit: $limit, cursor: $cursor) { data { ${CAST_FIELDS} author { fid username displayName pfp } } cursor }
     }`,
@@ -92,6 +97,7 @@ export const farcasterRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getFarcasterUserByFid',
+    tool: 'get_farcaster_user_by_fid',
     method: 'GET',
     path: '/api/farcaster/user/{fid}',
     tag: 'Farcaster',
@@ -99,7 +105,7 @@ export const farcasterRoutes: RouteRow[] = [
     tier: 'medium',
     price: SOCIAL_PROFILE_PRICE,
     params: { path: fidPath },
-    field: 'farcasterUserByFid',
+    field: rootField(FarcasterUserResolver.prototype.farcasterUserByFid),
     operation: `query getFarcasterUserByFid($fid: Int!) { farcasterUserByFid(fid: $fid) { ${USER_FIELDS} } }`,
     notFound: UNKNOWN_FID,
     maxAge: PROFILE_MAX_AGE_SECONDS,
@@ -107,6 +113,7 @@ export const farcasterRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'listFarcasterUserCasts',
+    tool: 'list_farcaster_user_casts',
     method: 'GET',
     path: '/api/farcaster/user/{fid}/casts',
     tag: 'Farcaster',
@@ -114,7 +121,7 @@ export const farcasterRoutes: RouteRow[] = [
     description: '`total` is null: no upstream counts casts.',
     tier: 'medium',
     params: { path: fidPath, query: pageQuery },
-    field: 'farcasterUserCasts',
+    field: rootField(FarcasterUserResolver.prototype.farcasterUserCasts),
     operation: offsetPageOperation('listFarcasterUserCasts', 'farcasterUserCasts', CAST_FIELDS),
     notFound: UNKNOWN_FID,
     maxAge: LIST_MAX_AGE_SECONDS,
@@ -122,6 +129,7 @@ export const farcasterRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'listFarcasterUserFollowers',
+    tool: 'list_farcaster_user_followers',
     method: 'GET',
     path: '/api/farcaster/user/{fid}/followers',
     tag: 'Farcaster',
@@ -129,7 +137,7 @@ export const farcasterRoutes: RouteRow[] = [
     description: "`total` is the user's follower count (null when the hub fallback serves, which keeps no counts).",
     tier: 'medium',
     params: { path: fidPath, query: pageQuery },
-    field: 'farcasterUserFollowers',
+    field: rootField(FarcasterUserResolver.prototype.farcasterUserFollowers),
     operation: offsetPageOperation('listFarcasterUserFollowers', 'farcasterUserFollowers', USER_FIELDS),
     notFound: UNKNOWN_FID,
     maxAge: LIST_MAX_AGE_SECONDS,
@@ -137,6 +145,7 @@ export const farcasterRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getFarcasterUser',
+    tool: 'get_farcaster_user',
     method: 'GET',
     path: '/api/farcaster/{identifier}',
     tag: 'Farcaster',
@@ -145,7 +154,7 @@ export const farcasterRoutes: RouteRow[] = [
     tier: 'medium',
     price: SOCIAL_PROFILE_PRICE,
     params: { path: z.object({ identifier: farcasterIdentifier }) },
-    field: 'farcasterUser',
+    field: rootField(FarcasterUserResolver.prototype.farcasterUser),
     operation: `query getFarcasterUser($identifier: String!) { farcasterUser(identifier: $identifier) { ${USER_FIELDS} } }`,
     notFound: 'no Farcaster user with this username, FID or verified address',
     maxAge: PROFILE_MAX_AGE_SECONDS,
@@ -153,13 +162,14 @@ export const farcasterRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'listFarcasterCasts',
+    tool: 'list_farcaster_casts',
     method: 'GET',
     path: '/api/farcaster/{fid}/casts',
     tag: 'Farcaster',
     summary: "A user's newest casts: `{ casts }`",
     tier: 'medium',
     params: { path: fidPath, query: limitQuery },
-    field: 'farcasterCasts',
+    field: rootField(FarcasterUserResolver.prototype.farcasterCasts),
     operation: newestOperation('listFarcasterCasts', 'farcasterCasts', 'casts', CAST_FIELDS),
     notFound: UNKNOWN_FID,
     maxAge: LIST_MAX_AGE_SECONDS,
@@ -167,13 +177,14 @@ export const farcasterRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'listFarcasterFollowers',
+    tool: 'list_farcaster_followers',
     method: 'GET',
     path: '/api/farcaster/{fid}/followers',
     tag: 'Farcaster',
     summary: "A user's most recent followers: `{ users }`",
     tier: 'medium',
     params: { path: fidPath, query: limitQuery },
-    field: 'farcasterFollowers',
+    field: rootField(FarcasterUserResolver.prototype.farcasterFollowers),
     operation: newestOperation('listFarcasterFollowers', 'farcasterFollowers', 'users', USER_FIELDS),
     notFound: UNKNOWN_FID,
     maxAge: LIST_MAX_AGE_SECONDS,

@@ -1,6 +1,9 @@
+import 'reflect-metadata';
 import { z } from 'zod';
 import { historyDays, symbolBatchQuery, trendingLimit } from '../../src/arguments/price-arguments.js';
 import { MAX_BATCH_SYMBOLS, tokenSymbol } from '../../src/arguments/token-symbol.js';
+import { PricesResolver } from '../../subgraphs/prices/resolvers.js';
+import { rootField } from '../root-field.js';
 import type { RouteRow } from '../route-row.js';
 
 /** docs/api-contract.md#data-freshness: token prices 30 seconds; a shared cache may keep an answer that long. */
@@ -11,6 +14,7 @@ export const priceRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'getTokenPricesBatch',
+    tool: 'get_token_prices_batch',
     method: 'GET',
     // Declared before /api/price/{symbol} for readers; fastify prefers the static segment whatever the order.
     path: '/api/price/batch',
@@ -21,13 +25,14 @@ export const priceRoutes: RouteRow[] = [
     tier: 'heavy',
     price: '0.02',
     params: { query: z.object({ symbols: symbolBatchQuery }) },
-    field: 'tokenPrices',
+    field: rootField(PricesResolver.prototype.tokenPrices),
     errors: [404],
     maxAge: PRICE_MAX_AGE_SECONDS,
   },
   {
     kind: 'operation',
     id: 'getTokenPrice',
+    tool: 'get_token_price',
     method: 'GET',
     path: '/api/price/{symbol}',
     tag: 'Prices',
@@ -35,13 +40,14 @@ export const priceRoutes: RouteRow[] = [
     tier: 'light',
     price: '0.005',
     params: { path: z.object({ symbol: tokenSymbol }) },
-    field: 'tokenPrice',
+    field: rootField(PricesResolver.prototype.tokenPrice),
     notFound: 'no price for this token',
     maxAge: PRICE_MAX_AGE_SECONDS,
   },
   {
     kind: 'operation',
     id: 'getSmartTokenPrice',
+    tool: 'get_smart_token_price',
     method: 'GET',
     path: '/api/price/smart/{symbol}',
     tag: 'Prices',
@@ -51,13 +57,14 @@ export const priceRoutes: RouteRow[] = [
     tier: 'medium',
     price: '0.01',
     params: { path: z.object({ symbol: tokenSymbol }) },
-    field: 'smartPrice',
+    field: rootField(PricesResolver.prototype.smartPrice),
     notFound: 'no source quotes this token',
     maxAge: PRICE_MAX_AGE_SECONDS,
   },
   {
     kind: 'operation',
     id: 'getTokenPriceHistory',
+    tool: 'get_token_price_history',
     method: 'GET',
     path: '/api/price/history/{symbol}',
     tag: 'Prices',
@@ -65,13 +72,14 @@ export const priceRoutes: RouteRow[] = [
     tier: 'medium',
     price: '0.05',
     params: { path: z.object({ symbol: tokenSymbol }), query: z.object({ days: historyDays }) },
-    field: 'priceHistory',
+    field: rootField(PricesResolver.prototype.priceHistory),
     notFound: 'no price history for this token',
     maxAge: 60,
   },
   {
     kind: 'operation',
     id: 'getTrendingTokens',
+    tool: 'get_trending_tokens',
     method: 'GET',
     path: '/api/market/trending',
     tag: 'Prices',
@@ -79,7 +87,7 @@ export const priceRoutes: RouteRow[] = [
     tier: 'medium',
     price: '0.01',
     params: { query: z.object({ limit: trendingLimit }) },
-    field: 'trendingTokens',
+    field: rootField(PricesResolver.prototype.trendingTokens),
     maxAge: 60,
   },
 ];

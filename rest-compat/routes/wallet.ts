@@ -1,8 +1,11 @@
+import 'reflect-metadata';
 import { z } from 'zod';
 import { chainName } from '../../src/arguments/chain.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
 import { walletLimit, walletWindowOffset } from '../../src/arguments/wallet-arguments.js';
 import { MAX_NFT_WINDOW, MAX_TRANSACTION_WINDOW } from '../../src/arguments/wallet-limits.js';
+import { WalletResolver } from '../../subgraphs/wallet/resolvers.js';
+import { rootField } from '../root-field.js';
 import type { OperationRow, RouteParams, RouteRow } from '../route-row.js';
 
 const walletChain = chainName.optional();
@@ -15,9 +18,10 @@ const pagedListParams = (maxWindow: number): RouteParams => ({
   query: z.object({ chain: walletChain, limit: walletLimit, offset: walletWindowOffset(maxWindow) }),
 });
 
-const balanceRow = (id: string, path: string, summary: string): OperationRow => ({
+const balanceRow = (id: string, tool: string, path: string, summary: string): OperationRow => ({
   kind: 'operation',
   id,
+  tool,
   method: 'GET',
   path,
   tag: 'Wallet',
@@ -26,7 +30,7 @@ const balanceRow = (id: string, path: string, summary: string): OperationRow => 
     'The native coin and every listed ERC-20 the address holds (non-zero balances), read at one block in one multicall `eth_call`; USD values from CoinGecko (null when no price is known, e.g. while the price source is down). `balance` strings are exact decimals; `balanceUsd` is rounded to cents.',
   tier: 'medium',
   params: { path: addressPath, query: z.object({ chain: walletChain }) },
-  field: 'walletBalance',
+  field: rootField(WalletResolver.prototype.walletBalance),
   maxAge: 12,
 });
 
@@ -34,17 +38,20 @@ const balanceRow = (id: string, path: string, summary: string): OperationRow => 
 export const walletRoutes: RouteRow[] = [
   balanceRow(
     'getWalletBalance',
+    'get_wallet_balance',
     '/api/wallet/{address}/balance',
     'Native and ERC-20 balances of an address, with USD values',
   ),
   balanceRow(
     'getWalletBalances',
+    'get_wallet_balances',
     '/api/wallet/{address}/balances',
     'Same as /balance (the other spelling the contract documents)',
   ),
   {
     kind: 'operation',
     id: 'getWalletTransactions',
+    tool: 'get_wallet_transactions',
     method: 'GET',
     path: '/api/wallet/{address}/transactions',
     tag: 'Wallet',
@@ -52,12 +59,13 @@ export const walletRoutes: RouteRow[] = [
     description: `Offset pagination over the explorer's list (Etherscan \`account/txlist\`), which holds the ${MAX_TRANSACTION_WINDOW + 1} most recent transactions at most. The explorer reports no count: \`pagination.total\` is exact when \`hasMore\` is false and otherwise counts the transactions known so far (offset + limit + 1).`,
     tier: 'medium',
     params: pagedListParams(MAX_TRANSACTION_WINDOW),
-    field: 'walletTransactions',
+    field: rootField(WalletResolver.prototype.walletTransactions),
     maxAge: 30,
   },
   {
     kind: 'operation',
     id: 'getWalletNfts',
+    tool: 'get_wallet_nfts',
     method: 'GET',
     path: '/api/wallet/{address}/nfts',
     tag: 'Wallet',
@@ -65,7 +73,7 @@ export const walletRoutes: RouteRow[] = [
     description: `Offset pagination over Alchemy's NFT API v3 (pages of 100 behind page keys, walked from the start, so offset + limit may reach ${MAX_NFT_WINDOW}). \`pagination.total\` is the API's count.`,
     tier: 'medium',
     params: pagedListParams(MAX_NFT_WINDOW),
-    field: 'walletNfts',
+    field: rootField(WalletResolver.prototype.walletNfts),
     maxAge: 60,
   },
 ];

@@ -1,7 +1,10 @@
+import 'reflect-metadata';
 import { z } from 'zod';
 import { deliveriesLimit, deliveriesOffset, deliveryId, webhookId } from '../../src/arguments/webhook-arguments.js';
 import { createWebhookBody, updateWebhookBody } from '../../src/arguments/webhook-body.js';
+import { WebhooksResolver } from '../../subgraphs/webhooks/resolvers.js';
 import { omitWhenNull } from '../response-shape.js';
+import { rootField } from '../root-field.js';
 import type { OperationRow, RouteRow } from '../route-row.js';
 
 const byId = z.object({ id: webhookId });
@@ -32,6 +35,7 @@ export const webhookRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'createWebhook',
+    tool: 'create_webhook',
     method: 'POST',
     path: '/api/webhooks',
     tag: 'Subscribe',
@@ -43,7 +47,7 @@ export const webhookRoutes: RouteRow[] = [
         example: { url: 'https://hooks.example.org/ens', events: ['ens.transfer'], filters: { names: ['*.base.eth'] } },
       }),
     },
-    field: 'createWebhook',
+    field: rootField(WebhooksResolver.prototype.createWebhook),
     variables: (input) => input.body,
     shape: withoutAbsentSecret,
     errors: [401, 402],
@@ -52,19 +56,21 @@ export const webhookRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'listWebhooks',
+    tool: 'list_webhooks',
     method: 'GET',
     path: '/api/webhooks',
     tag: 'Subscribe',
     summary: "The wallet's webhooks (never their secrets) and its plan: webhooks and events this month, with limits",
     description: WHO,
     tier: 'light',
-    field: 'webhooks',
+    field: rootField(WebhooksResolver.prototype.webhooks),
     errors: [401],
     credentials: 'wallet',
   },
   {
     kind: 'operation',
     id: 'getWebhook',
+    tool: 'get_webhook',
     method: 'GET',
     path: '/api/webhooks/{id}',
     tag: 'Subscribe',
@@ -72,7 +78,7 @@ export const webhookRoutes: RouteRow[] = [
     ...OWN_WEBHOOK,
     tier: 'light',
     params: { path: byId },
-    field: 'webhook',
+    field: rootField(WebhooksResolver.prototype.webhook),
   },
   {
     kind: 'operation',
@@ -84,7 +90,7 @@ export const webhookRoutes: RouteRow[] = [
     ...OWN_WEBHOOK,
     tier: 'medium',
     params: { path: byId, body: updateWebhookBody.meta({ example: { status: 'paused' } }) },
-    field: 'updateWebhook',
+    field: rootField(WebhooksResolver.prototype.updateWebhook),
     variables: (input) => ({ ...input.body, id: input.path.id }),
   },
   {
@@ -97,11 +103,12 @@ export const webhookRoutes: RouteRow[] = [
     ...OWN_WEBHOOK,
     tier: 'medium',
     params: { path: byId },
-    field: 'deleteWebhook',
+    field: rootField(WebhooksResolver.prototype.deleteWebhook),
   },
   {
     kind: 'operation',
     id: 'testWebhook',
+    tool: 'test_webhook',
     method: 'POST',
     path: '/api/webhooks/{id}/test',
     tag: 'Subscribe',
@@ -109,7 +116,7 @@ export const webhookRoutes: RouteRow[] = [
     description: `${WHO} ${NOT_YOURS} 409 \`CONFLICT\` when the webhook is paused or disabled.`,
     tier: 'medium',
     params: { path: byId },
-    field: 'testWebhook',
+    field: rootField(WebhooksResolver.prototype.testWebhook),
     errors: [401, 404, 409],
     credentials: 'wallet',
     notFound: NO_SUCH_WEBHOOK,
@@ -117,6 +124,7 @@ export const webhookRoutes: RouteRow[] = [
   {
     kind: 'operation',
     id: 'listWebhookDeliveries',
+    tool: 'list_webhook_deliveries',
     method: 'GET',
     path: '/api/webhooks/{id}/deliveries',
     tag: 'Subscribe',
@@ -130,11 +138,12 @@ export const webhookRoutes: RouteRow[] = [
         offset: deliveriesOffset,
       }),
     },
-    field: 'webhookDeliveries',
+    field: rootField(WebhooksResolver.prototype.webhookDeliveries),
   },
   {
     kind: 'operation',
     id: 'redeliverWebhookDelivery',
+    tool: 'redeliver_webhook_delivery',
     method: 'POST',
     path: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
     tag: 'Subscribe',
@@ -142,7 +151,7 @@ export const webhookRoutes: RouteRow[] = [
     description: `${WHO} 404 when the webhook or the delivery is not the wallet's; 409 \`CONFLICT\` for an event dropped over the plan's monthly limit.`,
     tier: 'medium',
     params: { path: z.object({ id: webhookId, deliveryId }) },
-    field: 'redeliverWebhookDelivery',
+    field: rootField(WebhooksResolver.prototype.redeliverWebhookDelivery),
     errors: [401, 404, 409],
     credentials: 'wallet',
     notFound: 'no such delivery of a webhook of this wallet',

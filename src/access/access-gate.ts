@@ -25,6 +25,11 @@ export interface AccessDecision {
    * and send the headers it resolves to (`X-PAYMENT-RESPONSE` / `PAYMENT-RESPONSE`). If it throws, send no data.
    */
   settle?: () => Promise<{ headers: Record<string, string>; receipt: PaymentReceipt }>;
+  /**
+   * Present with `settle`: call once the response is done. A payment that was never settled (the call answered an
+   * error) is given back, so its authorization may pay again; after settle() it does nothing.
+   */
+  abandon?: () => void;
 }
 
 /** What the gate needs to know about the route being called. */
@@ -214,7 +219,13 @@ export function createAccessGate(params: {
       if (payment && terms) {
         const caller = await identify(req, route.endsSession);
         const authorized = await params.payments!.verifier.authorize(payment, terms);
-        return { caller, headers: {}, release: noRelease, settle: () => authorized.settle() };
+        return {
+          caller,
+          headers: {},
+          release: noRelease,
+          settle: () => authorized.settle(),
+          abandon: () => authorized.abandon(),
+        };
       }
       const caller = await identify(req, route.endsSession);
       if (!caller.apiKey) return { caller, headers: await admitCounted(req, caller, route, tier), release: noRelease };
@@ -284,8 +295,8 @@ function rateLimited(p: {
   const retryAfter = secondsUntil(windowResetsAt(p.now, p.perMinute ? MINUTE_MS : DAY_MS), p.now);
   const { limit } = p;
   const message = p.perMinute
-    ? `Rate limit exceeded: ${limit} requests per minute on the ${p.tier} tier`
-    : `Daily limit exceeded: ${limit} requests per day on the ${p.tier} tier`;
+    ? `Rate limit exceeded: ${requestsPer(limit, 'minute')} on the ${p.tier} tier`
+    : `Daily limit exceeded: ${requestsPer(limit, 'day')} on the ${p.tier} tier`;
   return new ApiError(
     'RATE_LIMITED',
     message,
@@ -339,4 +350,12 @@ function tooManyInFlight(tier: CountedTier, limit: number): ApiError {
     },
     { 'Retry-After': '1' },
   );
+}
+
+/**
+ * A limit said in words, in the singular for one.
+ * @example requestsPer(1, 'day') // '1 request per day'
+ */
+export function requestsPer(limit: number, unit: 'minute' | 'day'): string {
+  return `${limit} ${limit === 1 ? 'request' : 'requests'} per ${unit}`;
 }

@@ -1,6 +1,6 @@
-import { withJsonSchemaExamples } from '../../rest-compat/openapi/examples-keyword.js';
 import type { JsonSchema } from '../../rest-compat/openapi/openapi-types.js';
 import type { OperationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
+import { portableJsonSchema } from '../../rest-compat/openapi/portable-json-schema.js';
 import { schemaExample } from '../../rest-compat/openapi/schema-example.js';
 import type { HttpMethod } from '../../rest-compat/route-row.js';
 
@@ -93,15 +93,18 @@ function extension(
   const defs = rootDefs(schemas);
   return {
     info: { input, ...(output.info ? { output: output.info } : {}) },
-    // The OpenAPI document's schemas with `examples`, not OpenAPI's `example`: bazaar clients validate them with a JSON
-    // Schema library, and one in strict mode refuses an unknown keyword.
-    schema: withJsonSchemaExamples({
-      $schema: DIALECT,
-      type: 'object',
-      properties: { input: inputSchema, ...(output.schema ? { output: output.schema } : {}) },
-      required: ['input'],
-      ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}),
-    }),
+    // The OpenAPI document's schemas in plain JSON Schema: bazaar clients validate them with a JSON Schema library, one
+    // in strict mode refuses OpenAPI's `example`, and x402's own validator knows no formats (it warns about each).
+    schema: portableJsonSchema(
+      {
+        $schema: DIALECT,
+        type: 'object',
+        properties: { input: inputSchema, ...(output.schema ? { output: output.schema } : {}) },
+        required: ['input'],
+        ...(Object.keys(defs).length > 0 ? { $defs: defs } : {}),
+      },
+      { formats: 'as-patterns' },
+    ),
   };
 }
 

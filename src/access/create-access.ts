@@ -5,7 +5,13 @@ import type { AccessTallies } from '../observability/access-tallies.js';
 import type { Sources } from '../sources/sources.js';
 import type { FacilitatorSource } from '../sources/x402/facilitator-source.js';
 import type { Store } from '../store/store.js';
-import { type AccessGate, createAccessGate, type DailyLimitResponse, paymentTermsFor } from './access-gate.js';
+import {
+  type AccessGate,
+  createAccessGate,
+  type DailyLimitResponse,
+  paymentTermsFor,
+  requestsPer,
+} from './access-gate.js';
 import { createAccountServices } from './account-services.js';
 import { accessLimitsFromConfig } from './caller-limits.js';
 import { createCallerIdentifier } from './identify-caller.js';
@@ -112,7 +118,7 @@ function paymentOffer(payments: X402Payments, defaultPriceUsd: string): DailyLim
     const terms = paymentTermsFor(req, route, defaultPriceUsd);
     if (!terms) return undefined;
     return payments.offer(terms, {
-      message: `Daily limit exceeded: ${limit} requests per day on the ${route.tier} tier; pay ${terms.priceUsd} USD per request with x402 (USDC on Base), or wait until midnight UTC`,
+      message: `Daily limit exceeded: ${requestsPer(limit, 'day')} on the ${route.tier} tier; pay ${terms.priceUsd} USD per request with x402 (USDC on Base), or wait until midnight UTC`,
       extra: { tier: route.tier, limit, retryAfter },
       headers,
     });

@@ -42,9 +42,15 @@ export interface AuthorizedPayment {
   reference: string;
   /**
    * Settles through the facilitator, once; resolves to the settlement transaction and the response headers
-   * (`X-PAYMENT-RESPONSE` for v1, `PAYMENT-RESPONSE` for v2). A refused settlement is a 402, no answer a 503.
+   * (`X-PAYMENT-RESPONSE` for v1, `PAYMENT-RESPONSE` for v2). A refused settlement is a 402 and leaves the
+   * authorization usable again; no answer is a 503 and keeps it spent (the transaction may have been sent).
    */
   settle(): Promise<{ transaction: string; receipt: PaymentReceipt; headers: Record<string, string> }>;
+  /**
+   * The call ended without settling (its answer was an error): the nonce is released, so the same authorization may
+   * pay again. A no-op once settle() was called; safe to call more than once.
+   */
+  abandon(): void;
 }
 
 export interface X402Payments {
@@ -166,7 +172,7 @@ function decode(payment: PresentedPayment): DecodedPayment {
  */
 export function createX402Payments(p: {
   x402: X402Settings;
-  store: Pick<Store, 'markPaymentNonceSpent'>;
+  store: Pick<Store, 'markPaymentNonceSpent' | 'releasePaymentNonce'>;
   facilitator: FacilitatorSource;
   now?: () => number;
   /** Offers, settlements and failures, for /metrics. */
@@ -297,8 +303,14 @@ export function createX402Payments(p: {
           'replay',
         );
 
-      const verified = await p.facilitator.verify(request).catch(unavailable);
+      // A payment refused before settlement never reached the chain: its authorization stays the payer's to use.
+      const release = () => p.store.releasePaymentNonce(reference).catch(() => undefined);
+      const verified = await p.facilitator.verify(request).catch(async (err: unknown) => {
+        await release();
+        return unavailable(err);
+      });
       if (!verified.isValid) {
+        await release();
         return refuse(
           terms,
           new PaymentRefused(
@@ -310,15 +322,21 @@ export function createX402Payments(p: {
       }
       const responseHeader =
         payment.header === 'X-PAYMENT' || decoded.x402Version === 1 ? 'X-PAYMENT-RESPONSE' : 'PAYMENT-RESPONSE';
-      let settled = false;
+      let ended = false;
       return {
         payer,
         reference,
+        abandon() {
+          if (ended) return;
+          ended = true;
+          void release();
+        },
         async settle() {
-          if (settled) throw new Error('a payment is settled once');
-          settled = true;
+          if (ended) throw new Error('a payment is settled once, and not after it was abandoned');
+          ended = true;
           const answer = await p.facilitator.settle(request).catch(unavailable);
           if (!answer.success) {
+            await release();
             return refuse(
               terms,
               new PaymentRefused(

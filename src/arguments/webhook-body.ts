@@ -103,18 +103,56 @@ export const webhookSecret = z
 
 export const webhookStatusChange = z.enum(['active', 'paused']);
 
-/** The filter each event family needs: without it, the event would mean every transfer or cast on the network. */
-const NEEDED_FILTERS: { prefix: string; filter: keyof WebhookFilters; what: string }[] = [
-  { prefix: 'wallet.', filter: 'addresses', what: 'filters.addresses (the watched addresses)' },
-  { prefix: 'farcaster.', filter: 'fids', what: 'filters.fids (the watched FIDs)' },
-  { prefix: 'price.', filter: 'prices', what: 'filters.prices (symbol with above or below)' },
-];
+/**
+ * The webhook event families, each declared once: its type prefix, whether it is read from chain logs and blocks,
+ * and the filter it cannot do without (without it, the event would mean every transfer or cast on the network).
+ */
+export const WEBHOOK_FAMILIES = [
+  { family: 'ens', prefix: 'ens.', onChain: true, needs: undefined },
+  {
+    family: 'wallet',
+    prefix: 'wallet.',
+    onChain: true,
+    needs: { filter: 'addresses', what: 'filters.addresses (the watched addresses)' },
+  },
+  {
+    family: 'farcaster',
+    prefix: 'farcaster.',
+    onChain: false,
+    needs: { filter: 'fids', what: 'filters.fids (the watched FIDs)' },
+  },
+  {
+    family: 'price',
+    prefix: 'price.',
+    onChain: false,
+    needs: { filter: 'prices', what: 'filters.prices (symbol with above or below)' },
+  },
+] as const satisfies readonly {
+  family: string;
+  prefix: string;
+  onChain: boolean;
+  needs: { filter: keyof WebhookFilters; what: string } | undefined;
+}[];
+
+export type WebhookFamily = (typeof WEBHOOK_FAMILIES)[number]['family'];
+
+/**
+ * The family of an event type, by its prefix (the one place the prefix rule is written); undefined for `ping`.
+ * @example webhookFamily('wallet.nft_transfer') // 'wallet'
+ */
+export function webhookFamily(eventType: string): WebhookFamily | undefined {
+  return WEBHOOK_FAMILIES.find((f) => eventType.startsWith(f.prefix))?.family;
+}
+
+/** Whether an event type is read from chain logs and blocks (the chain detectors watch for it). */
+export const isChainEvent = (eventType: string): boolean =>
+  WEBHOOK_FAMILIES.some((f) => f.onChain && eventType.startsWith(f.prefix));
 
 /** The first event type subscribed without the filter it needs, as a message; null when all are covered. */
 export function missingFilter(events: readonly string[], filters: WebhookFilters): string | null {
-  for (const need of NEEDED_FILTERS) {
-    const type = events.find((e) => e.startsWith(need.prefix));
-    if (type && filters[need.filter] === undefined) return `${type} needs ${need.what}`;
+  for (const { prefix, needs } of WEBHOOK_FAMILIES) {
+    const type = events.find((e) => e.startsWith(prefix));
+    if (type && needs && filters[needs.filter] === undefined) return `${type} needs ${needs.what}`;
   }
   return null;
 }

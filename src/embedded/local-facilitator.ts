@@ -6,10 +6,17 @@ import { type Address, createWalletClient, defineChain, http, publicActions } fr
 import type { settle as settleV1 } from 'x402/facilitator';
 import type { PaymentPayload as PaymentPayloadV1, PaymentRequirements as PaymentRequirementsV1 } from 'x402/types';
 import { MULTICALL3_ADDRESS, VIEM_CHAINS } from '../sources/rpc/viem-chains.js';
+import { followWallClock } from './chain/chain-clock.js';
 import { getDevAccounts } from './chain/dev-accounts.js';
 import { BASE_CHAIN_ID, EMBEDDED_CHAIN_PLANS } from './chain/embedded-chain-plans.js';
 import type { LocalChain, LocalChainLogger } from './chain/local-chain.js';
 import { startSeededChain } from './chain/start-seeded-chain.js';
+
+/**
+ * How far the chain's latest block may fall behind wall time before a payment is verified or settled: well inside the
+ * 600 s x402's clients date `validAfter` back by, which a simulation on an idle chain's old block would refuse.
+ */
+const MAX_CLOCK_LAG_SECONDS = 60;
 
 /** A facilitator request body is one payload and one requirement: a few KB. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -114,6 +121,17 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
       return turn;
     };
 
+    // An idle chain mines nothing: before a payment is simulated, its clock is brought to wall time (once at a time).
+    let catchingUp: Promise<unknown> | undefined;
+    const clockFollowsWallTime = () => {
+      catchingUp ??= followWallClock(chain.rpcUrl, { maxLagSeconds: MAX_CLOCK_LAG_SECONDS })
+        .catch((err: unknown) => p.logger?.warn({ err: (err as Error).message }, 'embedded Base clock not moved'))
+        .finally(() => {
+          catchingUp = undefined;
+        });
+      return catchingUp;
+    };
+
     const server = createServer((req, res) => {
       const path = (req.url ?? '').split('?')[0];
       (async () => {
@@ -127,7 +145,7 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
         if (!payload || typeof payload !== 'object' || !requirements || typeof requirements !== 'object') {
           throw new BadFacilitatorRequest('paymentPayload and paymentRequirements are required');
         }
-        const { v2, verifyV1, settleV1 } = await facilitators();
+        const [{ v2, verifyV1, settleV1 }] = await Promise.all([facilitators(), clockFollowsWallTime()]);
         if (payload.x402Version === 1) {
           const v1Payload = payload as unknown as PaymentPayloadV1;
           const v1Requirements = requirements as unknown as PaymentRequirementsV1;
@@ -148,6 +166,8 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
         return send(res, 500, { error: 'facilitator error' });
       });
     });
+    // Idle connections are closed by the client (the server's x402 client), never here: see the replay server.
+    server.keepAliveTimeout = 0;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(0, '127.0.0.1', () => resolve());

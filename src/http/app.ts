@@ -3,17 +3,13 @@ import type { Logger } from 'pino';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { ServedDocument } from '../../rest-compat/routes/documents.js';
-import { type AccessGate, noRelease } from '../access/access-gate.js';
+import type { AccessGate } from '../access/access-gate.js';
 import type { AppConfig } from '../config/config.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { requestLoggerFactory } from '../logging/request-logger.js';
-import { registerHttpSpans } from '../observability/http/http-spans.js';
-import { observedGateway } from '../observability/http/observe-operation.js';
-import type { OperatorMetricSources } from '../observability/http/operator-metrics.js';
-import { publishedOperationNames } from '../observability/http/published-operation-names.js';
 import { OperationTallies } from '../observability/operation-tallies.js';
 import { registerBatchRoutes } from './batch-route.js';
-import { connectionOptions, limitConnections } from './connection-limits.js';
+import { connectionOptions, connectionShares, limitConnections } from './connection-limits.js';
 import { registerCors } from './cors.js';
 import { clientErrorResponse, installErrorHandling, sendFrameworkError } from './error-handler.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
@@ -24,9 +20,14 @@ import { registerLandingPage } from './landing-page.js';
 import type { AgentSurface } from './mcp/agent-surface.js';
 import { mcpAllowedHosts, registerMcpRoute } from './mcp/mcp-route.js';
 import { createHttpMetrics, registerMetrics } from './metrics.js';
+import { registerHttpSpans } from './observability/http-spans.js';
+import { observedGateway } from './observability/observe-operation.js';
+import type { OperatorMetricSources } from './observability/operator-metrics.js';
+import { publishedOperationNames } from './observability/published-operation-names.js';
 import { requestIdFor } from './request-id.js';
 import { ResponseCache } from './response-cache.js';
 import { fastifyPath, registerOperationRoutes } from './rest-routes.js';
+import { runAdmitted } from './run-admitted.js';
 import { htmlPageHeaders, registerSecurityHeaders } from './security-headers.js';
 import { proxyTrust } from './trusted-proxies.js';
 import { uiAssets } from './ui-assets.js';
@@ -77,7 +78,11 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: 16_384 },
   });
   installErrorHandling(app);
-  registerHttpSpans(app);
+  const shares = connectionShares(deps.config);
+  const traceContextFrom = deps.config.otel.traceContextFrom;
+  registerHttpSpans(app, {
+    trustsTraceContext: traceContextFrom === 'proxies' ? shares.isTrustedProxy : () => traceContextFrom === 'all',
+  });
   registerJsonBodyParser(app);
   // Set as the request arrives (a callback hook, not an async onSend: this runs on every request).
   app.addHook('onRequest', (request, reply, done) => {
@@ -87,7 +92,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
   await registerCors(app, deps.config.corsOrigins);
   Object.assign(answerHeaders, await registerSecurityHeaders(app));
   // After the request id and security headers: a refused connection's 503 carries them too.
-  limitConnections(app, deps.config.connections.max);
+  limitConnections(app, shares);
   const operationTallies = new OperationTallies(
     publishedOperationNames(
       deps.operations,
@@ -117,9 +122,14 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
       method: row.method,
       url: fastifyPath(row.path),
       handler: async (request, reply) => {
-        const decision = await deps.access.admit({ ip: request.ip, headers: request.headers }, row);
-        if (decision.release !== noRelease) reply.raw.once('close', decision.release);
-        return reply.headers(pageHeaders).headers(decision.headers).type(row.contentType).send(document.body);
+        await runAdmitted({
+          admit: () => deps.access.admit({ ip: request.ip, headers: request.headers }, row),
+          run: async (decision) => {
+            reply.headers(decision.headers);
+          },
+          holdSlot: (release) => reply.raw.once('close', release),
+        });
+        return reply.headers(pageHeaders).type(row.contentType).send(document.body);
       },
     });
   }
@@ -141,7 +151,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     publicBaseUrl: deps.config.publicBaseUrl,
     discovery: deps.agents.httpDiscovery,
   });
-  const apollo = await registerGraphqlRoute(app, {
+  await registerGraphqlRoute(app, {
     gateway: deps.gateway,
     access: deps.access,
     operations: deps.operations,
@@ -150,9 +160,6 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     defaultPriceUsd: deps.config.x402.defaultPriceUsd,
     publicBaseUrl: deps.config.publicBaseUrl,
     operationTallies,
-  });
-  app.addHook('onClose', async () => {
-    await apollo.stop();
   });
   return app;
 }

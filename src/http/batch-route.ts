@@ -6,6 +6,7 @@ import { ApiError } from '../errors/api-error.js';
 import { renderError } from '../errors/error-envelope.js';
 import { batchInnerCallHeader, isBatchable, isBatchInnerCall } from './batch-inner-call.js';
 import { fastifyPath, parseRouteInput, requestResource } from './rest-routes.js';
+import { runAdmitted } from './run-admitted.js';
 
 /** One answer of a batch: the inner path's own status and body. */
 export interface BatchResult {
@@ -133,16 +134,17 @@ export function registerBatchRoutes(
           throw new ApiError('INVALID_PARAMETER', `a batch holds at most ${batchRow.maxRequests} requests`);
         }
         const resource = () => requestResource(request, deps.publicBaseUrl);
-        const decision = await deps.access.admit({ ip: request.ip, headers: request.headers, resource }, route);
-        try {
-          reply.headers(decision.headers);
-          const results = await Promise.all(requests.map((r, i) => runInner(app, request, patterns, r.path, i)));
-          // A paid batch is settled once, for the batch, before its answers are sent (inner calls carry no payment).
-          if (decision.settle) reply.headers((await decision.settle()).headers);
-          return reply.header('Cache-Control', 'no-store').send({ results, count: results.length });
-        } finally {
-          decision.release();
-        }
+        // The batch holds the caller's concurrency slot until every inner request is done; a paid batch is settled
+        // once, for the batch, before its answers are sent (inner calls carry no payment).
+        const { value: results, settled } = await runAdmitted({
+          admit: () => deps.access.admit({ ip: request.ip, headers: request.headers, resource }, route),
+          run: (decision) => {
+            reply.headers(decision.headers);
+            return Promise.all(requests.map((r, i) => runInner(app, request, patterns, r.path, i)));
+          },
+        });
+        if (settled) reply.headers(settled.headers);
+        return reply.header('Cache-Control', 'no-store').send({ results, count: results.length });
       },
     });
   }

@@ -88,6 +88,30 @@ export function clientErrorResponse(
   return `${head.join('\r\n')}\r\n\r\n${refused.method === 'HEAD' ? '' : body}`;
 }
 
+/**
+ * Errors raised on /graphql around its pipeline. Fastify's own (a body too large or of another type) are answered in
+ * GraphQL's error shape, `{ errors: [{ message, extensions: { code } }] }`, with their status; an ApiError the
+ * pipeline throws (an x402 offer, a failed settlement) in the envelope, whose `accepts` x402 clients read.
+ */
+export function sendGraphqlRequestError(
+  err: FastifyError | ApiError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  if (err instanceof ApiError) return send(request, reply, err);
+  const apiError = fromFastifyError(err);
+  if (!apiError) request.log.error({ err }, 'request failed');
+  const { status, headers } = renderError(apiError ?? err, 'full');
+  const code = apiError?.code ?? 'INTERNAL_ERROR';
+  noteErrorCode(reply, code);
+  const message = apiError?.message ?? 'internal server error';
+  return reply
+    .code(status)
+    .headers(headers)
+    .type('application/json; charset=utf-8')
+    .send(`${JSON.stringify({ errors: [{ message, extensions: { code } }] })}\n`);
+}
+
 /** The one place errors become responses (with src/errors/error-envelope.ts rendering the body). */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ApiError, request, reply) => {

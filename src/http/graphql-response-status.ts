@@ -1,3 +1,5 @@
+import type { GraphQLFormattedError } from 'graphql';
+
 /**
  * Codes Apollo Server gives GraphQL request errors: the document does not parse or validate, the operation cannot be
  * chosen, or the variables do not coerce. A malformed HTTP request (`BAD_REQUEST`: no query, a body that is not JSON)
@@ -13,22 +15,16 @@ const REQUEST_ERROR_CODES: ReadonlySet<string> = new Set([
 /**
  * The HTTP status of a /graphql answer under GraphQL over HTTP: a client that accepts only `application/json` gets
  * 200 for every well-formed request, request errors included (its status codes predate the spec, and legacy clients
- * read `errors`, not the status); `application/graphql-response+json` keeps Apollo's 4xx.
- * @example graphqlResponseStatus({ status: 400, contentType: 'application/json; charset=utf-8', body }) // 200 for a parse failure
+ * read `errors`, not the status); `application/graphql-response+json` keeps the 4xx.
+ * @example graphqlResponseStatus({ status: 400, contentType: 'application/json; charset=utf-8', errors, data: undefined }) // 200 for a parse failure
  */
-export function graphqlResponseStatus(p: { status: number; contentType: string | undefined; body: string }): number {
-  if (p.status !== 400 || !(p.contentType ?? '').startsWith('application/json')) return p.status;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(p.body);
-  } catch {
-    return p.status;
-  }
-  if (parsed === null || typeof parsed !== 'object' || 'data' in parsed) return p.status;
-  const errors = (parsed as { errors?: unknown }).errors;
-  if (!Array.isArray(errors) || errors.length === 0) return p.status;
-  const requestErrors = errors.every((e: { extensions?: { code?: unknown } } | null) =>
-    REQUEST_ERROR_CODES.has(String(e?.extensions?.code)),
-  );
-  return requestErrors ? 200 : p.status;
+export function graphqlResponseStatus(p: {
+  status: number;
+  contentType: string;
+  errors: readonly GraphQLFormattedError[] | undefined;
+  data: unknown;
+}): number {
+  if (p.status !== 400 || !p.contentType.startsWith('application/json') || p.data !== undefined) return p.status;
+  if (!p.errors?.length) return p.status;
+  return p.errors.every((e) => REQUEST_ERROR_CODES.has(String(e.extensions?.code))) ? 200 : p.status;
 }

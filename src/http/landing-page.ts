@@ -69,8 +69,16 @@ export async function registerLandingPage(
   opts: { publicBaseUrl: string | undefined },
 ): Promise<void> {
   const page = renderLandingPage(opts);
+  // The origin only changes text outside the inline style: the page's CSP (hashes of that style) is the same for all.
   const pageHeaders = await htmlPageHeaders(page);
-  app.get('/', async (_request, reply) => reply.headers(pageHeaders).type('text/html; charset=utf-8').send(page));
+  app.get('/', async (request, reply) => {
+    // A curl line to paste needs an absolute URL: without PUBLIC_BASE_URL, the one this page was asked for.
+    const asked =
+      opts.publicBaseUrl === undefined
+        ? renderLandingPage({ publicBaseUrl: `${request.protocol}://${request.host}` })
+        : page;
+    return reply.headers(pageHeaders).type('text/html; charset=utf-8').send(asked);
+  });
   for (const url of ['/favicon.ico', '/favicon.svg']) {
     app.get(url, async (_request, reply) =>
       reply.header('cache-control', 'public, max-age=86400').type('image/svg+xml').send(FAVICON_SVG),

@@ -3,8 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { Counter, collectDefaultMetrics, Registry } from 'prom-client';
 import { ApiError } from '../errors/api-error.js';
 import { countInto, DurationTally } from '../observability/duration-tally.js';
-import { type OperatorMetricSources, registerOperatorMetrics } from '../observability/http/operator-metrics.js';
 import { scrapedCounter, scrapedHistogram } from '../observability/scraped-families.js';
+import { type OperatorMetricSources, registerOperatorMetrics } from './observability/operator-metrics.js';
 
 /** One route pattern and method: responses by status, error answers by code, and the duration histogram. */
 class RouteTally {

@@ -13,27 +13,52 @@ export function isCacheableRow(row: Pick<OperationRow, 'method' | 'maxAge' | 'en
   return row.method === 'GET' && row.maxAge !== undefined && row.maxAge > 0 && row.envelope !== 'ccip';
 }
 
-/** Bodies kept at most; past it the oldest entry goes (entries live a second at most anyway). */
-const MAX_ENTRIES = 10_000;
+/** Bytes of keys and bodies kept at most (entries live a second at most anyway). */
+const MAX_BYTES = 16 * 1024 * 1024;
+/** What an entry holds besides its key and body: the Map slot, the entry and its promise. */
+const ENTRY_OVERHEAD_BYTES = 200;
 
 interface Entry {
   body: Promise<string>;
   expiresAt: number;
+  /** Its key's and (once rendered) its body's bytes, with ENTRY_OVERHEAD_BYTES. */
+  bytes: number;
 }
+
+/**
+ * The micro-cache key of a cacheable row's request: the row, its path parameters and only the query parameters the
+ * row declares, in the order it declares them. A parameter the row does not take cannot make a new entry (the row's
+ * schema drops it, so the answer is the same), and neither can the order parameters come in.
+ * @example responseCacheKey(row)({ params: {}, query: { chain: 'base', pad: 'x' } }) // 'getGasPrices{}["base"]'
+ */
+export function responseCacheKey(
+  row: Pick<OperationRow, 'id' | 'params'>,
+): (request: { params: unknown; query: unknown }) => string {
+  const declared = Object.keys(row.params?.query?.shape ?? {});
+  return ({ params, query }) => {
+    const asked = (query ?? {}) as Record<string, unknown>;
+    return `${row.id}${JSON.stringify(params ?? {})}${JSON.stringify(declared.map((name) => asked[name] ?? null))}`;
+  };
+}
+
+/** A JS string's own bytes (UTF-16). */
+const stringBytes = (text: string): number => text.length * 2;
 
 /**
  * A micro-cache of serialized bodies for cacheable GET rows (those with `maxAge`, whose answer depends only on
  * the request URL): within a second, repeated calls skip validation and the GraphQL execution, never the access
- * layer. Concurrent misses share one execution. Failures are never kept. A Map in insertion order is the whole
- * eviction policy: every entry expires within RESPONSE_CACHE_MAX_MS, so the oldest is also the least useful.
+ * layer. Concurrent misses share one execution. Failures are never kept. Bounded by bytes (keys and bodies): each
+ * insertion first drops the entries that have expired (a Map in insertion order is in order of expiry, since every
+ * entry lives RESPONSE_CACHE_MAX_MS), then the oldest ones past MAX_BYTES.
  * @example const body = cache.fresh(key) ?? cache.get(key, ttlMs, () => render())
  */
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
 
   constructor(
     private readonly now: () => number = Date.now,
-    private readonly maxEntries = MAX_ENTRIES,
+    private readonly maxBytes = MAX_BYTES,
   ) {}
 
   /** The body stored under `key` if it is still fresh. */
@@ -47,19 +72,58 @@ export class ResponseCache {
     const at = this.now();
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > at) return hit.body;
-    const body = render();
-    const entry = { body, expiresAt: at + Math.min(ttlMs, RESPONSE_CACHE_MAX_MS) };
     // Re-inserted at the end, so the Map's order stays the order of expiry.
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
+    if (hit) this.remove(key, hit);
+    this.dropExpired(at);
+    const body = render();
+    const entry: Entry = {
+      body,
+      expiresAt: at + Math.min(ttlMs, RESPONSE_CACHE_MAX_MS),
+      bytes: ENTRY_OVERHEAD_BYTES + stringBytes(key),
+    };
     this.entries.set(key, entry);
-    body.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
+    this.bytes += entry.bytes;
+    this.fit();
+    body.then(
+      (text) => {
+        if (this.entries.get(key) !== entry) return;
+        entry.bytes += stringBytes(text);
+        this.bytes += stringBytes(text);
+        this.fit();
+      },
+      () => {
+        if (this.entries.get(key) === entry) this.remove(key, entry);
+      },
+    );
     return body;
   }
 
+  /** Entries held. */
   get size(): number {
     return this.entries.size;
+  }
+
+  /** Bytes held (keys, rendered bodies, per-entry overhead). */
+  get heldBytes(): number {
+    return this.bytes;
+  }
+
+  private remove(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+
+  private dropExpired(at: number): void {
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt > at) return;
+      this.remove(key, entry);
+    }
+  }
+
+  private fit(): void {
+    for (const [key, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) return;
+      this.remove(key, entry);
+    }
   }
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { OperationRow, RouteInput, RouteParams, RouteRow } from '../../rest-compat/route-row.js';
-import { type AccessGate, type AccessRoute, noRelease } from '../access/access-gate.js';
+import type { AccessGate, AccessRoute } from '../access/access-gate.js';
 import type { BazaarExtension } from '../access/bazaar-discovery.js';
 import { partError } from '../arguments/parse-argument.js';
 import { invalidParameter } from '../errors/api-error.js';
@@ -10,7 +10,8 @@ import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { admitBatchInnerCall, isBatchInnerCall } from './batch-inner-call.js';
 import { withCcipCodes } from './ccip-route-input.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
-import { isCacheableRow, type ResponseCache } from './response-cache.js';
+import { isCacheableRow, type ResponseCache, responseCacheKey } from './response-cache.js';
+import { runAdmitted } from './run-admitted.js';
 import { runOperationRow } from './run-operation-row.js';
 
 /** Absolute URL of the request as the caller reached it: x402's `resource`. */
@@ -87,11 +88,12 @@ export function registerOperationRoutes(
     // alone decides such a GET row's input (no body, no CCIP codes), so a fresh body also vouches that it is valid.
     const cacheable = isCacheableRow(row);
     const ttlMs = (row.maxAge ?? 0) * 1000;
+    const keyOf = responseCacheKey(row);
     app.route({
       method: row.method,
       url: fastifyPath(row.path),
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const cacheKey = cacheable ? `${row.id} ${request.url}` : '';
+        const cacheKey = cacheable ? keyOf(request) : '';
         const cached = cacheable ? deps.cache.fresh(cacheKey) : undefined;
         let input: RouteInput | undefined;
         if (cached === undefined) {
@@ -103,13 +105,6 @@ export function registerOperationRoutes(
           headers: request.headers,
           resource: () => requestResource(request, deps.publicBaseUrl),
         };
-        // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
-        const decision = await (isBatchInnerCall(request)
-          ? admitBatchInnerCall(deps.access, caller, row)
-          : deps.access.admit(caller, route));
-        // An API key's concurrency slot is held until the response is done (or the connection drops).
-        if (decision.release !== noRelease) reply.raw.once('close', decision.release);
-        reply.headers(decision.headers);
         const render = async () =>
           JSON.stringify(
             await runOperationRow({
@@ -119,10 +114,21 @@ export function registerOperationRoutes(
               context: deps.contexts.create(request),
             }),
           );
-        const body = await (cached ?? (cacheable ? deps.cache.get(cacheKey, ttlMs, render) : render()));
+        const { value: body, settled } = await runAdmitted({
+          // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
+          admit: () =>
+            isBatchInnerCall(request)
+              ? admitBatchInnerCall(deps.access, caller, row)
+              : deps.access.admit(caller, route),
+          run: (decision) => {
+            reply.headers(decision.headers);
+            return cached ?? (cacheable ? deps.cache.get(cacheKey, ttlMs, render) : render());
+          },
+          // An API key's concurrency slot is held until the response is done (or the connection drops).
+          holdSlot: (release) => reply.raw.once('close', release),
+        });
         reply.header('Cache-Control', cacheControl);
-        // x402 'exact': the answer is ready; settle the payment before sending it (a failed settlement sends no data).
-        if (decision.settle) reply.headers((await decision.settle()).headers);
+        if (settled) reply.headers(settled.headers);
         return reply.type('application/json; charset=utf-8').send(body);
       },
     });

@@ -21,7 +21,7 @@ export class TracingAlreadyStartedError extends Error {
  * @example const tracing = await startTracing({ otel: config.otel }); …; await tracing?.shutdown()
  */
 export async function startTracing(p: {
-  otel: AppConfig['otel'];
+  otel: Pick<AppConfig['otel'], 'endpoint' | 'serviceName' | 'headers'>;
   spanProcessors?: readonly SpanProcessor[];
 }): Promise<Tracing | undefined> {
   const processors = [...(p.spanProcessors ?? [])];

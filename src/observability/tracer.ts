@@ -1,5 +1,6 @@
 import {
   type Attributes,
+  isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
   type Span,
@@ -58,20 +59,27 @@ export function inSpan<T>(name: string, attributes: Attributes, run: (span: Span
 }
 
 /**
- * Starts a server span that the caller ends (the HTTP hooks: it outlives any one function), continuing the caller's
- * trace when its request carries a W3C `traceparent` header.
+ * Starts a server span that the caller ends (the HTTP hooks: it outlives any one function). A request from a trusted
+ * source continues the trace its W3C `traceparent` (and `tracestate`) names; any other request starts a trace of its
+ * own, sampled by this service, linked to the context it sent without its `tracestate` (a caller neither joins our
+ * traces, nor turns their sampling off with flags 00, nor has its trace state exported as is: OpenTelemetry's advice
+ * for public endpoints).
  */
 export function startServerSpan(
   name: string,
   attributes: Attributes,
   headers: Record<string, string | string[] | undefined>,
+  trusted: boolean,
 ): Span {
-  const parent = propagation.extract(ROOT_CONTEXT, headers);
-  return (tracer ?? trace.getTracer('chain-identity-api')).startSpan(
-    name,
-    { attributes, kind: SpanKind.SERVER },
-    parent,
-  );
+  const tracing = tracer ?? trace.getTracer('chain-identity-api');
+  const incoming = propagation.extract(ROOT_CONTEXT, headers);
+  if (trusted) return tracing.startSpan(name, { attributes, kind: SpanKind.SERVER }, incoming);
+  const sent = trace.getSpanContext(incoming);
+  const links =
+    sent && isSpanContextValid(sent)
+      ? [{ context: { traceId: sent.traceId, spanId: sent.spanId, traceFlags: 0 } }]
+      : [];
+  return tracing.startSpan(name, { attributes, kind: SpanKind.SERVER, root: true, links }, ROOT_CONTEXT);
 }
 
 /** What `run` receives when tracing is off: setting attributes on it does nothing. */

@@ -43,7 +43,7 @@ export function createAppServices(p: {
     ccip: p.ccip,
     webhooks: p.webhooks,
     async status() {
-      const store = p.store.describe().kind;
+      const { kind: store, durability } = p.store.describe();
       // Readiness: without its store the service can neither count, sign in nor charge a call.
       await p.store.ping().catch(() => {
         throw new ApiError('SERVICE_UNAVAILABLE', `the ${store} store does not answer`, { store });
@@ -53,9 +53,11 @@ export function createAppServices(p: {
         version: API_VERSION,
         uptimeSeconds: Math.floor((Date.now() - p.startedAt) / 1000),
         store,
+        storeDurability: durability,
         timestamp: new Date().toISOString(),
       };
     },
+    parts: () => p.config.parts.map((part) => ({ ...part })),
     x402Config: (baseUrl) => {
       const offers = p.offers?.();
       return x402Configuration({

@@ -40,8 +40,8 @@ export interface CreateServerOptions {
   table?: RouteTable;
   /** Namespace for Redis keys (tests isolate with it); defaults to the store's own. */
   storePrefix?: string;
-  /** Recorded upstream replies for local sources; default test/fixtures. */
-  fixturesDir?: string;
+  /** Recorded upstream replies for local sources; default recordings/. */
+  recordingsDir?: string;
   /** Called once per JSON-RPC method sent to a chain (tests count upstream calls with it). */
   onRpcRequest?: (chain: ChainKey, method: string) => void;
   /** Span processors of a test's own (an in-memory exporter): traces on without OTEL_EXPORTER_OTLP_ENDPOINT. */
@@ -72,7 +72,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       logger,
       table,
       storePrefix: opts.storePrefix,
-      fixturesDir: opts.fixturesDir,
+      recordingsDir: opts.recordingsDir,
       onRpcRequest: opts.onRpcRequest,
       startedAt,
       offers: () => offers,
@@ -101,7 +101,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       agents,
       access: services.access.gate,
       contexts: services.contexts,
-      observed: { telemetry: services.telemetry, sources: sources.health, outbox: store },
+      observed: { telemetry: services.telemetry, sources: sources.health, outbox: store, parts: config.parts, store },
     });
     cleanups.push(() => app.close());
     await app.listen({ port: config.port, host: config.host }).catch((err: unknown) => {

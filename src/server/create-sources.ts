@@ -1,7 +1,7 @@
 import type { Address } from 'viem';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../embedded/replay/replay-server.js';
+import { defaultRecordingsDir, type ReplayServer, startReplayServer } from '../embedded/replay/replay-server.js';
 import { createDefiSourcesFromConfig, defiSourcesNeedReplay } from '../sources/defi/defi-sources.js';
 import { createEnsSources, localEnsContracts } from '../sources/ens/ens-sources.js';
 import { createFarcasterSources } from '../sources/farcaster/farcaster-sources.js';
@@ -32,8 +32,8 @@ export async function createSources(p: {
   localBaseRpcUrl?: string | undefined;
   /** What the embedded Base chain's seed deployed (its Base names contracts among them). */
   localBaseDeployments?: ReadonlyMap<string, Address> | undefined;
-  /** Where recorded replies live; default test/fixtures of this checkout. */
-  fixturesDir?: string;
+  /** Where recorded replies live; default recordings/ of this checkout. */
+  recordingsDir?: string;
   /** Called once per JSON-RPC method sent to a chain (createChainClients' onRequest). */
   onRpcRequest?: ((chain: ChainKey, method: string) => void) | undefined;
   /** ERC-20s deployed on the embedded chain: the wallet routes list these on the chains it serves. */
@@ -61,9 +61,9 @@ export async function createSources(p: {
     walletSourcesNeedReplay(config) ||
     defiSourcesNeedReplay(config);
   const replay = needsReplay
-    ? await startReplayServer({ fixturesDir: p.fixturesDir ?? defaultFixturesDir() })
+    ? await startReplayServer({ recordingsDir: p.recordingsDir ?? defaultRecordingsDir() })
     : undefined;
-  // Live where the env var names the upstream, else the replay's recordings under test/fixtures/<source>/.
+  // Live where the env var names the upstream, else the replay's recordings under recordings/<source>/.
   const upstream = (url: string | undefined, replayName: string): PriceUpstream =>
     url !== undefined ? { baseUrl: url, mode: 'live' } : { baseUrl: replay!.baseUrlFor(replayName), mode: 'local' };
   const prices = createPriceSources({

@@ -6,7 +6,9 @@ import { routePriceUsd } from '../access/payment-catalog.js';
 import { loadConfig } from '../config/config.js';
 import { projectRoot } from '../config/project-root.js';
 import { DEMO_ACTION_LIST } from '../embedded/demo-action-list.js';
-import { toolName } from '../http/mcp/agent-tools.js';
+import { configurationTableMarkdown, goingLiveChecklistMarkdown } from './config-docs.js';
+import { layerMapText, PACKAGE_RULES } from './layer-map.js';
+import { markdownTable } from './markdown-table.js';
 import { startBanner } from './start-banner.js';
 
 /**
@@ -19,22 +21,13 @@ import { startBanner } from './start-banner.js';
  */
 const BLOCK = /(<!-- (generated|include): (\S+) -->\n)[\s\S]*?(<!-- \/\2 -->)/g;
 
-const cell = (text: string) => text.replace(/\|/g, '\\|');
-/** A markdown table laid out as `npm run format` (biome) lays it out: every column as wide as its widest cell. */
-function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const cells = [header, ...rows].map((row) => row.map(cell));
-  const widths = header.map((_, i) => Math.max(3, ...cells.map((row) => row[i]!.length)));
-  const line = (row: readonly string[]) => `| ${row.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;
-  return [line(cells[0]!), line(widths.map((w) => '-'.repeat(w))), ...cells.slice(1).map(line)].join('\n');
-}
-
 /**
  * Every documented route with its tier and price per call: `default` is X402_DEFAULT_PRICE_USD, `—` a route not sold
  * per call (free and Auth-tier rows).
  * @example routeTableMarkdown().split('\n')[0] // '| method | path | tier | price | what |'
  */
 export function routeTableMarkdown(routes: RouteTable = ROUTE_TABLE): string {
-  return table(
+  return markdownTable(
     ['method', 'path', 'tier', 'price', 'what'],
     routes.rows.map((row) => {
       const price = routePriceUsd(row, 'default') === undefined ? '—' : row.price ? `$${row.price}` : 'default';
@@ -50,19 +43,12 @@ export function routeTableMarkdown(routes: RouteTable = ROUTE_TABLE): string {
  */
 export function mcpToolTableMarkdown(routes: RouteTable = ROUTE_TABLE): string {
   const defaultPrice = loadConfig({}).x402.defaultPriceUsd;
-  const tools = routes.rows.filter(
-    (row) => row.kind === 'operation' && (row.method === 'GET' || row.method === 'POST') && row.tier !== 'auth',
-  );
-  return table(
+  const tools = routes.rows.flatMap((row) => (row.kind === 'operation' && row.tool !== undefined ? [row] : []));
+  return markdownTable(
     ['tool', 'runs', 'tier', 'past the free quota'],
     tools.map((row) => {
       const price = routePriceUsd(row, defaultPrice);
-      return [
-        `\`${toolName(row.id)}\``,
-        `\`${row.method} ${row.path}\``,
-        row.tier,
-        price === undefined ? 'free' : `$${price}`,
-      ];
+      return [`\`${row.tool}\``, `\`${row.method} ${row.path}\``, row.tier, price === undefined ? 'free' : `$${price}`];
     }),
   );
 }
@@ -75,6 +61,7 @@ function startBannerSample(): string {
       { name: 'ethereum', chainId: 1, rpcUrl: 'http://127.0.0.1:41299' },
       { name: 'base', chainId: 8453, rpcUrl: 'http://127.0.0.1:41301' },
     ],
+    parts: loadConfig({}).parts,
   });
   return `\`\`\`\n${banner}\`\`\``;
 }
@@ -86,12 +73,28 @@ function demoActionsBlock(): string {
   return `\`\`\`\n${lines.join('\n')}\nnpm run demo -- ${'accounts'.padEnd(width)}  the dev accounts: address, ETH, demo USDC, primary name\n\`\`\``;
 }
 
+/** The packages that belong to some layers only, as the import test holds them. */
+function layerPackagesTable(): string {
+  return markdownTable(
+    ['packages', 'imported only in', 'because'],
+    PACKAGE_RULES.map((rule) => [
+      rule.packages.map((p) => `\`${p}\``).join(', '),
+      rule.onlyIn.map((f) => `\`${f}\``).join(', '),
+      rule.because,
+    ]),
+  );
+}
+
 /** The generated blocks by name. */
 export const GENERATED_BLOCKS: Readonly<Record<string, () => string>> = {
   'route-table': () => routeTableMarkdown(),
   'mcp-tools': () => mcpToolTableMarkdown(),
   'start-banner': startBannerSample,
   'demo-actions': demoActionsBlock,
+  'configuration-table': configurationTableMarkdown,
+  'going-live-checklist': goingLiveChecklistMarkdown,
+  'layer-map': () => `\`\`\`\n${layerMapText()}\n\`\`\``,
+  'layer-packages': layerPackagesTable,
 };
 
 const FENCE_LANGUAGE: Record<string, string> = {

@@ -22,19 +22,26 @@ Every variable: docs/configuration.md (and .env.example). Check live upstreams f
 SIGTERM or SIGINT stops it gracefully.`,
 );
 
-// A busy port is refused before the server's modules load (~3 s) and before any chain starts.
-const { readListenAddress } = await import('../config/listen-address.js');
-const { assertPortFree, PortInUseError } = await import('./port-check.js');
-const address = readListenAddress(process.env);
-if (!address.ok) {
-  process.stderr.write(`${address.message}\n`);
+// The configuration is validated, and a live part leaning on a demo value refused, before anything else loads: one
+// line per variable, exit 2. A busy port is refused next, before the server's modules load (~3 s) and any chain starts.
+const { ConfigError, loadConfig } = await import('../config/config.js');
+const { assertLiveReady } = await import('../config/live-guard.js');
+let config: import('../config/config.js').AppConfig;
+try {
+  config = loadConfig(process.env);
+  assertLiveReady(config);
+} catch (err) {
+  if (!(err instanceof ConfigError)) throw err;
+  process.stderr.write(`${err.message}\n`);
   process.exit(2);
 }
+const { assertPortFree, PortInUseError } = await import('./port-check.js');
 try {
-  await assertPortFree(address.port, address.host);
+  await assertPortFree(config.port, config.host);
 } catch (err) {
   if (!(err instanceof PortInUseError)) throw err;
   process.stderr.write(`${err.message}\n`);
   process.exit(1);
 }
-await import('./start-server.js');
+const { serve } = await import('./start-server.js');
+await serve(config);

@@ -1,4 +1,5 @@
 import { toHex } from 'viem';
+import type { PartState } from '../config/part-modes.js';
 import { getDevAccounts } from '../embedded/chain/dev-accounts.js';
 
 /** The dev account the banner offers and `npm run demo` sends from: alice.eth's owner, funded on both chains. */
@@ -9,15 +10,17 @@ export interface StartBannerParams {
   url: string;
   /** The embedded chains that run (none when every chain is live). */
   chains: readonly { name: string; chainId: number; rpcUrl: string }[];
+  /** Each part demo or live (config.parts). */
+  parts: readonly PartState[];
 }
 
 /**
  * What `npm start` prints once it listens: `serving on <url>` first (scripts and tests read that line), then where
- * the docs, GraphiQL, MCP and health are, each embedded chain's JSON-RPC URL and one funded dev account to send
+ * the docs, GraphiQL, MCP and health are, which part is demo and which live, each embedded chain's JSON-RPC URL and one funded dev account to send
  * transactions with.
  * @example process.stdout.write(startBanner({ url: server.url, chains: [{ name: 'ethereum', chainId: 1, rpcUrl }] }))
  */
-export function startBanner({ url, chains }: StartBannerParams): string {
+export function startBanner({ url, chains, parts }: StartBannerParams): string {
   const row = (label: string, value: string, note = '') =>
     `  ${label.padEnd(12)}${value.padEnd(42)}  ${note}`.trimEnd();
   const lines = [
@@ -28,6 +31,9 @@ export function startBanner({ url, chains }: StartBannerParams): string {
     row('mcp', `${url}/mcp`, 'MCP server (Streamable HTTP) for agents'),
     row('health', `${url}/api/sources/health`, 'which source is live, which local'),
   ];
+  parts.forEach((p, i) => {
+    lines.push(row(i === 0 ? 'parts' : '', `${p.part.padEnd(12)} ${p.mode}`, p.detail));
+  });
   for (const chain of chains) {
     lines.push(row(chain.name, chain.rpcUrl, `embedded anvil, chain id ${chain.chainId}`));
   }

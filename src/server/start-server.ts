@@ -1,55 +1,54 @@
 import 'reflect-metadata';
-import { type AppConfig, ConfigError, loadConfig, secretValues } from '../config/config.js';
+import { type AppConfig, secretValues } from '../config/config.js';
 import { createLogger } from '../logging/logger.js';
 import { VolatileRedisError } from '../store/redis-durability.js';
 import { createServer } from './create-server.js';
 import { PortInUseError } from './port-check.js';
 import { startBanner } from './start-banner.js';
 
-/** Validate config once, serve, and shut down gracefully on SIGTERM / SIGINT (run by main.ts). */
-async function main(): Promise<void> {
-  let config: AppConfig;
+/**
+ * Serves the configuration main.ts validated, prints the banner, and shuts down gracefully on SIGTERM / SIGINT.
+ * @example await serve(loadConfig(process.env))
+ */
+export async function serve(config: AppConfig): Promise<void> {
   try {
-    config = loadConfig(process.env);
+    const logger = createLogger(config.logLevel, secretValues(process.env));
+    const server = await createServer({ config, logger });
+    const chains = [
+      ...(server.localChain
+        ? [{ name: 'ethereum', chainId: server.localChain.chainId, rpcUrl: server.localChain.rpcUrl }]
+        : []),
+      ...(server.localFacilitator
+        ? [
+            {
+              name: 'base',
+              chainId: server.localFacilitator.chain.chainId,
+              rpcUrl: server.localFacilitator.chain.rpcUrl,
+            },
+          ]
+        : []),
+    ];
+    process.stdout.write(startBanner({ url: server.url, chains, parts: config.parts }));
+    const shutdown = (signal: string) => {
+      logger.info({ signal }, 'shutting down');
+      const force = setTimeout(() => process.exit(1), 10_000);
+      force.unref();
+      server.close().then(
+        () => process.exit(0),
+        (err) => {
+          logger.error({ err }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+    };
+    process.once('SIGTERM', () => shutdown('SIGTERM'));
+    process.once('SIGINT', () => shutdown('SIGINT'));
   } catch (err) {
-    if (err instanceof ConfigError) {
+    if (err instanceof PortInUseError || err instanceof VolatileRedisError) {
       process.stderr.write(`${err.message}\n`);
-      process.exit(2);
+      process.exit(1);
     }
-    throw err;
-  }
-  const logger = createLogger(config.logLevel, secretValues(process.env));
-  const server = await createServer({ config, logger });
-  const chains = [
-    ...(server.localChain
-      ? [{ name: 'ethereum', chainId: server.localChain.chainId, rpcUrl: server.localChain.rpcUrl }]
-      : []),
-    ...(server.localFacilitator
-      ? [{ name: 'base', chainId: server.localFacilitator.chain.chainId, rpcUrl: server.localFacilitator.chain.rpcUrl }]
-      : []),
-  ];
-  process.stdout.write(startBanner({ url: server.url, chains }));
-  const shutdown = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => process.exit(1), 10_000);
-    force.unref();
-    server.close().then(
-      () => process.exit(0),
-      (err) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-}
-
-main().catch((err) => {
-  if (err instanceof PortInUseError || err instanceof VolatileRedisError) {
-    process.stderr.write(`${err.message}\n`);
+    process.stderr.write(`failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
     process.exit(1);
   }
-  process.stderr.write(`failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
-  process.exit(1);
-});
+}

@@ -7,6 +7,7 @@ import { createCcipServices } from '../ccip/ccip-services.js';
 import { ensReaderParent } from '../ccip/chain-served-parent.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
+import { assertLiveReady } from '../config/live-guard.js';
 import { serveParentsOffchain } from '../embedded/chain/offchain-resolver.js';
 import { localTokenList } from '../embedded/chain/seed-steps/demo-assets.js';
 import { registerDemoSubname } from '../embedded/demo-subnames.js';
@@ -19,6 +20,7 @@ import { BASE_NAMES_PARENT } from '../sources/ens/base-names-reader.js';
 import type { Sources } from '../sources/sources.js';
 import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
 import { openStore } from '../store/open-store.js';
+import { VolatileRedisError } from '../store/redis-durability.js';
 import type { Store } from '../store/store.js';
 import { createEventDetectors } from '../webhooks/detectors/create-detectors.js';
 import { startWebhooks } from '../webhooks/start-webhooks.js';
@@ -59,8 +61,8 @@ export interface StartServicesOptions {
   table: RouteTable;
   /** Namespace for Redis keys (tests isolate with it); defaults to REDIS_KEY_PREFIX. */
   storePrefix?: string;
-  /** Recorded upstream replies for local sources; default test/fixtures. */
-  fixturesDir?: string;
+  /** Recorded upstream replies for local sources; default recordings/. */
+  recordingsDir?: string;
   /** Called once per JSON-RPC method sent to a chain (tests count upstream calls with it). */
   onRpcRequest?: (chain: ChainKey, method: string) => void;
   startedAt?: number;
@@ -78,6 +80,8 @@ export interface StartServicesOptions {
  */
 export async function startServices(opts: StartServicesOptions): Promise<Services> {
   const { config, logger } = opts;
+  // Before the store opens or a chain starts: a live part leaning on a demo value never serves.
+  assertLiveReady(config);
   const startedAt = opts.startedAt ?? Date.now();
   const telemetry = opts.telemetry ?? new ServiceTelemetry();
   const cleanups: (() => Promise<void>)[] = [];
@@ -94,6 +98,14 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       volatileOk: config.redisVolatileOk,
       waitReplicas: config.redisWaitReplicas,
       onDurabilityUnknown: (message) => logger.warn(message),
+      durabilityCheckMs: config.redisDurabilityCheckMs,
+      onDurabilityChange: (now) => {
+        if (now.kind === 'persistent') logger.info('Redis persistence is on again (AOF or RDB snapshots)');
+        else if (now.kind === 'volatile' && !config.redisVolatileOk)
+          logger.error(new VolatileRedisError(now.masters).message);
+        else if (now.kind === 'unknown')
+          logger.warn(`Redis persistence can no longer be read (CONFIG GET: ${now.reason})`);
+      },
     });
     cleanups.push(() => store.close());
 
@@ -111,7 +123,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       localRpcUrl: localChain?.rpcUrl,
       localBaseRpcUrl: localFacilitator?.chain.rpcUrl,
       localBaseDeployments: localFacilitator?.deployments,
-      fixturesDir: opts.fixturesDir,
+      recordingsDir: opts.recordingsDir,
       onRpcRequest: opts.onRpcRequest,
       localTokens: localChain ? localTokenList(localChain.deployments) : [],
       localDeployments: localChain?.deployments,

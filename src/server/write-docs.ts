@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { projectRoot } from '../config/project-root.js';
 import { exitWithHelpIfAsked } from './cli-help.js';
+import { envExampleText } from './config-docs.js';
 import { renderDocBlocks } from './docs-blocks.js';
 
 exitWithHelpIfAsked(
@@ -10,7 +11,9 @@ exitWithHelpIfAsked(
   `usage: npm run docs:write
 
 Fills in the generated parts of README.md and docs/*.md: the tables made from the route table (routes, MCP tools)
-and the examples of examples/ each guide includes. A test fails while a document differs from what this writes.`,
+and from the configuration's declarations (variables, the going-live checklist), and the examples of examples/ each
+guide includes; writes .env.example from the same declarations. A test fails while a file differs from what this
+writes.`,
 );
 
 /** README.md and every document under docs/. */
@@ -29,5 +32,10 @@ for (const file of documents) {
     writeFileSync(file, rendered);
     changed.push(relative(root, file));
   }
+}
+const envExample = join(root, '.env.example');
+if (readFileSync(envExample, 'utf8') !== envExampleText()) {
+  writeFileSync(envExample, envExampleText());
+  changed.push('.env.example');
 }
 process.stdout.write(changed.length > 0 ? `wrote ${changed.join(', ')}\n` : 'the documents are current\n');

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RedisTarget } from '../config/redis-target.js';
 import type { StoreCallTallies } from '../observability/store-call-tallies.js';
-import { assertRedisDurable } from './redis-durability.js';
+import { assertRedisDurable, type RedisDurability, watchRedisDurability } from './redis-durability.js';
 import { isRedisOutage, openRedisStore } from './redis-store.js';
 import { isSqliteOutage, openSqliteStore } from './sqlite-store.js';
 import type { Store } from './store.js';
@@ -32,6 +32,10 @@ export interface OpenStoreParams {
   waitReplicas?: number;
   /** Told (e.g. to log a warning) when Redis's persistence cannot be read (CONFIG refused); the store opens anyway. */
   onDurabilityUnknown?: (message: string) => void;
+  /** REDIS_DURABILITY_CHECK_MS: how often Redis's persistence is read again (also on every reconnect); default 60 s. */
+  durabilityCheckMs?: number;
+  /** Told each time Redis's persistence, read again after start, differs from the last reading. */
+  onDurabilityChange?: (now: RedisDurability) => void;
 }
 
 /**
@@ -57,7 +61,15 @@ export async function openStore(params: OpenStoreParams): Promise<Store> {
         : {}),
     });
     try {
-      await assertRedisDurable(redis.redis, {
+      let started = false;
+      const durability = await watchRedisDurability(redis, {
+        intervalMs: params.durabilityCheckMs ?? 60_000,
+        onChange: (now) => {
+          if (started) params.onDurabilityChange?.(now);
+        },
+      });
+      started = true;
+      assertRedisDurable(durability, {
         volatileOk: params.volatileOk ?? false,
         onUnknown: params.onDurabilityUnknown ?? (() => {}),
       });

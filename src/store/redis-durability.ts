@@ -1,4 +1,5 @@
 import { masterConnections, type RedisClient } from './redis-client.js';
+import type { RedisStore } from './redis-store.js';
 
 /** What the Redis masters keep across a restart, as their CONFIG says. */
 export type RedisDurability =
@@ -49,14 +50,13 @@ export class VolatileRedisError extends Error {
 /**
  * Refuses a Redis that keeps nothing across a restart unless `volatileOk`; one whose persistence cannot be read
  * (CONFIG refused) is told to `onUnknown` and accepted.
- * @example await assertRedisDurable(store.redis, { volatileOk: config.redisVolatileOk, onUnknown: (m) => logger.warn(m) })
+ * @example assertRedisDurable(await readRedisDurability(redis), { volatileOk: false, onUnknown: (m) => logger.warn(m) })
  */
-export async function assertRedisDurable(
-  redis: RedisClient,
+export function assertRedisDurable(
+  durability: RedisDurability,
   p: { volatileOk: boolean; onUnknown: (message: string) => void },
-): Promise<void> {
+): void {
   if (p.volatileOk) return;
-  const durability = await readRedisDurability(redis);
   if (durability.kind === 'volatile') throw new VolatileRedisError(durability.masters);
   if (durability.kind === 'unknown') {
     p.onUnknown(
@@ -64,4 +64,36 @@ export async function assertRedisDurable(
         'data (managed Redis): check that it does (docs/operators.md#redis-persistence)',
     );
   }
+}
+
+/**
+ * Keeps `store.durability` current: read now, again whenever the connection is ready after a reconnect (a failover may
+ * promote a replica configured otherwise), and every `intervalMs` (`CONFIG SET appendonly no` needs no restart); each
+ * change is told to `onChange`. Nothing is read while the connection is down (the last reading stands). Stops when the
+ * store closes.
+ * @example await watchRedisDurability(store, { intervalMs: 60_000, onChange: (d) => logger.warn(d, 'durability') })
+ */
+export async function watchRedisDurability(
+  store: RedisStore,
+  p: { intervalMs: number; onChange?: (now: RedisDurability, before: RedisDurability['kind']) => void },
+): Promise<RedisDurability> {
+  const read = async (): Promise<RedisDurability> => {
+    const now = await readRedisDurability(store.redis);
+    const before = store.durability;
+    store.durability = now.kind;
+    if (now.kind !== before) p.onChange?.(now, before);
+    return now;
+  };
+  const reread = () => {
+    if (store.redis.status === 'ready') read().catch(() => undefined);
+  };
+  const first = await read();
+  const timer = setInterval(reread, p.intervalMs);
+  timer.unref();
+  store.redis.on('ready', reread);
+  store.onClose(() => {
+    clearInterval(timer);
+    store.redis.off('ready', reread);
+  });
+  return first;
 }

@@ -44,6 +44,7 @@ import {
   type SessionRefresh,
   type Store,
   type StoreDescription,
+  type StoreDurability,
   type SubnameRecord,
   type WalletRecord,
 } from './store.js';
@@ -145,6 +146,16 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     private readonly wait?: ReplicaWait,
   ) {
     super(new RedisWebhooks(redis, prefix, wait));
+  }
+
+  /** What Redis keeps across a restart, as last read (src/store/redis-durability.ts watchRedisDurability sets it). */
+  durability: StoreDurability = 'unknown';
+  /** Run as the store closes (timers of checks that would otherwise outlive it). */
+  private readonly closing: (() => void)[] = [];
+
+  /** Runs `stop` when the store closes. */
+  onClose(stop: () => void): void {
+    this.closing.push(stop);
   }
 
   // A key's record, its counters and its applied credit references share the key's tag; a quota counter its owner's;
@@ -437,6 +448,10 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     return set === 'OK';
   }
 
+  async releasePaymentNonce(key: string): Promise<void> {
+    await this.redis.del(this.keys.paymentNonce(key));
+  }
+
   async putSubname(subname: SubnameRecord): Promise<boolean> {
     const record: SubnameRecord = {
       parent: subname.parent,
@@ -476,7 +491,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
   }
 
   describe(): StoreDescription {
-    return { kind: 'redis', location: this.location };
+    return { kind: 'redis', location: this.location, durability: this.durability };
   }
 
   async ping(): Promise<void> {
@@ -484,6 +499,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
   }
 
   async close(): Promise<void> {
+    for (const stop of this.closing.splice(0)) stop();
     if (this.redis.status === 'end') return;
     try {
       await this.redis.quit();

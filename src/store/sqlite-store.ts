@@ -230,6 +230,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
         `INSERT INTO spent_payment_nonces (key, expires_at) VALUES (?, ?)
          ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE spent_payment_nonces.expires_at <= ?`,
       ),
+      paymentNonceRelease: prepare('DELETE FROM spent_payment_nonces WHERE key = ?'),
       subnameInsert: prepare(
         `INSERT INTO subnames (parent, label, owner, records, created_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (parent, label) DO NOTHING`,
@@ -439,6 +440,10 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     return this.sql.paymentNonceSpend.run(params.key, params.expiresAt, params.now).changes === 1;
   }
 
+  async releasePaymentNonce(key: string): Promise<void> {
+    this.sql.paymentNonceRelease.run(key);
+  }
+
   async putSubname(subname: SubnameRecord): Promise<boolean> {
     const result = this.sql.subnameInsert.run(
       subname.parent,
@@ -474,7 +479,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   }
 
   describe(): StoreDescription {
-    return { kind: 'sqlite', location: this.file };
+    return { kind: 'sqlite', location: this.file, durability: 'persistent' };
   }
 
   /** Answers only when a write could proceed: a file locked elsewhere reads fine in WAL mode but takes no write. */

@@ -145,7 +145,15 @@ export interface StoreDescription {
   kind: 'sqlite' | 'redis';
   /** SQLite file path, or Redis URL without its password. */
   location: string;
+  /**
+   * What the backend keeps across a restart, as last read: SQLite's file is `persistent`; Redis's AOF / RDB settings
+   * are read at start, on every reconnect and every REDIS_DURABILITY_CHECK_MS (src/store/redis-durability.ts).
+   */
+  durability: StoreDurability;
 }
+
+/** Whether a restart of the backend keeps what the store wrote: `unknown` when Redis refuses CONFIG (managed Redis). */
+export type StoreDurability = 'persistent' | 'volatile' | 'unknown';
 
 /** Webhook subscriptions, plans and the delivery outbox are declared in webhook-store.ts. */
 export interface Store extends WebhookStore {
@@ -248,6 +256,12 @@ export interface Store extends WebhookStore {
 
   /** True only the first time a payment nonce is seen (on every instance); remembered until `expiresAt`. */
   markPaymentNonceSpent(params: { key: string; expiresAt: number; now: number }): Promise<boolean>;
+
+  /**
+   * Forgets a spent payment nonce: its payment was refused or never settled (the chain did not take it), so the same
+   * authorization may pay again. Unknown keys are ignored.
+   */
+  releasePaymentNonce(key: string): Promise<void>;
 
   // ── Service secrets ──────────────────────────────────────────────────────────────────────
 

@@ -1,4 +1,4 @@
-import type { WebhookFilters } from '../arguments/webhook-body.js';
+import { type WebhookFilters, webhookFamily } from '../arguments/webhook-body.js';
 import type { WebhookRecord } from '../store/webhook-store.js';
 import type { DetectedEvent } from './event-types.js';
 
@@ -24,16 +24,17 @@ export function webhookWants(webhook: WebhookRecord, event: DetectedEvent): bool
   if (!webhook.events.includes(event.type)) return false;
   const filters = webhook.filters as WebhookFilters;
   const { data } = event;
-  if (event.type.startsWith('ens.')) {
+  const family = webhookFamily(event.type);
+  if (family === 'ens') {
     const name = typeof data.name === 'string' ? data.name : undefined;
     if (filters.names && !(name && filters.names.some((p) => namePatternMatches(p, name)))) return false;
     if (filters.addresses && !addressesOf(data).some((a) => filters.addresses!.includes(a))) return false;
     return true;
   }
-  if (event.type.startsWith('wallet.')) {
+  if (family === 'wallet') {
     return addressesOf(data).some((a) => filters.addresses?.includes(a) ?? false);
   }
-  if (event.type.startsWith('farcaster.')) {
+  if (family === 'farcaster') {
     return typeof data.fid === 'number' && (filters.fids?.includes(data.fid) ?? false);
   }
   return false;

@@ -16,7 +16,7 @@ export class ChainResolver {
   sourcesHealth(@Ctx() ctx: GraphContext): SourcesHealth {
     const sources = ctx.sources.health.list();
     const allUp = sources.every((s) => s.state === 'up');
-    return { status: allUp ? 'ok' : 'degraded', sources, timestamp: new Date().toISOString() };
+    return { status: allUp ? 'ok' : 'degraded', parts: ctx.app.parts(), sources, timestamp: new Date().toISOString() };
   }
 
   @Query(() => GasPrices, { description: 'EIP-1559 fee suggestions (slow, standard, fast) from the fee history' })

@@ -7,6 +7,11 @@ export class ServiceHealth {
   @Field(() => String) version!: string;
   @Field(() => Int) uptimeSeconds!: number;
   @Field(() => String, { description: 'sqlite or redis' }) store!: string;
+  @Field(() => String, {
+    description:
+      "whether the store keeps its data across a restart: persistent, volatile (Redis with neither AOF nor RDB) or unknown (Redis refuses CONFIG); Redis's is read again on reconnect and every REDIS_DURABILITY_CHECK_MS",
+  })
+  storeDurability!: string;
   @Field(() => String, { description: 'ISO 8601' }) timestamp!: string;
 }
 
@@ -28,9 +33,21 @@ export class SourceStatus {
   @Field(() => String, { nullable: true }) lastError!: string | null;
 }
 
+@ObjectType({ description: 'One part of the deployment and whether it is the embedded demo or the real thing' })
+export class PartStatus {
+  @Field(() => String, {
+    description: 'ethereum, base, facilitator, receiver, ccip-signer, jwt-secret, upstreams or store',
+  })
+  part!: string;
+  @Field(() => String, { description: 'demo (embedded, or a value nobody configured) or live' }) mode!: string;
+  @Field(() => String, { description: 'what serves it (never a URL that may carry a key)' }) detail!: string;
+}
+
 @ObjectType({ description: 'GET /api/sources/health' })
 export class SourcesHealth {
   @Field(() => String, { description: 'ok when every source is up, else degraded' }) status!: string;
+  @Field(() => [PartStatus], { description: 'each part of the deployment, demo or live, as the configuration decided' })
+  parts!: PartStatus[];
   @Field(() => [SourceStatus]) sources!: SourceStatus[];
   @Field(() => String) timestamp!: string;
 }

@@ -8,8 +8,17 @@ import type { WebhookServices } from './webhook-services.js';
 
 /** Facts about the running service that resolvers report; implemented by the server at start. */
 export interface AppServices {
-  status(): Promise<{ status: string; version: string; uptimeSeconds: number; store: string; timestamp: string }>;
+  status(): Promise<{
+    status: string;
+    version: string;
+    uptimeSeconds: number;
+    store: string;
+    storeDurability: string;
+    timestamp: string;
+  }>;
   x402Config(publicBaseUrl: string): X402Config;
+  /** Each part of the deployment, demo or live, as the configuration decided it (src/config/part-modes.ts). */
+  parts(): { part: string; mode: string; detail: string }[];
   /** Sign-in, sessions, API keys, credits and usage (subgraphs/shared/account-services.ts). */
   account: AccountServices;
   /** CCIP-Read gateway answers, its health, and the subnames it serves (subgraphs/shared/ccip-services.ts). */

@@ -19,6 +19,9 @@ const LOAD_ENV = {
   // What is counted is checked here, not how fast: 1,000 calls in flight in this one process, on a machine with
   // other load, may keep a store call waiting for seconds, which must not turn into a 503.
   STORE_TIMEOUT_MS: '30000',
+  // Likewise the connection timeouts: 1,000 sockets opened at once may wait seconds for their headers to be read.
+  HEADERS_TIMEOUT_MS: '120000',
+  REQUEST_TIMEOUT_MS: '120000',
   TRUST_PROXY: 'true',
   ANONYMOUS_PER_MINUTE_LIMIT: '1000000',
   API_KEY_DAILY_LIMIT: '1',

@@ -73,3 +73,74 @@ describe('connections: a cap with a clear refusal, a short idle timeout, headers
     }
   });
 });
+
+/** A request whose body has not all arrived: its connection is open and busy, not idle. */
+const HELD_REQUEST =
+  'POST /api/ens/bulk HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{';
+
+/** Resolves once `done()` holds, looking every 20 ms. */
+async function until(done: () => boolean): Promise<void> {
+  while (!done()) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe('connections: each client address gets a share, and silent sockets hold no place for long', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({
+      MAX_CONNECTIONS: '8',
+      MAX_CONNECTIONS_PER_ADDRESS: '3',
+      FIRST_BYTE_TIMEOUT_MS: '200',
+      // Long: a silent socket closed meanwhile was closed by the first-byte timeout, not this one.
+      HEADERS_TIMEOUT_MS: '60000',
+      REQUEST_TIMEOUT_MS: '60000',
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('one address (127.0.0.2) opening many busy connections cannot starve another (127.0.0.1); its extra ones are answered 503', async () => {
+    const hog = Array.from({ length: 12 }, () => rawConnection(server.url, HELD_REQUEST, '127.0.0.2'));
+    try {
+      // Past its 3, each is answered 503 and closed.
+      await until(() => hog.filter((c) => c.received().includes('\r\n\r\n')).length >= 9);
+      const refused = hog.filter((c) => c.received().includes('\r\n\r\n'));
+      expect(refused).toHaveLength(9);
+      const answer = parseRawAnswer(await refused[0]!.closed);
+      expect(answer).toMatchObject({ status: 503, headers: { connection: 'close', 'retry-after': '1' } });
+      expect(JSON.parse(answer.body)).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        message: expect.stringContaining('your address has 3 connections open'),
+      });
+      // Another address is served meanwhile, on connections of its own.
+      const others = await Promise.all(
+        Array.from({ length: 3 }, () => fetch(`${server.url}/api/health`, { headers: { connection: 'close' } })),
+      );
+      expect(others.map((r) => r.status)).toEqual([200, 200, 200]);
+    } finally {
+      for (const connection of hog) connection.socket.destroy();
+    }
+  });
+
+  it('sockets that send nothing are closed by the first-byte timeout (long before the headers timeout), and their places go to others', async () => {
+    const silent = Array.from({ length: 8 }, (_, i) => rawConnection(server.url, '', `127.0.0.${3 + i}`));
+    try {
+      const closed = await Promise.race([
+        Promise.all(silent.map((c) => c.closed)).then(() => 'closed by the server'),
+        new Promise((r) => setTimeout(r, 20_000)).then(() => 'still open'),
+      ]);
+      expect(closed).toBe('closed by the server');
+      expect(silent.every((c) => c.received() === '')).toBe(true);
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+    } finally {
+      for (const connection of silent) connection.socket.destroy();
+    }
+  });
+
+  it('a client that has started its headers keeps the headers timeout to finish them', async () => {
+    const slow = rawConnection(server.url, 'GET /api/health HTTP/1.1\r\n', '127.0.0.20');
+    await new Promise((r) => setTimeout(r, 600));
+    slow.socket.write('Host: localhost\r\nConnection: close\r\n\r\n');
+    expect(parseRawAnswer(await slow.closed).status).toBe(200);
+  });
+});

@@ -1,25 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
+import { expectEnvelope } from '../helpers/error-envelope.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const [, alice, bob, carol, dave] = getDevAccounts().map((a) => a.address);
 const ens = localEnsAddresses();
-
-interface Envelope {
-  error: boolean;
-  code: string;
-  message: string;
-  timestamp: string;
-}
-
-async function expectEnvelope(res: Response, status: number, code: string): Promise<Envelope> {
-  expect(res.status).toBe(status);
-  const body = (await res.json()) as Envelope;
-  expect(Object.keys(body).sort()).toEqual(['code', 'error', 'message', 'timestamp']);
-  expect(body).toMatchObject({ error: true, code });
-  return body;
-}
 
 describe('ENS identity on the embedded chain (ENS’s published contracts, our Universal Resolver and .eth registrar)', () => {
   let server: TestServer;

@@ -7,6 +7,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Example } from '../../examples/example.js';
 import { CONFIG_VARIABLES, loadConfig } from '../../src/config/config.js';
+import { liveRefusals } from '../../src/config/live-guard.js';
+import { DEMO_X402_RECEIVER } from '../../src/config/public-dev-keys.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { GRAPHIQL_EXAMPLES } from '../../src/http/graphiql-tabs.js';
 import { runDemo } from '../../src/server/demo.js';
@@ -219,8 +221,9 @@ describe('every example in examples/ runs against a test server and prints what 
     expect(entry).toMatchObject({ type: 'http', url: 'http://127.0.0.1:3000/mcp' });
     const client = new Client({ name: 'configured-host', version: '1.0.0' });
     const url = new URL(new URL(entry.url).pathname, server.url);
-    // The configuration's key placeholder, filled in as its user would.
-    const headers = { ...entry.headers, 'X-API-Key': apiKey };
+    // The configuration carries no key (a placeholder one failed every call); with the one its guide says to add:
+    expect(entry.headers).toBeUndefined();
+    const headers = { 'X-API-Key': apiKey };
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
     expect((await client.listTools()).tools.length).toBeGreaterThan(40);
     await client.close();
@@ -235,7 +238,7 @@ describe('every example in examples/ runs against a test server and prints what 
     // The day's one free call on the paying instance (ANONYMOUS_DAILY_LIMIT=1): after it, every call is paid.
     await paying.get('/api/address/checksum/0x70997970c51812dc3a010c7d01b50e0d17dc79c8');
     const paid = await runExample(check('mcp/pay-tool.ts'), paying.url);
-    expect(paid[0]).toBe(`offer: 10000 USDC units on eip155:8453 to ${accounts[9]!.address}`);
+    expect(paid[0]).toBe(`offer: 10000 USDC units on eip155:8453 to ${DEMO_X402_RECEIVER}`);
     expect(paid[1]).toMatch(new RegExp(`^paid by ${accounts[8]!.address} in 0x[0-9a-f]{64}: \\{"name":"alice.eth"`));
   });
 
@@ -263,7 +266,7 @@ describe('every example in examples/ runs against a test server and prints what 
     expect(demo.join('')).toMatch(/^alice.eth text description = /);
   });
 
-  it('operators/*: the production env file is a configuration npm start accepts; check-instances.sh finds both instances on one store and signer', () => {
+  it('operators/*: the production env file, with the two secrets of a secret store, is a configuration npm start accepts; check-instances.sh finds both instances on one store and signer', () => {
     const env = Object.fromEntries(
       readFileSync(join(examplesDir, check('operators/production.env')), 'utf8')
         .split('\n')
@@ -271,7 +274,10 @@ describe('every example in examples/ runs against a test server and prints what 
         .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
     );
     expect(Object.keys(env).filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
-    const config = loadConfig(env);
+    // Without the secrets it is refused, one line for each; with them it serves.
+    expect(liveRefusals(loadConfig(env)).map((line) => line.split(':')[0])).toEqual(['CCIP_SIGNER_KEY', 'JWT_SECRET']);
+    const config = loadConfig({ ...env, CCIP_SIGNER_KEY: `0x${'5e'.repeat(32)}`, JWT_SECRET: 's'.repeat(40) });
+    expect(liveRefusals(config)).toEqual([]);
     expect(config).toMatchObject({
       redis: { kind: 'single', url: env.REDIS_URL },
       // One balancer that appends to X-Forwarded-For: the client is the address it appended.

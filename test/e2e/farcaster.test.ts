@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
+import { defaultRecordingsDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
+import { expectEnvelope } from '../helpers/error-envelope.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const USER_FIELDS = [
@@ -38,13 +39,6 @@ interface Cast {
   likes: number | null;
   embeds: { url: string | null; castId: { fid: number; hash: string } | null }[];
   author?: { fid: number; username: string };
-}
-
-async function expectEnvelope(res: Response, status: number, code: string): Promise<{ message: string }> {
-  expect(res.status).toBe(status);
-  const body = await res.json();
-  expect(body).toMatchObject({ error: true, code, message: expect.any(String), timestamp: expect.any(String) });
-  return body;
 }
 
 const neynarCalls = (server: TestServer) => server.replay!.requestCount('neynar');
@@ -484,7 +478,7 @@ describe('Farcaster in live mode with only a hub configured', () => {
   let server: TestServer;
   beforeAll(async () => {
     // The recorded hub stands in for a real one reached through FARCASTER_HUB_URL.
-    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
     server = await startTestServer({
       ANONYMOUS_DAILY_LIMIT: '1000000',
       ANONYMOUS_PER_MINUTE_LIMIT: '1000000',

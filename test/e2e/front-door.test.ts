@@ -67,6 +67,8 @@ describe('the front door of the embedded default', () => {
       expect(page).toContain(`href="${link}"`);
     }
     expect(page).toContain('POST /mcp');
+    // The call to try is a whole command: an absolute URL, of the host the page was asked from.
+    expect(page).toContain(`<pre>curl ${server.url}/api/ens/resolve/alice.eth</pre>`);
     // What it links to answers.
     for (const link of [...page.matchAll(/href="(\/[^"]*)"/g)].map((m) => m[1]!)) {
       expect((await server.get(link, { accept: 'text/html' })).status, link).toBe(200);

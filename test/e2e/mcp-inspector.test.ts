@@ -26,7 +26,7 @@ async function inspectorCall(server: TestServer, tool: string, args: Record<stri
   for (const [k, v] of Object.entries(args)) argv.push('--tool-arg', `${k}=${v}`);
   try {
     // Run from its build folder: it finds its own package.json relative to the working directory.
-    const { stdout } = await run(process.execPath, argv, { timeout: 30_000, cwd: dirname(INSPECTOR_CLI) });
+    const { stdout } = await run(process.execPath, argv, { timeout: 90_000, cwd: dirname(INSPECTOR_CLI) });
     return { ok: true as const, result: JSON.parse(stdout) };
   } catch (err) {
     return { ok: false as const, error: `${(err as { stderr?: string }).stderr ?? err}` };

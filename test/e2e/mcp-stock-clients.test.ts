@@ -9,7 +9,6 @@ import { parse as parseYaml } from 'yaml';
 import type { OpenApiDocument, OperationObject } from '../../rest-compat/openapi/openapi-types.js';
 import { operationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
-import { toolName } from '../../src/http/mcp/agent-tools.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -26,7 +25,7 @@ async function connect(server: TestServer, headers: Record<string, string> = {})
 
 /** Each tool's row: the tool is priced when its row is sold (neither free nor Auth tier). */
 const rowOfTool = new Map(
-  ROUTE_TABLE.rows.filter((r) => r.kind === 'operation').map((r) => [toolName(r.id), r] as const),
+  ROUTE_TABLE.rows.flatMap((r) => (r.kind === 'operation' && r.tool !== undefined ? [[r.tool, r] as const] : [])),
 );
 const isPriced = (tool: Tool): boolean => {
   const tier = rowOfTool.get(tool.name)?.tier;

@@ -88,6 +88,35 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
     expect(bulk.inputSchema).toMatchObject({ required: ['names'], properties: { names: { type: 'array' } } });
   });
 
+  it('tool schemas use the portable forms: a nullable value is anyOf [T, null], never a type list; no OpenAPI format', () => {
+    // Strict MCP hosts (MCP Inspector's schema check, function-calling APIs) warn about `type: [T, "null"]`.
+    const offending: string[] = [];
+    let nullables = 0;
+    const walk = (value: unknown, where: string): void => {
+      if (Array.isArray(value)) {
+        for (const [i, item] of value.entries()) walk(item, `${where}/${i}`);
+        return;
+      }
+      if (value === null || typeof value !== 'object') return;
+      const schema = value as Record<string, unknown>;
+      if (Array.isArray(schema.anyOf) && schema.anyOf.some((branch) => branch?.type === 'null')) nullables += 1;
+      if (Array.isArray(schema.type)) offending.push(`${where}: type ${JSON.stringify(schema.type)}`);
+      if (['int32', 'int64', 'float', 'double'].includes(schema.format as string))
+        offending.push(`${where}: format ${schema.format}`);
+      if ('example' in schema && typeof schema.example !== 'object') offending.push(`${where}: example`);
+      for (const [key, inner] of Object.entries(schema)) {
+        if (!['enum', 'const', 'default', 'examples'].includes(key)) walk(inner, `${where}/${key}`);
+      }
+    };
+    for (const tool of tools) {
+      walk(tool.inputSchema, `${tool.name}.inputSchema`);
+      walk(tool.outputSchema, `${tool.name}.outputSchema`);
+    }
+    expect(offending).toEqual([]);
+    // Nullable values are there (233 were type lists), each said as anyOf [T, null].
+    expect(nullables).toBeGreaterThan(200);
+  });
+
   it('resolve_ens_name answers structuredContent and the same JSON as text', async () => {
     const result = (await client.callTool({
       name: 'resolve_ens_name',

@@ -5,11 +5,16 @@ import { x402Client } from '@x402/core/client';
 import { PaymentRequiredV2Schema } from '@x402/core/schemas';
 import type { PaymentPayload, PaymentRequired } from '@x402/core/types';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { isValidServiceName, sanitizeTags, validateDiscoveryExtension } from '@x402/extensions/bazaar';
+import {
+  type DiscoveryExtension,
+  isValidServiceName,
+  sanitizeTags,
+  validateDiscoveryExtension,
+} from '@x402/extensions/bazaar';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { USDC_ON_BASE } from '../../src/config/config.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
@@ -20,6 +25,18 @@ import { ONE_FREE_CALL, RECEIVER, usdcBalance } from '../helpers/x402-payer.js';
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
 
 const REDIS_URL = TEST_REDIS_URL;
+
+/** One offer of GET /.well-known/x402: a priced route (path, method) or a priced tool (toolName). */
+interface Offer {
+  path?: string;
+  method?: string;
+  toolName?: string;
+  serviceName: string;
+  tags: string[];
+  outputSchema: { input: Record<string, unknown> };
+  extensions: { bazaar: DiscoveryExtension };
+  [field: string]: unknown;
+}
 /** docs/api-contract.md#prices: ENS resolution costs $0.01 (10000 USDC units). */
 const RESOLVE = { name: 'resolve_ens_name', arguments: { name: 'alice.eth' } };
 
@@ -114,6 +131,36 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
     }
   });
 
+  it('a paid tools/call answers the same bytes through the direct path and through the SDK transport (each its own receipt)', async () => {
+    const offered = (await callTool(agent)).structuredContent as unknown as PaymentRequired;
+    const payments = new x402Client().register('eip155:8453', new ExactEvmScheme(payer));
+    // src/http/mcp/direct-tool-call.ts answers a plain application/json; `charset=UTF-8` in capitals goes to the SDK.
+    const paidCall = async (contentType: string) => {
+      const payment = await payments.createPaymentPayload(offered);
+      const res = await fetch(`${first.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': contentType, accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tools/call',
+          params: { ...RESOLVE, _meta: { 'x402/payment': payment } },
+        }),
+      });
+      const body = await res.text();
+      // The one part that differs between two paid calls: the settlement's transaction hash.
+      return {
+        status: res.status,
+        type: res.headers.get('content-type'),
+        body: body.replace(/0x[0-9a-f]{64}/g, '0x…'),
+      };
+    };
+    const direct = await paidCall('application/json');
+    const throughSdk = await paidCall('application/json; charset=UTF-8');
+    expect(direct).toEqual(throughSdk);
+    expect(JSON.parse(direct.body).result._meta['x402/payment-response']).toMatchObject({ success: true });
+  });
+
   it('a payment that is not valid (wrong signer, malformed) is refused as a PaymentRequired naming the reason, never a protocol error', async () => {
     const offered = (await callTool(agent)).structuredContent as unknown as PaymentRequired;
     const stranger = privateKeyToAccount(generatePrivateKey());
@@ -184,29 +231,55 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
     expect((await graphql.json()).accepts[0].outputSchema.input).toMatchObject({ method: 'POST', discoverable: true });
   });
 
-  it('GET /.well-known/x402 lists each priced route and each priced tool with the same discovery its 402 offers, all valid', async () => {
-    const doc = await (await first.get('/.well-known/x402')).json();
-    expect(doc.accepts.length).toBeGreaterThan(30);
-    // JSON Schema 2020-12: a strict validator with ajv-formats knows every keyword and format (no OpenAPI `example`).
+  /** GET /.well-known/x402, read once: its 105 offers are checked by the three tests below. */
+  let listing: Promise<{ accepts: Offer[]; tools: Offer[] }> | undefined;
+  const wellKnown = () => {
+    listing ??= first.get('/.well-known/x402').then((res) => res.json());
+    return listing;
+  };
+
+  it('each discovery schema of GET /.well-known/x402 is plain JSON Schema 2020-12: a strict validator compiles it', async () => {
+    const doc = await wellKnown();
+    // A strict validator knows every keyword and format (no OpenAPI `example`, no `int32`).
     const strict = addFormats(new Ajv2020({ strict: true, logger: false }));
     for (const offer of [...doc.accepts, ...doc.tools]) {
       expect(() => strict.compile(offer.extensions.bazaar.schema), offer.path ?? offer.toolName).not.toThrow();
     }
+  });
+
+  for (const part of ['accepts', 'tools'] as const) {
+    it(`x402's own validator finds each discovery of GET /.well-known/x402 (${part}) valid, and prints no warning`, async () => {
+      const offers = (await wellKnown())[part];
+      // It builds a plain Ajv (no formats) per call: an OpenAPI format left in a schema is one warning per call.
+      const warned = vi.spyOn(console, 'warn');
+      try {
+        for (const offer of offers) {
+          expect(validateDiscoveryExtension(offer.extensions.bazaar), offer.path ?? offer.toolName).toEqual({
+            valid: true,
+          });
+        }
+        expect(warned.mock.calls).toEqual([]);
+      } finally {
+        warned.mockRestore();
+      }
+    });
+  }
+
+  it('GET /.well-known/x402 lists each priced route and each priced tool with the same discovery its 402 offers', async () => {
+    const doc = await wellKnown();
+    expect(doc.accepts.length).toBeGreaterThan(30);
     for (const offer of doc.accepts) {
-      expect(validateDiscoveryExtension(offer.extensions.bazaar), `${offer.method} ${offer.path}`).toEqual({
-        valid: true,
-      });
       expect(offer.outputSchema.input).toMatchObject({ type: 'http', method: offer.method, discoverable: true });
       expect(isValidServiceName(offer.serviceName)).toBe(true);
       expect(sanitizeTags(offer.tags)).toEqual(offer.tags);
     }
-    const resolve = doc.accepts.find((o: { path: string }) => o.path === '/api/ens/resolve/{name}');
+    const resolve = doc.accepts.find((o) => o.path === '/api/ens/resolve/{name}')!;
     const res = await first.get('/api/ens/resolve/alice.eth');
     const offered = JSON.parse(Buffer.from(res.headers.get('payment-required')!, 'base64').toString('utf8'));
     expect(resolve.extensions.bazaar).toEqual(offered.extensions.bazaar);
 
     const { tools } = (await agent.listTools()) as { tools: { name: string }[] };
-    const priced = doc.tools.map((t: { toolName: string }) => t.toolName);
+    const priced = doc.tools.map((t) => t.toolName!);
     expect(priced).toContain('resolve_ens_name');
     // Write-tier tools are listed to sessions only; every other priced tool is in an anonymous tools/list.
     const sessionOnly = ['create_webhook', 'register_ccip_name', 'register_subname'];
@@ -218,10 +291,9 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
         network: 'eip155:8453',
         asset: USDC_ON_BASE,
       });
-      expect(validateDiscoveryExtension(tool.extensions.bazaar), tool.toolName).toEqual({ valid: true });
     }
     const mcpOffer = (await callTool(agent)).structuredContent as { extensions: { bazaar: unknown } };
-    expect(doc.tools.find((t: { toolName: string }) => t.toolName === 'resolve_ens_name').extensions.bazaar).toEqual(
+    expect(doc.tools.find((t) => t.toolName === 'resolve_ens_name')!.extensions.bazaar).toEqual(
       mcpOffer.extensions.bazaar,
     );
   });

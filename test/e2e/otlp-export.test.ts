@@ -69,4 +69,33 @@ describe('OTEL_EXPORTER_OTLP_ENDPOINT (docs/operators.md#traces)', () => {
     expect(sent).toContain('GET /api/gas');
     expect(sent).toContain('otlp-export-1');
   });
+
+  it("a caller's trace context does not steer what is exported: flags 00 drop nothing, its tracestate is not sent, its trace id only as a link", async () => {
+    exports.length = 0;
+    const server = await startTestServer({ OTEL_EXPORTER_OTLP_ENDPOINT: collectorUrl });
+    const callerTrace = '6bf92f3577b34da6a3ce929d0e0e4738';
+    const res = await server.get('/api/gas', {
+      'x-request-id': 'otlp-export-untrusted',
+      traceparent: `00-${callerTrace}-20f067aa0ba902b9-00`,
+      tracestate: 'steer=caller-chosen-value',
+    });
+    expect(res.status).toBe(200);
+    await res.arrayBuffer();
+    await server.close();
+
+    const sent = exports.map((e) => e.body).join('\n');
+    expect(sent).toContain('otlp-export-untrusted');
+    expect(sent).not.toContain('caller-chosen-value');
+    const spans = exports.flatMap((e) =>
+      (JSON.parse(e.body) as OtlpExport).resourceSpans.flatMap((r) => r.scopeSpans.flatMap((sc) => sc.spans)),
+    );
+    const http = spans.find((span) => span.name === 'GET /api/gas')!;
+    expect(http.traceId).not.toBe(callerTrace);
+    expect(http.links?.map((l) => l.traceId)).toEqual([callerTrace]);
+  });
 });
+
+/** What the OTLP/HTTP JSON exporter sends, as far as these tests read it. */
+interface OtlpExport {
+  resourceSpans: { scopeSpans: { spans: { name: string; traceId: string; links?: { traceId: string }[] }[] }[] }[];
+}

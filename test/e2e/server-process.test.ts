@@ -135,6 +135,31 @@ describe('npm start, as separate processes', () => {
     }
   });
 
+  it('npm start with a live Ethereum and no receiver, signer or secret is refused, one line per variable, exit 2, before any chain starts', async () => {
+    const child = spawn(process.execPath, [BUILT_MAIN], {
+      env: { ...process.env, PORT: '0', LOG_LEVEL: 'warn', ETH_RPC_URL: 'https://ethereum-rpc.example.com' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    let spawnedBelow = 0;
+    const watch = setInterval(() => (spawnedBelow = Math.max(spawnedBelow, descendantsOf(child.pid!).length)), 5);
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    clearInterval(watch);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(
+      stderr
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.split(':')[0]),
+    ).toEqual(['X402_RECEIVER', 'CCIP_SIGNER_KEY', 'JWT_SECRET']);
+    expect(stderr).toContain('X402_RECEIVER: unset while ETH_RPC_URL is live');
+    expect(spawnedBelow).toBe(0);
+  });
+
   it('npm start on a Redis that keeps nothing across a restart is refused with one line naming it, exit 1', async () => {
     const volatile = await startOwnRedis();
     try {

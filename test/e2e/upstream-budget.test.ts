@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-/** The budget these tests configure: one upstream call, every attempt and retry wait included. */
-const BUDGET_MS = 1000;
 /**
- * Later than this, an answer was not the budget's: a second budget spent after the first, or the hung upstream's own
- * reply (the 'slow' scenario answers after 6 s). A whole budget of slack for a busy machine.
+ * The budget these tests configure: one upstream call, every attempt and retry wait included. The 'slow' scenario
+ * answers after 6 s, so a 503 whose cause the health page names as the deadline did not wait for it (no test here
+ * bounds the wall time: a busy machine stretches it).
  */
-const LATE_MS = 2 * BUDGET_MS;
+const BUDGET_MS = 1000;
 /** The health page's word for an attempt the deadline cut off (given what was left of the budget). */
 const TIMED_OUT = /^timed out after \d+ms$/;
 const PRICE_SOURCES = ['coingecko', 'defillama-coins', 'coinbase'] as const;
@@ -46,10 +45,9 @@ describe('upstream budget: one deadline per upstream call covers all its attempt
 
   it('an upstream that fails fast is still retried inside the budget (three attempts), then 503', async () => {
     server.replay!.setScenario('coingecko', 'down');
-    const { res, elapsedMs } = await timed(() => server.get('/api/price/ETH'));
+    const { res } = await timed(() => server.get('/api/price/ETH'));
     expect(res.status).toBe(503);
     expect(server.replay!.requestCount('coingecko')).toBe(3);
-    expect(elapsedMs).toBeLessThan(LATE_MS);
     // An answer closes the breaker's count again, so the hung-upstream cases below start from a closed breaker.
     server.replay!.setScenario('coingecko', null);
     expect((await server.get('/api/price/UNI')).status).toBe(200);
@@ -61,7 +59,6 @@ describe('upstream budget: one deadline per upstream call covers all its attempt
     expect(res.status).toBe(503);
     expect(body).toMatchObject({ error: true, code: 'SERVICE_UNAVAILABLE', message: 'coingecko is unavailable' });
     expect(elapsedMs).toBeGreaterThanOrEqual(BUDGET_MS - 50);
-    expect(elapsedMs).toBeLessThan(LATE_MS);
     // The deadline cut the one attempt off, and no time was left for a second.
     expect(await lastError(server, 'coingecko')).toMatch(TIMED_OUT);
     expect(server.replay!.requestCount('coingecko')).toBe(1);
@@ -70,20 +67,20 @@ describe('upstream budget: one deadline per upstream call covers all its attempt
   it('the same holds through /graphql and for another upstream (DeBank positions)', async () => {
     server.replay!.setScenario('coingecko', 'slow');
     const graphql = await timed(() => server.post('/graphql', { query: '{ tokenPrice(symbol: "BTC") { price } }' }));
-    expect(graphql.elapsedMs).toBeLessThan(LATE_MS);
     expect(graphql.body).toMatchObject({ errors: [{ extensions: { code: 'SERVICE_UNAVAILABLE' } }] });
 
     server.replay!.setScenario('debank', 'slow');
     const positions = await timed(() => server.get('/api/defi/positions/0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045'));
     expect(positions.res.status).toBe(503);
-    expect(positions.elapsedMs).toBeLessThan(LATE_MS);
+    expect(await lastError(server, 'debank')).toMatch(TIMED_OUT);
   });
 
   it('three hung price sources of one smart price are waited for side by side: one budget, not three', async () => {
     for (const source of PRICE_SOURCES) server.replay!.setScenario(source, 'slow');
-    const { res, elapsedMs } = await timed(() => server.get('/api/price/smart/AAVE'));
+    const { res } = await timed(() => server.get('/api/price/smart/AAVE'));
     expect(res.status).toBe(503);
     for (const source of PRICE_SOURCES) expect(await lastError(server, source)).toMatch(TIMED_OUT);
-    expect(elapsedMs).toBeLessThan(LATE_MS);
+    // Side by side: the replay held the three slow replies at one time (in turn, it would never hold more than one).
+    expect(server.replay!.mostHeldAtOnce()).toBe(3);
   });
 });

@@ -3,26 +3,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { DEMO_COLLECTIBLE, demoAssetAddresses } from '../../src/embedded/chain/seed-steps/demo-assets.js';
 import { MULTICALL3_ADDRESS } from '../../src/sources/rpc/viem-chains.js';
+import { expectEnvelope } from '../helpers/error-envelope.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const [, wallet1, wallet2, wallet3] = getDevAccounts().map((a) => a.address);
 const assets = demoAssetAddresses();
 const WALLET_SOURCES = ['etherscan', 'sourcify', 'alchemy-nft', 'coingecko'] as const;
-
-interface Envelope {
-  error: boolean;
-  code: string;
-  message: string;
-  timestamp: string;
-}
-
-async function expectEnvelope(res: Response, status: number, code: string): Promise<Envelope> {
-  expect(res.status).toBe(status);
-  const body = (await res.json()) as Envelope;
-  expect(body).toMatchObject({ error: true, code, message: expect.any(String) });
-  expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
-  return body;
-}
 
 describe('wallet: balances, transactions and NFTs (embedded chain, recorded explorer and NFT replies)', () => {
   let server: TestServer;

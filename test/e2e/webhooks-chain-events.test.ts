@@ -5,7 +5,7 @@ import { loadPublishedContract } from '../../src/embedded/chain/published-contra
 import { demoAssetAddresses } from '../../src/embedded/chain/seed-steps/demo-assets.js';
 import { localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
 import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
-import { chainCursorName } from '../../src/webhooks/detectors/chain-event-detector.js';
+import { chainCursorName } from '../../src/webhooks/detectors/chain-cursor.js';
 import { localChainClients } from '../helpers/local-chain-clients.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';

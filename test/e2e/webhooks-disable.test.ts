@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 /** Waits until `check` holds, polling every 50 ms, failing after `timeoutMs`. */
-async function until(check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> {
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
   for (const started = performance.now(); !(await check()); ) {
     if (performance.now() - started > timeoutMs) throw new Error(`waited ${timeoutMs} ms for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -5,6 +5,7 @@ import { createWalletClient, http, parseEther, publicActions } from 'viem';
 import { mainnet } from 'viem/chains';
 import { afterAll, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { LIVE_SECRETS } from '../helpers/live-secrets.js';
 import { startServerProcess } from '../helpers/server-process.js';
 import { bearer, type SiweServer, signIn } from '../helpers/siwe-wallet.js';
 import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
@@ -85,7 +86,8 @@ describe('webhook deliveries are durable', () => {
     cleanups.push(() => deleteKeysUnder(REDIS_URL, prefix).then(() => undefined));
     const receiver: WebhookReceiver = await startWebhookReceiver();
     cleanups.push(() => receiver.close());
-    const shared = { REDIS_URL, WEBHOOK_POLL_MS: '100' };
+    // b's live Ethereum makes its configuration live: both name the secrets a live one needs, the same on each.
+    const shared = { REDIS_URL, WEBHOOK_POLL_MS: '100', ...LIVE_SECRETS };
     const a: TestServer = await startTestServer(shared, { storePrefix: prefix });
     cleanups.push(() => a.close());
     // The second instance reads the first one's chain as its live Ethereum RPC: both detect the same events.

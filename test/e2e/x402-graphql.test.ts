@@ -10,6 +10,7 @@ import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { USDC_ON_BASE } from '../../src/config/config.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { LIVE_SECRETS } from '../helpers/live-secrets.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 import {
   decodeHeader,
@@ -296,7 +297,11 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
     });
     await new Promise<void>((resolve) => facilitator.listen(0, '127.0.0.1', () => resolve()));
     const { port } = facilitator.address() as AddressInfo;
-    server = await startTestServer({ ...ONE_FREE_CALL, X402_FACILITATOR_URL: `http://127.0.0.1:${port}` });
+    server = await startTestServer({
+      ...ONE_FREE_CALL,
+      ...LIVE_SECRETS,
+      X402_FACILITATOR_URL: `http://127.0.0.1:${port}`,
+    });
   });
   afterAll(async () => {
     await server?.close();
@@ -307,7 +312,9 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
     asked.length = 0;
     const res = await fetch(
       `${server.url}/graphql`,
-      graphqlInit(CHECKSUM, { 'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[1]!, { value: 5000n }) }),
+      graphqlInit(CHECKSUM, {
+        'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[1]!, { value: 5000n, to: LIVE_SECRETS.X402_RECEIVER }),
+      }),
     );
     expect(res.status).toBe(402);
     const body = await res.json();
@@ -326,7 +333,9 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
     asked.length = 0;
     const res = await fetch(
       `${server.url}/graphql`,
-      graphqlInit(FAILING, { 'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[2]!, { value: 5000n }) }),
+      graphqlInit(FAILING, {
+        'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[2]!, { value: 5000n, to: LIVE_SECRETS.X402_RECEIVER }),
+      }),
     );
     expect(res.status).toBe(200);
     expect((await res.json()).errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER' });

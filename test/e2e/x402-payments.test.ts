@@ -11,6 +11,7 @@ import { wrapFetchWithPayment as wrapFetchV1 } from 'x402-fetch';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { USDC_ON_BASE } from '../../src/config/config.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { LIVE_SECRETS } from '../helpers/live-secrets.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -425,12 +426,15 @@ describe('x402 across instances and facilitator outages', () => {
     const { port } = silent.address() as AddressInfo;
     const server = await startTestServer({
       ...ONE_FREE_CALL,
+      ...LIVE_SECRETS,
       X402_FACILITATOR_URL: `http://127.0.0.1:${port}`,
       UPSTREAM_TIMEOUT_MS: '300',
     });
     try {
       expect(server.localFacilitator).toBeUndefined();
-      const res = await server.get(CHECKSUM, { 'X-PAYMENT': await signedV1Payment(getDevAccounts()[1]!) });
+      const res = await server.get(CHECKSUM, {
+        'X-PAYMENT': await signedV1Payment(getDevAccounts()[1]!, { to: LIVE_SECRETS.X402_RECEIVER }),
+      });
       expect(res.status).toBe(503);
       const body = await res.json();
       expect(body).toMatchObject({ error: true, code: 'SERVICE_UNAVAILABLE' });

@@ -40,6 +40,23 @@ export function projectImports(files: readonly string[]): ProjectImport[] {
   });
 }
 
+/** One import of a package by a project file: `{ from: 'src/http/app.ts', to: 'fastify' }`. */
+export type PackageImport = ProjectImport;
+
+/**
+ * Every import of a package (not relative, not a `node:` built-in) by the files, read as {@link projectImports} reads.
+ * @example packageImports(['src/http/app.ts']) // [{ from: 'src/http/app.ts', to: 'fastify' }, …]
+ */
+export function packageImports(files: readonly string[]): PackageImport[] {
+  return files.flatMap((from) => {
+    const { importedFiles } = ts.preProcessFile(readFileSync(join(PROJECT_ROOT, from), 'utf8'), true, true);
+    return importedFiles
+      .map((i) => i.fileName)
+      .filter((specifier) => !specifier.startsWith('.') && !specifier.startsWith('node:'))
+      .map((to) => ({ from, to }));
+  });
+}
+
 /** Imports whose target is no file of the project (the graph would silently miss them). */
 export function unresolvedImports(imports: readonly ProjectImport[]): ProjectImport[] {
   return imports.filter((i) => !existsSync(join(PROJECT_ROOT, i.to)));

@@ -74,6 +74,8 @@ export async function startTestOffchainGateway(p: {
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: answer }));
     });
   });
+  // The resolving client closes idle connections: a server-side close races its reuse of one (ECONNRESET).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

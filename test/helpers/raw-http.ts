@@ -12,12 +12,13 @@ export interface RawConnection {
 }
 
 /**
- * Opens a connection to `url`'s host and port and writes `request` (raw HTTP/1.1) once connected.
+ * Opens a connection to `url`'s host and port and writes `request` (raw HTTP/1.1) once connected; from
+ * `localAddress` when given (on Linux every 127.x.y.z is a loopback source of its own).
  * @example const c = rawConnection(server.url, 'GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n'); await c.closed
  */
-export function rawConnection(url: string, request = ''): RawConnection {
+export function rawConnection(url: string, request = '', localAddress?: string): RawConnection {
   const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
+  const socket = connect({ port: Number(port), host: hostname, ...(localAddress ? { localAddress } : {}) });
   let data = '';
   const waiters: { text: string; resolve: (all: string) => void }[] = [];
   socket.setEncoding('latin1');

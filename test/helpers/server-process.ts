@@ -29,10 +29,18 @@ const started = new Set<{ child: ChildProcess; dataDir: string; ownDataDir: bool
  * @example const server = await startServerProcess({ env: { REDIS_URL } }); await fetch(`${server.url}/api/health`)
  */
 export async function startServerProcess(
-  p: { env?: Record<string, string>; dataDir?: string; command?: 'node' | 'npm start'; timeoutMs?: number } = {},
+  p: {
+    env?: Record<string, string>;
+    dataDir?: string;
+    command?: 'node' | 'npm start';
+    /** Node's own options before the script (`node` only), e.g. `--expose-gc`. */
+    nodeArgs?: string[];
+    timeoutMs?: number;
+  } = {},
 ): Promise<ServerProcess> {
   const dataDir = p.dataDir ?? mkdtempSync(join(tmpdir(), 'api-proc-'));
-  const [file, args] = p.command === 'npm start' ? ['npm', ['start']] : [process.execPath, [BUILT_MAIN]];
+  const [file, args] =
+    p.command === 'npm start' ? ['npm', ['start']] : [process.execPath, [...(p.nodeArgs ?? []), BUILT_MAIN]];
   const child = spawn(file, args, {
     cwd: ROOT,
     // The tests' Redis persists nothing: accepted here, refused where a test says REDIS_VOLATILE_OK=false.

@@ -44,6 +44,9 @@ export async function startTestServer(
     LOG_LEVEL: 'silent',
     STORE_TIMEOUT_MS: '3000',
     REDIS_VOLATILE_OK: 'true',
+    // Idle connections are the test client's to close (undici keeps one at most 10 min): a server-side close after
+    // 30 s raced a test whose event loop a long synchronous check had held past it, and its next call died ECONNRESET.
+    KEEP_ALIVE_TIMEOUT_MS: '3600000',
     ...env,
   });
   // A shared Redis keeps counters across runs: each test server gets its own key namespace.

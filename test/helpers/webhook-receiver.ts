@@ -42,11 +42,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       for (const wake of waiters) wake();
     });
   });
+  // The delivering client closes idle connections: a server-side close races its reuse of one (ECONNRESET).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return Object.assign(receiver, {
     url: `http://127.0.0.1:${port}/hook`,
-    waitFor(where: (d: ReceivedDelivery) => boolean, count = 1, timeoutMs = 20_000) {
+    waitFor(where: (d: ReceivedDelivery) => boolean, count = 1, timeoutMs = 60_000) {
       return new Promise<ReceivedDelivery[]>((resolve, reject) => {
         const check = () => {
           const found = received.filter(where);

@@ -1,11 +1,11 @@
 import { authorizationTypes } from '@x402/evm';
 import { type Address, createPublicClient, erc20Abi, http, type LocalAccount, toHex } from 'viem';
 import { USDC_ON_BASE } from '../../src/config/config.js';
-import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { DEMO_X402_RECEIVER } from '../../src/config/public-dev-keys.js';
 import type { TestServer } from './test-server.js';
 
-/** anvil's development account #9: the default X402_RECEIVER. */
-export const RECEIVER = getDevAccounts()[9]!.address;
+/** Where the embedded default's payments go: the demo receiver, whose key nobody holds. */
+export const RECEIVER = DEMO_X402_RECEIVER;
 /** One free call a day: the second one is past the free quota. */
 export const ONE_FREE_CALL = { ANONYMOUS_DAILY_LIMIT: '1', ANONYMOUS_PER_MINUTE_LIMIT: '1000' };
 
@@ -40,15 +40,15 @@ export interface AuthorizationFields {
 }
 
 /**
- * An x402 v1 X-PAYMENT header signed by hand (EIP-3009 TransferWithAuthorization on USDC's Base domain), to send
- * exactly the payment a test needs: by default `value` to the receiver, valid for a minute, with a fresh nonce. The
- * EIP-3009 types come from x402's reference client (@x402/evm), not from the server under test.
+ * An EIP-3009 TransferWithAuthorization on USDC's Base domain signed by hand: by default `value` to the receiver, valid
+ * from a minute ago for a minute, with a fresh nonce. The EIP-3009 types come from x402's reference client
+ * (@x402/evm), not from the server under test.
  */
-export async function v1PaymentHeader(
+export async function signedAuthorization(
   payer: LocalAccount,
   fields: Partial<AuthorizationFields> & { value: bigint },
   signer: LocalAccount = payer,
-): Promise<string> {
+): Promise<{ signature: `0x${string}`; authorization: Record<keyof AuthorizationFields, string> }> {
   const now = BigInt(Math.floor(Date.now() / 1000));
   const authorization: AuthorizationFields = {
     from: payer.address,
@@ -65,10 +65,19 @@ export async function v1PaymentHeader(
     message: authorization,
   });
   const asStrings = Object.fromEntries(Object.entries(authorization).map(([k, v]) => [k, String(v)]));
+  return { signature, authorization: asStrings as Record<keyof AuthorizationFields, string> };
+}
+
+/** An x402 v1 X-PAYMENT header signed by hand (signedAuthorization), to send exactly the payment a test needs. */
+export async function v1PaymentHeader(
+  payer: LocalAccount,
+  fields: Partial<AuthorizationFields> & { value: bigint },
+  signer: LocalAccount = payer,
+): Promise<string> {
   return encodeHeader({
     x402Version: 1,
     scheme: 'exact',
     network: 'base',
-    payload: { signature, authorization: asStrings },
+    payload: await signedAuthorization(payer, fields, signer),
   });
 }

@@ -58,10 +58,15 @@ function startWorker(args: string[]): {
 
 const flushed = () => new Promise((resolve) => setTimeout(resolve, QUOTA_FLUSH_INTERVAL_MS * 3));
 
-async function waitFor(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
+/**
+ * Waits until `condition` holds, however long a loaded machine takes to start the workers; a worker that exits first
+ * fails the wait at once (a hang is left to the test's timeout).
+ */
+async function waitFor(condition: () => boolean, workers: { exited: Promise<number | null> }[]): Promise<void> {
+  let exit: number | null | undefined;
+  for (const w of workers) void w.exited.then((code) => (exit ??= code));
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for the worker');
+    if (exit !== undefined) throw new Error(`a worker exited (${exit}) before it was ready`);
     await new Promise((r) => setTimeout(r, 5));
   }
 }
@@ -257,7 +262,7 @@ describe('sqlite store on disk', () => {
 
     const runId = randomUUID();
     const worker = startWorker(['credit-loop', file, 'key-1', runId]);
-    await waitFor(() => worker.lines.length > 2_000);
+    await waitFor(() => worker.lines.length > 2_000, [worker]);
     worker.child.kill('SIGKILL');
     expect(await worker.exited).toBeNull();
     const acknowledged = worker.lines.filter((l) => l.startsWith(runId));
@@ -298,7 +303,7 @@ describe('sqlite store on disk', () => {
     await setup.addCredits({ keyId: 'key-1', amount: 3_000, reference: 'tx:1', now: T0 });
 
     const workers = [startWorker(['debit', file, 'key-1', '2000']), startWorker(['debit', file, 'key-1', '2000'])];
-    await waitFor(() => workers.every((w) => w.lines.includes('ready')));
+    await waitFor(() => workers.every((w) => w.lines.includes('ready')), workers);
     for (const w of workers) w.child.stdin.write('go\n');
     expect(await Promise.all(workers.map((w) => w.exited))).toEqual([0, 0]);
     const taken = workers.map((w) => (JSON.parse(w.lines.at(-1)!) as { ok: number }).ok);

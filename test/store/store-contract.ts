@@ -574,6 +574,15 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
       it('an authorization that has already expired is refused', async () => {
         expect(await store.markPaymentNonceSpent({ key: '0xfrom:0xnonce4', expiresAt: T0, now: T0 })).toBe(false);
       });
+
+      it('a released nonce (its payment was refused before settlement) can be spent again, once, on every instance', async () => {
+        const params = { key: '0xfrom:0xnonce5', expiresAt: T0 + MINUTE, now: T0 };
+        expect(await store.markPaymentNonceSpent(params)).toBe(true);
+        await store.releasePaymentNonce(params.key);
+        const again = await spread(stores, 10, (s) => s.markPaymentNonceSpent({ ...params, now: T0 + 1 }));
+        expect(again.filter(Boolean)).toHaveLength(1);
+        await store.releasePaymentNonce('0xfrom:never-spent');
+      });
     });
 
     describe('subnames', () => {

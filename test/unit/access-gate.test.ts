@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AccessGate, createAccessGate } from '../../src/access/access-gate.js';
+import { type AccessGate, createAccessGate, requestsPer } from '../../src/access/access-gate.js';
 import { DEFAULT_MODE_LIMITS } from '../../src/access/caller-limits.js';
 import type { Caller } from '../../src/access/identify-caller.js';
 import type { ApiError } from '../../src/errors/api-error.js';
@@ -97,5 +97,12 @@ describe('the access gate with an API key (the contract: per key, 10 concurrent,
     expect(perMinute?.headers['X-RateLimit-Tier-Remaining']).toBe('0');
     // Two calls within the daily limit, eight paid: 92 credits left; the refused call took none.
     expect(await store.getCredits(key.id)).toBe(92);
+  });
+});
+
+describe('limit messages', () => {
+  it('say a limit of one in the singular: "1 request per day", "30 requests per minute"', () => {
+    expect(requestsPer(1, 'day')).toBe('1 request per day');
+    expect(requestsPer(30, 'minute')).toBe('30 requests per minute');
   });
 });

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { OpenApiDocument, OperationObject } from '../../rest-compat/openapi/openapi-types.js';
 import { operationSchemas } from '../../rest-compat/openapi/operation-schemas.js';
 import { schemaExample } from '../../rest-compat/openapi/schema-example.js';
+import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { bazaarTags } from '../../src/access/bazaar-discovery.js';
-import { toolName } from '../../src/http/mcp/agent-tools.js';
 
 const document = {
   components: {
@@ -26,11 +26,21 @@ const operation = (o: Partial<OperationObject>): OperationObject =>
   ({ operationId: 'op', summary: 's', tags: [], responses: {}, 'x-tier': 'light', ...o }) as OperationObject;
 
 describe('agent tools: names and schemas from the documented operation', () => {
-  it('a tool is named after its row id in snake_case', () => {
-    expect(toolName('resolveEnsName')).toBe('resolve_ens_name');
-    expect(toolName('getX402Configuration')).toBe('get_x402_configuration');
-    expect(toolName('getENSProfile')).toBe('get_ens_profile');
-    expect(toolName('ccipResolvePost')).toBe('ccip_resolve_post');
+  it('a tool is named as its row declares: every GET or POST row outside Auth, in snake_case, each name once', () => {
+    const operations = ROUTE_TABLE.rows.filter((r) => r.kind === 'operation');
+    const tools = operations.filter((r) => r.tool !== undefined);
+    expect(tools.map((r) => r.id)).toEqual(
+      operations.filter((r) => (r.method === 'GET' || r.method === 'POST') && r.tier !== 'auth').map((r) => r.id),
+    );
+    expect(new Set(tools.map((r) => r.tool)).size).toBe(tools.length);
+    for (const { tool } of tools) expect(tool).toMatch(/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/);
+    const named = Object.fromEntries(tools.map((r) => [r.id, r.tool]));
+    expect(named).toMatchObject({
+      resolveEnsName: 'resolve_ens_name',
+      getX402Configuration: 'get_x402_configuration',
+      getTokenPrice: 'get_token_price',
+      ccipResolvePost: 'ccip_resolve_post',
+    });
   });
 
   it('path, query and body parameters become one input object, with the document examples, and the 200 body the output', () => {

@@ -73,9 +73,11 @@ describe('configuration is read and validated once', () => {
     expect(c.chains.base).toMatchObject({ id: 8453, rpcUrl: 'https://base.example/rpc' });
   });
 
-  it('connections: 4096 at once, 30 s idle, 10 s for the headers, 30 s for the request; headers never longer than the request', () => {
+  it('connections: 4096 at once, 256 of them per client address, 3 s to send a first byte, 30 s idle, 10 s for the headers, 30 s for the request; headers never longer than the request', () => {
     expect(loadConfig({}).connections).toEqual({
       max: 4096,
+      maxPerAddress: 256,
+      firstByteTimeoutMs: 3000,
       keepAliveTimeoutMs: 30_000,
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
@@ -86,6 +88,9 @@ describe('configuration is read and validated once', () => {
     });
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: '40000' })).toThrow(/HEADERS_TIMEOUT_MS/);
     expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow(/MAX_CONNECTIONS/);
+    expect(() => loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' })).toThrow(/MAX_CONNECTIONS_PER_ADDRESS/);
+    // The first byte is part of the headers: a shorter headers timeout bounds it.
+    expect(loadConfig({ HEADERS_TIMEOUT_MS: '500' }).connections.firstByteTimeoutMs).toBe(500);
   });
 
   it('refuses a bad value with a message naming the variable', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
+import { defaultRecordingsDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { EnsSubgraphClient } from '../../src/sources/ens/ens-subgraph-client.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
@@ -12,7 +12,7 @@ describe('ENS subgraph client (names by address) against recorded replies', () =
   let subgraph: EnsSubgraphClient;
 
   beforeAll(async () => {
-    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
   });
   afterAll(async () => {
     await replay?.close();

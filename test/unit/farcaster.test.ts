@@ -3,7 +3,7 @@ import { execute, parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseFarcasterIdentifier } from '../../src/arguments/farcaster-arguments.js';
 import { decodeFeedCursor, encodeFeedCursor } from '../../src/arguments/feed-cursor.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
+import { defaultRecordingsDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { FarcasterHubClient } from '../../src/sources/farcaster/farcaster-hub-client.js';
 import { farcasterTimeToIso } from '../../src/sources/farcaster/farcaster-records.js';
 import { createFarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
@@ -287,7 +287,7 @@ describe('upstream replies are mapped into our records at the edge', () => {
 describe('the hub answers as Snapchain does', () => {
   let replay: ReplayServer;
   beforeAll(async () => {
-    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
   });
   afterAll(() => replay.close());
 
@@ -323,7 +323,7 @@ describe('the farcaster subgraph joins the supergraph through Wallet (address) a
   let replay: ReplayServer;
   let sources: Sources;
   beforeAll(async () => {
-    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
     const farcaster = createFarcasterSources({
       neynar: { baseUrl: replay.baseUrlFor('neynar'), mode: 'local' },
       hub: { baseUrl: replay.baseUrlFor('farcaster-hub'), mode: 'local' },

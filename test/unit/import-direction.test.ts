@@ -1,53 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import { forbiddenBy, LAYERS, PACKAGE_RULES, SUBGRAPH_TYPES } from '../../src/server/layer-map.js';
 import {
   describeImports,
   importCycles,
   type ProjectImport,
+  packageImports,
   projectFiles,
   projectImports,
   unresolvedImports,
 } from '../helpers/import-graph.js';
 
-/**
- * The layers of DESIGN.md "Imports run one way", top first. A file may import files of its own folder and of any folder
- * in a LOWER layer; folders of one layer never import each other (so no subgraph imports another). `subgraphs/*`
- * makes each subgraph folder its own module. A folder is the longest listed prefix of a file's path.
- */
-/** A subgraph's types.ts: its own layer, below the services that return its classes; it imports nothing of ours. */
-const SUBGRAPH_TYPES = 'subgraphs/*/types.ts';
+/** A subgraph's types.ts is its own layer (src/server/layer-map.ts). */
 const isSubgraphTypes = (file: string) => /^subgraphs\/[^/]+\/types\.ts$/.test(file);
 
-const LAYERS: readonly { layer: string; folders: readonly string[] }[] = [
-  { layer: 'server: reads config once, starts and wires everything', folders: ['src/server'] },
-  {
-    layer:
-      'embedded default: local chain and its seed, replay server, local x402 facilitator (only the server starts them)',
-    folders: ['src/embedded'],
-  },
-  { layer: 'HTTP wiring: fastify app, REST routes, /graphql, batch, MCP', folders: ['src/http'] },
-  {
-    layer: 'observability of the HTTP surface: operator metric families, operation and HTTP spans',
-    folders: ['src/observability/http'],
-  },
-  { layer: 'access: caller, tier, limits, credits, x402 payments', folders: ['src/access'] },
-  { layer: 'route table: rows, OpenAPI document, docs page', folders: ['rest-compat'] },
-  { layer: 'gateway: composes and runs the supergraph', folders: ['src/gateway'] },
-  { layer: 'the list of subgraphs', folders: ['subgraphs/index.ts'] },
-  { layer: 'subgraphs: types, resolvers, loaders', folders: ['subgraphs/*'] },
-  { layer: 'services behind the subgraph context', folders: ['src/ccip', 'src/webhooks'] },
-  { layer: 'subgraph context and service interfaces', folders: ['subgraphs/shared'] },
-  {
-    layer:
-      "each subgraph's GraphQL types (its types.ts): the one declaration of every response shape, which the services below the subgraph fill",
-    folders: [SUBGRAPH_TYPES],
-  },
-  { layer: 'argument schemas shared by rows and resolvers', folders: ['src/arguments'] },
-  { layer: 'sources and store', folders: ['src/sources', 'src/store'] },
-  { layer: 'observability: the tallies /metrics reads, span hooks, the tracer', folders: ['src/observability'] },
-  { layer: 'config, errors, logging', folders: ['src/config', 'src/errors', 'src/logging'] },
-];
-
-const ROOTS = ['src', 'subgraphs', 'rest-compat'];
+const ROOTS = ['checks', 'src', 'subgraphs', 'rest-compat'];
 
 const LISTED = LAYERS.flatMap(({ folders }) => folders);
 
@@ -76,6 +42,17 @@ function againstTheDirection(all: readonly ProjectImport[]): ProjectImport[] {
   return all.filter(({ from, to }) => {
     const [a, b] = [folderOf(from), folderOf(to)];
     return a !== b && (a === undefined || b === undefined || layerOf(b) <= layerOf(a));
+  });
+}
+
+/** Package imports by a folder that the package's rule does not name, each with the rule's reason. */
+function forbiddenPackages(all: readonly { from: string; to: string }[]): string[] {
+  return all.flatMap(({ from, to }) => {
+    const own = folderOf(from);
+    // A subgraph's own folder stands in the map as `subgraphs/*`.
+    const folder = own !== undefined && !LISTED.includes(own) ? `${own.split('/')[0]}/*` : own;
+    const rule = PACKAGE_RULES.find((r) => r.packages.some((name) => forbiddenBy(to, name)));
+    return rule && (folder === undefined || !rule.onlyIn.includes(folder)) ? [`${from} → ${to} (${rule.because})`] : [];
   });
 }
 
@@ -110,6 +87,20 @@ describe('imports run one way (DESIGN.md)', () => {
       { from: 'src/store/store.ts', to: 'src/sources/sources.ts' },
     ];
     expect(againstTheDirection(wrongWay)).toEqual(wrongWay);
+  });
+
+  it('has no layer importing a package its rules forbid (no store driver above the store, no fastify below HTTP …)', () => {
+    expect(forbiddenPackages(packageImports(files))).toEqual([]);
+  });
+
+  it('would refuse the store driver in access, fastify in a subgraph and the tracer SDK in HTTP wiring', () => {
+    const wrongWay = [
+      { from: 'src/access/access-gate.ts', to: 'ioredis' },
+      { from: 'subgraphs/ens/resolvers.ts', to: '@fastify/cors' },
+      { from: 'src/http/app.ts', to: '@opentelemetry/sdk-trace-node' },
+    ];
+    expect(forbiddenPackages(wrongWay)).toHaveLength(3);
+    expect(forbiddenPackages([{ from: 'src/store/redis-client.ts', to: 'ioredis' }])).toEqual([]);
   });
 
   it('has no subgraph importing another subgraph (they meet only through federation entity keys)', () => {

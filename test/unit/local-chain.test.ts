@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { createPublicClient, http, size } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, describe, expect, it } from 'vitest';
+import { publicDevKeys } from '../../src/config/public-dev-keys.js';
 import { AnvilBinaryNotFoundError, resolveAnvilBinary } from '../../src/embedded/chain/anvil-binary.js';
 import { ANVIL_DEV_MNEMONIC, getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { type LocalChain, LocalChainStartError, startLocalChain } from '../../src/embedded/chain/local-chain.js';
@@ -152,11 +153,10 @@ describe('local chain', () => {
     const silentAnvil = join(dir, 'anvil');
     await writeFile(silentAnvil, '#!/bin/sh\necho "still booting" >&2\nexec sleep 30\n');
     await chmod(silentAnvil, 0o755);
-    const startedAt = performance.now();
+    // The fake node sleeps 30 s: a refusal naming the 300 ms timeout is the start timeout's, not the node's exit.
     await expect(startLocalChain({ anvilPath: silentAnvil, startTimeoutMs: 300 })).rejects.toThrow(
       /within 300 ms[\s\S]*still booting/,
     );
-    expect(performance.now() - startedAt).toBeLessThan(3000);
   });
 });
 
@@ -167,8 +167,12 @@ describe('development accounts', () => {
     for (const index of [0, 4, 9]) {
       expect(accounts[index].address).toBe(mnemonicToAccount(ANVIL_DEV_MNEMONIC, { addressIndex: index }).address);
     }
-    // Account 9 is the configured default x402 receiver.
-    expect(accounts[9].address).toBe('0xa0Ee7A142d267C1f36714E4a8F75612F20a79720');
+    // The same keys the live guard refuses as a receiver or signer (src/config/public-dev-keys.ts).
+    expect(
+      publicDevKeys()
+        .slice(0, 10)
+        .map((k) => k.address),
+    ).toEqual(accounts.map((a) => a.address));
 
     const chain = await start();
     const nodeAccounts = (await rpc(chain.rpcUrl, 'eth_accounts')) as string[];

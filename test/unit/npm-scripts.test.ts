@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { PART_NAMES } from '../../src/config/part-modes.js';
 import { DEMO_ACTION_LIST } from '../../src/embedded/demo-action-list.js';
 import { DEMO_ACTIONS } from '../../src/embedded/demo-actions.js';
 import { startBanner } from '../../src/server/start-banner.js';
@@ -62,24 +64,27 @@ describe('npm scripts', () => {
     expect(readFileSync(join(root, '.gitignore'), 'utf8').split('\n')).toContain('generated/');
   });
 
-  it('the start banner begins with `serving on <url>` and names the docs, GraphiQL, MCP, each chain and a funded key', () => {
+  it('the start banner begins with `serving on <url>` and names the docs, GraphiQL, MCP, each part demo or live, each chain and a funded key', () => {
     const banner = startBanner({
       url: 'http://127.0.0.1:3000',
       chains: [
         { name: 'ethereum', chainId: 1, rpcUrl: 'http://127.0.0.1:40001' },
         { name: 'base', chainId: 8453, rpcUrl: 'http://127.0.0.1:40002' },
       ],
+      parts: loadConfig({}).parts,
     });
     const lines = banner.trimEnd().split('\n');
     expect(lines[0]).toBe('serving on http://127.0.0.1:3000');
     for (const url of ['/docs', '/graphql', '/mcp', '/api/sources/health'])
       expect(banner).toContain(`http://127.0.0.1:3000${url}`);
+    expect(banner).toMatch(/^ {2}parts +ethereum +demo +embedded anvil, chain id 1$/m);
+    for (const part of PART_NAMES) expect(banner).toMatch(new RegExp(`^ {2}(parts)? +${part} +demo `, 'm'));
     expect(banner).toMatch(/^ {2}ethereum +http:\/\/127\.0\.0\.1:40001 +embedded anvil, chain id 1$/m);
     expect(banner).toMatch(/^ {2}base +http:\/\/127\.0\.0\.1:40002 +embedded anvil, chain id 8453$/m);
     const [, address] = /dev account +(0x[0-9a-fA-F]{40})/.exec(banner) ?? [];
     const [key] = /0x[0-9a-f]{64}/.exec(banner) ?? [];
     expect(privateKeyToAccount(key as `0x${string}`).address).toBe(address);
     // Live chains only: nothing to send transactions to, no key.
-    expect(startBanner({ url: 'http://127.0.0.1:3000', chains: [] })).not.toMatch(/0x[0-9a-f]{64}/);
+    expect(startBanner({ url: 'http://127.0.0.1:3000', chains: [], parts: [] })).not.toMatch(/0x[0-9a-f]{64}/);
   });
 });

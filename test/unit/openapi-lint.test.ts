@@ -66,6 +66,17 @@ describe('each operation declares what it really accepts', () => {
     ]);
   });
 
+  it('an operation that answers 404 for a missing thing never describes its 200 as null (generated clients copy it)', () => {
+    const nullWhen = allOperations()
+      .filter(([, op]) => '404' in op.responses)
+      .filter(([, op]) => /\bnull\b/.test((op.responses['200'] as { description: string }).description))
+      .map(([name]) => name);
+    expect(nullWhen).toEqual([]);
+    expect((operation('/api/token/{address}', 'get').responses['200'] as { description: string }).description).toBe(
+      'An ERC-20: name, symbol, decimals, total supply, read in one multicall (404 when not a token)',
+    );
+  });
+
   it('every operation documents its 401: credentials that are sent are checked everywhere', () => {
     const without = allOperations()
       .filter(([, op]) => op.responses['401'] === undefined)

@@ -11,6 +11,7 @@ import type {
   ResponseObject,
 } from '../../rest-compat/openapi/openapi-types.js';
 import { renderOpenApiYaml } from '../../rest-compat/openapi/openapi-yaml.js';
+import type { RootFieldName } from '../../rest-compat/root-field.js';
 import type { RouteRow, RouteTable } from '../../rest-compat/route-row.js';
 
 const schema = buildSchema(/* GraphQL */ `
@@ -41,7 +42,7 @@ const rows: RouteRow[] = [
     summary: 'Gas prices',
     tier: 'free',
     params: { query: z.object({ chain: z.string().optional(), blocks: z.coerce.number().int().max(100).default(20) }) },
-    field: 'gasPrices',
+    field: 'gasPrices' as RootFieldName,
   },
   {
     kind: 'operation',
@@ -53,7 +54,7 @@ const rows: RouteRow[] = [
     tier: 'light',
     price: '0.01',
     params: { path: z.object({ name: ensName }), query: z.object({ chain: z.enum(['ethereum', 'base']) }) },
-    field: 'ensResolve',
+    field: 'ensResolve' as RootFieldName,
   },
   {
     kind: 'operation',
@@ -66,7 +67,7 @@ const rows: RouteRow[] = [
     params: {
       body: z.object({ names: z.array(ensName).min(1).max(100) }).meta({ examples: [{ names: ['vitalik.eth'] }] }),
     },
-    field: 'ensBulk',
+    field: 'ensBulk' as RootFieldName,
     errors: [413],
   },
   {
@@ -79,7 +80,7 @@ const rows: RouteRow[] = [
     tier: 'light',
     envelope: 'ccip',
     params: { path: z.object({ sender: z.string(), data: z.string() }) },
-    field: 'ccipResolve',
+    field: 'ccipResolve' as RootFieldName,
   },
   {
     kind: 'document',
@@ -292,7 +293,7 @@ describe('the OpenAPI document built from the route table', () => {
   });
 
   it('refuses a row whose field the supergraph lacks, and a duplicate path and method', () => {
-    const missing: RouteRow = { ...(rows[0] as RouteRow & { kind: 'operation' }), field: 'nope' };
+    const missing: RouteRow = { ...(rows[0] as RouteRow & { kind: 'operation' }), field: 'nope' as RootFieldName };
     expect(() => buildOpenApi({ table: { rows: [missing] }, schema })).toThrow(/Query\.nope/);
     expect(() => buildOpenApi({ table: { rows: [rows[0]!, rows[0]!] }, schema })).toThrow(/already/);
   });
@@ -308,7 +309,7 @@ describe('the OpenAPI document built from the route table', () => {
       summary: 'named',
       tier: 'light',
       params: { path: z.object({ name: named }), query: z.object({ also: named.optional() }) },
-      field: 'ensResolve',
+      field: 'ensResolve' as RootFieldName,
     };
     try {
       const built = buildOpenApi({ table: { rows: [row] }, schema });

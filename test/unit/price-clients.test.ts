@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TOKEN_LISTINGS } from '../../src/arguments/token-symbol.js';
 import { loadConfig } from '../../src/config/config.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
+import { defaultRecordingsDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { createSources } from '../../src/server/create-sources.js';
 import type { UpstreamClientParams } from '../../src/sources/http-upstream.js';
 import { CoinbaseSpotClient } from '../../src/sources/prices/coinbase-spot-client.js';
@@ -16,7 +16,7 @@ describe('price clients against the recorded replies', () => {
   let replay: ReplayServer;
 
   beforeAll(async () => {
-    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
   });
   afterAll(() => replay.close());
   beforeEach(() => {
@@ -143,9 +143,8 @@ describe('price clients against the recorded replies', () => {
   it('slow upstream: each attempt times out, then 503', async () => {
     const c = clients({ timeoutMs: 100 });
     replay.setScenario('coinbase', 'slow');
-    const started = performance.now();
+    // The slow reply comes after 6 s: a 503 whose cause is the 100 ms deadline did not wait for it.
     await expect(c.coinbase.spotPrice('ETH-USD')).rejects.toMatchObject({ status: 503 });
-    expect(performance.now() - started).toBeLessThan(2000);
     expect(c.registry.list().find((s) => s.name === 'coinbase')?.lastError).toBe('timed out after 100ms');
   });
 

@@ -1,9 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
-  defaultFixturesDir,
+  defaultRecordingsDir,
   InvalidReplayFixtureError,
   type ReplayServer,
   startReplayServer,
@@ -17,7 +18,7 @@ describe('replay server', () => {
   const get = (path: string, init?: RequestInit) => fetch(`${replay.baseUrlFor('coingecko')}${path}`, init);
 
   beforeAll(async () => {
-    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
   });
   afterAll(() => replay.close());
   beforeEach(() => {
@@ -25,8 +26,8 @@ describe('replay server', () => {
     replay.resetCounts();
   });
 
-  it('finds test/fixtures from the project root and serves each source under its own base URL', () => {
-    expect(defaultFixturesDir()).toMatch(/[/\\]test[/\\]fixtures$/);
+  it('finds recordings/ from the project root and serves each source under its own base URL', () => {
+    expect(defaultRecordingsDir()).toMatch(/[/\\]recordings$/);
     expect(replay.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(replay.baseUrlFor('coingecko')).toBe(`${replay.url}/coingecko`);
   });
@@ -88,6 +89,32 @@ describe('replay server', () => {
     expect((await get('/api/v3/simple/price?ids=ethereum&vs_currencies=usd')).status).toBe(200);
   });
 
+  it('leaves an idle keep-alive connection for the client to close: a request sent on it after 5.5 s is answered', async () => {
+    // Node's servers close idle connections after 5 s; a client whose event loop stalled past that (a loaded machine)
+    // then sends on a connection the server is closing, and fetch fails with ECONNRESET ("coingecko is unavailable").
+    const { hostname, port } = new URL(replay.url);
+    const socket = connect(Number(port), hostname);
+    let received = '';
+    let closedByServer = false;
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('end', () => (closedByServer = true));
+    const ask = async () => {
+      const before = received.length;
+      socket.write('GET /coingecko/api/v3/ping HTTP/1.1\r\nHost: replay\r\n\r\n');
+      while (!received.slice(before).includes('gecko_says') && !closedByServer)
+        await new Promise((r) => setTimeout(r, 20));
+      return received.slice(before);
+    };
+    try {
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200/);
+      await new Promise((r) => setTimeout(r, 5500));
+      expect(closedByServer).toBe(false);
+      expect(await ask()).toMatch(/^HTTP\/1\.1 200/);
+    } finally {
+      socket.destroy();
+    }
+  });
+
   it('delays slow replies past a client timeout', async () => {
     replay.setScenario('coingecko', 'slow');
     await expect(
@@ -136,7 +163,7 @@ describe('replay fixtures', () => {
 
   it('refuses to start on a file that is not JSON', async () => {
     writeFileSync(join(dir, 'broken', 'a.json'), '[{');
-    await expect(startReplayServer({ fixturesDir: dir })).rejects.toThrow(InvalidReplayFixtureError);
+    await expect(startReplayServer({ recordingsDir: dir })).rejects.toThrow(InvalidReplayFixtureError);
   });
 
   it('refuses to start on an entry that does not fit the schema, naming the file and field', async () => {
@@ -144,6 +171,6 @@ describe('replay fixtures', () => {
       join(dir, 'broken', 'b.json'),
       JSON.stringify([{ request: { method: 'GET', path: 'no-slash' }, response: { status: 200 } }]),
     );
-    await expect(startReplayServer({ fixturesDir: dir })).rejects.toThrow(/b\.json.*request\.path/);
+    await expect(startReplayServer({ recordingsDir: dir })).rejects.toThrow(/b\.json.*request\.path/);
   });
 });

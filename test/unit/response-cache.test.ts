@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { RESPONSE_CACHE_MAX_MS, ResponseCache } from '../../src/http/response-cache.js';
+import { z } from 'zod';
+import { RESPONSE_CACHE_MAX_MS, ResponseCache, responseCacheKey } from '../../src/http/response-cache.js';
 
 /** A clock the test moves by hand. */
 function clock(start = 1_000_000) {
@@ -105,47 +106,93 @@ describe('the response micro-cache', () => {
     expect(failing).toHaveBeenCalledTimes(1);
   });
 
-  it('drops the oldest key when a fourth is added to a cache of three', async () => {
-    const cache = new ResponseCache(clock().now, 3);
+  /** The bytes an entry of a two-character key and a two-character body holds: 200 overhead, 4 + 4. */
+  const SMALL_ENTRY = 208;
+
+  it('drops the oldest key when a new one would pass its bound in bytes', async () => {
+    const cache = new ResponseCache(clock().now, 3 * SMALL_ENTRY);
 
     for (const key of ['k1', 'k2', 'k3']) await cache.get(key, 500, async () => key);
-    expect(cache.size).toBe(3);
+    expect(cache.heldBytes).toBe(3 * SMALL_ENTRY);
     await cache.get('k4', 500, async () => 'k4');
 
     expect(cache.size).toBe(3);
+    expect(cache.heldBytes).toBe(3 * SMALL_ENTRY);
     expect(cache.fresh('k1')).toBeUndefined();
     expect(await cache.fresh('k2')).toBe('k2');
-    expect(await cache.fresh('k3')).toBe('k3');
     expect(await cache.fresh('k4')).toBe('k4');
   });
 
-  it('never holds more entries than its bound', async () => {
+  it('never holds more bytes than its bound, whatever the sizes of the bodies', async () => {
     const time = clock();
-    const cache = new ResponseCache(time.now, 3);
+    const cache = new ResponseCache(time.now, 10_000);
 
-    for (let i = 0; i < 20; i++) {
-      await cache.get(`k${i % 7}`, 500, async () => `v${i}`);
-      time.advance(100);
-      expect(cache.size).toBeLessThanOrEqual(3);
+    for (let i = 0; i < 50; i++) {
+      await cache.get(`k${i % 7}`, 1000, async () => 'x'.repeat(i * 100));
+      time.advance(10);
+      expect(cache.heldBytes).toBeLessThanOrEqual(10_000);
     }
-    expect(cache.size).toBe(3);
+    expect(cache.size).toBeGreaterThan(0);
   });
 
-  it('counts a re-rendered key once, at its newest position', async () => {
+  it('drops the entries that have expired when another is added, so an idle burst leaves nothing behind', async () => {
     const time = clock();
-    const cache = new ResponseCache(time.now, 3);
+    const cache = new ResponseCache(time.now);
 
-    await cache.get('k1', 100, async () => 'k1-old');
+    for (let i = 0; i < 100; i++) await cache.get(`k${i}`, 1000, async () => 'x'.repeat(15_000));
+    expect(cache.size).toBe(100);
+    time.advance(RESPONSE_CACHE_MAX_MS);
+    await cache.get('next', 1000, async () => 'next');
+
+    expect(cache.size).toBe(1);
+    expect(cache.heldBytes).toBe(200 + 8 + 8);
+  });
+
+  it('renders an expired key again at the newest position, so the oldest entry goes first', async () => {
+    const time = clock();
+    const cache = new ResponseCache(time.now, 3 * SMALL_ENTRY);
+
+    await cache.get('k1', 100, async () => 'o1');
     await cache.get('k2', 500, async () => 'k2');
     time.advance(100);
-    // k1 expired and is rendered again: it becomes the newest entry, so k2 is now the oldest.
-    await cache.get('k1', 500, async () => 'k1-new');
+    await cache.get('k1', 500, async () => 'n1');
     await cache.get('k3', 500, async () => 'k3');
-    expect(cache.size).toBe(3);
     await cache.get('k4', 500, async () => 'k4');
 
-    expect(cache.size).toBe(3);
     expect(cache.fresh('k2')).toBeUndefined();
-    expect(await cache.fresh('k1')).toBe('k1-new');
+    expect(await cache.fresh('k1')).toBe('n1');
+  });
+});
+
+describe('the micro-cache key of a request', () => {
+  const row = {
+    id: 'getGasPrices',
+    params: { query: z.object({ chain: z.string().optional(), blocks: z.string().optional() }) },
+  };
+  const keyOf = responseCacheKey(row);
+
+  it('leaves out query parameters the row does not declare: a padded URL makes no new entry', () => {
+    expect(keyOf({ params: {}, query: { chain: 'base', pad: 'x'.repeat(15_000) } })).toBe(
+      keyOf({ params: {}, query: { chain: 'base' } }),
+    );
+    expect(keyOf({ params: {}, query: { pad: 'x' } }).length).toBeLessThan(40);
+  });
+
+  it('takes the declared parameters in the order the row declares them, whatever order the URL has', () => {
+    expect(keyOf({ params: {}, query: { blocks: '5', chain: 'base' } })).toBe(
+      keyOf({ params: {}, query: { chain: 'base', blocks: '5' } }),
+    );
+  });
+
+  it('keeps apart what the row reads: absent, empty, repeated and different values, and the path parameters', () => {
+    const keys = [
+      keyOf({ params: {}, query: {} }),
+      keyOf({ params: {}, query: { chain: '' } }),
+      keyOf({ params: {}, query: { chain: ['base', 'base'] } }),
+      keyOf({ params: {}, query: { chain: 'base' } }),
+      keyOf({ params: { name: 'a' }, query: { chain: 'base' } }),
+      responseCacheKey({ id: 'other' })({ params: {}, query: {} }),
+    ];
+    expect(new Set(keys).size).toBe(keys.length);
   });
 });

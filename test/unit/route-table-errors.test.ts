@@ -4,6 +4,7 @@ import { compileRouteTable } from '../../rest-compat/compile-routes.js';
 import { errorResponses } from '../../rest-compat/openapi/error-responses.js';
 import { graphqlJsonSchemas } from '../../rest-compat/openapi/graphql-json-schema.js';
 import { rowResponses } from '../../rest-compat/openapi/row-responses.js';
+import type { RootFieldName } from '../../rest-compat/root-field.js';
 import type { OperationRow } from '../../rest-compat/route-row.js';
 import { RouteTableError } from '../../rest-compat/route-table-error.js';
 import { rowOperation, rowRootField } from '../../rest-compat/row-operation.js';
@@ -21,7 +22,7 @@ const row = (field: string): OperationRow => ({
   tag: 'Test',
   summary: field,
   tier: 'free',
-  field,
+  field: field as RootFieldName,
 });
 
 describe("a row's root field: a Query or Mutation field of the supergraph, else the table does not start", () => {

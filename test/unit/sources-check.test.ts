@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { checkSources } from '../../checks/source-contracts/check-sources.js';
+import { VENDOR_CONTRACTS } from '../../checks/source-contracts/vendor-contracts.js';
+import { runSourcesCheck } from '../../checks/sources-check.js';
 import { loadConfig } from '../../src/config/config.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
-import { runSourcesCheck } from '../../src/server/sources-check.js';
-import { checkSources } from '../../src/sources/contracts/check-sources.js';
-import { VENDOR_CONTRACTS } from '../../src/sources/contracts/vendor-contracts.js';
+import { defaultRecordingsDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { type ReplayRoute, replayRoutingFetch } from '../helpers/replay-routing-fetch.js';
 
 /** The env an operator sets to go live everywhere: real upstream URLs and keys (the replay answers in their place). */
@@ -53,7 +53,7 @@ describe('npm run sources:check: one cheap request per configured source: reacha
     VENDOR_CONTRACTS.map((v) => [v.singleEndpoint ? new URL(v.liveBase).origin : v.liveBase, v.source] as const);
 
   beforeAll(async () => {
-    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
   });
   afterAll(() => replay.close());
   beforeEach(() => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { OpenApiDocument } from '../../src/sources/contracts/openapi-schema.js';
-import { type SentRequest, VendorContract } from '../../src/sources/contracts/vendor-contract.js';
+import type { OpenApiDocument } from '../../checks/source-contracts/openapi-schema.js';
+import { type SentRequest, VendorContract } from '../../checks/source-contracts/vendor-contract.js';
 import {
   loadVendorContract,
   readVendorDocument,
   requestExpectations,
   vendorContractSpec,
-} from '../../src/sources/contracts/vendor-contracts.js';
+} from '../../checks/source-contracts/vendor-contracts.js';
 
 const request = (url: string, headers: Record<string, string> = {}): SentRequest => ({
   method: 'GET',

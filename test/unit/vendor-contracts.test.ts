@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
-import { loadReplayFixtures, type ReplayEntry } from '../../src/embedded/replay/replay-fixtures.js';
-import { defaultFixturesDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
-import { sourceProbes } from '../../src/sources/contracts/source-probes.js';
-import { type ContractOperation, VendorContract } from '../../src/sources/contracts/vendor-contract.js';
+import { sourceProbes } from '../../checks/source-contracts/source-probes.js';
+import { type ContractOperation, VendorContract } from '../../checks/source-contracts/vendor-contract.js';
 import {
   loadVendorContract,
   readVendorDocument,
   requestExpectations,
   VENDOR_CONTRACTS,
   type VendorContractSpec,
-} from '../../src/sources/contracts/vendor-contracts.js';
+} from '../../checks/source-contracts/vendor-contracts.js';
+import { loadConfig } from '../../src/config/config.js';
+import { loadReplayFixtures, type ReplayEntry } from '../../src/embedded/replay/replay-fixtures.js';
+import { defaultRecordingsDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { DebankClient } from '../../src/sources/defi/debank-client.js';
 import { DefiLlamaClient } from '../../src/sources/defi/defillama-client.js';
 import { DefiLlamaProClient } from '../../src/sources/defi/defillama-pro-client.js';
@@ -30,7 +30,7 @@ import { replayRoutingFetch, type SentUpstreamRequest } from '../helpers/replay-
 
 /** The key the replay's recorded paths carry where a vendor puts the key in the URL path. */
 const REPLAY_KEY = 'replay-key';
-const FIXTURES = loadReplayFixtures(defaultFixturesDir());
+const FIXTURES = loadReplayFixtures(defaultRecordingsDir());
 
 /** What became of each recorded reply of a vendor. */
 interface FixtureTally {
@@ -245,7 +245,7 @@ describe("every upstream speaks its vendor's published contract (or the shape it
   let replay: ReplayServer;
 
   beforeAll(async () => {
-    replay = await startReplayServer({ fixturesDir: defaultFixturesDir() });
+    replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() });
   });
   afterAll(async () => {
     await replay.close();

@@ -1,8 +1,8 @@
 import { pbkdf2Sync } from 'node:crypto';
 import { type HDAccount, HDKey, hdKeyToAccount } from 'viem/accounts';
+import { ANVIL_DEV_MNEMONIC } from '../../config/public-dev-keys.js';
 
-/** The public mnemonic anvil derives its default development accounts from. */
-export const ANVIL_DEV_MNEMONIC = 'test test test test test test test test test test test junk';
+export { ANVIL_DEV_MNEMONIC };
 
 /** How many accounts anvil funds by default (`--accounts 10`). */
 export const ANVIL_DEV_ACCOUNT_COUNT = 10;

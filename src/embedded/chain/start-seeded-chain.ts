@@ -1,4 +1,5 @@
 import type { Address } from 'viem';
+import { followWallClock } from './chain-clock.js';
 import { readChainSnapshot } from './chain-snapshot.js';
 import type { EmbeddedChainPlan } from './embedded-chain-plans.js';
 import { type LocalChain, type LocalChainLogger, startLocalChain } from './local-chain.js';
@@ -9,7 +10,7 @@ export type SeededChain = LocalChain & { deployments: ReadonlyMap<string, Addres
 
 /**
  * Starts the plan's chain from the snapshot the build wrote (generated/chain-state), or seeds it when that is missing
- * or was made from other seed code, then runs the plan's live steps.
+ * or was made from other seed code, then runs the plan's live steps; its latest block is then stamped with wall time.
  * @example const chain = await startSeededChain(EMBEDDED_CHAIN_PLANS.ethereum, { logger })
  */
 export async function startSeededChain(
@@ -41,6 +42,8 @@ export async function startSeededChain(
       deployments: seeded,
       onStepDone,
     });
+    // A snapshot's latest block carries the time it was made: the chain starts at wall time instead.
+    await followWallClock(chain.rpcUrl);
     return Object.assign(chain, { deployments });
   } catch (err) {
     await chain.stop();

@@ -67,30 +67,30 @@ function readReplayFile(file: string): ReplayEntry[] {
 }
 
 /**
- * Reads and validates `<fixturesDir>/<source>/*.json` (files in name order); a bad file throws.
- * @example loadReplayFixtures(defaultFixturesDir()).get('coingecko')?.length
+ * Reads and validates `<recordingsDir>/<source>/*.json` (files in name order); a bad file throws.
+ * @example loadReplayFixtures(defaultRecordingsDir()).get('coingecko')?.length
  */
-export function loadReplayFixtures(fixturesDir: string): ReplayFixtures {
-  const files = fixtureFiles(fixturesDir);
+export function loadReplayFixtures(recordingsDir: string): ReplayFixtures {
+  const files = fixtureFiles(recordingsDir);
   // Parsing every file is most of a replay server's start; a process that starts many (the tests) parses them once
   // per version of the files.
   const version = files.map(({ file }) => `${file}:${statSync(file).mtimeMs}`).join('\n');
-  const cached = loaded.get(fixturesDir);
+  const cached = loaded.get(recordingsDir);
   if (cached?.version === version) return cached.fixtures;
   const fixtures: ReplayFixtures = new Map();
   for (const { source, file } of files)
     fixtures.set(source, [...(fixtures.get(source) ?? []), ...readReplayFile(file)]);
-  loaded.set(fixturesDir, { version, fixtures });
+  loaded.set(recordingsDir, { version, fixtures });
   return fixtures;
 }
 
 const loaded = new Map<string, { version: string; fixtures: ReplayFixtures }>();
 
-/** `<fixturesDir>/<source>/*.json` of each source folder, sources and files in name order. */
-function fixtureFiles(fixturesDir: string): { source: string; file: string }[] {
+/** `<recordingsDir>/<source>/*.json` of each source folder, sources and files in name order. */
+function fixtureFiles(recordingsDir: string): { source: string; file: string }[] {
   const found: { source: string; file: string }[] = [];
-  for (const source of readdirSync(fixturesDir).sort()) {
-    const sourceDir = join(fixturesDir, source);
+  for (const source of readdirSync(recordingsDir).sort()) {
+    const sourceDir = join(recordingsDir, source);
     if (!statSync(sourceDir).isDirectory() || !SOURCE_NAME.test(source)) continue;
     for (const f of readdirSync(sourceDir)
       .filter((name) => name.endsWith('.json'))

@@ -5,7 +5,7 @@ import type { ReplayUrls } from '../../sources/http-upstream.js';
 import { loadReplayFixtures, type ReplayEntry, type ReplayFixtures } from './replay-fixtures.js';
 import { selectReplayEntry } from './replay-matcher.js';
 
-export { defaultFixturesDir } from '../../config/fixtures-dir.js';
+export { defaultRecordingsDir } from './recordings-dir.js';
 export { InvalidReplayFixtureError } from './replay-fixtures.js';
 
 /** A running replay of recorded upstream replies; each source lives under `${url}/${source}`. */
@@ -16,13 +16,16 @@ export interface ReplayServer extends ReplayUrls {
   setScenario(source: string, scenario: string | null): void;
   /** Requests received for one source, or for all sources (control requests not counted). */
   requestCount(source?: string): number;
+  /** The most delayed ('slow') replies held at one time: 3 means three callers waited side by side, not in turn. */
+  mostHeldAtOnce(): number;
+  /** Resets the request counts and {@link ReplayServer.mostHeldAtOnce}. */
   resetCounts(): void;
   close(): Promise<void>;
 }
 
 /** Parameters of {@link startReplayServer}. */
 export interface StartReplayServerParams {
-  fixturesDir: string;
+  recordingsDir: string;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -91,19 +94,20 @@ function sendRecordedReply(res: ServerResponse, response: ReplayEntry['response'
 }
 
 /**
- * Serves recorded upstream replies from `<fixturesDir>/<source>/*.json` on loopback, for tests and for
+ * Serves recorded upstream replies from `<recordingsDir>/<source>/*.json` on loopback, for tests and for
  * the embedded default (`npm start` without network). Fixture files are validated at start.
  * @example
- * const replay = await startReplayServer({ fixturesDir: defaultFixturesDir() })
+ * const replay = await startReplayServer({ recordingsDir: defaultRecordingsDir() })
  * const coingecko = new HttpJsonSource({ baseUrl: replay.baseUrlFor('coingecko'), client })
  * replay.setScenario('coingecko', 'down')
  */
 export async function startReplayServer(params: StartReplayServerParams): Promise<ReplayServer> {
-  const fixtures: ReplayFixtures = loadReplayFixtures(params.fixturesDir);
+  const fixtures: ReplayFixtures = loadReplayFixtures(params.recordingsDir);
   const host = params.host ?? '127.0.0.1';
   const scenarios = new Map<string, string>();
   const counts = new Map<string, number>();
   const pendingReplies = new Set<NodeJS.Timeout>();
+  let mostHeld = 0;
 
   const setScenario = (source: string, scenario: string | null): void => {
     if (scenario === null) {
@@ -157,6 +161,7 @@ export async function startReplayServer(params: StartReplayServerParams): Promis
       if (!res.destroyed) sendRecordedReply(res, entry.response);
     }, delayMs);
     pendingReplies.add(timer);
+    mostHeld = Math.max(mostHeld, pendingReplies.size);
     // A client that gave up (timeout) should not keep a timer alive.
     res.on('close', () => {
       clearTimeout(timer);
@@ -179,6 +184,9 @@ export async function startReplayServer(params: StartReplayServerParams): Promis
       if (!res.headersSent) sendJson(res, 400, { error: 'bad request' });
     }
   });
+  // Idle connections are closed by the client, never here: a server-side close (Node's default after 5 s) races a
+  // client reusing that connection once a stalled event loop wakes up, and the request dies with ECONNRESET.
+  server.keepAliveTimeout = 0;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -196,7 +204,11 @@ export async function startReplayServer(params: StartReplayServerParams): Promis
     setScenario,
     requestCount: (source) =>
       source === undefined ? [...counts.values()].reduce((a, b) => a + b, 0) : (counts.get(source) ?? 0),
-    resetCounts: () => counts.clear(),
+    mostHeldAtOnce: () => mostHeld,
+    resetCounts: () => {
+      counts.clear();
+      mostHeld = 0;
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         for (const timer of pendingReplies) clearTimeout(timer);

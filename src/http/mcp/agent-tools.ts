@@ -31,13 +31,8 @@ export interface AgentTool {
 /** Tags whose rows only read this service's own state (usage, health): no outside world involved. */
 const CLOSED_WORLD_TAGS: ReadonlySet<string> = new Set(['Status', 'Free', 'x402']);
 
-/** `resolveEnsName` → `resolve_ens_name`; `getX402Configuration` → `get_x402_configuration`. */
-export function toolName(rowId: string): string {
-  return rowId
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .toLowerCase();
-}
+/** A tool name as MCP clients show it: snake_case, from a letter. */
+const TOOL_NAME = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 
 function description(row: OperationRow, priceUsd: string | undefined): string {
   const cost =
@@ -59,8 +54,22 @@ function isToolRow(row: OperationRow): boolean {
 }
 
 /**
+ * The tool name a row declares; a tool row without one, a row that is no tool but declares one, or a name that is
+ * not snake_case stops the server at start.
+ */
+function declaredToolName(row: OperationRow): string | undefined {
+  if (!isToolRow(row)) {
+    if (row.tool !== undefined) throw new Error(`route ${row.id}: only GET and POST rows outside Auth are tools`);
+    return undefined;
+  }
+  if (row.tool === undefined) throw new Error(`route ${row.id}: a GET or POST row outside Auth declares its tool name`);
+  if (!TOOL_NAME.test(row.tool)) throw new Error(`route ${row.id}: tool name ${row.tool} is not snake_case`);
+  return row.tool;
+}
+
+/**
  * The agent tools of the route table: one per GET/POST operation row outside the Auth tier (Write rows marked as
- * needing a session), named after the row id in snake_case, with schemas read from the row's operation in the
+ * needing a session), named as the row declares (`tool`), with schemas read from the row's operation in the
  * OpenAPI document, so that a tool and its REST path cannot disagree.
  * @example const tools = agentTools({ operations, document, defaultPriceUsd: '0.01' })
  */
@@ -73,12 +82,12 @@ export function agentTools(p: {
   const names = new Set<string>();
   for (const compiled of p.operations) {
     const { row } = compiled;
-    if (!isToolRow(row)) continue;
+    const name = declaredToolName(row);
+    if (name === undefined) continue;
     const operation = p.document.paths[row.path]?.[row.method.toLowerCase() as 'get' | 'post'] as
       | OperationObject
       | undefined;
     if (!operation) throw new Error(`route ${row.id}: not in the OpenAPI document`);
-    const name = toolName(row.id);
     if (names.has(name)) throw new Error(`two routes make the tool name ${name}`);
     names.add(name);
     const schemas = operationSchemas(p.document, operation);

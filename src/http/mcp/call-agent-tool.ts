@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { GraphContext } from '../../../subgraphs/shared/graph-context.js';
-import { type AccessGate, noRelease } from '../../access/access-gate.js';
+import type { AccessGate } from '../../access/access-gate.js';
 import type { AccessRequest } from '../../access/identify-caller.js';
 import { paymentRequiredOf } from '../../access/payment-offer.js';
 import type { PresentedPayment } from '../../access/x402-payments.js';
@@ -9,6 +9,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { renderError, toApiError } from '../../errors/error-envelope.js';
 import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
 import { isCacheableRow, type ResponseCache } from '../response-cache.js';
+import { runAdmitted } from '../run-admitted.js';
 import { runOperationRow } from '../run-operation-row.js';
 import type { AgentTool } from './agent-tools.js';
 import { toolInput } from './tool-arguments.js';
@@ -101,7 +102,6 @@ export function errorResult(err: ApiError): CallToolResult {
  */
 export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): Promise<CallToolResult> {
   const { tool } = call;
-  let release = noRelease;
   try {
     // The arguments alone decide a cacheable row's input, so a fresh body also vouches that they are valid.
     const cacheKey =
@@ -117,12 +117,6 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
       resource: () => tool.resourceUrl,
       ...(payment ? { payment } : {}),
     };
-    if (tool.needs !== undefined) {
-      const caller = await deps.access.identify(request);
-      if (!mayCall(tool.needs, caller.mode)) throw needsCredentials(tool.name, tool.needs);
-    }
-    const decision = await deps.access.admit(request, tool.accessRoute);
-    release = decision.release;
     const render = async () =>
       JSON.stringify(
         await runOperationRow({
@@ -133,17 +127,22 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
         }),
       );
     const ttlMs = (tool.compiled.row.maxAge ?? 0) * 1000;
-    const shared = cached ?? (cacheKey ? deps.cache!.get(cacheKey, ttlMs, render) : undefined);
-    const result = shared ? await sharedResult(shared) : dataResult(await render());
-    if (decision.settle) {
-      const { receipt } = await decision.settle();
-      return { ...result, _meta: { [X402_PAYMENT_RESPONSE_META]: receipt } };
-    }
-    return result;
+    const { value: result, settled } = await runAdmitted({
+      admit: async () => {
+        if (tool.needs !== undefined) {
+          const caller = await deps.access.identify(request);
+          if (!mayCall(tool.needs, caller.mode)) throw needsCredentials(tool.name, tool.needs);
+        }
+        return deps.access.admit(request, tool.accessRoute);
+      },
+      run: async () => {
+        const shared = cached ?? (cacheKey ? deps.cache!.get(cacheKey, ttlMs, render) : undefined);
+        return shared ? sharedResult(shared) : dataResult(await render());
+      },
+    });
+    return settled ? { ...result, _meta: { [X402_PAYMENT_RESPONSE_META]: settled.receipt } } : result;
   } catch (err) {
     if (!(err instanceof ApiError)) deps.log.error({ err, tool: tool.name }, 'tool call failed');
     return errorResult(toApiError(err));
-  } finally {
-    release();
   }
 }

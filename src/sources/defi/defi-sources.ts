@@ -88,7 +88,7 @@ export function defiSourcesNeedReplay(config: AppConfig): boolean {
 
 /**
  * The DeFi clients as configured: each live where its env var is set, else the replay's recordings under
- * test/fixtures/<name>/ (defillama, defillama-yields, defillama-pro, debank, growthepie).
+ * recordings/<name>/ (defillama, defillama-yields, defillama-pro, debank, growthepie).
  * @example createDefiSourcesFromConfig({ config, replay, registry })
  */
 export function createDefiSourcesFromConfig(p: {
