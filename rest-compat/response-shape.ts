@@ -91,13 +91,17 @@ export function shapes(...steps: ResponseShape[]): ResponseShape {
   };
 }
 
-/** `shape` applied to the field at `path` of an object (and of its schema), the rest left as it is. */
+/**
+ * `shape` applied to the field at `path` of an object (and of its schema), the rest left as it is; a field the
+ * operation left out (`@include(if: false)`) stays out.
+ */
 function atPath(path: readonly string[], shape: ResponseShape): ResponseShape {
   const [head, ...rest] = path;
   if (head === undefined) return shape;
   const inner = atPath(rest, shape);
   return keepingExamples({
-    value: (value) => ({ ...(value as Json), [head]: inner.value((value as Json)[head]) }),
+    value: (value) =>
+      Object.hasOwn(value as Json, head) ? { ...(value as Json), [head]: inner.value((value as Json)[head]) } : value,
     schema: (schema) => {
       const properties = propertiesOf(schema);
       if (properties[head] === undefined) throw new Error(`shape: the selection has no ${head}`);

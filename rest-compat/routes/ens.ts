@@ -1,26 +1,58 @@
 import 'reflect-metadata';
 import { z } from 'zod';
-import { domainsLimit, domainsOffset, ensNameBatch, ensNameBatchQuery } from '../../src/arguments/ens-arguments.js';
+import {
+  domainsLimit,
+  domainsOffset,
+  ensCoinsQuery,
+  ensNameBatch,
+  ensNameBatchQuery,
+  ensTextKeysQuery,
+} from '../../src/arguments/ens-arguments.js';
 import { MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
 import { ensName } from '../../src/arguments/ens-name.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
 import { EnsResolver } from '../../subgraphs/ens/resolvers.js';
-import { entriesAsMap, pick } from '../response-shape.js';
+import { entriesAsMap, pick, shapes } from '../response-shape.js';
 import { rootField } from '../root-field.js';
-import type { RouteRow } from '../route-row.js';
+import type { RouteInput, RouteRow } from '../route-row.js';
 
 /** docs/api-contract.md#prices: ENS resolution $0.01, batch $0.02. */
 const ENS_PRICE = '0.01';
 const ENS_BATCH_PRICE = '0.02';
 
 const PROFILE_SELECTION =
-  'name address avatar contentHash records { key value } expiration registrant controller resolver';
+  'name address avatar contentHash records { key value } expiration registrant controller resolver texts: texts(keys: $texts) @include(if: $withTexts) { key value } addresses: coinAddresses(coins: $coins) @include(if: $withCoins) { coin address }';
+/** The profile operations' variables: the name, and the extra text keys and coins asked (none by default). */
+const PROFILE_VARIABLES =
+  '$name: String!, $texts: [String!]! = [], $withTexts: Boolean! = false, $coins: [String!]! = [], $withCoins: Boolean! = false';
 
 /**
- * GraphQL's list of {key, value} records → the contract's map (docs/api-contract.md#ens-resolution-and-profile)
- * (`records.twitter`, `records["com.discord"]`).
+ * The name, and the extra records asked by query (`?texts=…&coins=…`), coins as the coin types they parsed to; what
+ * is not asked is not selected, so the body keeps the contract's shape.
  */
-const recordsAsMap = entriesAsMap(['records'], 'key', 'value');
+const profileVariables = (input: RouteInput) => ({
+  name: input.path.name,
+  ...(input.query.texts !== undefined ? { texts: input.query.texts, withTexts: true } : {}),
+  ...(input.query.coins !== undefined ? { coins: (input.query.coins as number[]).map(String), withCoins: true } : {}),
+});
+
+/** The extra records a profile route takes by query: text keys (ENSIP-5) and coins (ENSIP-9/11). */
+const profileQuery = z.object({ texts: ensTextKeysQuery.optional(), coins: ensCoinsQuery.optional() });
+
+/**
+ * GraphQL's lists of {key, value} records → the contract's maps (docs/api-contract.md#ens-resolution-and-profile)
+ * (`records.twitter`, `records["com.discord"]`); the records asked by key under `texts` by their ENS keys, the
+ * addresses asked under `addresses` by coin name.
+ */
+const recordsAsMap = shapes(
+  entriesAsMap(['records'], 'key', 'value'),
+  entriesAsMap(['texts'], 'key', 'value'),
+  entriesAsMap(['addresses'], 'coin', 'address'),
+);
+
+/** What the profile routes say of the records asked by query. */
+const extraRecordsDescription =
+  '`?texts=com.twitter,org.example.custom` adds `texts`: any text records by their ENS keys (ENSIP-5), set ones only; `?coins=btc,sol,base` adds `addresses`: the address for each coin (ENSIP-9/11) by coin name, set ones only (coins by name, coin type or eip155:<chain id>). Both are read in the same chain call as the rest of the profile; without them the body has neither. `records` keeps its fixed keys.';
 
 const batchDescription = `At most ${MAX_ENS_BATCH} names (400 above); a repeated name is answered once. All names are resolved together in ONE Multicall3 \`eth_call\` through the ENS Universal Resolver. \`address\` is null for a name that is unregistered, expired or has no address; \`count\` is the number of results, \`resolved\` how many of them resolved.`;
 
@@ -135,13 +167,13 @@ export const ensRoutes: RouteRow[] = [
     path: '/api/ens/{name}',
     tag: 'ENS',
     summary: 'ENS profile: address, avatar, content hash, text records, registrant, controller, expiry, resolver',
-    description:
-      'Read in one chain call (Universal Resolver multicall plus registry and registrar). registrant is the holder of the .eth registrar token, controller the registry owner. 404 when the name is unregistered or expired.',
+    description: `Read in one chain call (Universal Resolver multicall plus registry and registrar). registrant is the holder of the .eth registrar token, controller the registry owner. ${extraRecordsDescription} 404 when the name is unregistered or expired.`,
     tier: 'medium',
     price: ENS_PRICE,
-    params: { path: z.object({ name: ensName }) },
+    params: { path: z.object({ name: ensName }), query: profileQuery },
     field: rootField(EnsResolver.prototype.ensProfile),
-    operation: `query getEnsProfile($name: String!) { ensProfile(name: $name) { ${PROFILE_SELECTION} } }`,
+    operation: `query getEnsProfile(${PROFILE_VARIABLES}) { ensProfile(name: $name) { ${PROFILE_SELECTION} } }`,
+    variables: profileVariables,
     shape: recordsAsMap,
     errors: [404],
     notFound: 'ENS name is unregistered or expired',
@@ -155,13 +187,13 @@ export const ensRoutes: RouteRow[] = [
     tag: 'Identity',
     summary:
       'Aggregated profile: ENS profile and the wallet it resolves to, gathered by one GraphQL operation across subgraphs',
-    description:
-      'One federated operation: the ENS profile, then through the `Wallet` entity (key: address) what the other subgraphs know of the wallet. 404 when the name is unregistered or expired.',
+    description: `One federated operation: the ENS profile, then through the \`Wallet\` entity (key: address) what the other subgraphs know of the wallet. ${extraRecordsDescription} 404 when the name is unregistered or expired.`,
     tier: 'heavy',
     price: ENS_BATCH_PRICE,
-    params: { path: z.object({ name: ensName }) },
+    params: { path: z.object({ name: ensName }), query: profileQuery },
     field: rootField(EnsResolver.prototype.ensProfile),
-    operation: `query getFullProfile($name: String!) { ensProfile(name: $name) { ${PROFILE_SELECTION} wallet { address primaryName balance { balance balanceUsd tokens { symbol balance balanceUsd } } farcasterUser { fid username displayName pfp followers following recentCasts(limit: 5) { hash text timestamp } } } } }`,
+    variables: profileVariables,
+    operation: `query getFullProfile(${PROFILE_VARIABLES}) { ensProfile(name: $name) { ${PROFILE_SELECTION} wallet { address primaryName balance { balance balanceUsd tokens { symbol balance balanceUsd } } farcasterUser { fid username displayName pfp followers following recentCasts(limit: 5) { hash text timestamp } } } } }`,
     shape: recordsAsMap,
     errors: [404],
     notFound: 'ENS name is unregistered or expired',

@@ -14,3 +14,12 @@ export const MAX_ENS_BATCH = 100;
 export const DEFAULT_DOMAINS_LIMIT = 50;
 /** Offsets beyond this list nothing an address could hold (the ENS subgraph's page of 1000). */
 export const MAX_DOMAINS_OFFSET = 100_000;
+
+/**
+ * Most text keys, and most coin types, one profile read asks besides its own records: every name of a batch asks
+ * them all in the same Universal Resolver call, so 100 names × 20 keys stay one `eth_call` of a few thousand calls.
+ */
+export const MAX_ENS_TEXT_KEYS = 20;
+export const MAX_ENS_COIN_TYPES = 20;
+/** ENSIP-5 keys are short (`com.twitter`, `org.example.custom`); ours follow the subname registration's bound. */
+export const MAX_ENS_TEXT_KEY_LENGTH = 256;

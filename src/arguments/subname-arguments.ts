@@ -1,8 +1,7 @@
-import { getAddress } from 'viem';
 import { z } from 'zod';
+import { coinAddressBytes, coinAddressText, coinName, InvalidCoinAddressError } from '../sources/ens/coin-addresses.js';
 import { encodeContentHash, InvalidContentHashError } from '../sources/ens/content-hash.js';
 import { normalize } from '../sources/ens/name-hashes.js';
-import { EVM_ADDRESS_PATTERN } from './evm-address.js';
 
 /**
  * The arguments of a subname registration: its label and its records. The REST rows (POST /api/subnames/…,
@@ -20,9 +19,6 @@ const MAX_ADDRESS_RECORDS = 16;
 const MAX_TEXT_RECORDS = 32;
 /** SLIP-44 coin type of ETH: the one `addr(bytes32)` answers, and the owner's address when none is given. */
 export const ETH_COIN_TYPE = '60';
-/** ENSIP-11: an EVM chain's coin type is 0x80000000 | chainId. */
-const MIN_EVM_COIN_TYPE = 0x8000_0000n;
-const MAX_EVM_COIN_TYPE = 0xffff_ffffn;
 
 /**
  * One label of a subname in ENSIP-15 normal form: 1 to 63 bytes without a dot, already normalised (a label is stored
@@ -58,37 +54,36 @@ export const subnameLabelArgument = z
 
 const DECIMAL_COIN_TYPE = /^\d{1,10}$/;
 
-/** 60 (ETH) or an ENSIP-11 EVM chain: the coin types whose addresses are 20 bytes (a non-number is refused before). */
-const isServedCoinType = (decimal: string): boolean => {
-  if (!DECIMAL_COIN_TYPE.test(decimal)) return true;
-  const value = BigInt(decimal);
-  return value.toString() === ETH_COIN_TYPE || (value >= MIN_EVM_COIN_TYPE && value <= MAX_EVM_COIN_TYPE);
-};
+/** A coin type ENS's address-encoder can write (ETH, any ENSIP-11 EVM chain, BTC, SOL …); a non-number is refused before. */
+const isServedCoinType = (decimal: string): boolean =>
+  !DECIMAL_COIN_TYPE.test(decimal) || (Number(decimal) <= 0xffff_ffff && coinName(Number(decimal)) !== undefined);
 
 const coinType = z
   .string()
   .regex(DECIMAL_COIN_TYPE, 'coin types are decimal numbers')
   .refine(
     isServedCoinType,
-    'is not a served coin type: use 60 (ETH) or an ENSIP-11 EVM coin type (0x80000000 | chainId)',
+    'is not a served coin type: use 60 (ETH), an ENSIP-11 EVM coin type (0x80000000 | chainId) or a SLIP-44 coin type ENS encodes (0 BTC, 501 SOL …)',
   );
 
-/** Address per coin type, keyed by the coin type's shortest decimal (`060` is `60`): each at most once. */
+/**
+ * Address per coin type, keyed by the coin type's shortest decimal (`060` is `60`): each at most once, each an
+ * address of its coin (EIP-55 checksummed for EVM chains, the coin's canonical form for the others).
+ */
 const addressRecords = z
-  .record(
-    coinType,
-    z
-      .string()
-      .regex(EVM_ADDRESS_PATTERN, 'must be a 0x address')
-      .transform((address) => getAddress(address)),
-  )
+  .record(coinType, z.string().min(1).max(256))
   .refine((map) => Object.keys(map).length <= MAX_ADDRESS_RECORDS, `at most ${MAX_ADDRESS_RECORDS} addresses`)
   .transform((map, ctx) => {
     const byType = new Map<string, string>();
     for (const [key, address] of Object.entries(map)) {
-      const type = BigInt(key).toString();
-      if (byType.has(type)) ctx.addIssue({ code: 'custom', path: [key], message: 'is given twice' });
-      byType.set(type, address);
+      const type = Number(key);
+      if (byType.has(String(type))) ctx.addIssue({ code: 'custom', path: [key], message: 'is given twice' });
+      try {
+        byType.set(String(type), coinAddressText(type, coinAddressBytes(type, address)) ?? address);
+      } catch (err) {
+        if (!(err instanceof InvalidCoinAddressError)) throw err;
+        ctx.addIssue({ code: 'custom', path: [key], message: err.message });
+      }
     }
     return Object.fromEntries(byType);
   });
@@ -116,7 +111,7 @@ const textRecords = z.preprocess(
     .refine((map) => Object.keys(map).length <= MAX_TEXT_RECORDS, `at most ${MAX_TEXT_RECORDS} text records`),
 );
 
-/** Why `uri` is no content hash the gateway can answer (ENSIP-7 ipfs:// or ipns://), or null; empty is none given. */
+/** Why `uri` is no content hash the gateway can answer (ENSIP-7), or null; empty is none given. */
 function contentHashProblem(uri: string): string | null {
   if (uri === '') return null;
   try {
@@ -146,12 +141,14 @@ export const subnameRecordsArgument = z
     addresses: addressRecords
       .optional()
       .describe(
-        'address per coin type: "60" is ETH, 0x80000000 | chainId an EVM chain (ENSIP-11), at most 16; none given: the owner for "60"',
+        'address per coin type (ENSIP-9): "60" is ETH, 0x80000000 | chainId an EVM chain (ENSIP-11), "0" BTC, "501" SOL and the other coins ENS encodes, each as its chain writes it; at most 16; none given: the owner for "60"',
       ),
     texts: textRecords.optional().describe('text records (ENSIP-5), at most 32'),
     contenthash: contenthash
       .optional()
-      .describe('ENSIP-7 content hash as an ipfs:// or ipns:// URI with a base32 CIDv1'),
+      .describe(
+        'ENSIP-7 content hash as a URI: ipfs:// or ipns:// with a base32 CIDv1, bzz://, ar://, onion:// or onion3://',
+      ),
   })
   .describe('records the CCIP gateway answers for the name');
 

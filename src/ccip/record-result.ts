@@ -1,5 +1,6 @@
 import { type Address, encodeAbiParameters, type Hex, zeroAddress } from 'viem';
 import { ETH_COIN_TYPE } from '../arguments/subname-arguments.js';
+import { coinAddressBytes } from '../sources/ens/coin-addresses.js';
 import { encodeContentHash } from '../sources/ens/content-hash.js';
 import type { SubnameRecords } from '../store/store.js';
 import type { RecordQuery } from './resolve-request.js';
@@ -21,9 +22,10 @@ export function recordResult(query: RecordQuery, records: SubnameRecords | null)
         [(own(records?.addresses, ETH_COIN_TYPE) as Address | undefined) ?? zeroAddress],
       );
     case 'addrByCoin': {
-      // ENSIP-9 / ENSIP-11: an EVM coin type's address is its 20 bytes; the service stores EVM addresses only.
+      // ENSIP-9 / ENSIP-11: the address as the coin's bytes (an EVM chain's 20 bytes, BTC's script, SOL's key).
       const address = own(records?.addresses, query.coinType.toString());
-      return encodeAbiParameters([{ type: 'bytes' }], [address ? (address.toLowerCase() as Hex) : '0x']);
+      const bytes = address ? coinAddressBytes(Number(query.coinType), address) : '0x';
+      return encodeAbiParameters([{ type: 'bytes' }], [bytes]);
     }
     case 'text':
       return encodeAbiParameters([{ type: 'string' }], [own(records?.texts, query.key) ?? '']);

@@ -1,8 +1,14 @@
 import type { SubgraphModule } from '../shared/build-subgraph.js';
-import { EnsProfileWalletResolver, EnsResolver, EnsWalletResolver, ensReferenceResolvers } from './resolvers.js';
+import {
+  EnsProfileRecordsResolver,
+  EnsProfileWalletResolver,
+  EnsResolver,
+  EnsWalletResolver,
+  ensReferenceResolvers,
+} from './resolvers.js';
 
 export const ensSubgraph: SubgraphModule = {
   name: 'ens',
-  resolvers: [EnsResolver, EnsProfileWalletResolver, EnsWalletResolver],
+  resolvers: [EnsResolver, EnsProfileWalletResolver, EnsProfileRecordsResolver, EnsWalletResolver],
   referenceResolvers: ensReferenceResolvers,
 };

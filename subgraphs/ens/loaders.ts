@@ -1,8 +1,9 @@
 import type { Address } from 'viem';
 import { MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
-import type { EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
+import { type EnsProfileRecord, extrasKey, type ProfileExtras } from '../../src/sources/ens/ens-chain-reader.js';
 import type { EnsPrimaryNameRecord, EnsReader } from '../../src/sources/ens/ens-reader.js';
+import type { NftAvatarRead, NftAvatarRef } from '../../src/sources/ens/nft-avatar.js';
 import type { Sources } from '../../src/sources/sources.js';
 import { defineLoader } from '../shared/define-loader.js';
 
@@ -32,13 +33,33 @@ export const ensPrimaryNameLoader = defineLoader<Address, EnsPrimaryNameRecord |
   maxBatchSize: MAX_ENS_BATCH,
 });
 
+/** A profile to read, with the records asked beyond the profile's own. */
+export interface ProfileAsk {
+  name: string;
+  extras: ProfileExtras;
+}
+
+/** Each entry once, in the order first seen. */
+const union = <T>(lists: readonly (readonly T[])[]): T[] => [...new Set(lists.flat())];
+
 /**
- * Full profiles: every profile asked in one request is ONE multicall `eth_call`.
- * @example await ensProfileLoader.of(ctx).load('alice.eth')
+ * Full profiles: every profile asked in one request is ONE multicall `eth_call`, every name read with every extra
+ * text key and coin type any of them asked (one Universal Resolver call per name either way).
+ * @example await ensProfileLoader.of(ctx).load({ name: 'alice.eth', extras: { textKeys: ['org.example'], coinTypes: [0] } })
  */
-export const ensProfileLoader = defineLoader<string, EnsProfileRecord | null, Sources>({
+export const ensProfileLoader = defineLoader<ProfileAsk, EnsProfileRecord | null, Sources, string>({
   name: 'ensProfile',
-  batch: (names, sources) => readerOf(sources).profiles(names),
+  cacheKey: (ask) => `${ask.name}\n${extrasKey(ask.extras)}`,
+  batch: async (asks, sources) => {
+    const names = [...new Set(asks.map((ask) => ask.name))];
+    const extras: ProfileExtras = {
+      textKeys: union(asks.map((ask) => ask.extras.textKeys)),
+      coinTypes: union(asks.map((ask) => ask.extras.coinTypes)),
+    };
+    const records = await readerOf(sources).profiles(names, extras);
+    const byName = new Map(names.map((name, i) => [name, records[i] ?? null]));
+    return asks.map((ask) => byName.get(ask.name) ?? null);
+  },
   maxBatchSize: MAX_ENS_BATCH,
 });
 
@@ -49,5 +70,22 @@ export const ensProfileLoader = defineLoader<string, EnsProfileRecord | null, So
 export const ensAvatarRecordLoader = defineLoader<string, string | null, Sources>({
   name: 'ensAvatarRecord',
   batch: (names, sources) => readerOf(sources).texts(names, 'avatar'),
+  maxBatchSize: MAX_ENS_BATCH,
+});
+
+/** An NFT avatar to check: the token, and the address that must hold it. */
+export interface NftAvatarAsk {
+  ref: NftAvatarRef;
+  owner: Address;
+}
+
+/**
+ * NFT avatars (ENSIP-12): every one a request shows is ONE `eth_call` (owner check and token URI per token).
+ * @example await nftAvatarLoader.of(ctx).load({ ref: parseNftAvatar(record)!, owner: '0x…' })
+ */
+export const nftAvatarLoader = defineLoader<NftAvatarAsk, NftAvatarRead, Sources, string>({
+  name: 'nftAvatar',
+  cacheKey: ({ ref, owner }) => `${ref.chainId}/${ref.standard}:${ref.contract}/${ref.tokenId}@${owner}`,
+  batch: (asks, sources) => readerOf(sources).nftAvatars(asks),
   maxBatchSize: MAX_ENS_BATCH,
 });

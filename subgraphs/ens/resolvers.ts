@@ -1,20 +1,45 @@
-import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import { type Address, getAddress, isAddress } from 'viem';
-import { domainsLimit, domainsOffset, ensNameBatch } from '../../src/arguments/ens-arguments.js';
-import { DEFAULT_DOMAINS_LIMIT, MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
+import {
+  coinLabel,
+  domainsLimit,
+  domainsOffset,
+  ensCoin,
+  ensCoins,
+  ensNameBatch,
+  ensTextKey,
+  ensTextKeys,
+} from '../../src/arguments/ens-arguments.js';
+import {
+  DEFAULT_DOMAINS_LIMIT,
+  MAX_ENS_BATCH,
+  MAX_ENS_COIN_TYPES,
+  MAX_ENS_TEXT_KEYS,
+} from '../../src/arguments/ens-limits.js';
 import { ensName, normalizeEnsName } from '../../src/arguments/ens-name.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
-import { avatarLink } from '../../src/sources/ens/avatar-uri.js';
-import type { EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
+import { type AvatarLink, avatarLink } from '../../src/sources/ens/avatar-uri.js';
+import { ETH_COIN } from '../../src/sources/ens/coin-addresses.js';
+import { type EnsProfileRecord, NO_EXTRAS, type ProfileExtras } from '../../src/sources/ens/ens-chain-reader.js';
+import { nftAvatarLink, parseNftAvatar } from '../../src/sources/ens/nft-avatar.js';
 
 import type { GraphContext } from '../shared/graph-context.js';
-import { ensAddressLoader, ensAvatarRecordLoader, ensPrimaryNameLoader, ensProfileLoader } from './loaders.js';
+import {
+  ensAddressLoader,
+  ensAvatarRecordLoader,
+  ensPrimaryNameLoader,
+  ensProfileLoader,
+  nftAvatarLoader,
+} from './loaders.js';
+import { recordsAsked } from './records-asked.js';
 import {
   EnsAvatar,
   EnsBatchResult,
+  EnsCoinAddress,
   EnsDomainsPage,
   EnsPrimaryName,
   EnsProfile,
@@ -63,12 +88,83 @@ export function toEnsProfile(record: EnsProfileRecord): EnsProfile {
     registrant: record.registrant,
     controller: record.controller,
     resolver: record.resolver,
+    read: record,
   };
 }
 
-async function loadProfile(name: string, ctx: GraphContext): Promise<EnsProfile | null> {
-  const record = await ensProfileLoader.of(ctx).load(name);
-  return record ? withGatewayOwner(toEnsProfile(record), ctx) : null;
+async function loadProfile(name: string, ctx: GraphContext, extras: ProfileExtras): Promise<EnsProfile | null> {
+  const record = await ensProfileLoader.of(ctx).load({ name, extras });
+  return record ? shownProfile(record, ctx) : null;
+}
+
+/** A read as the API shows it: an NFT avatar checked on chain, a gateway subname's own owner. */
+async function shownProfile(record: EnsProfileRecord, ctx: GraphContext): Promise<EnsProfile> {
+  const profile = await withGatewayOwner(toEnsProfile(record), ctx);
+  if (record.avatarRecord === null || parseNftAvatar(record.avatarRecord) === null) return profile;
+  const link = await imageLink(record.avatarRecord, record.name, record.address, ctx);
+  return { ...profile, avatar: link?.url ?? null };
+}
+
+/**
+ * An ENSIP-12 image record (avatar, header) → a link a browser can load: an NFT through its owner check and its
+ * metadata (one `eth_call` for every NFT of the request), anything else as {@link avatarLink} writes it.
+ */
+async function imageLink(
+  record: string,
+  name: string,
+  owner: string | null,
+  ctx: GraphContext,
+): Promise<AvatarLink | null> {
+  const ref = parseNftAvatar(record);
+  if (ref === null) return avatarLink(record, name);
+  if (owner === null) return null;
+  const read = await nftAvatarLoader.of(ctx).load({ ref, owner: getAddress(owner) });
+  return nftAvatarLink(ref, read, name);
+}
+
+/**
+ * The read a profile's record fields answer from: the profile's own when it asked them (the operation's selection
+ * was read ahead), else one more read of the name for them (a profile reached through a federation reference).
+ */
+async function readWith(profile: EnsProfile, ctx: GraphContext, extras: ProfileExtras): Promise<EnsProfileRecord> {
+  const read = profile.read;
+  if (
+    read &&
+    extras.textKeys.every((key) => read.asked.textKeys.includes(key)) &&
+    extras.coinTypes.every((coinType) => read.asked.coinTypes.includes(coinType))
+  )
+    return read;
+  return (await ensProfileLoader.of(ctx).load({ name: profile.name, extras })) ?? emptyRead(profile.name, extras);
+}
+
+/** A name that no longer reads as registered between two reads of one request: it has no records. */
+function emptyRead(name: string, extras: ProfileExtras): EnsProfileRecord {
+  return {
+    name,
+    active: false,
+    registrant: null,
+    expiresAt: null,
+    address: null,
+    avatarRecord: null,
+    contentHash: null,
+    texts: {},
+    coinAddresses: {},
+    asked: extras,
+    resolver: null,
+    controller: null,
+  };
+}
+
+/** A text record from a read: avatar is kept apart from the others. */
+function textOf(read: EnsProfileRecord, key: string): string | null {
+  if (key === 'avatar') return read.avatarRecord;
+  return Object.hasOwn(read.texts, key) ? (read.texts[key] ?? null) : null;
+}
+
+/** A coin's address from a read: ETH's is the profile's own address. */
+function coinAddressOf(read: EnsProfileRecord, coinType: number): string | null {
+  if (coinType === ETH_COIN && !read.asked.coinTypes.includes(ETH_COIN)) return read.address;
+  return read.coinAddresses[String(coinType)] ?? null;
 }
 
 /**
@@ -111,8 +207,9 @@ export class EnsResolver {
   async ensProfile(
     @Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string,
     @Ctx() ctx: GraphContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<EnsProfile | null> {
-    return loadProfile(parseArgument(ensName, 'name', name), ctx);
+    return loadProfile(parseArgument(ensName, 'name', name), ctx, recordsAsked(info));
   }
 
   @Query(() => [EnsProfile], {
@@ -122,10 +219,12 @@ export class EnsResolver {
   async ensProfiles(
     @Arg('names', () => [String], { description: `1 to ${MAX_ENS_BATCH} ENS names` }) names: string[],
     @Ctx() ctx: GraphContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<(EnsProfile | null)[]> {
     const normalized = parseArgument(ensNameBatch, 'names', names);
-    const records = settled(await ensProfileLoader.of(ctx).loadMany(normalized));
-    return Promise.all(records.map((r) => (r ? withGatewayOwner(toEnsProfile(r), ctx) : null)));
+    const extras = recordsAsked(info);
+    const records = settled(await ensProfileLoader.of(ctx).loadMany(normalized.map((name) => ({ name, extras }))));
+    return Promise.all(records.map((r) => (r ? shownProfile(r, ctx) : null)));
   }
 
   @Query(() => EnsAvatar, {
@@ -138,8 +237,11 @@ export class EnsResolver {
     @Ctx() ctx: GraphContext,
   ): Promise<EnsAvatar | null> {
     const normalized = parseArgument(ensName, 'name', name);
-    const record = await ensAvatarRecordLoader.of(ctx).load(normalized);
-    const link = record === null ? null : avatarLink(record, normalized);
+    const [record, owner] = await Promise.all([
+      ensAvatarRecordLoader.of(ctx).load(normalized),
+      ensAddressLoader.of(ctx).load(normalized),
+    ]);
+    const link = record === null ? null : await imageLink(record, normalized, owner, ctx);
     return link && record !== null ? { avatar: link.url, type: link.type, record } : null;
   }
 
@@ -201,6 +303,86 @@ export class EnsProfileWalletResolver {
   }
 }
 
+@Resolver(() => EnsProfile)
+export class EnsProfileRecordsResolver {
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'The header image (ENSIP-18 `header` record) as a link a browser can load, by the avatar’s rules (ENSIP-12); null when unset or unsupported',
+  })
+  async header(@Root() profile: EnsProfile, @Ctx() ctx: GraphContext): Promise<string | null> {
+    const read = await readWith(profile, ctx, { ...NO_EXTRAS, textKeys: ['header'] });
+    const record = textOf(read, 'header');
+    return record === null ? null : ((await imageLink(record, profile.name, read.address, ctx))?.url ?? null);
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'The text record under an ENS key (ENSIP-5: avatar, com.twitter, org.example.custom …) as set; null when unset. Read in the profile’s own chain call',
+  })
+  async text(
+    @Root() profile: EnsProfile,
+    @Arg('key', () => String, { description: 'ENS text record key, e.g. com.twitter' }) key: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<string | null> {
+    const parsed = parseArgument(ensTextKey, 'key', key);
+    return textOf(await readWith(profile, ctx, { ...NO_EXTRAS, textKeys: [parsed] }), parsed);
+  }
+
+  @FieldResolver(() => [EnsTextRecord], {
+    description: `The set text records among up to ${MAX_ENS_TEXT_KEYS} ENS keys, by their own keys, in the order asked; unset keys are left out`,
+  })
+  async texts(
+    @Root() profile: EnsProfile,
+    @Arg('keys', () => [String], { description: `0 to ${MAX_ENS_TEXT_KEYS} ENS text record keys` }) keys: string[],
+    @Ctx() ctx: GraphContext,
+  ): Promise<EnsTextRecord[]> {
+    const parsed = parseArgument(ensTextKeys, 'keys', keys);
+    if (parsed.length === 0) return [];
+    const read = await readWith(profile, ctx, { ...NO_EXTRAS, textKeys: parsed });
+    return parsed.flatMap((key) => {
+      const value = textOf(read, key);
+      return value === null ? [] : [{ key, value }];
+    });
+  }
+
+  @FieldResolver(() => String, {
+    nullable: true,
+    description:
+      'The address for one coin (ENSIP-9/11): btc, sol, base, eip155:<chain id> or a coin type; null when unset',
+  })
+  async coinAddress(
+    @Root() profile: EnsProfile,
+    @Arg('coin', () => String, { description: 'coin name (btc, sol, base …), coin type, or eip155:<chain id>' })
+    coin: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<string | null> {
+    const coinType = parseArgument(ensCoin, 'coin', coin);
+    return coinAddressOf(await readWith(profile, ctx, { ...NO_EXTRAS, coinTypes: [coinType] }), coinType);
+  }
+
+  @FieldResolver(() => [EnsCoinAddress], {
+    description: `The set addresses among up to ${MAX_ENS_COIN_TYPES} coins (ENSIP-9/11), in the order asked; unset coins are left out`,
+  })
+  async coinAddresses(
+    @Root() profile: EnsProfile,
+    @Arg('coins', () => [String], {
+      description: `0 to ${MAX_ENS_COIN_TYPES} coins: names, coin types or eip155:<chain id>`,
+    })
+    coins: string[],
+    @Ctx() ctx: GraphContext,
+  ): Promise<EnsCoinAddress[]> {
+    const coinTypes = parseArgument(ensCoins, 'coins', coins);
+    if (coinTypes.length === 0) return [];
+    const read = await readWith(profile, ctx, { ...NO_EXTRAS, coinTypes });
+    return coinTypes.flatMap((coinType) => {
+      const address = coinAddressOf(read, coinType);
+      return address === null ? [] : [{ coin: coinLabel(coinType), coinType: String(coinType), address }];
+    });
+  }
+}
+
 @Resolver(() => Wallet)
 export class EnsWalletResolver {
   @FieldResolver(() => String, {
@@ -217,7 +399,7 @@ export class EnsWalletResolver {
 export const ensReferenceResolvers = {
   EnsProfile: {
     __resolveReference: (ref: { name?: unknown }, ctx: GraphContext): Promise<EnsProfile | null> | null =>
-      typeof ref.name === 'string' ? loadProfile(normalizeEnsName(ref.name), ctx) : null,
+      typeof ref.name === 'string' ? loadProfile(normalizeEnsName(ref.name), ctx, NO_EXTRAS) : null,
   },
   Wallet: {
     __resolveReference: (ref: { address?: unknown }): Wallet | null =>

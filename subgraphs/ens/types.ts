@@ -1,4 +1,5 @@
 import { Directive, Extensions, Field, Int, ObjectType } from 'type-graphql';
+import type { EnsProfileRecord } from '../../src/sources/ens/ens-chain-reader.js';
 
 @ObjectType({ description: 'GET /api/ens/resolve/{name}: the address an ENS name resolves to' })
 export class EnsResolution {
@@ -13,6 +14,25 @@ export class EnsResolution {
 export class EnsTextRecord {
   @Field(() => String) key!: string;
   @Field(() => String) value!: string;
+}
+
+@ObjectType({
+  description: 'The address a name holds for one coin (ENSIP-9, ENSIP-11), as that coin’s chain writes it',
+})
+export class EnsCoinAddress {
+  @Field(() => String, {
+    description: 'the coin’s name in ENS’s address-encoder (btc, sol, base …), or eip155:<chain id>',
+  })
+  @Extensions({ jsonSchema: { example: 'btc' } })
+  coin!: string;
+  @Field(() => String, {
+    description: 'SLIP-44 coin type, or 0x80000000 | chainId for an EVM chain (ENSIP-11), in decimal',
+  })
+  @Extensions({ jsonSchema: { example: '0' } })
+  coinType!: string;
+  @Field(() => String, { description: 'the address: EIP-55 for EVM chains, bech32 or base58 as the coin writes it' })
+  @Extensions({ jsonSchema: { example: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' } })
+  address!: string;
 }
 
 @ObjectType({ description: 'A wallet address; the ENS subgraph adds its forward-checked primary name' })
@@ -62,6 +82,8 @@ export class EnsProfile {
   @Field(() => String, { nullable: true, description: 'resolver contract that answers for the name' }) resolver!:
     | string
     | null;
+  /** The chain read the profile came from: what `text`, `texts` and `coinAddresses` answer from when it asked them. */
+  read?: EnsProfileRecord;
 }
 
 @ObjectType({ description: 'GET /api/ens/avatar/{name}: the avatar as a link a client can load' })

@@ -115,12 +115,19 @@ describe('the subname arguments', () => {
     expect(refusal(subnameRecordsArgument, 'records', { addresses: { '1': owner } })).toMatch(
       /^parameter records\.addresses\.1: is not a served coin type/,
     );
+    // Any coin ENS encodes, each address as its chain writes it (ENSIP-9): BTC bech32, not a 0x address.
+    expect(subnameRecordsArgument.parse({ addresses: { '0': 'BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4' } })).toEqual({
+      addresses: { '0': 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4' },
+    });
+    expect(refusal(subnameRecordsArgument, 'records', { addresses: { '0': owner } })).toMatch(
+      /^parameter records\.addresses\.0: is not a btc address/,
+    );
     const many = Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`k${i}`, 'v']));
     expect(refusal(subnameRecordsArgument, 'records', { texts: many })).toBe(
       'parameter records.texts: at most 32 text records',
     );
     expect(refusal(subnameRecordsArgument, 'records', { contenthash: 'https://example.org' })).toBe(
-      'parameter records.contenthash: https://example.org is not an ipfs:// or ipns:// URI with a base32 CIDv1',
+      'parameter records.contenthash: https://example.org is not a content URI: ipfs:// or ipns:// with a base32 CIDv1, bzz://, ar://, onion:// or onion3://',
     );
   });
 });

@@ -83,6 +83,7 @@ describe('the CCIP services over the store', () => {
         names.map((n) => (n === 'demo.base.eth' && key === 'description' ? 'on Base' : null)),
       profiles: async () => [null],
       primaryNames: async () => [null],
+      nftAvatars: async () => [],
     };
     const ccip = await createCcipServices({
       config: config(),
@@ -128,13 +129,17 @@ describe('the CCIP services over the store', () => {
     ).rejects.toMatchObject({ status: 404 });
   });
 
-  it('records are checked: ENSIP-11 coin types only, 0x addresses, ipfs/ipns content hashes, no key twice', async () => {
+  it('records are checked: coin types ENS encodes, each with an address of its coin, content hash URIs, no key twice', async () => {
     const ccip = await createCcipServices({ config: config(), store, now: () => NOW });
     const register = (records: object) =>
       ccip.register(async () => session, { parent: 'offchain.eth', label: 'check', records });
     await expect(register({ addresses: [{ coinType: '0', address: wallet }] })).rejects.toMatchObject({
       status: 400,
-      message: /^parameter records\.addresses\.0: is not a served coin type/,
+      message: /^parameter records\.addresses\.0: is not a btc address/,
+    });
+    await expect(register({ addresses: [{ coinType: '1', address: wallet }] })).rejects.toMatchObject({
+      status: 400,
+      message: /^parameter records\.addresses\.1: is not a served coin type/,
     });
     await expect(register({ addresses: [{ coinType: '60', address: 'bc1q…' }] })).rejects.toMatchObject({
       status: 400,

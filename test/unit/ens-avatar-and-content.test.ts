@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { avatarLink } from '../../src/sources/ens/avatar-uri.js';
 import { decodeContentHash, encodeContentHash } from '../../src/sources/ens/content-hash.js';
+import { nftAvatarLink, parseNftAvatar } from '../../src/sources/ens/nft-avatar.js';
 
 const CID = 'bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi';
 
@@ -64,5 +65,56 @@ describe('ENSIP-7 content hashes', () => {
     const v0 = `0xe301${v1.slice('0xe3010170'.length)}` as const;
     expect(decodeContentHash(v0)).toBe(`ipfs://${CID}`);
     expect(decodeContentHash('0x')).toBeNull();
+  });
+
+  it('round-trips swarm, arweave, onion and onion3 as ENS clients write them (bzz://, ar://, onion://, onion3://)', () => {
+    const uris = {
+      bzz: 'bzz://d1de9994b4d039f6548d191eb26786769f580809256b4685ef316805265ea162',
+      ar: 'ar://ys7Y6FeI6_bDyKN6Gsx2x-HZ5ZtF3sqHSmy3E8rSe0c',
+      onion: 'onion://3g2upl4pq6kufc4m',
+      onion3: 'onion3://p53lf57qovyuvwsc6xnrppyply3vtqm7l6pcobkmyqsiofyeznfu5uqd',
+    };
+    for (const uri of Object.values(uris)) expect(decodeContentHash(encodeContentHash(uri))).toBe(uri);
+    // The byte layouts of ENSIP-7's codecs: swarm-manifest CID, arweave-ns (0xb29910 as a varint), onion3's ASCII.
+    expect(encodeContentHash(uris.bzz).startsWith('0xe40101fa011b20')).toBe(true);
+    expect(encodeContentHash(uris.ar).startsWith('0x90b2ca05')).toBe(true);
+    expect(encodeContentHash(uris.onion3).startsWith('0xbd03')).toBe(true);
+    expect(() => encodeContentHash('onion3://short')).toThrow(/is not a content URI/);
+  });
+});
+
+describe('ENSIP-12 NFT avatars: the owner check, then the image of inline metadata', () => {
+  const ref = parseNftAvatar('eip155:1/erc721:0x5FbDB2315678afecb367f032d93F642f64180aa3/1')!;
+  const inline = (metadata: object) =>
+    `data:application/json;base64,${Buffer.from(JSON.stringify(metadata)).toString('base64')}`;
+
+  it('reads the record apart: chain, standard, contract, token id', () => {
+    expect(ref).toEqual({
+      chainId: 1,
+      standard: 'erc721',
+      contract: '0x5FbDB2315678afecb367f032d93F642f64180aa3',
+      tokenId: 1n,
+    });
+    expect(parseNftAvatar('https://example.org/a.png')).toBeNull();
+  });
+
+  it('a held token with inline metadata shows its image through the IPFS gateway; a token not held shows none', () => {
+    const tokenUri = inline({ image: `ipfs://${CID}/1.png` });
+    expect(nftAvatarLink(ref, { owned: true, tokenUri }, 'nft.eth')).toEqual({
+      url: `https://ipfs.io/ipfs/${CID}/1.png`,
+      type: 'nft',
+    });
+    expect(nftAvatarLink(ref, { owned: false, tokenUri }, 'nft.eth')).toBeNull();
+  });
+
+  it('metadata off chain is left to ENS’s metadata service (the service fetches no host a token names); SVG image_data becomes a data: URI', () => {
+    expect(nftAvatarLink(ref, { owned: true, tokenUri: 'https://tokens.example/1.json' }, 'nft.eth')).toEqual({
+      url: 'https://metadata.ens.domains/mainnet/avatar/nft.eth',
+      type: 'nft',
+    });
+    const svg = '<svg xmlns="http://www.w3.org/2000/svg"/>';
+    expect(nftAvatarLink(ref, { owned: true, tokenUri: inline({ image_data: svg }) }, 'nft.eth')?.url).toBe(
+      `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`,
+    );
   });
 });

@@ -14,7 +14,7 @@ export interface AvatarLink {
 }
 
 const CID = /^(Qm[1-9A-HJ-NP-Za-km-z]{44}|b[a-z2-7]{20,})$/;
-const NFT_URI = /^eip155:(\d{1,10})\/(erc721|erc1155):(0x[0-9a-fA-F]{40})\/(\d{1,78})$/;
+export const NFT_URI = /^eip155:(\d{1,10})\/(erc721|erc1155):(0x[0-9a-fA-F]{40})\/(\d{1,78})$/;
 const DATA_IMAGE = /^data:image\/[a-z0-9.+-]+(;[a-z0-9=.+-]+)*(;base64)?,/i;
 /** Longest record turned into a link; a larger `data:` image is refused rather than echoed. */
 const MAX_RECORD_LENGTH = 100_000;

@@ -1,9 +1,24 @@
 import { type Address, type Hex, isAddressEqual, zeroAddress } from 'viem';
 import type { BlockReads } from '../rpc/block-reads.js';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
+import { coinAddressText } from './coin-addresses.js';
 import { decodeContentHash } from './content-hash.js';
-import { type EnsProfileRecord, type EnsRegistration, PROFILE_TEXT_KEYS, revertOf } from './ens-chain-reader.js';
-import { ensRegistryAbi, ethRegistrarAbi, nameResolverAbi, resolverProfileAbi } from './ens-contracts.js';
+import {
+  type EnsProfileRecord,
+  type EnsRegistration,
+  extrasKey,
+  NO_EXTRAS,
+  type ProfileExtras,
+  profileTextKeys,
+  revertOf,
+} from './ens-chain-reader.js';
+import {
+  ensRegistryAbi,
+  ethRegistrarAbi,
+  multicoinAddrAbi,
+  nameResolverAbi,
+  resolverProfileAbi,
+} from './ens-contracts.js';
 import { isNormalizedEnsName } from './ens-names.js';
 import { labelhash, namehash } from './name-hashes.js';
 import { BASE_COIN_TYPE, reverseNameOf } from './reverse-names.js';
@@ -49,6 +64,7 @@ interface Wanted {
   addr: boolean;
   contenthash: boolean;
   textKeys: readonly string[];
+  coinTypes?: readonly number[];
 }
 
 type MulticallResult = { status: 'success'; result: unknown } | { status: 'failure'; error: unknown };
@@ -61,6 +77,7 @@ interface BaseNameRecords extends EnsRegistration {
   address: Address | null;
   contentHash: string | null;
   texts: Record<string, string>;
+  coinAddresses: Record<string, string>;
 }
 
 const nonZero = (address: Address | null | undefined): Address | null =>
@@ -103,13 +120,16 @@ export class BaseNamesReader {
     );
   }
 
-  /** Full profiles; null when not registered (no resolver and no owner) or expired. */
-  profiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]> {
-    return this.load(`basenames:profile:${names.join(',')}`, async () =>
-      (await this.read(names, { addr: true, contenthash: true, textKeys: PROFILE_TEXT_KEYS })).map((r) => {
+  /** Full profiles, with the extra text keys and coin types asked; null when not registered (no resolver and no owner) or expired. */
+  profiles(names: readonly string[], extras: ProfileExtras = NO_EXTRAS): Promise<(EnsProfileRecord | null)[]> {
+    const textKeys = profileTextKeys(extras);
+    const want = { addr: true, contenthash: true, textKeys, coinTypes: extras.coinTypes };
+    const asked = { textKeys, coinTypes: extras.coinTypes };
+    return this.load(`basenames:profile:${extrasKey(extras)}:${names.join(',')}`, async () =>
+      (await this.read(names, want)).map((r) => {
         if (!r?.active || (r.resolver === null && r.controller === null)) return null;
         const { avatar, ...texts } = r.texts;
-        return { ...r, avatarRecord: avatar ?? null, texts };
+        return { ...r, avatarRecord: avatar ?? null, texts, asked };
       }),
     );
   }
@@ -173,6 +193,12 @@ export class BaseNamesReader {
       ...(want.addr ? [read('addr', [node])] : []),
       ...(want.contenthash ? [read('contenthash', [node])] : []),
       ...want.textKeys.map((key) => read('text', [node, key])),
+      ...(want.coinTypes ?? []).map((coinType) => ({
+        address: resolver,
+        abi: multicoinAddrAbi,
+        functionName: 'addr',
+        args: [node, BigInt(coinType)],
+      })),
     ];
   }
 
@@ -243,6 +269,7 @@ export class BaseNamesReader {
         address: null,
         contentHash: null,
         texts: {},
+        coinAddresses: {},
       };
       if (resolver === null) return base;
       let i = 0;
@@ -253,7 +280,14 @@ export class BaseNamesReader {
         const value = ok<string>(answers[i++]);
         if (value) texts[key] = value;
       }
-      return { ...base, address, contentHash: hash && hash !== '0x' ? decodeContentHash(hash) : null, texts };
+      const coinAddresses: Record<string, string> = {};
+      for (const coinType of want.coinTypes ?? []) {
+        const bytes = ok<Hex>(answers[i++]);
+        const text = bytes === null ? null : coinAddressText(coinType, bytes);
+        if (text !== null) coinAddresses[String(coinType)] = text;
+      }
+      const contentHash = hash && hash !== '0x' ? decodeContentHash(hash) : null;
+      return { ...base, address, contentHash, texts, coinAddresses };
     });
   }
 }

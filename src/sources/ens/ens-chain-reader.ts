@@ -14,20 +14,24 @@ import {
 import { packetToBytes } from 'viem/ens';
 import type { BlockReads } from '../rpc/block-reads.js';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
+import { coinAddressText } from './coin-addresses.js';
 import { decodeContentHash } from './content-hash.js';
 import {
   type EnsContracts,
   ensRegistryAbi,
   ethRegistrarAbi,
+  multicoinAddrAbi,
   resolverProfileAbi,
   universalResolverAbi,
 } from './ens-contracts.js';
 import { ethSecondLevelLabel, isNormalizedEnsName } from './ens-names.js';
 import { labelhash, namehash } from './name-hashes.js';
+import { holdsToken, type NftAvatarRead, type NftAvatarRef, nftAvatarAbi } from './nft-avatar.js';
 
 /** Text records a profile reads, by their ENS keys (ENSIP-5 / ENSIP-18). */
 export const PROFILE_TEXT_KEYS = [
   'avatar',
+  'header',
   'com.twitter',
   'com.github',
   'url',
@@ -35,6 +39,27 @@ export const PROFILE_TEXT_KEYS = [
   'email',
   'com.discord',
 ] as const;
+
+/** Records a profile read asks beyond its own: more text keys (ENSIP-5), addresses of more coin types (ENSIP-9/11). */
+export interface ProfileExtras {
+  textKeys: readonly string[];
+  coinTypes: readonly number[];
+}
+
+export const NO_EXTRAS: ProfileExtras = { textKeys: [], coinTypes: [] };
+
+/**
+ * The text keys a profile read asks: the profile's own, then the extra ones not among them, in the order asked.
+ * @example profileTextKeys({ textKeys: ['url', 'org.example'], coinTypes: [] }) // [...PROFILE_TEXT_KEYS, 'org.example']
+ */
+export function profileTextKeys(extras: ProfileExtras): string[] {
+  return [...new Set<string>([...PROFILE_TEXT_KEYS, ...extras.textKeys])];
+}
+
+/** The cache key of a read's extras: reads asking the same extras share plans and block reads. */
+export function extrasKey(extras: ProfileExtras): string {
+  return `${extras.textKeys.join('\u0000')}\u0001${extras.coinTypes.join(',')}`;
+}
 
 /**
  * Registrant and expiry from the .eth registrar; names outside .eth have neither and never expire here. A subname
@@ -55,8 +80,12 @@ export interface EnsProfileRecord extends EnsRegistration {
   avatarRecord: string | null;
   /** ENSIP-7 URI (ipfs://…), null when unset or of a kind we do not render. */
   contentHash: string | null;
-  /** Set text records by ENS key (PROFILE_TEXT_KEYS), empty values left out. */
+  /** Set text records by ENS key (PROFILE_TEXT_KEYS and the extra keys read), avatar and empty values left out. */
   texts: Record<string, string>;
+  /** Addresses of the extra coin types read, by decimal coin type, as their chains write them; unset left out. */
+  coinAddresses: Record<string, string>;
+  /** What the read asked the resolver: a key or coin type asked and absent above is unset. */
+  asked: { textKeys: readonly string[]; coinTypes: readonly number[] };
   resolver: Address | null;
   /** Registry owner of the name. */
   controller: Address | null;
@@ -124,6 +153,8 @@ interface ProfilePlan {
   node: Hex;
   label: string | undefined;
   resolveArgs: readonly [Hex, Hex, string[]];
+  textKeys: readonly string[];
+  coinTypes: readonly number[];
 }
 
 export class EnsChainReader {
@@ -183,12 +214,52 @@ export class EnsChainReader {
   }
 
   /**
-   * Full profiles in ONE `eth_call` however many names: per name one Universal Resolver call whose data is
-   * `multicall(addr, contenthash, text…)`, plus registry owner and registrar reads. A name whose resolver goes
-   * offchain is finished by a follow-up call that viem runs through CCIP-Read. Null: not registered, or expired.
+   * Full profiles in ONE `eth_call` however many names and extra records: per name one Universal Resolver call whose
+   * data is `multicall(addr, contenthash, text…, addr(coinType)…)`, plus registry owner and registrar reads. A name
+   * whose resolver goes offchain is finished by a follow-up call that viem runs through CCIP-Read. Null: not
+   * registered, or expired.
    */
-  profiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]> {
-    return this.load(`ens:profile:${names.join(',')}`, () => this.readProfiles(names));
+  profiles(names: readonly string[], extras: ProfileExtras = NO_EXTRAS): Promise<(EnsProfileRecord | null)[]> {
+    return this.load(`ens:profile:${extrasKey(extras)}:${names.join(',')}`, () => this.readProfiles(names, extras));
+  }
+
+  /**
+   * NFT avatars (ENSIP-12) in ONE `eth_call`: per avatar the owner check (ERC-721 `ownerOf`, ERC-1155 `balanceOf`
+   * of the name's address) and the token URI (`tokenURI`, `uri`). Only this chain's NFTs can be read: another
+   * chain's are answered as not held.
+   */
+  nftAvatars(asks: readonly { ref: NftAvatarRef; owner: Address }[]): Promise<NftAvatarRead[]> {
+    const key = asks.map((a) => `${a.ref.contract}/${a.ref.tokenId}/${a.owner}`).join(',');
+    return this.load(`ens:nft-avatar:${key}`, async () => {
+      const chainId = this.p.client.chain?.id;
+      const reads = asks.flatMap(({ ref, owner }) =>
+        ref.standard === 'erc721'
+          ? [
+              { address: ref.contract, abi: nftAvatarAbi, functionName: 'ownerOf', args: [ref.tokenId] },
+              { address: ref.contract, abi: nftAvatarAbi, functionName: 'tokenURI', args: [ref.tokenId] },
+            ]
+          : [
+              { address: ref.contract, abi: nftAvatarAbi, functionName: 'balanceOf', args: [owner, ref.tokenId] },
+              { address: ref.contract, abi: nftAvatarAbi, functionName: 'uri', args: [ref.tokenId] },
+            ],
+      );
+      const results = (await this.p.client.multicall({
+        contracts: reads as never,
+        allowFailure: true,
+        batchSize: 0,
+      })) as MulticallResult[];
+      const failure = results.find((r) => r.status === 'failure' && !revertOf(r.error));
+      if (failure && failure.status === 'failure') throw failure.error;
+      return asks.map(({ ref, owner }, i) => {
+        const held = results[2 * i]!;
+        const uri = results[2 * i + 1]!;
+        if (ref.chainId !== chainId) return { owned: false, tokenUri: null };
+        return {
+          owned: held.status === 'success' && holdsToken(ref.standard, owner, held.result),
+          tokenUri: uri.status === 'success' && typeof uri.result === 'string' ? uri.result : null,
+        };
+      });
+    });
   }
 
   private async readRegistration(name: string): Promise<EnsRegistration> {
@@ -213,13 +284,15 @@ export class EnsChainReader {
     return { active: registrant !== null, registrant, expiresAt: expires ? Number(expires) : null };
   }
 
-  private async readProfiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]> {
+  private async readProfiles(names: readonly string[], extras: ProfileExtras): Promise<(EnsProfileRecord | null)[]> {
     const { client, contracts } = this.p;
+    const textKeys = profileTextKeys(extras);
+    const planKey = extrasKey(extras);
     const plans = names.map((name) => {
-      let plan = this.profilePlans.get(name);
+      let plan = this.profilePlans.get(`${planKey}:${name}`);
       if (!plan) {
-        plan = profilePlan(name, contracts.gateways);
-        this.profilePlans.set(name, plan);
+        plan = profilePlan(name, contracts.gateways, textKeys, extras.coinTypes);
+        this.profilePlans.set(`${planKey}:${name}`, plan);
       }
       return plan;
     });
@@ -262,12 +335,13 @@ export class EnsChainReader {
         const answer = await this.finishResolution(resolved, plan.resolveArgs);
         // A subname lives while its .eth parent does, but is held by its own owner and has no registrar expiry.
         if (!registration.active) return null;
-        const records = decodeProfileAnswers(answer);
+        const records = decodeProfileAnswers(answer, plan);
         // Nothing owns the name on chain and its resolver knows nothing of it: a wildcard (an offchain parent's
         // unregistered label), not a name; /api/ens/resolve answers it 404 too.
         if (controller === null && !hasAnyRecord(records)) return null;
         const own = isSubnameOf(plan) ? { registrant: controller, expiresAt: null } : {};
-        return { name: plan.name, controller, ...registration, ...own, ...records };
+        const asked = { textKeys: plan.textKeys, coinTypes: plan.coinTypes };
+        return { name: plan.name, controller, ...registration, ...own, ...records, asked };
       }),
     );
   }
@@ -308,7 +382,8 @@ function hasAnyRecord(records: ReturnType<typeof decodeProfileAnswers>): boolean
     records.address !== null ||
     records.avatarRecord !== null ||
     records.contentHash !== null ||
-    Object.keys(records.texts).length > 0
+    Object.keys(records.texts).length > 0 ||
+    Object.keys(records.coinAddresses).length > 0
   );
 }
 
@@ -328,10 +403,18 @@ function decodeOr<T>(data: Hex | undefined, decode: (d: Hex) => T): T | null {
   }
 }
 
-/** The resolver's answers to addr, contenthash and the texts, in that order (empty = failed or unset). */
-function decodeProfileAnswers(answer: { answers: readonly Hex[]; resolver: Address } | null) {
-  if (answer === null) return { address: null, avatarRecord: null, contentHash: null, texts: {}, resolver: null };
-  const [addr, contenthash, ...texts] = answer.answers;
+/**
+ * The resolver's answers to addr, contenthash, the texts and the coin types, in that order (empty = failed or unset).
+ */
+function decodeProfileAnswers(
+  answer: { answers: readonly Hex[]; resolver: Address } | null,
+  plan: Pick<ProfilePlan, 'textKeys' | 'coinTypes'>,
+) {
+  if (answer === null)
+    return { address: null, avatarRecord: null, contentHash: null, texts: {}, coinAddresses: {}, resolver: null };
+  const [addr, contenthash, ...rest] = answer.answers;
+  const texts = rest.slice(0, plan.textKeys.length);
+  const coins = rest.slice(plan.textKeys.length);
   const address = nonZero(
     decodeOr(addr, (d) => decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'addr', data: d })),
   );
@@ -339,11 +422,19 @@ function decodeProfileAnswers(answer: { answers: readonly Hex[]; resolver: Addre
     decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'contenthash', data: d }),
   );
   const values: Record<string, string> = {};
-  PROFILE_TEXT_KEYS.forEach((key, i) => {
+  plan.textKeys.forEach((key, i) => {
     const value = decodeOr(texts[i], (d) =>
       decodeFunctionResult({ abi: resolverProfileAbi, functionName: 'text', data: d }),
     );
     if (value) values[key] = value;
+  });
+  const coinAddresses: Record<string, string> = {};
+  plan.coinTypes.forEach((coinType, i) => {
+    const bytes = decodeOr(coins[i], (d) =>
+      decodeFunctionResult({ abi: multicoinAddrAbi, functionName: 'addr', data: d }),
+    );
+    const text = bytes === null ? null : coinAddressText(coinType, bytes);
+    if (text !== null) coinAddresses[String(coinType)] = text;
   });
   const { avatar, ...records } = values;
   return {
@@ -351,17 +442,24 @@ function decodeProfileAnswers(answer: { answers: readonly Hex[]; resolver: Addre
     avatarRecord: avatar ?? null,
     contentHash: hash ? decodeContentHash(hash) : null,
     texts: records,
+    coinAddresses,
     resolver: nonZero(answer.resolver),
   };
 }
 
-function profilePlan(name: string, gateways: string[]): ProfilePlan {
+function profilePlan(
+  name: string,
+  gateways: string[],
+  textKeys: readonly string[],
+  coinTypes: readonly number[],
+): ProfilePlan {
   const node = namehash(name);
   const calls: Hex[] = [
     encodeFunctionData({ abi: resolverProfileAbi, functionName: 'addr', args: [node] }),
     encodeFunctionData({ abi: resolverProfileAbi, functionName: 'contenthash', args: [node] }),
-    ...PROFILE_TEXT_KEYS.map((key) =>
-      encodeFunctionData({ abi: resolverProfileAbi, functionName: 'text', args: [node, key] }),
+    ...textKeys.map((key) => encodeFunctionData({ abi: resolverProfileAbi, functionName: 'text', args: [node, key] })),
+    ...coinTypes.map((coinType) =>
+      encodeFunctionData({ abi: multicoinAddrAbi, functionName: 'addr', args: [node, BigInt(coinType)] }),
     ),
   ];
   const resolveArgs = [
@@ -369,5 +467,5 @@ function profilePlan(name: string, gateways: string[]): ProfilePlan {
     encodeFunctionData({ abi: resolverProfileAbi, functionName: 'multicall', args: [calls] }),
     gateways,
   ] as const;
-  return { name, node, label: ethSecondLevelLabel(name), resolveArgs };
+  return { name, node, label: ethSecondLevelLabel(name), resolveArgs, textKeys, coinTypes };
 }

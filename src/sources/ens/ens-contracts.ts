@@ -46,6 +46,9 @@ export const resolverProfileAbi = parseAbi([
   'function multicall(bytes[] data) returns (bytes[] results)',
 ]);
 
+/** ENSIP-9: an address for any coin type, as the bytes that coin's chain uses. */
+export const multicoinAddrAbi = parseAbi(['function addr(bytes32 node, uint256 coinType) view returns (bytes)']);
+
 /** ENSIP-3 reverse resolution: the name record of a reverse node. */
 export const nameResolverAbi = parseAbi(['function name(bytes32 node) view returns (string)']);
 

@@ -2,7 +2,8 @@ import type { Address } from 'viem';
 import type { ChainKey } from '../../config/chains.js';
 import { serviceUnavailable } from '../../errors/api-error.js';
 import { type BaseNamesReader, isBaseName } from './base-names-reader.js';
-import type { EnsChainReader, EnsProfileRecord } from './ens-chain-reader.js';
+import type { EnsChainReader, EnsProfileRecord, ProfileExtras } from './ens-chain-reader.js';
+import type { NftAvatarRead, NftAvatarRef } from './nft-avatar.js';
 
 /** A forward-checked primary name and the chain whose reverse record set it. */
 export interface EnsPrimaryNameRecord {
@@ -16,7 +17,10 @@ export interface EnsReader {
   addresses(names: readonly string[]): Promise<(Address | null)[]>;
   primaryNames(addresses: readonly Address[]): Promise<(EnsPrimaryNameRecord | null)[]>;
   texts(names: readonly string[], key: string): Promise<(string | null)[]>;
-  profiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]>;
+  /** Profiles with the extra text keys and coin types asked, read with the rest in one call per chain. */
+  profiles(names: readonly string[], extras?: ProfileExtras): Promise<(EnsProfileRecord | null)[]>;
+  /** NFT avatars (ENSIP-12): owner check and token URI, read on Ethereum. */
+  nftAvatars(asks: readonly { ref: NftAvatarRef; owner: Address }[]): Promise<NftAvatarRead[]>;
 }
 
 /**
@@ -96,11 +100,15 @@ export class ChainRoutedEnsReader implements EnsReader {
     );
   }
 
-  profiles(names: readonly string[]): Promise<(EnsProfileRecord | null)[]> {
+  nftAvatars(asks: readonly { ref: NftAvatarRef; owner: Address }[]): Promise<NftAvatarRead[]> {
+    return this.ethereum.nftAvatars(asks);
+  }
+
+  profiles(names: readonly string[], extras?: ProfileExtras): Promise<(EnsProfileRecord | null)[]> {
     return this.route(
       names,
-      (r, n) => r.profiles(n),
-      (r, n) => r.profiles(n),
+      (r, n) => r.profiles(n, extras),
+      (r, n) => r.profiles(n, extras),
     );
   }
 }

@@ -14,11 +14,13 @@ import {
   zeroHash,
 } from 'viem';
 import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import { coinAddressBytes, coinTypeOf } from '../../../sources/ens/coin-addresses.js';
 import { encodeContentHash } from '../../../sources/ens/content-hash.js';
 import { MAINNET_ENS_CONTRACTS } from '../../../sources/ens/ens-contracts.js';
 import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
 import { loadPublishedContract } from '../published-contracts.js';
 import type { SeedContext, SeedStep } from '../seed-local-chain.js';
+import { demoAssetAddresses } from './demo-assets.js';
 
 /**
  * ENS is deployed by an account of its own (not dev account 0), so its addresses depend on nothing another seed step
@@ -97,6 +99,8 @@ export interface DemoEnsName {
   /** Dev account the name resolves to. */
   address: number;
   texts: Record<string, string>;
+  /** Addresses on other chains (ENSIP-9/11) by coin name: as the chain writes it, or a dev account's index. */
+  coins?: Record<string, string | number>;
   /** ENSIP-7 URI, e.g. ipfs://bafy… */
   contentHash?: string;
   /** Seconds from registration; a year unless stated. */
@@ -121,6 +125,12 @@ export const DEMO_ENS_NAMES: readonly DemoEnsName[] = [
       description: 'Alice of the local chain',
       email: 'alice@example.org',
       'com.discord': 'alice.eth',
+      'org.example.favourite-colour': 'blue',
+    },
+    coins: {
+      btc: 'bc1qw508d6qejxtdg4y5r3zarvary0c5xw7kv8f3t4',
+      sol: '7RfHHntUqwPeKEQNkyZ9Piu4vgDtR3A4j3riQHrKfG43',
+      base: 1,
     },
     contentHash: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi',
     subnames: [{ label: 'pay', address: 1, texts: { description: 'Where Alice takes payments' } }],
@@ -133,7 +143,9 @@ export const DEMO_ENS_NAMES: readonly DemoEnsName[] = [
       avatar: 'ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3oclgtqy55fbzdi/bob.png',
       'com.twitter': 'bob',
       'com.github': 'bob-builds',
+      'xyz.example.status': 'building',
     },
+    coins: { btc: 'bc1q6zdp0th5pf0amg2yf2cls70mwfvkk6tchg8ulg', op: 2 },
   },
   {
     name: 'carol.eth',
@@ -143,6 +155,25 @@ export const DEMO_ENS_NAMES: readonly DemoEnsName[] = [
     texts: { avatar: 'https://avatars.example.org/carol.png', url: 'https://carol.example.org' },
   },
   { name: 'expired.eth', registrant: 3, address: 3, texts: { description: 'Registered for one second' }, duration: 1n },
+  {
+    // ENSIP-12: an NFT avatar its address holds (Demo Collectible #1 is alice's), an Arweave header, a Swarm site.
+    name: 'nft.eth',
+    registrant: 6,
+    address: 1,
+    texts: {
+      avatar: `eip155:1/erc721:${demoAssetAddresses().collectible}/1`,
+      header: 'ar://ys7Y6FeI6_bDyKN6Gsx2x-HZ5ZtF3sqHSmy3E8rSe0c',
+    },
+    contentHash: 'bzz://d1de9994b4d039f6548d191eb26786769f580809256b4685ef316805265ea162',
+  },
+  {
+    // An NFT avatar its address does not hold (Demo Collectible #2 is bob's): no avatar; an onion site.
+    name: 'borrowed.eth',
+    registrant: 6,
+    address: 1,
+    texts: { avatar: `eip155:1/erc721:${demoAssetAddresses().collectible}/2` },
+    contentHash: 'onion3://p53lf57qovyuvwsc6xnrppyply3vtqm7l6pcobkmyqsiofyeznfu5uqd',
+  },
 ];
 
 /** Dev account → the primary name it sets with the reverse registrar (dev account 4 claims a name it does not own). */
@@ -253,15 +284,29 @@ async function deployEns(context: SeedContext): Promise<EnsContractAddresses> {
   return expected;
 }
 
-/** The resolver calls setting a name's address, text records and content hash, for one `multicall`. */
+/** A demo name's addresses on other chains as `setAddr(node, coinType, bytes)` arguments. */
+function coinRecords(coins: DemoEnsName['coins'], accounts: readonly { address: Address }[]): [bigint, Hex][] {
+  return Object.entries(coins ?? {}).map(([coin, value]) => {
+    const coinType = coinTypeOf(coin);
+    if (coinType === undefined) throw new Error(`demo coin ${coin} is not a coin ENS knows`);
+    const address = typeof value === 'number' ? accounts[value]!.address : value;
+    return [BigInt(coinType), coinAddressBytes(coinType, address)];
+  });
+}
+
+/** The resolver calls setting a name's address, text records, other chains' addresses and content hash, for one `multicall`. */
 export function recordCalls(
   resolverAbi: Abi,
   node: Hex,
   address: Address,
   texts: Record<string, string>,
   contentHash?: string,
+  coins: readonly [bigint, Hex][] = [],
 ): Hex[] {
   const calls = [encodeFunctionData({ abi: resolverAbi, functionName: 'setAddr', args: [node, address] })];
+  for (const [coinType, bytes] of coins) {
+    calls.push(encodeFunctionData({ abi: resolverAbi, functionName: 'setAddr', args: [node, coinType, bytes] }));
+  }
   for (const [key, value] of Object.entries(texts)) {
     calls.push(encodeFunctionData({ abi: resolverAbi, functionName: 'setText', args: [node, key, value] }));
   }
@@ -304,7 +349,14 @@ async function registerDemoNames(context: SeedContext, ens: EnsContractAddresses
       args: [label, deployer, demo.duration ?? YEAR_SECONDS],
     });
     await tx.write(registryWrite('setResolver', [node, ens.publicResolver]));
-    const calls = recordCalls(resolver.abi, node, accounts[demo.address]!.address, demo.texts, demo.contentHash);
+    const calls = recordCalls(
+      resolver.abi,
+      node,
+      accounts[demo.address]!.address,
+      demo.texts,
+      demo.contentHash,
+      coinRecords(demo.coins, accounts),
+    );
     await tx.write({ address: ens.publicResolver, abi: resolver.abi, functionName: 'multicall', args: [calls] });
     for (const sub of demo.subnames ?? []) {
       const subnode = namehash(`${sub.label}.${demo.name}`);
