@@ -21,19 +21,22 @@ const ENS_PRICE = '0.01';
 const ENS_BATCH_PRICE = '0.02';
 
 const PROFILE_SELECTION =
-  'name address avatar contentHash records { key value } expiration registrant controller resolver texts: texts(keys: $texts) @include(if: $withTexts) { key value } addresses: coinAddresses(coins: $coins) @include(if: $withCoins) { coin address }';
+  'name address avatar contentHash records { key value } expiration registrant controller resolver texts: texts(keys: $keys) @include(if: $withTexts) { key value } addresses: coinAddresses(coins: $coins) @include(if: $withCoins) { coin address }';
 /** The profile operations' variables: the name, and the extra text keys and coins asked (none by default). */
 const PROFILE_VARIABLES =
-  '$name: String!, $texts: [String!]! = [], $withTexts: Boolean! = false, $coins: [String!]! = [], $withCoins: Boolean! = false';
+  '$name: String!, $keys: [String!]! = [], $withTexts: Boolean! = false, $coins: [String!]! = [], $withCoins: Boolean! = false';
 
 /**
  * The name, and the extra records asked by query (`?texts=…&coins=…`), coins as the coin types they parsed to; what
- * is not asked is not selected, so the body keeps the contract's shape.
+ * is not asked is not selected, so the body keeps the contract's shape. (A coins value that did not parse stays as sent,
+ * so GraphQL can name what is wrong with it.)
  */
 const profileVariables = (input: RouteInput) => ({
   name: input.path.name,
-  ...(input.query.texts !== undefined ? { texts: input.query.texts, withTexts: true } : {}),
-  ...(input.query.coins !== undefined ? { coins: (input.query.coins as number[]).map(String), withCoins: true } : {}),
+  ...(input.query.texts !== undefined ? { keys: input.query.texts, withTexts: true } : {}),
+  ...(input.query.coins !== undefined
+    ? { coins: Array.isArray(input.query.coins) ? input.query.coins.map(String) : input.query.coins, withCoins: true }
+    : {}),
 });
 
 /** The extra records a profile route takes by query: text keys (ENSIP-5) and coins (ENSIP-9/11). */

@@ -60,13 +60,10 @@ export const ensTextKey = z
 const distinct = <T>(list: readonly T[]): T[] => [...new Set(list)];
 
 /**
- * Up to MAX_ENS_TEXT_KEYS text keys (GraphQL `texts(keys:)`); none asks nothing; a repeated key is read once.
+ * 1 to MAX_ENS_TEXT_KEYS text keys (GraphQL `texts(keys:)`), as REST's `?texts=` takes them; a repeated key is read once.
  * @example ensTextKeys.parse(['url', 'url', 'com.github']) // ['url', 'com.github']
  */
-export const ensTextKeys = z
-  .array(ensTextKey)
-  .max(MAX_ENS_TEXT_KEYS, `must name at most ${MAX_ENS_TEXT_KEYS} text keys`)
-  .transform(distinct);
+export const ensTextKeys = argumentList(ensTextKey, { max: MAX_ENS_TEXT_KEYS, noun: 'text keys' }).transform(distinct);
 
 /**
  * The same keys as one comma-separated query value (GET /api/ens/{name}?texts=com.twitter,org.example.custom).
@@ -100,13 +97,10 @@ export const ensCoin = z
   .describe('a coin: its name (btc, sol, base …), its coin type (decimal) or eip155:<chain id>');
 
 /**
- * Up to MAX_ENS_COIN_TYPES coins (GraphQL `coinAddresses(coins:)`); none asks nothing; a coin named twice is read once.
+ * 1 to MAX_ENS_COIN_TYPES coins (GraphQL `coinAddresses(coins:)`), as REST's `?coins=` takes them; a coin named twice is read once.
  * @example ensCoins.parse(['btc', '0', 'sol']) // [0, 501]
  */
-export const ensCoins = z
-  .array(ensCoin)
-  .max(MAX_ENS_COIN_TYPES, `must name at most ${MAX_ENS_COIN_TYPES} coins`)
-  .transform(distinct);
+export const ensCoins = argumentList(ensCoin, { max: MAX_ENS_COIN_TYPES, noun: 'coins' }).transform(distinct);
 
 /**
  * The same coins as one comma-separated query value (GET /api/ens/{name}?coins=btc,sol,base).

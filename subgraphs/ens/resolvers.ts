@@ -335,7 +335,7 @@ export class EnsProfileRecordsResolver {
   })
   async texts(
     @Root() profile: EnsProfile,
-    @Arg('keys', () => [String], { description: `0 to ${MAX_ENS_TEXT_KEYS} ENS text record keys` }) keys: string[],
+    @Arg('keys', () => [String], { description: `1 to ${MAX_ENS_TEXT_KEYS} ENS text record keys` }) keys: string[],
     @Ctx() ctx: GraphContext,
   ): Promise<EnsTextRecord[]> {
     const parsed = parseArgument(ensTextKeys, 'keys', keys);
@@ -368,7 +368,7 @@ export class EnsProfileRecordsResolver {
   async coinAddresses(
     @Root() profile: EnsProfile,
     @Arg('coins', () => [String], {
-      description: `0 to ${MAX_ENS_COIN_TYPES} coins: names, coin types or eip155:<chain id>`,
+      description: `1 to ${MAX_ENS_COIN_TYPES} coins: names, coin types or eip155:<chain id>`,
     })
     coins: string[],
     @Ctx() ctx: GraphContext,

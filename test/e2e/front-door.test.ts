@@ -118,6 +118,8 @@ describe('the front door of the embedded default', () => {
       'bob.eth',
       'carol.eth',
       'expired.eth',
+      'nft.eth',
+      'borrowed.eth',
       'dave.offchain.eth',
       'demo.base.eth',
       'alice.base.eth',
