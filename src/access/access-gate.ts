@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Tier } from '../../rest-compat/route-row.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AccessTallies } from '../observability/access-tallies.js';
@@ -30,6 +31,12 @@ export interface AccessDecision {
    * error) is given back, so its authorization may pay again; after settle() it does nothing.
    */
   abandon?: () => void;
+  /**
+   * Present when the call was paid with one of the API key's credits (past its daily limit): gives the credit back
+   * (exactly once, whatever the store went through). Call it when the answer is not charged, as a payment is not
+   * settled: the call failed, or its answer is not worth its price.
+   */
+  refund?: () => void;
 }
 
 /** What the gate needs to know about the route being called. */
@@ -107,7 +114,7 @@ export const noRelease = (): void => {};
  * @example const gate = createAccessGate({ store, identify, limits: accessLimitsFromConfig(config) })
  */
 export function createAccessGate(params: {
-  store: Pick<Store, 'consumeQuota' | 'acquireSlot' | 'releaseSlot' | 'debitCredit' | 'touchApiKey'>;
+  store: Pick<Store, 'consumeQuota' | 'acquireSlot' | 'releaseSlot' | 'debitCredit' | 'refundDebit' | 'touchApiKey'>;
   identify: IdentifyCaller;
   limits: AccessLimits;
   now?: () => number;
@@ -158,13 +165,13 @@ export function createAccessGate(params: {
     caller: Caller,
     route: AccessRoute,
     tier: CountedTier,
-  ): Promise<Record<string, string>> => {
+  ): Promise<{ headers: Record<string, string>; refund?: () => void }> => {
     const plan = planFor(caller, tier);
     const at = now();
     const result = await store.consumeQuota({ counters: plan.counters, now: at });
     const days = plan.daily.length;
     const headersFor = (counts: readonly number[]) => rateLimitHeaders({ plan, tier, counts, now: at });
-    if (result.admitted) return headersFor(result.counts);
+    if (result.admitted) return { headers: headersFor(result.counts) };
 
     const minuteLimit = reachedLimit(plan.perMinute, result.counts, days);
     if (minuteLimit !== undefined) {
@@ -185,13 +192,21 @@ export function createAccessGate(params: {
         throw rateLimited({ tier, limit: reached, perMinute: true, headers, now: at });
       }
       // The credit and the count of credits spent today move in one atomic step: a crash cannot part them.
+      // Named, so that a call not charged (or a debit whose answer was lost) gives back exactly this credit.
       const keyId = caller.apiKey.id;
-      const debit = await store.debitCredit({ keyId, count: creditsUsedCounter(keyId), now: at });
+      const named = { keyId, count: creditsUsedCounter(keyId), now: at, id: randomUUID() };
+      const debit = await store.debitCredit(named);
       if (!debit.ok) {
         tallies?.quotaRefused(caller.mode, 'credits');
         throw insufficientCredits({ tier, limit, headers, now: at });
       }
-      return headers;
+      let refunded = false;
+      const refund = () => {
+        if (refunded) return;
+        refunded = true;
+        store.refundDebit(named).catch(() => {});
+      };
+      return { headers, refund };
     }
     const headers = headersFor(result.counts);
     const retryAfter = secondsUntil(windowResetsAt(at, DAY_MS), at);
@@ -228,7 +243,9 @@ export function createAccessGate(params: {
         };
       }
       const caller = await identify(req, route.endsSession);
-      if (!caller.apiKey) return { caller, headers: await admitCounted(req, caller, route, tier), release: noRelease };
+      if (!caller.apiKey) {
+        return { caller, headers: (await admitCounted(req, caller, route, tier)).headers, release: noRelease };
+      }
 
       const keyId = caller.apiKey.id;
       const slotKey = `key:${keyId}`;
@@ -249,10 +266,10 @@ export function createAccessGate(params: {
         store.releaseSlot({ key: slotKey, token }).catch(() => {});
       };
       try {
-        const headers = await admitCounted(req, caller, route, tier);
+        const { headers, refund } = await admitCounted(req, caller, route, tier);
         // lastUsedAt is informational: not worth a round trip on the caller's time.
         store.touchApiKey({ id: keyId, now: now() }).catch(() => {});
-        return { caller, headers, release };
+        return refund ? { caller, headers, release, refund } : { caller, headers, release };
       } catch (err) {
         release();
         throw err;

@@ -174,6 +174,25 @@ export class SqliteQuotaCounters {
     state.dirty = false;
   }
 
+  /**
+   * Takes one count back from one counter (never below 0) inside a transaction the caller runs on its own connection,
+   * as {@link countWithin} moves it forward: `write` stores the row and says whether that committed.
+   */
+  uncountWithin(counter: QuotaCounter, now: number, write: (row: CounterRow) => boolean): void {
+    this.makeRoom(1);
+    const state = this.state(counter, now);
+    const row: CounterRow = {
+      key: state.key,
+      windowMs: state.windowMs,
+      window: state.window,
+      count: Math.max(0, state.count - 1),
+      expiresAt: state.expiresAt,
+    };
+    if (!write(row)) return;
+    state.count = row.count;
+    state.dirty = false;
+  }
+
   /** Takes one count back from each counter's window at `now`, never below 0, in memory and in the file. */
   refund(counters: QuotaCounter[], now: number): void {
     this.makeRoom(counters.length);
