@@ -46,6 +46,24 @@ describe('ENS subgraph client (names by address) against recorded replies', () =
     expect(registry.list()).toContainEqual(expect.objectContaining({ name: 'ens-subgraph', state: 'up' }));
   });
 
+  it('asks the records of names in one GraphQL POST (RecordsOfNames): keys once each, in order; no resolver or unknown name lists none', async () => {
+    const before = replay.requestCount('ens-subgraph');
+    const keys = await subgraph.recordKeys(['vitalik.eth', 'pay.vitalik.eth', 'nick.eth', 'unknown-to-the-graph.eth']);
+    expect(keys).toEqual([
+      {
+        textKeys: ['url', 'avatar', 'com.twitter', 'com.github', 'description'],
+        coinTypes: [60, 0, 0x8000_2105],
+        contentHash: true,
+      },
+      { textKeys: [], coinTypes: [60], contentHash: false },
+      { textKeys: [], coinTypes: [], contentHash: false },
+      { textKeys: [], coinTypes: [], contentHash: false },
+    ]);
+    expect(replay.requestCount('ens-subgraph') - before).toBe(1);
+    // The names-by-address query is told apart by its body: it still gets its own recorded reply.
+    expect((await subgraph.domainsOf(VITALIK)).map((d) => d.name)).toContain('vitalik.eth');
+  });
+
   it('a failing subgraph is 503 SERVICE_UNAVAILABLE', async () => {
     replay.setScenario('ens-subgraph', 'down');
     const failure = await subgraph.domainsOf(VITALIK).catch((err: unknown) => err);
@@ -56,6 +74,7 @@ describe('ENS subgraph client (names by address) against recorded replies', () =
   it('GraphQL errors in a 200 reply are an upstream failure too, reported to health', async () => {
     replay.setScenario('ens-subgraph', 'graphql-error');
     await expect(subgraph.domainsOf(VITALIK)).rejects.toMatchObject({ status: 503 });
+    await expect(subgraph.recordKeys(['vitalik.eth'])).rejects.toMatchObject({ status: 503 });
     const status = registry.list().find((s) => s.name === 'ens-subgraph');
     expect(status?.lastError).toMatch(/unexpected reply shape/);
   });
