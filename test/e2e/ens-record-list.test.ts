@@ -3,11 +3,14 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import { DEMO_BASE_NAMES } from '../../src/embedded/chain/seed-steps/base-names.js';
 import { DEMO_ENS_NAMES } from '../../src/embedded/chain/seed-steps/ens.js';
 import { DEMO_ACTIONS } from '../../src/embedded/demo-actions.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
-const [, alice] = getDevAccounts().map((a) => a.address);
+const accounts = getDevAccounts().map((a) => a.address);
+const alice = accounts[1]!;
+const demoBase = DEMO_BASE_NAMES.find((demo) => demo.name === 'demo.base.eth')!;
 const aliceSeed = DEMO_ENS_NAMES.find((demo) => demo.name === 'alice.eth')!;
 
 interface RecordList {
@@ -104,6 +107,21 @@ describe('the list of records a name has (ensRecords, allRecords, GET /api/ens/r
     const profile = data?.ensProfile as { allRecords: { texts: { key: string; value: string }[] } } | undefined;
     expect(profile?.allRecords.texts).toContainEqual({ key: 'org.example.custom', value });
     expect((await tool('alice.eth')).texts['org.example.custom']).toBe(value);
+  });
+
+  it('a base.eth name lists its records from the Base chain’s resolver events (basenames-record-events)', async () => {
+    const list = await rest('demo.base.eth');
+    const holder = accounts[demoBase.account]!;
+    expect(list).toEqual({
+      name: 'demo.base.eth',
+      texts: demoBase.texts,
+      addresses: { eth: holder, base: holder },
+      contentHash: demoBase.contentHash,
+    });
+    const health = (await (await server.get('/api/sources/health')).json()) as {
+      sources: { name: string; mode: string }[];
+    };
+    expect(health.sources).toContainEqual(expect.objectContaining({ name: 'basenames-record-events', mode: 'local' }));
   });
 
   it('404 for an unregistered name, 400 for a bad one; /api/sources/health labels the source', async () => {
