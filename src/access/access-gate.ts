@@ -12,7 +12,9 @@ import type { PaymentTerms } from './payment-offer.js';
 import { creditsUsedCounter, DAY_MS, MINUTE_MS, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
 import { rateLimitHeaders } from './rate-limit-headers.js';
 import type { CountedTier } from './tiers.js';
-import { type PaymentReceipt, presentedPayment, type X402Payments } from './x402-payments.js';
+import type { X402Payments } from './x402-payments.js';
+import { presentedPayment } from './x402-presented-payment.js';
+import type { PaymentReceipt } from './x402-settlement.js';
 
 export interface AccessDecision {
   /** Null on always-free routes, which identify no one. */

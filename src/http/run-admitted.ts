@@ -1,5 +1,5 @@
 import { type AccessDecision, noRelease } from '../access/access-gate.js';
-import type { PaymentReceipt } from '../access/x402-payments.js';
+import type { PaymentReceipt } from '../access/x402-settlement.js';
 
 /** What a call produced once admitted (or refused), and its settled payment when it was paid with x402. */
 export interface AdmittedCall<T> {

@@ -155,40 +155,22 @@ export class SqliteQuotaCounters {
   }
 
   /**
-   * Moves one counter by one (no limit) inside a transaction the caller runs on its own connection to the file:
-   * `write` must store the row it is given and say whether that committed; only then does the count move here.
+   * Moves one counter by `step` (+1 or -1; no limit, never below 0) inside a transaction the caller runs on its own
+   * connection to the file: `write` must store the row it is given and say whether that committed; only then does the
+   * count move here.
    */
-  countWithin(counter: QuotaCounter, now: number, write: (row: CounterRow) => boolean): void {
+  moveWithin(counter: QuotaCounter, now: number, step: 1 | -1, write: (row: CounterRow) => boolean): void {
     this.makeRoom(1);
     const state = this.state(counter, now);
     const row: CounterRow = {
       key: state.key,
       windowMs: state.windowMs,
       window: state.window,
-      count: state.count + 1,
+      count: Math.max(0, state.count + step),
       expiresAt: state.expiresAt,
     };
     if (!write(row)) return;
     // The row written holds every count this process had for the window: nothing is left to write behind.
-    state.count = row.count;
-    state.dirty = false;
-  }
-
-  /**
-   * Takes one count back from one counter (never below 0) inside a transaction the caller runs on its own connection,
-   * as {@link countWithin} moves it forward: `write` stores the row and says whether that committed.
-   */
-  uncountWithin(counter: QuotaCounter, now: number, write: (row: CounterRow) => boolean): void {
-    this.makeRoom(1);
-    const state = this.state(counter, now);
-    const row: CounterRow = {
-      key: state.key,
-      windowMs: state.windowMs,
-      window: state.window,
-      count: Math.max(0, state.count - 1),
-      expiresAt: state.expiresAt,
-    };
-    if (!write(row)) return;
     state.count = row.count;
     state.dirty = false;
   }

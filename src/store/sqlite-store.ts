@@ -454,7 +454,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     if (!params.count) return this.tx.debitCredit.immediate(debit);
     let result: DebitResult = { ok: false, balance: 0 };
     // The counter's next value is written in the debit's own transaction: both commit, or neither does.
-    this.quota.countWithin(params.count, params.now, (row) => {
+    this.quota.moveWithin(params.count, params.now, 1, (row) => {
       result = this.tx.debitCredit.immediate(debit, row);
       return result.ok;
     });
@@ -465,7 +465,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     assertKeyCount(params.keyId, params.count);
     if (!params.count) return this.tx.refundDebit.immediate(params);
     let refunded = false;
-    this.quota.uncountWithin(params.count, params.now, (row) => {
+    this.quota.moveWithin(params.count, params.now, -1, (row) => {
       refunded = this.tx.refundDebit.immediate(params, row);
       return refunded;
     });

@@ -49,6 +49,14 @@ const subname = (overrides: Partial<SubnameRecord> = {}): SubnameRecord => ({
 });
 
 /** Runs `count` calls at once, spreading them round-robin across the instances. */
+/** The counter of the credits a key spent today, as the access gate moves it with each debit. */
+const creditsUsed = (keyId: string): QuotaCounter => ({
+  key: `credits-used:${keyId}`,
+  limit: Number.MAX_SAFE_INTEGER,
+  windowMs: DAY,
+  owner: apiKeyOwner(keyId),
+});
+
 function spread<T>(stores: Store[], count: number, call: (store: Store, i: number) => Promise<T>): Promise<T[]> {
   return Promise.all(Array.from({ length: count }, (_, i) => call(stores[i % stores.length], i)));
 }
@@ -515,12 +523,7 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
 
       it('a debit that succeeds moves its counter by one in the same step; a refused debit moves nothing', async () => {
         const key = await store.createApiKey(newKey());
-        const spent: QuotaCounter = {
-          key: `credits-used:${key.id}`,
-          limit: Number.MAX_SAFE_INTEGER,
-          windowMs: DAY,
-          owner: apiKeyOwner(key.id),
-        };
+        const spent = creditsUsed(key.id);
         await store.addCredits({ keyId: key.id, amount: 2, reference: 'tx:0x09', now: T0 });
         expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: true, balance: 1 });
         expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: true, balance: 0 });
@@ -535,12 +538,7 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
 
       it('1,000 concurrent counted debits against 300 credits: the counter ends at exactly 300', async () => {
         const key = await store.createApiKey(newKey());
-        const spent: QuotaCounter = {
-          key: `credits-used:${key.id}`,
-          limit: Number.MAX_SAFE_INTEGER,
-          windowMs: DAY,
-          owner: apiKeyOwner(key.id),
-        };
+        const spent = creditsUsed(key.id);
         await store.addCredits({ keyId: key.id, amount: 300, reference: 'tx:0x0a', now: T0 });
         const results = await spread(stores, 1000, (s) => s.debitCredit({ keyId: key.id, count: spent, now: T0 }));
         expect(results.filter((r) => r.ok)).toHaveLength(300);
@@ -549,12 +547,7 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
 
       it('a named debit is given back exactly once: its credits and its count return, a second refund gives nothing', async () => {
         const key = await store.createApiKey(newKey());
-        const spent: QuotaCounter = {
-          key: `credits-used:${key.id}`,
-          limit: Number.MAX_SAFE_INTEGER,
-          windowMs: DAY,
-          owner: apiKeyOwner(key.id),
-        };
+        const spent = creditsUsed(key.id);
         await store.addCredits({ keyId: key.id, amount: 5, reference: randomUUID(), now: T0 });
         const debit = { keyId: key.id, amount: 2, count: spent, now: T0, id: randomUUID() };
         expect(await store.debitCredit(debit)).toEqual({ ok: true, balance: 3 });

@@ -28,6 +28,22 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (docs/configu
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /** An API key with `credits`, straight in the store. */
+  const fundedKey = async (id: string, credits: number) => {
+    const key = await sqlite.createApiKey({
+      id,
+      wallet: `0x${'aA'.repeat(20)}`,
+      name: 'k',
+      keyHash: `hash-${id}`,
+      prefix: 'sk…',
+      createdAt: T0,
+      dailyLimit: 1,
+      minuteLimit: 1,
+    });
+    await sqlite.addCredits({ keyId: key.id, amount: credits, reference: `ref-${id}`, now: T0 });
+    return key;
+  };
+
   it('a SQLite write kept waiting for a lock held elsewhere is a 503 after the lock wait', async () => {
     const locker = new Database(join(dir, 'store.sqlite'));
     locker.exec('BEGIN IMMEDIATE');
@@ -157,17 +173,7 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (docs/configu
   });
 
   it('a named debit whose reply was lost (its connection closed after it ran) is given back once the store answers again', async () => {
-    const key = await sqlite.createApiKey({
-      id: 'key-lost-reply',
-      wallet: `0x${'aA'.repeat(20)}`,
-      name: 'k',
-      keyHash: 'h-lost',
-      prefix: 'sk…',
-      createdAt: T0,
-      dailyLimit: 1,
-      minuteLimit: 1,
-    });
-    await sqlite.addCredits({ keyId: key.id, amount: 5, reference: 'r-lost', now: T0 });
+    const key = await fundedKey('key-lost-reply', 5);
     // As ioredis answers a command (or a pipeline's WAIT) cut off by a master killed under it.
     const aborted = () => Object.assign(new Error('Command aborted due to connection close'), { name: 'AbortError' });
     let refundsRefused = 2;
@@ -201,17 +207,7 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (docs/configu
   });
 
   it('a named debit answered late (after its caller got a 503) is given back when its answer arrives', async () => {
-    const key = await sqlite.createApiKey({
-      id: 'key-late',
-      wallet: `0x${'aA'.repeat(20)}`,
-      name: 'k',
-      keyHash: 'h-late',
-      prefix: 'sk…',
-      createdAt: T0,
-      dailyLimit: 1,
-      minuteLimit: 1,
-    });
-    await sqlite.addCredits({ keyId: key.id, amount: 3, reference: 'r-late', now: T0 });
+    const key = await fundedKey('key-late', 3);
     let goOn: () => void = () => {};
     const hung = new Proxy(sqlite, {
       get: (target, name) => {
