@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { defaultRecordingsDir, type ReplayServer, startReplayServer } from '../../src/embedded/replay/replay-server.js';
 import { ApiError } from '../../src/errors/api-error.js';
+import { createEnsSources } from '../../src/sources/ens/ens-sources.js';
 import { EnsSubgraphClient } from '../../src/sources/ens/ens-subgraph-client.js';
+import type { ChainClients } from '../../src/sources/rpc/chain-clients.js';
 import { SourceHealthRegistry } from '../../src/sources/source-health.js';
 
 const VITALIK = '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045';
@@ -77,5 +79,48 @@ describe('ENS subgraph client (names by address) against recorded replies', () =
     await expect(subgraph.recordKeys(['vitalik.eth'])).rejects.toMatchObject({ status: 503 });
     const status = registry.list().find((s) => s.name === 'ens-subgraph');
     expect(status?.lastError).toMatch(/unexpected reply shape/);
+  });
+
+  it('with ENS_SUBGRAPH_URL the records a name has come from the subgraph, labelled ens-subgraph in health', async () => {
+    const absent = { mode: 'absent', client: undefined } as const;
+    const chains = {
+      ethereum: { key: 'ethereum', chainId: 1, ...absent },
+      base: { key: 'base', chainId: 8453, ...absent },
+    };
+    // Its own registry: the suite's client already holds the name `ens-subgraph` in the shared one.
+    const health = new SourceHealthRegistry();
+    const sources = createEnsSources({
+      chains: chains as unknown as ChainClients,
+      rpc: {} as never,
+      registry: health,
+      subgraphUrl: `${replay.baseUrlFor('ens-subgraph')}/subgraphs/name/ensdomains/ens`,
+      timeoutMs: 1000,
+    });
+    expect(sources.recordKeys).toBeInstanceOf(EnsSubgraphClient);
+    const [vitalik] = (await sources.recordKeys?.recordKeys(['vitalik.eth'])) ?? [];
+    expect(vitalik?.textKeys).toContain('com.twitter');
+    // createEnsSources labels it live (ENS_SUBGRAPH_URL is an upstream), whatever host answers.
+    expect(health.list()).toContainEqual(
+      expect.objectContaining({
+        name: 'ens-subgraph',
+        mode: 'live',
+        description: expect.stringMatching(/records a name has/),
+      }),
+    );
+  });
+
+  it('without it, and without an embedded chain, there is no records source (the field answers 503)', () => {
+    const absent = { mode: 'absent', client: undefined } as const;
+    const chains = {
+      ethereum: { key: 'ethereum', chainId: 1, ...absent },
+      base: { key: 'base', chainId: 8453, ...absent },
+    };
+    const sources = createEnsSources({
+      chains: chains as unknown as ChainClients,
+      rpc: {} as never,
+      registry,
+      timeoutMs: 1000,
+    });
+    expect(sources.recordKeys).toBeUndefined();
   });
 });
