@@ -4,7 +4,7 @@ import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
 import { type Access, createAccess } from '../access/create-access.js';
 import { createCcipServices } from '../ccip/ccip-services.js';
-import { ensReaderParent } from '../ccip/chain-served-parent.js';
+import { basePrimaryNameParent, ensReaderParent } from '../ccip/chain-served-parent.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import { assertLiveReady } from '../config/live-guard.js';
@@ -217,10 +217,11 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       tallies: telemetry.access,
     });
     // On the embedded default, base.eth on the embedded Ethereum chain resolves through this gateway to the embedded
-    // Base chain's names, as Basenames' L1 resolver does on mainnet: ENS clients on chain 1 find them as REST does.
+    // Base chain's names, as Basenames' L1 resolver does on mainnet: ENS clients on chain 1 find them as REST does;
+    // 80002105.reverse answers Base primary names (ENSIP-19), as viem's getEnsName({ coinType }) reads them on chain 1.
     const chainParents =
       localChain && localFacilitator && sources.ens.reader
-        ? [ensReaderParent(BASE_NAMES_PARENT, sources.ens.reader)]
+        ? [ensReaderParent(BASE_NAMES_PARENT, sources.ens.reader), basePrimaryNameParent(sources.ens.reader)]
         : [];
     const ccip = await createCcipServices({ config, store, chainParents });
     const parentNames = [...config.ccip.parentNames, ...chainParents.map((served) => served.parent)];

@@ -9,6 +9,7 @@ import {
   zeroHash,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { coinAddressBytes } from '../../../sources/ens/coin-addresses.js';
 import { BASE_COIN_TYPE, reverseNameOf, reverseNamespaceLabel } from '../../../sources/ens/reverse-names.js';
 import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
 import { loadPublishedContract } from '../published-contracts.js';
@@ -126,7 +127,13 @@ export function baseNamesStep(): SeedStep {
         });
         await tx.write(registryWrite('setResolver', [node, at.resolver]));
         await tx.write(
-          resolverWrite('multicall', [recordCalls(resolver.abi, node, owner, demo.texts, demo.contentHash)]),
+          // Basenames' registration sets the name's Base address (coin type 0x80002105) beside its ETH one: what an
+          // ENSIP-19 forward check of a Base primary name reads.
+          resolverWrite('multicall', [
+            recordCalls(resolver.abi, node, owner, demo.texts, demo.contentHash, [
+              [BASE_COIN_TYPE, coinAddressBytes(Number(BASE_COIN_TYPE), owner)],
+            ]),
+          ]),
         );
         await tx.write(registryWrite('setOwner', [node, owner]));
         await tx.write({
