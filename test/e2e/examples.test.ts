@@ -12,7 +12,6 @@ import { DEMO_X402_RECEIVER } from '../../src/config/public-dev-keys.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { GRAPHIQL_EXAMPLES } from '../../src/http/graphiql-tabs.js';
 import { runDemo } from '../../src/server/demo.js';
-import { bearer, signIn } from '../helpers/siwe-wallet.js';
 import { TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -60,6 +59,8 @@ describe('every example in examples/ runs against a test server and prints what 
   /** A second instance on the same store, past its free quota at once: the x402 examples pay there. */
   let paying: TestServer;
   let apiKey: string;
+  /** What `npm run demo -- api-key` printed. */
+  let demoKeyLines: string[];
   const outputs = new Map<string, string>();
   const checked = new Set<string>();
   const check = (file: string) => {
@@ -77,9 +78,13 @@ describe('every example in examples/ runs against a test server and prints what 
       ),
       startTestServer({ ...env, ANONYMOUS_DAILY_LIMIT: '1', ANONYMOUS_PER_MINUTE_LIMIT: '1000' }, { storePrefix }),
     ]);
-    const session = await signIn(server);
-    const created = await (await server.post('/api/user/keys', { name: 'examples' }, bearer(session.token))).json();
-    apiKey = created.key.key;
+    // The key api-key.sh calls with comes from the command its guide names, run as a reader runs it.
+    const { stdout: demoOut } = await promisify(execFile)('npm', ['run', '--silent', 'demo', '--', 'api-key'], {
+      cwd: root,
+      env: { ...process.env, API_URL: server.url },
+    });
+    demoKeyLines = demoOut.trimEnd().split('\n');
+    apiKey = /^export API_KEY=(\S+)$/.exec(demoKeyLines.at(-1)!)?.[1] ?? '';
 
     // Every shell example in one bash process (each script still runs in its own bash, with `set -e`).
     const runs: [string, ...string[]][] = EXAMPLE_FILES.filter((file) => file.endsWith('.sh')).map((file) =>
@@ -149,6 +154,27 @@ describe('every example in examples/ runs against a test server and prints what 
     const error = shellOutput('rest/errors.sh');
     expect(jsonLines(error)[0]).toMatchObject({ error: true, code: 'INVALID_PARAMETER', message: expect.any(String) });
     expect(error).toContain('HTTP 400');
+  });
+
+  it('npm run demo -- api-key signs in as alice, prints a demo key once to paste, which api-key.sh called with; a second run rotates it', async () => {
+    expect(demoKeyLines).toEqual([
+      `signed in with Ethereum (SIWE) as alice, dev account #1 ${accounts[1]!.address}`,
+      expect.stringMatching(/^created API key "demo key" \S+$/),
+      'a DEMO key of the embedded default, shown this once: paste the next line into your shell, then run examples/rest/api-key.sh',
+      expect.stringMatching(/^export API_KEY=sk_live_[\w-]{20,}$/),
+    ]);
+    const lines: string[] = [];
+    expect(await runDemo(['api-key'], { env: { API_URL: server.url }, write: (text) => lines.push(text) })).toBe(0);
+    const rotated = lines.join('').trimEnd().split('\n');
+    expect(rotated[1]).toBe(
+      `${demoKeyLines[1]!.replace('created', 'rotated')} (its previous secret is refused from now on)`,
+    );
+    const newKey = rotated.at(-1)!.slice('export API_KEY='.length);
+    expect(newKey).not.toBe(apiKey);
+    expect((await server.get('/api/usage', { 'x-api-key': newKey })).status).toBe(200);
+    const refused = await server.get('/api/usage', { 'x-api-key': apiKey });
+    expect([refused.status, (await refused.json()).code]).toEqual([401, 'INVALID_API_KEY']);
+    apiKey = newKey; // the MCP client below calls with the current secret
   });
 
   it('graphql/*.graphql: each operation (also GraphiQL’s tabs) answers data and no errors; query.sh runs one over GET', async () => {

@@ -4,7 +4,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { CONFIG_VARIABLES } from '../../src/config/config.js';
-import { DEMO_ACTION_LIST } from '../../src/embedded/demo-action-list.js';
+import { DEMO_ACTION_LIST, DEMO_COMMANDS } from '../../src/embedded/demo-action-list.js';
 import { STATUS_OF_CODE } from '../../src/errors/api-error.js';
 import { parseSubgraphUrls } from '../../src/gateway/compose-supergraph.js';
 import { markedBlocks, renderDocBlocks } from '../../src/server/docs-blocks.js';
@@ -87,7 +87,7 @@ describe('the docs are code: generated, included, linked, and true to the code',
     for (const [, name] of readme.matchAll(/npm run example -- (\S+)/g)) {
       expect(existsSync(join(root, 'examples', `${name}.ts`)), name).toBe(true);
     }
-    const actions = [...DEMO_ACTION_LIST.map((a) => a.name), 'accounts', '--help'];
+    const actions = [...DEMO_ACTION_LIST.map((a) => a.name), ...DEMO_COMMANDS.map((c) => c.name), '--help'];
     for (const [, action] of readme.matchAll(/npm run demo -- (\S+)/g)) expect(actions, action).toContain(action);
     for (const [, path] of readme.matchAll(/(?<![\w/])(examples\/[\w/.-]+\.\w+)/g)) {
       expect(existsSync(join(root, path!)), path).toBe(true);
