@@ -8,6 +8,7 @@ import { ensReaderParent } from '../ccip/chain-served-parent.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import { assertLiveReady } from '../config/live-guard.js';
+import { BASE_CHAIN_ID } from '../embedded/chain/embedded-chain-plans.js';
 import { serveParentsOffchain } from '../embedded/chain/offchain-resolver.js';
 import { localTokenList } from '../embedded/chain/seed-steps/demo-assets.js';
 import { registerDemoSubname } from '../embedded/demo-subnames.js';
@@ -26,6 +27,7 @@ import { createEventDetectors } from '../webhooks/detectors/create-detectors.js'
 import { startWebhooks } from '../webhooks/start-webhooks.js';
 import { type AppOffers, createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
+import { watchEmbeddedPeers } from './embedded-peers.js';
 
 /** Everything a resolver can reach, built once from config: the same for the whole server and a subgraph alone. */
 export interface Services {
@@ -117,6 +119,15 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     const localChain = await startEmbeddedChainIfNeeded(config, logger);
     if (localChain) cleanups.push(() => localChain.stop());
     const localFacilitator = await facilitatorStart;
+    if (localChain || localFacilitator) {
+      // Another instance on this Redis with embedded chains of its own disagrees with this one on every chain read.
+      const chains = [
+        ...(localChain ? [{ name: 'ethereum', chainId: 1, rpcUrl: localChain.rpcUrl }] : []),
+        ...(localFacilitator ? [{ name: 'base', chainId: BASE_CHAIN_ID, rpcUrl: localFacilitator.chain.rpcUrl }] : []),
+      ];
+      const peers = await watchEmbeddedPeers({ store, identity: { chains }, logger });
+      cleanups.push(() => peers.stop());
+    }
 
     const created = await createSources({
       config,
