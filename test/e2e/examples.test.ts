@@ -12,6 +12,8 @@ import { DEMO_X402_RECEIVER } from '../../src/config/public-dev-keys.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { GRAPHIQL_EXAMPLES } from '../../src/http/graphiql-tabs.js';
 import { runDemo } from '../../src/server/demo.js';
+import { LIVE_SECRETS } from '../helpers/live-secrets.js';
+import { localChainClients } from '../helpers/local-chain-clients.js';
 import { TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
@@ -68,8 +70,9 @@ describe('every example in examples/ runs against a test server and prints what 
     return file;
   };
 
+  const storePrefix = testKeyPrefix('examples');
+
   beforeAll(async () => {
-    const storePrefix = testKeyPrefix('examples');
     const env = { REDIS_URL: TEST_REDIS_URL, WEBHOOK_POLL_MS: '200' };
     [server, paying] = await Promise.all([
       startTestServer(
@@ -87,9 +90,10 @@ describe('every example in examples/ runs against a test server and prints what 
     apiKey = /^export API_KEY=(\S+)$/.exec(demoKeyLines.at(-1)!)?.[1] ?? '';
 
     // Every shell example in one bash process (each script still runs in its own bash, with `set -e`).
-    const runs: [string, ...string[]][] = EXAMPLE_FILES.filter((file) => file.endsWith('.sh')).map((file) =>
-      file === 'operators/check-instances.sh' ? [file, server.url, paying.url] : [file],
-    );
+    // check-instances.sh compares instances: the operators test runs it on pairs of its own.
+    const runs: [string, ...string[]][] = EXAMPLE_FILES.filter(
+      (file) => file.endsWith('.sh') && file !== 'operators/check-instances.sh',
+    ).map((file) => [file]);
     const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
     const script = runs
       .map(
@@ -292,7 +296,7 @@ describe('every example in examples/ runs against a test server and prints what 
     expect(demo.join('')).toMatch(/^alice.eth text description = /);
   });
 
-  it('operators/*: the production env file, with the two secrets of a secret store, is a configuration npm start accepts; check-instances.sh finds both instances on one store and signer', () => {
+  it('operators/production.env: the production env file, with the two secrets of a secret store, is a configuration npm start accepts', () => {
     const env = Object.fromEntries(
       readFileSync(join(examplesDir, check('operators/production.env')), 'utf8')
         .split('\n')
@@ -311,9 +315,55 @@ describe('every example in examples/ runs against a test server and prints what 
       publicBaseUrl: 'https://api.example.com',
     });
     expect(config.chains.ethereum.rpcUrl).toBe(env.ETH_RPC_URL);
+  });
 
-    const output = shellOutput('operators/check-instances.sh');
-    expect(output).toMatch(/all 2 instances share the redis store and signer 0x[0-9a-fA-F]{40}\n$/);
+  it("operators/check-instances.sh: an instance reading the first one's chain passes; two embedded chains on one store are a mismatch, exit 1", async () => {
+    const script = join(examplesDir, check('operators/check-instances.sh'));
+    const run = (...urls: string[]) =>
+      promisify(execFile)('bash', [script, ...urls]).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+    // Two instances on one store, both signing with the operator's CCIP key: the second's Ethereum is the first one's
+    // embedded chain (ETH_RPC_URL, which makes its configuration live: it names the secrets a live one needs).
+    const ownStore = { storePrefix: testKeyPrefix('check-instances') };
+    const env = { REDIS_URL: TEST_REDIS_URL, CCIP_SIGNER_KEY: LIVE_SECRETS.CCIP_SIGNER_KEY };
+    const chainHost = await startTestServer(env, ownStore);
+    const reader = await startTestServer(
+      { ...env, ...LIVE_SECRETS, ETH_RPC_URL: chainHost.localChain!.rpcUrl },
+      ownStore,
+    ).catch(async (err: Error) => {
+      await chainHost.close();
+      throw err;
+    });
+    try {
+      const shared = await run(chainHost.url, reader.url);
+      expect(shared.stderr).toBe('');
+      expect(shared.code).toBe(0);
+      expect(shared.stdout).toMatch(
+        new RegExp(
+          `^${chainHost.url}: health 200, store redis, CCIP signer (0x[0-9a-fA-F]{40}), Ethereum embedded \\(its own\\) at block (\\d+)\n` +
+            `${reader.url}: health 200, store redis, CCIP signer \\1, Ethereum live at block \\2\n` +
+            'all 2 instances share the redis store, CCIP signer 0x[0-9a-fA-F]{40} and one Ethereum chain \\(head \\d+ to \\d+\\)\n$',
+        ),
+      );
+    } finally {
+      await Promise.all([reader.close(), chainHost.close()]);
+    }
+    // Two embedded chains from one snapshot: blocks mined on one of them, which the other never sees, until the
+    // second is 5 ahead.
+    const head = (at: TestServer) => localChainClients(at.localChain!.rpcUrl).client.getBlockNumber();
+    const behind = Number((await head(server)) - (await head(paying)));
+    await localChainClients(paying.localChain!.rpcUrl).anvil.mine({ blocks: Math.max(0, behind) + 5 });
+    const apart = await run(server.url, paying.url);
+    expect(apart.code).toBe(1);
+    const heads = [...apart.stdout.matchAll(/at block (\d+)\n/g)].map((m) => Number(m[1]));
+    const [low, high] = [Math.min(...heads), Math.max(...heads)];
+    expect(high - low).toBeGreaterThan(2);
+    expect(apart.stderr).toBe(
+      `mismatch: their Ethereum heads are ${high - low} blocks apart (${low} to ${high})\n` +
+        `mismatch: 2 of the 2 instances each run an embedded Ethereum chain of their own (${server.url} ${paying.url}): a transaction sent to one chain is unknown to the others; point every instance at one chain with ETH_RPC_URL\n`,
+    );
   });
 
   it('every file of examples/ was run and checked above: an example added without a check fails here', () => {
