@@ -19,9 +19,11 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const examplesDir = join(root, 'examples');
+/** What the typed client's generator and tsc write (git ignores both): not examples. */
+const GENERATED = /^typed-client\/(generated|dist)\//;
 /** Every file of examples/, as `rest/profile.sh`. */
 const EXAMPLE_FILES = readdirSync(examplesDir, { recursive: true, encoding: 'utf8' })
-  .filter((file) => /\.\w+$/.test(file))
+  .filter((file) => /\.\w+$/.test(file) && !GENERATED.test(file))
   .sort();
 /** The TypeScript examples' shared helpers and runner: code the examples use, not examples. */
 const NOT_EXAMPLES = new Set(['example.ts', 'run-example.ts']);
@@ -363,6 +365,27 @@ describe('every example in examples/ runs against a test server and prints what 
     expect(apart.stderr).toBe(
       `mismatch: their Ethereum heads are ${high - low} blocks apart (${low} to ${high})\n` +
         `mismatch: 2 of the 2 instances each run an embedded Ethereum chain of their own (${server.url} ${paying.url}): a transaction sent to one chain is unknown to the others; point every instance at one chain with ETH_RPC_URL\n`,
+    );
+  });
+
+  it('typed-client/*: types generated from schema/ (openapi-typescript, GraphQL Codegen) compile a client with tsc, which calls the server', async () => {
+    const dir = join(examplesDir, 'typed-client');
+    const run = promisify(execFile);
+    // As its guide runs it: generate from the repository root, compile with its tsconfig, run the output.
+    await run('bash', [join(examplesDir, check('typed-client/generate.sh'))], { cwd: root });
+    check('typed-client/codegen.ts');
+    await run(process.execPath, [
+      join(root, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(examplesDir, check('typed-client/tsconfig.json')),
+    ]);
+    check('typed-client/client.ts');
+    const { stdout } = await run(process.execPath, [join(dir, 'dist', 'client.js')], {
+      env: { ...process.env, API_URL: server.url },
+    });
+    const alice = accounts[1]!.address;
+    expect(stdout).toMatch(
+      new RegExp(`^REST: alice.eth → ${alice}\nGraphQL: alice.eth → ${alice}, ETH at \\$\\d+(\\.\\d+)?\n$`),
     );
   });
 
