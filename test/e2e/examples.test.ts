@@ -213,7 +213,7 @@ describe('every example in examples/ runs against a test server and prints what 
     const lines = await runExample(check('auth/sign-in.ts'), server.url);
     expect(lines).toEqual([
       expect.stringMatching(/^signed in as 0x[0-9a-fA-F]{40} until \d{4}-\d\d-\d\dT/),
-      expect.stringMatching(/^API key \S+: sk_live_[\w-]{4}… \(250 calls a day\)$/),
+      expect.stringMatching(/^API key \S+: sk_live_[\w-]{4}… \(daily limit: 250\)$/),
       'usage on the key: tier api_key, 0 of 250 used today',
     ]);
   });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AccessGate, createAccessGate, requestsPer } from '../../src/access/access-gate.js';
+import { type AccessGate, countOf, createAccessGate, requestsPer } from '../../src/access/access-gate.js';
 import { DEFAULT_MODE_LIMITS } from '../../src/access/caller-limits.js';
 import type { Caller } from '../../src/access/identify-caller.js';
 import type { ApiError } from '../../src/errors/api-error.js';
@@ -104,5 +104,10 @@ describe('limit messages', () => {
   it('say a limit of one in the singular: "1 request per day", "30 requests per minute"', () => {
     expect(requestsPer(1, 'day')).toBe('1 request per day');
     expect(requestsPer(30, 'minute')).toBe('30 requests per minute');
+    expect([countOf(1, 'second'), countOf(0, 'call'), countOf(2, 'request')]).toEqual([
+      '1 second',
+      '0 calls',
+      '2 requests',
+    ]);
   });
 });
