@@ -91,7 +91,7 @@ describe('every example in examples/ runs against a test server and prints what 
     demoKeyLines = demoOut.trimEnd().split('\n');
     apiKey = /^export API_KEY=(\S+)$/.exec(demoKeyLines.at(-1)!)?.[1] ?? '';
 
-    // Every shell example in one bash process (each script still runs in its own bash, with `set -e`).
+    // Every shell example in one bash process (each script still runs in its own bash).
     // check-instances.sh compares instances: the operators test runs it on pairs of its own.
     const runs: [string, ...string[]][] = EXAMPLE_FILES.filter(
       (file) => file.endsWith('.sh') && file !== 'operators/check-instances.sh',

@@ -100,6 +100,58 @@ describe('the docs are code: generated, included, linked, and true to the code',
       expect(paths, path).toContain(path);
   });
 
+  it('x402, tier, facilitator and bazaar are explained before they are used: the first mention in a document links to the glossary', () => {
+    // Contributor documents and the contract reference are read after the guides; the glossary is the explanation.
+    const readers = DOCUMENTS.filter(
+      (path) =>
+        !['docs/glossary.md', 'docs/api-contract.md', 'docs/architecture.md', 'docs/contributing.md'].includes(path),
+    );
+    const unexplained: string[] = [];
+    for (const path of readers) {
+      const text = read(path);
+      const glossary = path === 'README.md' ? 'docs/glossary.md' : 'glossary.md';
+      // Code, comments, headings and link targets blanked out (same length: positions stay those of the text).
+      const prose = text
+        .replace(/^```[\s\S]*?^```$/gm, (m) => ' '.repeat(m.length))
+        .replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length))
+        .replace(/<!--[\s\S]*?-->/g, (m) => ' '.repeat(m.length))
+        .replace(/\]\([^)]*\)/g, (m) => `]${' '.repeat(m.length - 1)}`)
+        .replace(/^#.*$/gm, (m) => ' '.repeat(m.length));
+      for (const term of ['x402', 'tier', 'facilitator', 'bazaar']) {
+        const first = prose.search(new RegExp(`\\b${term}s?\\b`, 'i'));
+        if (first < 0) continue;
+        const link = text.indexOf(`](${glossary}#${term})`);
+        // The first mention is the text of the glossary link itself: `[x402](glossary.md#x402)`.
+        if (link < 0 || text.lastIndexOf('[', link) > first || link < first) {
+          unexplained.push(`${path}:${text.slice(0, first).split('\n').length} ${term}`);
+        }
+      }
+    }
+    expect(unexplained).toEqual([]);
+    for (const term of ['x402', 'tier', 'facilitator', 'bazaar'])
+      expect(anchorsOf(read('docs/glossary.md'))).toContain(term);
+  });
+
+  it('no snippet meant to be pasted into a terminal starts with set -e (it closes the terminal on the first error): only scripts run as files do', () => {
+    const pasted: string[] = [];
+    for (const path of DOCUMENTS) {
+      // A fenced sh block that is not an included example file (those run as files: `bash file.sh`, `./file.sh`).
+      const text = read(path).replace(/<!-- include: \S+ -->\n```[\s\S]*?```\n<!-- \/include -->/g, '');
+      for (const [, block] of text.matchAll(/^```(?:sh|bash|shell|console)\n([\s\S]*?)^```$/gm)) {
+        if (/^\s*set -[a-z]*e/m.test(block!)) pasted.push(`${path}: ${block!.split('\n')[0]}`);
+      }
+    }
+    expect(pasted).toEqual([]);
+    // The example scripts the guides show as first calls are pasted as often as run: set -e only in the operators'
+    // and the typed client's scripts, which their guides run as files. Every one has a shebang.
+    const scripts = filesUnder('examples', /\.sh$/);
+    expect(scripts.filter((file) => !read(file).startsWith('#!/usr/bin/env bash\n'))).toEqual([]);
+    expect(scripts.filter((file) => /^set -[a-z]*e/m.test(read(file)))).toEqual([
+      'examples/operators/check-instances.sh',
+      'examples/typed-client/generate.sh',
+    ]);
+  });
+
   it('every relative link of the docs leads to a file, and every #anchor to a heading there', () => {
     const broken: string[] = [];
     for (const path of DOCUMENTS) {
