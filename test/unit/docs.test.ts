@@ -132,6 +132,26 @@ describe('the docs are code: generated, included, linked, and true to the code',
       expect(anchorsOf(read('docs/glossary.md'))).toContain(term);
   });
 
+  it('the user guides keep internals out (source and test files, Lua): contributing.md says where each promise is tested', () => {
+    const guides = [
+      'README.md',
+      ...GUIDES,
+      ...['access', 'embedded-default', 'errors', 'quickstart', 'glossary'].map((g) => `docs/${g}.md`),
+    ];
+    const internals: string[] = [];
+    for (const path of guides.filter((g) => g !== 'docs/operators.md')) {
+      // Included examples and generated blocks are code, shown as code.
+      const prose = read(path)
+        .replace(/<!-- (include|generated): \S+ -->\n[\s\S]*?<!-- \/\1 -->/g, '')
+        .replace(/^```[\s\S]*?^```$/gm, '');
+      for (const [found] of prose.matchAll(/\b(?:test|src|rest-compat|subgraphs)\/[\w/.-]+|\bLua\b/g)) {
+        internals.push(`${path}: ${found}`);
+      }
+    }
+    expect(internals).toEqual([]);
+    expect(read('docs/contributing.md')).toContain("### Where the guides' promises are tested");
+  });
+
   it('no snippet meant to be pasted into a terminal starts with set -e (it closes the terminal on the first error): only scripts run as files do', () => {
     const pasted: string[] = [];
     for (const path of DOCUMENTS) {
