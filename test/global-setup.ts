@@ -66,7 +66,11 @@ function distIsStale(): boolean {
   return BUILD_INPUTS.some((dir) =>
     readdirSync(join(projectRoot, dir), { recursive: true, encoding: 'utf8' }).some(
       (file) =>
-        file.endsWith('.ts') && !file.endsWith('.test.ts') && statSync(join(projectRoot, dir, file)).mtimeMs > builtAt,
+        file.endsWith('.ts') &&
+        !file.endsWith('.test.ts') &&
+        // The typed client's own build (generated types, its dist) is not part of the project's.
+        !file.startsWith('typed-client/') &&
+        statSync(join(projectRoot, dir, file)).mtimeMs > builtAt,
     ),
   );
 }

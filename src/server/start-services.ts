@@ -8,6 +8,7 @@ import { basePrimaryNameParent, ensReaderParent } from '../ccip/chain-served-par
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import { assertLiveReady } from '../config/live-guard.js';
+import { BASE_CHAIN_ID } from '../embedded/chain/embedded-chain-plans.js';
 import { serveParentsOffchain } from '../embedded/chain/offchain-resolver.js';
 import { localTokenList } from '../embedded/chain/seed-steps/demo-assets.js';
 import { registerDemoSubname } from '../embedded/demo-subnames.js';
@@ -26,6 +27,7 @@ import { createEventDetectors } from '../webhooks/detectors/create-detectors.js'
 import { startWebhooks } from '../webhooks/start-webhooks.js';
 import { type AppOffers, createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
+import { watchEmbeddedPeers } from './embedded-peers.js';
 
 /** Everything a resolver can reach, built once from config: the same for the whole server and a subgraph alone. */
 export interface Services {
@@ -116,6 +118,26 @@ async function startEmbeddedNetworks(
 }
 
 /**
+ * Another instance on this Redis with embedded chains of its own disagrees with this one on every chain read: each
+ * announces its chains, and warns of the others (docs/operators.md#one-chain-for-all-instances).
+ */
+async function announceEmbeddedChains(p: {
+  store: Store;
+  localChain: EmbeddedChain | undefined;
+  localFacilitator: LocalFacilitator | undefined;
+  logger: Logger;
+  cleanups: (() => Promise<void>)[];
+}): Promise<void> {
+  const chains = [
+    ...(p.localChain ? [{ name: 'ethereum', chainId: 1, rpcUrl: p.localChain.rpcUrl }] : []),
+    ...(p.localFacilitator ? [{ name: 'base', chainId: BASE_CHAIN_ID, rpcUrl: p.localFacilitator.chain.rpcUrl }] : []),
+  ];
+  if (chains.length === 0) return;
+  const peers = await watchEmbeddedPeers({ store: p.store, identity: { chains }, logger: p.logger });
+  p.cleanups.push(() => peers.stop());
+}
+
+/**
  * Every process that serves the webhooks API also delivers and detects: the outbox, claims and cursors live in the
  * store, so instances sharing it send each delivery once.
  */
@@ -181,6 +203,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     cleanups.push(() => store.close());
 
     const { localChain, localFacilitator } = await startEmbeddedNetworks(config, logger, cleanups);
+    await announceEmbeddedChains({ store, localChain, localFacilitator, logger, cleanups });
 
     const created = await createSources({
       config,

@@ -31,6 +31,7 @@ import {
 } from './redis-scripts.js';
 import { RedisWebhooks } from './redis-webhooks.js';
 import {
+  type AnnouncedInstance,
   type ApiKeyRecord,
   apiKeyOwner,
   type CreditDebit,
@@ -38,6 +39,7 @@ import {
   DEBIT_RECEIPT_TTL_MS,
   type DebitRefund,
   type DebitResult,
+  type InstanceHeartbeat,
   type KeyRotation,
   type NewApiKey,
   type NonceRecord,
@@ -188,6 +190,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     subnameOrder: (parent: string) => `${this.prefix}subnames-order:${tag(parent)}`,
     subnameParents: () => `${this.prefix}subname-parents`,
     secret: (name: string) => `${this.prefix}secret:${name}`,
+    instances: (group: string) => `${this.prefix}instances:${group}`,
   };
 
   private run(target: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
@@ -510,6 +513,32 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
 
   describe(): StoreDescription {
     return { kind: 'redis', location: this.location, durability: this.durability };
+  }
+
+  async announceInstance(p: InstanceHeartbeat): Promise<AnnouncedInstance[]> {
+    assertCount('ttlMs', p.ttlMs, 1);
+    const key = this.keys.instances(p.group);
+    // One hash per group, a field per instance with its own expiry; the hash itself outlives the last heartbeat.
+    const replies = await this.redis
+      .multi()
+      .hset(key, p.id, JSON.stringify({ info: p.info, expiresAt: p.now + p.ttlMs }))
+      .pexpire(key, p.ttlMs * 2)
+      .hgetall(key)
+      .exec();
+    const all = (replies?.[2]?.[1] ?? {}) as Record<string, string>;
+    const others: AnnouncedInstance[] = [];
+    const expired: string[] = [];
+    for (const [id, json] of Object.entries(all)) {
+      const entry = JSON.parse(json) as { info: string; expiresAt: number };
+      if (entry.expiresAt <= p.now) expired.push(id);
+      else if (id !== p.id) others.push({ id, info: entry.info });
+    }
+    if (expired.length > 0) await this.redis.hdel(key, ...expired);
+    return others;
+  }
+
+  async leaveInstances(p: { group: string; id: string }): Promise<void> {
+    await this.redis.hdel(this.keys.instances(p.group), p.id);
   }
 
   async ping(): Promise<void> {

@@ -290,6 +290,18 @@ export interface Store extends WebhookStore {
    */
   getOrCreateSecret(name: string, create: () => string): Promise<string>;
 
+  // ── Instances sharing the store ──────────────────────────────────────────────────────────
+
+  /**
+   * Records this instance in `group` until `now + ttlMs` (a heartbeat: call again before then) with `info`, and
+   * returns the other instances of the group whose heartbeat is still live. Redis only: a SQLite store serves one
+   * instance, and has no such method.
+   */
+  announceInstance?(params: InstanceHeartbeat): Promise<AnnouncedInstance[]>;
+
+  /** Removes this instance from `group` (on a clean stop), so that others stop counting it at once. */
+  leaveInstances?(params: { group: string; id: string }): Promise<void>;
+
   // ── Subnames and CCIP records ────────────────────────────────────────────────────────────
 
   /** Registers `label.parent`; false if the label is already taken. */
@@ -311,4 +323,20 @@ export interface Store extends WebhookStore {
   ping(): Promise<void>;
 
   close(): Promise<void>;
+}
+
+/** One instance's heartbeat in a group of instances sharing the store (Store.announceInstance). */
+export interface InstanceHeartbeat {
+  group: string;
+  id: string;
+  /** What the others are told about this instance (JSON, secret-free). */
+  info: string;
+  ttlMs: number;
+  now: number;
+}
+
+/** Another live instance of the group, as it announced itself. */
+export interface AnnouncedInstance {
+  id: string;
+  info: string;
 }
