@@ -31,6 +31,12 @@ export interface AccessDecision {
    * error) is given back, so its authorization may pay again; after settle() it does nothing.
    */
   abandon?: () => void;
+  /**
+   * Present when the call was paid with one of the API key's credits (past its daily limit): gives the credit back
+   * (exactly once, whatever the store went through). Call it when the answer is not charged, as a payment is not
+   * settled: the call failed, or its answer is not worth its price.
+   */
+  refund?: () => void;
 }
 
 /** What the gate needs to know about the route being called. */
@@ -104,7 +110,7 @@ export const noRelease = (): void => {};
  * @example const gate = createAccessGate({ store, identify, limits: accessLimitsFromConfig(config) })
  */
 export function createAccessGate(params: {
-  store: Pick<Store, 'consumeQuota' | 'acquireSlot' | 'releaseSlot' | 'debitCredit' | 'touchApiKey'>;
+  store: Pick<Store, 'consumeQuota' | 'acquireSlot' | 'releaseSlot' | 'debitCredit' | 'refundDebit' | 'touchApiKey'>;
   identify: IdentifyCaller;
   limits: AccessLimits;
   now?: () => number;
@@ -152,14 +158,14 @@ export function createAccessGate(params: {
       }
       const caller = await identify(req, route.endsSession);
       const { apiKey } = caller;
-      if (!apiKey) return { caller, headers: await count(req, caller, route, tier), release: noRelease };
+      if (!apiKey) return { caller, headers: (await count(req, caller, route, tier)).headers, release: noRelease };
 
       const release = await holdApiKeySlot(slots, { ...caller, apiKey }, tier);
       try {
-        const headers = await count(req, caller, route, tier);
+        const { headers, refund } = await count(req, caller, route, tier);
         // lastUsedAt is informational: not worth a round trip on the caller's time.
         store.touchApiKey({ id: apiKey.id, now: now() }).catch(() => {});
-        return { caller, headers, release };
+        return refund ? { caller, headers, release, refund } : { caller, headers, release };
       } catch (err) {
         release();
         throw err;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ApiError } from '../errors/api-error.js';
 import type { AccessTallies } from '../observability/access-tallies.js';
 import type { Store } from '../store/store.js';
@@ -18,12 +19,15 @@ export type DailyLimitError = (p: {
   retryAfter: number;
 }) => ApiError | undefined;
 
-/** Counts one call of a caller on a tier; resolves to its X-RateLimit-* headers or throws the refusal. */
-export type AdmitCounted = (
-  caller: Caller,
-  tier: CountedTier,
-  onDailyLimit?: DailyLimitError,
-) => Promise<Record<string, string>>;
+/** What a counted call was admitted with: its X-RateLimit-* headers, and for a call paid with a credit its refund. */
+export interface CountedCall {
+  headers: Record<string, string>;
+  /** Gives the credit back (once): for a call that is not charged (docs/access.md#api-keys-and-credits). */
+  refund?: () => void;
+}
+
+/** Counts one call of a caller on a tier; resolves to what it was admitted with, or throws the refusal. */
+export type AdmitCounted = (caller: Caller, tier: CountedTier, onDailyLimit?: DailyLimitError) => Promise<CountedCall>;
 
 /**
  * A caller's plan per tier, the same on every call (its limits only change with a new API key record): made once and
@@ -50,10 +54,10 @@ function quotaPlans(): (caller: Caller, tier: CountedTier) => QuotaPlan {
 /**
  * Counts each call against the caller's daily and per-minute quotas in the store, atomically; past its daily limit an
  * API key pays one credit per call (still within its per-minute limits), anyone else is refused until midnight UTC.
- * @example const admitCounted = countedAdmission({ store }); const headers = await admitCounted(caller, 'light')
+ * @example const admitCounted = countedAdmission({ store }); const { headers } = await admitCounted(caller, 'light')
  */
 export function countedAdmission(p: {
-  store: Pick<Store, 'consumeQuota' | 'debitCredit'>;
+  store: Pick<Store, 'consumeQuota' | 'debitCredit' | 'refundDebit'>;
   now: () => number;
   tallies?: AccessTallies;
 }): AdmitCounted {
@@ -65,7 +69,7 @@ export function countedAdmission(p: {
     const result = await store.consumeQuota({ counters: plan.counters, now: at });
     const days = plan.daily.length;
     const headersFor = (counts: readonly number[]) => rateLimitHeaders({ plan, tier, counts, now: at });
-    if (result.admitted) return headersFor(result.counts);
+    if (result.admitted) return { headers: headersFor(result.counts) };
 
     const minuteLimit = reachedLimit(plan.perMinute, result.counts, days);
     if (minuteLimit !== undefined) {
@@ -85,14 +89,22 @@ export function countedAdmission(p: {
         const reached = reachedLimit(plan.perMinute, minute.counts, 0)!;
         throw rateLimited({ tier, limit: reached, perMinute: true, headers, now: at });
       }
-      // The credit and the count of credits spent today move in one atomic step: a crash cannot part them.
+      // The credit and the count of credits spent today move in one atomic step: a crash cannot part them. Named, so
+      // that a call not charged (or a debit whose answer was lost) gives back exactly this credit.
       const keyId = caller.apiKey.id;
-      const debit = await store.debitCredit({ keyId, count: creditsUsedCounter(keyId), now: at });
+      const named = { keyId, count: creditsUsedCounter(keyId), now: at, id: randomUUID() };
+      const debit = await store.debitCredit(named);
       if (!debit.ok) {
         tallies?.quotaRefused(caller.mode, 'credits');
         throw insufficientCredits({ tier, limit, headers, now: at });
       }
-      return headers;
+      let refunded = false;
+      const refund = () => {
+        if (refunded) return;
+        refunded = true;
+        store.refundDebit(named).catch(() => {});
+      };
+      return { headers, refund };
     }
     const headers = headersFor(result.counts);
     const retryAfter = secondsUntil(windowResetsAt(at, DAY_MS), at);

@@ -2,8 +2,16 @@ import { randomUUID } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import type { CounterRow } from './sqlite-quota-counters.js';
 import { EXPIRING_TABLES } from './sqlite-schema.js';
-import type { CreditResult, DebitResult } from './store.js';
+import { type CreditResult, DEBIT_RECEIPT_TTL_MS, type DebitRefund, type DebitResult } from './store.js';
 import { ApiKeyNotFoundError } from './store-errors.js';
+
+/** A debit as the SQLite transaction takes it. */
+export interface SqliteDebit {
+  keyId: string;
+  amount: number;
+  id: string | undefined;
+  now: number;
+}
 
 /** A row of api_keys. */
 export interface ApiKeyRow {
@@ -105,6 +113,16 @@ export function storeStatements(db: Database.Database) {
       `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (key, window_ms, window) DO UPDATE SET count = max(count, excluded.count)`,
     ),
+    counterSet: prepare(
+      `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (key, window_ms, window) DO UPDATE SET count = excluded.count`,
+    ),
+    receiptInsert: prepare(
+      'INSERT INTO credit_debit_receipts (id, key_id, amount, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+    ),
+    receiptTake: prepare<{ amount: number }>(
+      'DELETE FROM credit_debit_receipts WHERE id = ? AND key_id = ? RETURNING amount',
+    ),
     ledgerInsert: prepare(
       `INSERT INTO credit_ledger (reference, key_id, amount, created_at) VALUES (?, ?, ?, ?)
        ON CONFLICT (reference) DO NOTHING`,
@@ -156,11 +174,22 @@ export function storeTransactions(db: Database.Database, sql: StoreStatements) {
       }
       return { applied: true, balance: sql.creditsAdd.get(amount, keyId)!.credits };
     }),
-    debitCredit: db.transaction((keyId: string, amount: number, count?: CounterRow): DebitResult => {
-      const debited = sql.creditsDebit.get(amount, keyId, amount);
-      if (!debited) return { ok: false, balance: sql.creditsGet.get(keyId)?.credits ?? 0 };
+    debitCredit: db.transaction((debit: SqliteDebit, count?: CounterRow): DebitResult => {
+      const debited = sql.creditsDebit.get(debit.amount, debit.keyId, debit.amount);
+      if (!debited) return { ok: false, balance: sql.creditsGet.get(debit.keyId)?.credits ?? 0 };
       if (count) sql.counterWrite.run(count.key, count.windowMs, count.window, count.count, count.expiresAt);
+      if (debit.id !== undefined) {
+        sql.receiptInsert.run(debit.id, debit.keyId, debit.amount, debit.now + DEBIT_RECEIPT_TTL_MS);
+      }
       return { ok: true, balance: debited.credits };
+    }),
+    /** Takes the receipt; with `count`, writes the counter's row one lower (the caller moves it in memory after). */
+    refundDebit: db.transaction((refund: DebitRefund, count?: CounterRow): boolean => {
+      const receipt = sql.receiptTake.get(refund.id, refund.keyId);
+      if (!receipt) return false;
+      sql.creditsAdd.get(receipt.amount, refund.keyId);
+      if (count) sql.counterSet.run(count.key, count.windowMs, count.window, count.count, count.expiresAt);
+      return true;
     }),
     sweep: db.transaction((now: number) => {
       for (const statement of sql.sweeps) statement.run(now);

@@ -8,6 +8,7 @@ import { migrateSqliteSchema } from './sqlite-schema.js';
 import {
   type ApiKeyRow,
   type NonceRow,
+  type SqliteDebit,
   type SubnameRow,
   storeStatements,
   storeTransactions,
@@ -18,6 +19,7 @@ import type {
   ApiKeyRecord,
   CreditDebit,
   CreditResult,
+  DebitRefund,
   DebitResult,
   KeyRotation,
   NewApiKey,
@@ -281,14 +283,26 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
     assertKeyCount(params.keyId, params.count);
-    if (!params.count) return this.tx.debitCredit.immediate(params.keyId, amount);
+    const debit: SqliteDebit = { keyId: params.keyId, amount, id: params.id, now: params.now };
+    if (!params.count) return this.tx.debitCredit.immediate(debit);
     let result: DebitResult = { ok: false, balance: 0 };
     // The counter's next value is written in the debit's own transaction: both commit, or neither does.
-    this.quota.countWithin(params.count, params.now, (row) => {
-      result = this.tx.debitCredit.immediate(params.keyId, amount, row);
+    this.quota.moveWithin(params.count, params.now, 1, (row) => {
+      result = this.tx.debitCredit.immediate(debit, row);
       return result.ok;
     });
     return result;
+  }
+
+  async refundDebit(params: DebitRefund): Promise<boolean> {
+    assertKeyCount(params.keyId, params.count);
+    if (!params.count) return this.tx.refundDebit.immediate(params);
+    let refunded = false;
+    this.quota.moveWithin(params.count, params.now, -1, (row) => {
+      refunded = this.tx.refundDebit.immediate(params, row);
+      return refunded;
+    });
+    return refunded;
   }
 
   async getCredits(keyId: string): Promise<number> {
