@@ -6,7 +6,7 @@
 // the expected ones below.
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -17,10 +17,16 @@ const EXTERNAL = ['better-sqlite3', 'class-validator'];
 
 const startedAt = performance.now();
 const problems = [];
+// Values that depend on no configuration, computed now rather than at every start (src/config/public-dev-keys.ts).
+const { derivePublicDevKeys } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'config', 'public-dev-keys.js')).href
+);
+const define = { __BUILT_PUBLIC_DEV_KEYS__: JSON.stringify(derivePublicDevKeys()) };
 rmSync(outDir, { recursive: true, force: true });
 await build({
   input: { main: join(projectRoot, 'dist', 'src', 'server', 'main.js') },
   platform: 'node',
+  transform: { define },
   external: (id) => id.startsWith('node:') || EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)),
   onLog(level, log) {
     if (level === 'warn') problems.push(log.message);
