@@ -1,5 +1,5 @@
-import type { Store, SubnameRecord } from '../store/store.js';
 import { publicDevKeys } from '../config/public-dev-keys.js';
+import type { Store, SubnameRecord } from '../store/store.js';
 
 /** Dev account that owns the demo subname (no demo .eth name or primary name of its own). */
 const DEMO_SUBNAME_OWNER = 7;
