@@ -17,11 +17,19 @@ const EXTERNAL = ['better-sqlite3', 'class-validator'];
 
 const startedAt = performance.now();
 const problems = [];
-// Values that depend on no configuration, computed now rather than at every start (src/config/public-dev-keys.ts).
+// Values that depend on no configuration, computed now rather than at every start (src/config/public-dev-keys.ts,
+// src/server/built-artifacts.ts).
 const { derivePublicDevKeys } = await import(
   pathToFileURL(join(projectRoot, 'dist', 'src', 'config', 'public-dev-keys.js')).href
 );
-const define = { __BUILT_PUBLIC_DEV_KEYS__: JSON.stringify(derivePublicDevKeys()) };
+await import('reflect-metadata');
+const { buildArtifacts } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'server', 'built-artifacts.js')).href
+);
+const define = {
+  __BUILT_PUBLIC_DEV_KEYS__: JSON.stringify(derivePublicDevKeys()),
+  __BUILT_ARTIFACTS__: JSON.stringify(buildArtifacts()),
+};
 rmSync(outDir, { recursive: true, force: true });
 await build({
   input: { main: join(projectRoot, 'dist', 'src', 'server', 'main.js') },
