@@ -1,7 +1,7 @@
 import type { Tier } from '../../rest-compat/route-row.js';
 import { ApiError } from '../errors/api-error.js';
 import type { AccessTallies } from '../observability/access-tallies.js';
-import type { QuotaCounter, Store } from '../store/store.js';
+import { apiKeyOwner, type QuotaCounter, type QuotaDecision, type Store } from '../store/store.js';
 import { type BazaarExtension, bazaarTags } from './bazaar-discovery.js';
 import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits } from './caller-limits.js';
@@ -107,7 +107,7 @@ export const noRelease = (): void => {};
  * @example const gate = createAccessGate({ store, identify, limits: accessLimitsFromConfig(config) })
  */
 export function createAccessGate(params: {
-  store: Pick<Store, 'consumeQuota' | 'acquireSlot' | 'releaseSlot' | 'debitCredit' | 'touchApiKey'>;
+  store: Pick<Store, 'consumeQuota' | 'admitKeyCall' | 'releaseSlot' | 'debitCredit' | 'touchApiKey'>;
   identify: IdentifyCaller;
   limits: AccessLimits;
   now?: () => number;
@@ -153,15 +153,21 @@ export function createAccessGate(params: {
     return entry.plan;
   };
 
+  /**
+   * Counts the call on the caller's quota counters, or takes `decided` (counted already, with an API key's slot, by
+   * admitKeyCall at `at`); answers its rate-limit headers or throws the refusal (past an API key's daily limit: a
+   * credit paid, within its per-minute limits).
+   */
   const admitCounted = async (
     req: AccessRequest,
     caller: Caller,
     route: AccessRoute,
     tier: CountedTier,
+    decided?: { at: number; result: QuotaDecision },
   ): Promise<Record<string, string>> => {
     const plan = planFor(caller, tier);
-    const at = now();
-    const result = await store.consumeQuota({ counters: plan.counters, now: at });
+    const at = decided?.at ?? now();
+    const result = decided?.result ?? (await store.consumeQuota({ counters: plan.counters, now: at }));
     const days = plan.daily.length;
     const headersFor = (counts: readonly number[]) => rateLimitHeaders({ plan, tier, counts, now: at });
     if (result.admitted) return headersFor(result.counts);
@@ -231,14 +237,19 @@ export function createAccessGate(params: {
       if (!caller.apiKey) return { caller, headers: await admitCounted(req, caller, route, tier), release: noRelease };
 
       const keyId = caller.apiKey.id;
-      const slotKey = `key:${keyId}`;
-      const token = await store.acquireSlot({
-        key: slotKey,
+      const slotKey = apiKeyOwner(keyId);
+      // The common case in one step (one Redis round trip): a concurrency slot, the quota counters, lastUsedAt.
+      const at = now();
+      const admission = await store.admitKeyCall({
+        keyId,
+        slotKey,
         max: params.limits.apiKeyConcurrency,
         ttlMs: SLOT_TTL_MS,
-        now: now(),
+        counters: planFor(caller, tier).counters,
+        now: at,
       });
-      if (token === null) {
+      const { token, quota } = admission;
+      if (token === null || quota === null) {
         tallies?.quotaRefused(caller.mode, 'concurrency');
         throw tooManyInFlight(tier, params.limits.apiKeyConcurrency);
       }
@@ -249,9 +260,10 @@ export function createAccessGate(params: {
         store.releaseSlot({ key: slotKey, token }).catch(() => {});
       };
       try {
-        const headers = await admitCounted(req, caller, route, tier);
-        // lastUsedAt is informational: not worth a round trip on the caller's time.
-        store.touchApiKey({ id: keyId, now: now() }).catch(() => {});
+        const headers = await admitCounted(req, caller, route, tier, { at, result: quota });
+        // Admitted past the daily limit (a credit paid): lastUsedAt, which admitKeyCall sets only on an admitted
+        // quota, is informational and not worth a round trip on the caller's time.
+        if (!quota.admitted) store.touchApiKey({ id: keyId, now: now() }).catch(() => {});
         return { caller, headers, release };
       } catch (err) {
         release();

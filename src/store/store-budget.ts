@@ -1,6 +1,6 @@
 import { isApiError, serviceUnavailable } from '../errors/api-error.js';
 import { observedStoreCall, type StoreCallTallies } from '../observability/store-call-tallies.js';
-import type { QuotaCounter, QuotaDecision, Store } from './store.js';
+import type { KeyCallAdmission, QuotaCounter, QuotaDecision, Store } from './store.js';
 
 type StoreCall = (...args: unknown[]) => Promise<unknown>;
 
@@ -50,6 +50,14 @@ const UNDO_LATE: Partial<Record<keyof Store, (store: Store, args: unknown[], res
   acquireSlot: (store, args, token) => {
     const { key } = args[0] as { key: string };
     return typeof token === 'string' ? store.releaseSlot({ key, token }) : Promise.resolve();
+  },
+  admitKeyCall: (store, args, result) => {
+    const { slotKey, counters, now } = args[0] as { slotKey: string; counters: QuotaCounter[]; now: number };
+    const { token, quota } = result as KeyCallAdmission;
+    return Promise.all([
+      token === null ? undefined : store.releaseSlot({ key: slotKey, token }),
+      quota?.admitted ? store.refundQuota({ counters, now }) : undefined,
+    ]);
   },
 };
 
