@@ -18,7 +18,7 @@ const EXTERNAL = ['better-sqlite3', 'class-validator'];
 const startedAt = performance.now();
 const problems = [];
 // Values that depend on no configuration, computed now rather than at every start (src/config/public-dev-keys.ts,
-// src/server/built-artifacts.ts).
+// src/server/built-artifacts.ts, src/embedded/chain/seed-steps/deployer-accounts.ts).
 const { derivePublicDevKeys } = await import(
   pathToFileURL(join(projectRoot, 'dist', 'src', 'config', 'public-dev-keys.js')).href
 );
@@ -26,8 +26,12 @@ await import('reflect-metadata');
 const { buildArtifacts } = await import(
   pathToFileURL(join(projectRoot, 'dist', 'src', 'server', 'built-artifacts.js')).href
 );
+const { deriveDeployerAddresses } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'embedded', 'chain', 'seed-steps', 'deployer-accounts.js')).href
+);
 const define = {
   __BUILT_PUBLIC_DEV_KEYS__: JSON.stringify(derivePublicDevKeys()),
+  __BUILT_DEPLOYER_ADDRESSES__: JSON.stringify(deriveDeployerAddresses()),
   __BUILT_ARTIFACTS__: JSON.stringify(buildArtifacts()),
 };
 rmSync(outDir, { recursive: true, force: true });
