@@ -205,6 +205,12 @@ export async function benchStartup(p: {
   };
 }
 
+/** The goal is judged at load ≤ 2 only: on a busier machine the figures are printed but not judged. */
+function verdict(f: ReadyFigures): string {
+  if (f.samples.some((x) => x.load1 > 2)) return 'NOT JUDGED (load above 2)';
+  return f.medianMs <= 2000 && f.medianCpuMs <= 1200 ? 'PASS' : 'FAIL';
+}
+
 export function printStartup(r: StartupResult, write: (text: string) => void): void {
   const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
   write(`\nstartup (${cpus().length} CPUs, load average ${r.loadAverage.map((l) => l.toFixed(2)).join(' ')})\n`);
@@ -213,8 +219,8 @@ export function printStartup(r: StartupResult, write: (text: string) => void): v
     write(
       `${f.method} → GET /api/health 200: median ${s(f.medianMs)} (${s(f.minMs)}–${s(f.maxMs)} over ` +
         `${f.samples.length} starts), server CPU median ${s(f.medianCpuMs)} (all its processes ` +
-        `${s(f.medianTreeCpuMs)}); goal ≤ 2 s and ≤ 1.2 s CPU at load ≤ 2: ` +
-        `${f.medianMs <= 2000 && f.medianCpuMs <= 1200 ? 'PASS' : 'FAIL'}; load (1 min) per start: ${loads}\n`,
+        `${s(f.medianTreeCpuMs)}, its chains included); goal ≤ 2 s and ≤ 1.2 s CPU at load ≤ 2: ` +
+        `${verdict(f)}; load (1 min) per start: ${loads}\n`,
     );
   }
   write(
