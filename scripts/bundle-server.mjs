@@ -8,7 +8,7 @@
 // the expected ones below.
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -19,6 +19,23 @@ const EXTERNAL = ['better-sqlite3', 'class-validator'];
 
 const startedAt = performance.now();
 const problems = [];
+// Values that depend on no configuration, computed now rather than at every start (src/config/public-dev-keys.ts,
+// src/server/built-artifacts.ts, src/embedded/chain/seed-steps/deployer-accounts.ts).
+const { derivePublicDevKeys } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'config', 'public-dev-keys.js')).href
+);
+await import('reflect-metadata');
+const { buildArtifacts } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'server', 'built-artifacts.js')).href
+);
+const { deriveDeployerAddresses } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'embedded', 'chain', 'seed-steps', 'deployer-accounts.js')).href
+);
+const define = {
+  __BUILT_PUBLIC_DEV_KEYS__: JSON.stringify(derivePublicDevKeys()),
+  __BUILT_DEPLOYER_ADDRESSES__: JSON.stringify(deriveDeployerAddresses()),
+  __BUILT_ARTIFACTS__: JSON.stringify(buildArtifacts()),
+};
 rmSync(outDir, { recursive: true, force: true });
 /**
  * One entry, bundled on its own into `dir`: two entries in one build share chunks whose order of evaluation no longer
@@ -28,6 +45,7 @@ const bundle = (name, entry, dir) =>
   build({
     input: { [name]: join(projectRoot, 'dist', 'src', 'server', entry) },
     platform: 'node',
+    transform: { define },
     external: (id) => id.startsWith('node:') || EXTERNAL.some((pkg) => id === pkg || id.startsWith(`${pkg}/`)),
     onLog(level, log) {
       if (level === 'warn') problems.push(log.message);

@@ -21,6 +21,7 @@ import type {
   CreditResult,
   DebitRefund,
   DebitResult,
+  KeyCallAdmission,
   KeyRotation,
   NewApiKey,
   NonceRecord,
@@ -175,6 +176,27 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
 
   async releaseSlot(params: { key: string; token: string }): Promise<void> {
     this.sql.slotDelete.run(params.key, params.token);
+  }
+
+  async admitKeyCall(params: {
+    keyId: string;
+    slotKey: string;
+    max: number;
+    ttlMs: number;
+    counters: QuotaCounter[];
+    now: number;
+  }): Promise<KeyCallAdmission> {
+    // In-process: the three steps cost no round trip here.
+    const token = await this.acquireSlot({
+      key: params.slotKey,
+      max: params.max,
+      ttlMs: params.ttlMs,
+      now: params.now,
+    });
+    if (token === null) return { token, quota: null };
+    const quota = await this.consumeQuota({ counters: params.counters, now: params.now });
+    if (quota.admitted) await this.touchApiKey({ id: params.keyId, now: params.now });
+    return { token, quota };
   }
 
   async putNonce(nonce: NonceRecord): Promise<void> {

@@ -43,6 +43,12 @@ export interface QuotaReading {
   resetsAt: number[];
 }
 
+/** Outcome of {@link Store.admitKeyCall}. */
+export interface KeyCallAdmission {
+  token: string | null;
+  quota: QuotaDecision | null;
+}
+
 /** Outcome of {@link Store.consumeQuota}: admitted means every counter was incremented, refused means none was. */
 export interface QuotaDecision extends QuotaReading {
   admitted: boolean;
@@ -192,6 +198,21 @@ export interface Store extends WebhookStore {
 
   /** Gives a slot back; releasing an unknown or expired token does nothing. */
   releaseSlot(params: { key: string; token: string }): Promise<void>;
+
+  /**
+   * An API key's counted call in one step, as acquireSlot on `slotKey` then, with a slot, consumeQuota on `counters`
+   * and, once admitted, touchApiKey: the slot's token (null: every slot taken, nothing counted) and the quota decision
+   * (null without a slot). The slot is held whether the quota admitted the call or not; release it with releaseSlot.
+   * One round trip on Redis (the slot key, the counters and the key's record share the key's hash tag).
+   */
+  admitKeyCall(params: {
+    keyId: string;
+    slotKey: string;
+    max: number;
+    ttlMs: number;
+    counters: QuotaCounter[];
+    now: number;
+  }): Promise<KeyCallAdmission>;
 
   // ── SIWE nonces and sessions ────────────────────────────────────────────────────────────
 

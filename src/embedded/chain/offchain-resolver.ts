@@ -2,7 +2,8 @@ import { type Address, createPublicClient, createWalletClient, http, labelhash, 
 import { loadContractArtifact } from '../../sources/rpc/contract-artifacts.js';
 import { localViemChain } from '../../sources/rpc/viem-chains.js';
 import { loadPublishedContract } from './published-contracts.js';
-import { ENS_DEPLOYER, localEnsAddresses } from './seed-steps/ens.js';
+import { deployerAccount, deployerAddress } from './seed-steps/deployer-accounts.js';
+import { localEnsAddresses } from './seed-steps/ens.js';
 
 const YEAR_SECONDS = 365n * 24n * 3600n;
 
@@ -86,30 +87,30 @@ export async function serveParentsOffchain(p: ServeParentsOffchainParameters): P
     }),
   );
   const resolver = deployed.contractAddress!;
-  let nonce = await client.getTransactionCount({ address: ENS_DEPLOYER.address, blockTag: 'pending' });
+  let nonce = await client.getTransactionCount({ address: deployerAddress('ens'), blockTag: 'pending' });
   const sent: `0x${string}`[] = [];
   for (const [i, { kind, label }] of served.entries()) {
     const node = namehash(p.parents[i]!);
     sent.push(
       kind === 'eth'
         ? await wallet.writeContract({
-            account: ENS_DEPLOYER,
+            account: deployerAccount('ens'),
             address: ens.ethRegistrar,
             abi: registrar.abi,
             functionName: 'register',
-            args: [label, ENS_DEPLOYER.address, YEAR_SECONDS],
+            args: [label, deployerAddress('ens'), YEAR_SECONDS],
             nonce: nonce++,
           })
         : await wallet.writeContract({
-            account: ENS_DEPLOYER,
+            account: deployerAccount('ens'),
             address: ens.registry,
             abi: registry.abi,
             functionName: 'setSubnodeOwner',
-            args: [namehash('reverse'), labelhash(label), ENS_DEPLOYER.address],
+            args: [namehash('reverse'), labelhash(label), deployerAddress('ens')],
             nonce: nonce++,
           }),
       await wallet.writeContract({
-        account: ENS_DEPLOYER,
+        account: deployerAccount('ens'),
         address: ens.registry,
         abi: registry.abi,
         functionName: 'setResolver',

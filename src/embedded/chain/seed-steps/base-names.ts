@@ -14,15 +14,13 @@ import { BASE_COIN_TYPE, reverseNameOf, reverseNamespaceLabel } from '../../../s
 import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
 import { loadPublishedContract } from '../published-contracts.js';
 import type { SeedStep } from '../seed-local-chain.js';
+import { deployerAccount, deployerAddress } from './deployer-accounts.js';
 import { deployerWriter, recordCalls } from './ens.js';
 
 /**
  * Base names are deployed by an account of their own, so their addresses on the embedded Base chain depend on
  * nothing else: its nonces 0–2 are the registry, the resolver and the base.eth registrar.
  */
-export const BASE_NAMES_DEPLOYER = privateKeyToAccount(
-  keccak256(stringToHex('chain-identity-api: local Base names deployer')),
-);
 
 /** Names in the map the embedded Base chain's seed returns. */
 export const BASE_NAMES_DEPLOYMENTS = {
@@ -38,7 +36,7 @@ export type BaseNamesAddresses = Record<keyof typeof BASE_NAMES_DEPLOYMENTS, Add
  * @example localBaseNamesAddresses().resolver // '0x…'
  */
 export function localBaseNamesAddresses(): BaseNamesAddresses {
-  const at = (nonce: number) => getContractAddress({ from: BASE_NAMES_DEPLOYER.address, nonce: BigInt(nonce) });
+  const at = (nonce: number) => getContractAddress({ from: deployerAddress('baseNames'), nonce: BigInt(nonce) });
   return { registry: at(0), resolver: at(1), registrar: at(2) };
 }
 
@@ -86,7 +84,7 @@ export function baseNamesStep(): SeedStep {
     name: 'base-names',
     async run(context) {
       const { accounts, publicClient, testClient, deployments } = context;
-      const deployer = BASE_NAMES_DEPLOYER.address;
+      const deployer = deployerAddress('baseNames');
       await testClient.setBalance({ address: deployer, value: parseEther('100') });
       const nonce = await publicClient.getTransactionCount({ address: deployer });
       if (nonce !== 0) throw new Error(`Base names deployer already used (nonce ${nonce})`);
@@ -108,7 +106,7 @@ export function baseNamesStep(): SeedStep {
       });
 
       // Every transaction leaves with an explicit nonce and is mined on arrival; receipts are checked once at the end.
-      const tx = deployerWriter(context, 0, BASE_NAMES_DEPLOYER);
+      const tx = deployerWriter(context, 0, deployerAccount('baseNames'));
       await tx.deploy(registry.abi, registry.bytecode, []);
       await tx.deploy(resolver.abi, resolver.bytecode, [at.registry]);
       await tx.deploy(registrar.abi, registrar.bytecode, [at.registry, namehash('base.eth')]);
