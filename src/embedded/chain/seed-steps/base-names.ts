@@ -1,14 +1,4 @@
-import {
-  type Address,
-  getContractAddress,
-  keccak256,
-  labelhash,
-  namehash,
-  parseEther,
-  stringToHex,
-  zeroHash,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Address, getContractAddress, labelhash, namehash, parseEther, zeroHash } from 'viem';
 import { coinAddressBytes } from '../../../sources/ens/coin-addresses.js';
 import { BASE_COIN_TYPE, reverseNameOf, reverseNamespaceLabel } from '../../../sources/ens/reverse-names.js';
 import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
