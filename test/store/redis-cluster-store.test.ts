@@ -275,7 +275,7 @@ describe('the Redis store on a 3-master Redis Cluster', () => {
     const decreases = async () =>
       Promise.all(keyIds.map(async (keyId) => CREDITS - (await stores[0]!.getCredits(keyId))));
     const answeredOk = keyIds.map((keyId) => spent.get(keyId)!);
-    for (let tries = 0; tries < 100 && (await decreases()).some((d, i) => d !== answeredOk[i]); tries++) {
+    for (let tries = 0; tries < 300 && (await decreases()).some((d, i) => d !== answeredOk[i]); tries++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect(await decreases()).toEqual(answeredOk);
