@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
 import { waitForLocksOnTimers } from './sqlite-lock-wait.js';
+import { SqliteNameRecordKeys } from './sqlite-name-record-keys.js';
 import {
   acquireQuotaCounters,
   type CounterRow,
@@ -20,6 +21,8 @@ import {
   type DebitRefund,
   type DebitResult,
   type KeyRotation,
+  type NameRecordKeys,
+  type NameRecordKeysUpdate,
   type NewApiKey,
   type NonceRecord,
   type QuotaCounter,
@@ -170,6 +173,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   private readonly quota: SqliteQuotaCounters;
   private readonly sql;
   private readonly tx;
+  private readonly recordKeys: SqliteNameRecordKeys;
 
   constructor(
     private readonly db: Database.Database,
@@ -177,6 +181,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   ) {
     super(new SqliteWebhooks(db));
     this.quota = acquireQuotaCounters(file);
+    this.recordKeys = new SqliteNameRecordKeys(db);
     const prepare = <Row = unknown>(source: string) => db.prepare<unknown[], Row>(source);
     this.sql = {
       slotsExpire: prepare('DELETE FROM concurrency_slots WHERE key = ? AND expires_at <= ?'),
@@ -519,6 +524,14 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     if (found) return found.value;
     this.sql.secretInsert.run(name, create());
     return this.sql.secretGet.get(name)!.value;
+  }
+
+  async addNameRecordKeys(update: NameRecordKeysUpdate): Promise<void> {
+    this.recordKeys.add(update);
+  }
+
+  async nameRecordKeys(nodes: readonly string[]): Promise<NameRecordKeys[]> {
+    return this.recordKeys.read(nodes);
   }
 
   describe(): StoreDescription {
