@@ -6,8 +6,11 @@ import type { PublishEvents } from '../event-publisher.js';
 import type { EventDetector } from '../start-webhooks.js';
 import { resolverEventsAbi } from './chain-event-abis.js';
 
-/** Blocks one step reads at most; an index behind (the embedded chain's seed from block 0) catches up a range per step. */
-const MAX_BLOCKS_PER_STEP = 2_000n;
+/**
+ * Blocks one step reads at most, as the event detector's (public RPCs refuse wider eth_getLogs ranges); an index behind
+ * (the embedded chain's seed, from block 0) catches up a range per step.
+ */
+const MAX_BLOCKS_PER_STEP = 500n;
 
 /** The store name of the index's cursor: by chain id and genesis hash, as the event detector's (chain-cursor.ts). */
 export function recordIndexCursorName(chainId: number, genesisHash: string): string {
