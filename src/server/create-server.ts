@@ -47,7 +47,7 @@ export interface CreateServerOptions {
   /** Recorded upstream replies for local sources; default recordings/. */
   recordingsDir?: string;
   /** Called once per JSON-RPC method sent to a chain (tests count upstream calls with it). */
-  onRpcRequest?: (chain: ChainKey, method: string) => void;
+  onRpcRequest?: (chain: ChainKey, method: string, params?: unknown) => void;
   /** Span processors of a test's own (an in-memory exporter): traces on without OTEL_EXPORTER_OTLP_ENDPOINT. */
   spanProcessors?: readonly SpanProcessor[];
 }

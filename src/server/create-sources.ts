@@ -4,6 +4,7 @@ import type { AppConfig } from '../config/config.js';
 import { defaultRecordingsDir, type ReplayServer, startReplayServer } from '../embedded/replay/replay-server.js';
 import { createDefiSourcesFromConfig, defiSourcesNeedReplay } from '../sources/defi/defi-sources.js';
 import { createEnsSources, localEnsContracts } from '../sources/ens/ens-sources.js';
+import type { RecordKeysIndex } from '../sources/ens/indexed-record-keys.js';
 import { createFarcasterSources } from '../sources/farcaster/farcaster-sources.js';
 import { createGasPriceSource } from '../sources/gas-price-source.js';
 import { createPriceSources, type PriceUpstream } from '../sources/prices/price-sources.js';
@@ -35,11 +36,13 @@ export async function createSources(p: {
   /** Where recorded replies live; default recordings/ of this checkout. */
   recordingsDir?: string;
   /** Called once per JSON-RPC method sent to a chain (createChainClients' onRequest). */
-  onRpcRequest?: ((chain: ChainKey, method: string) => void) | undefined;
+  onRpcRequest?: ((chain: ChainKey, method: string, params?: unknown) => void) | undefined;
   /** ERC-20s deployed on the embedded chain: the wallet routes list these on the chains it serves. */
   localTokens?: readonly TokenListEntry[];
   /** Contract addresses the embedded chain's seed recorded (its ENS contracts among them). */
   localDeployments?: ReadonlyMap<string, Address>;
+  /** The store's ENS record index, which the chain detector keeps (the records list reads it). */
+  recordKeysIndex?: RecordKeysIndex | undefined;
 }): Promise<CreatedSources> {
   const { config } = p;
   const health = new SourceHealthRegistry();
@@ -105,6 +108,7 @@ export async function createSources(p: {
     localDeployments: p.localDeployments,
     localBaseDeployments: p.localBaseDeployments,
     subgraphUrl: config.upstreams.ensSubgraph.url,
+    recordKeysIndex: p.recordKeysIndex,
     timeoutMs: config.upstreamTimeoutMs,
   });
 

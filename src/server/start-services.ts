@@ -66,7 +66,7 @@ export interface StartServicesOptions {
   /** Recorded upstream replies for local sources; default recordings/. */
   recordingsDir?: string;
   /** Called once per JSON-RPC method sent to a chain (tests count upstream calls with it). */
-  onRpcRequest?: (chain: ChainKey, method: string) => void;
+  onRpcRequest?: (chain: ChainKey, method: string, params?: unknown) => void;
   startedAt?: number;
   /** Bazaar discovery of each priced route and the MCP tools sold per call, for /.well-known/x402 (server only). */
   offers?: () => AppOffers | undefined;
@@ -214,6 +214,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       onRpcRequest: opts.onRpcRequest,
       localTokens: localChain ? localTokenList(localChain.deployments) : [],
       localDeployments: localChain?.deployments,
+      recordKeysIndex: store,
     });
     cleanups.push(() => created.close());
     const { sources } = created;

@@ -266,6 +266,28 @@ return ARGV[1]
 );
 
 /**
+ * KEYS: [a name's record keys hash]. ARGV: [text limit, coin limit, content hash '1'/'0', text count, texts…, coins…].
+ * Fields `t:<key>` and `c:<coin type>` hold the order each was first added (`#seq`), `h` the content hash; `#t` and
+ * `#c` count the kinds so that neither grows past its limit.
+ */
+export const addNameRecordKeysScript = script(
+  'addNameRecordKeys',
+  `
+local function add(field, counter, limit)
+  if redis.call('HEXISTS', KEYS[1], field) == 1 then return end
+  if tonumber(redis.call('HGET', KEYS[1], counter) or '0') >= limit then return end
+  redis.call('HINCRBY', KEYS[1], counter, 1)
+  redis.call('HSET', KEYS[1], field, redis.call('HINCRBY', KEYS[1], '#seq', 1))
+end
+local texts = tonumber(ARGV[4])
+for i = 5, 4 + texts do add('t:' .. ARGV[i], '#t', tonumber(ARGV[1])) end
+for i = 5 + texts, #ARGV do add('c:' .. ARGV[i], '#c', tonumber(ARGV[2])) end
+if ARGV[3] == '1' then add('h', '#h', 1) end
+return 1
+`,
+);
+
+/**
  * How many replicas must hold a write before it is answered (WAIT after it, in the same round trip); without it a
  * write is answered once its master has it, and a failover may lose the last ones (REDIS_WAIT_REPLICAS).
  */

@@ -2,12 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { describeRedisTarget, type RedisTarget } from '../config/redis-target.js';
 import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
+import { checkedUpdate, type IndexedKey, indexNode, keysOfRows } from './name-record-keys.js';
 import { quotaWindow } from './quota-window.js';
 import { admitKeyCallScript } from './redis-admission-script.js';
 import { connectRedis, type RedisClient } from './redis-client.js';
 import { hashPage } from './redis-hash-page.js';
 import {
   acquireSlotScript,
+  addNameRecordKeysScript,
   applyCreditsScript,
   claimCreditReferenceScript,
   consumeQuotaScript,
@@ -44,6 +46,8 @@ import {
   type InstanceHeartbeat,
   type KeyCallAdmission,
   type KeyRotation,
+  type NameRecordKeys,
+  type NameRecordKeysUpdate,
   type NewApiKey,
   type NonceRecord,
   type QuotaCounter,
@@ -58,6 +62,17 @@ import {
 } from './store.js';
 import { assertCount, assertKeyCount, counterOwner, normalizeAddress, oneOwner } from './store-arguments.js';
 import { ApiKeyConflictError, ApiKeyNotFoundError, StoreArgumentError } from './store-errors.js';
+
+const INDEXED_FIELD = /^(t|c|h)(?::(.*))?$/s;
+const FIELD_KINDS = { t: 'text', c: 'coin', h: 'contenthash' } as const;
+
+/** The keys of a name's record keys hash (its counters left out). */
+function indexedKeys(fields: Record<string, string>): IndexedKey[] {
+  return Object.entries(fields).flatMap(([field, seq]) => {
+    const match = INDEXED_FIELD.exec(field);
+    return match ? [{ kind: FIELD_KINDS[match[1] as 't' | 'c' | 'h'], key: match[2] ?? '', seq: Number(seq) }] : [];
+  });
+}
 
 /** Counters outlive their window by this much, so instances with slightly skewed clocks still share them. */
 const QUOTA_GRACE_MS = 5_000;
@@ -195,6 +210,8 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     subnameParents: () => `${this.prefix}subname-parents`,
     secret: (name: string) => `${this.prefix}secret:${name}`,
     instances: (group: string) => `${this.prefix}instances:${group}`,
+    // One hash per name, its own slot on a Cluster.
+    nameRecordKeys: (node: string) => `${this.prefix}ens-record-keys:${tag(node)}`,
   };
 
   private run(target: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
@@ -610,6 +627,26 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     const found = await this.redis.get(this.keys.secret(name));
     if (found !== null) return found;
     return String(await this.run(getOrCreateSecretScript, [this.keys.secret(name)], [create()]));
+  }
+
+  async addNameRecordKeys(raw: NameRecordKeysUpdate): Promise<void> {
+    const update = checkedUpdate(raw);
+    const args = [
+      update.limits.texts,
+      update.limits.coinTypes,
+      update.contenthash ? '1' : '0',
+      update.texts.length,
+      ...update.texts,
+      ...update.coinTypes.map(String),
+    ];
+    await this.run(addNameRecordKeysScript, [this.keys.nameRecordKeys(update.node)], args);
+  }
+
+  async nameRecordKeys(nodes: readonly string[]): Promise<NameRecordKeys[]> {
+    const hashes = await Promise.all(
+      nodes.map((node) => this.redis.hgetall(this.keys.nameRecordKeys(indexNode(node)))),
+    );
+    return hashes.map((fields) => keysOfRows(indexedKeys(fields)));
   }
 
   describe(): StoreDescription {

@@ -174,6 +174,17 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX credit_debit_receipts_expiry ON credit_debit_receipts (expires_at);
   `,
+  `
+  -- The ENS record index: which text keys, coin types and content hash each name (namehash) has set, in order.
+  CREATE TABLE ens_record_keys (
+    node TEXT    NOT NULL,
+    kind TEXT    NOT NULL CHECK (kind IN ('text', 'coin', 'contenthash')),
+    key  TEXT    NOT NULL,
+    seq  INTEGER NOT NULL,
+    PRIMARY KEY (node, kind, key)
+  ) WITHOUT ROWID;
+  CREATE INDEX ens_record_keys_order ON ens_record_keys (node, seq);
+  `,
 ];
 
 /** Tables holding rows that expire; swept opportunistically by the SQLite store. */

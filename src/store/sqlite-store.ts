@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
 import { waitForLocksOnTimers } from './sqlite-lock-wait.js';
+import { SqliteNameRecordKeys } from './sqlite-name-record-keys.js';
 import { acquireQuotaCounters, releaseQuotaCounters, type SqliteQuotaCounters } from './sqlite-quota-counters.js';
 import { migrateSqliteSchema } from './sqlite-schema.js';
 import {
@@ -23,6 +24,8 @@ import type {
   DebitResult,
   KeyCallAdmission,
   KeyRotation,
+  NameRecordKeys,
+  NameRecordKeysUpdate,
   NewApiKey,
   NonceRecord,
   QuotaCounter,
@@ -129,6 +132,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   private readonly quota: SqliteQuotaCounters;
   private readonly sql;
   private readonly tx;
+  private readonly recordKeys: SqliteNameRecordKeys;
 
   constructor(
     private readonly db: Database.Database,
@@ -136,6 +140,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   ) {
     super(new SqliteWebhooks(db));
     this.quota = acquireQuotaCounters(file);
+    this.recordKeys = new SqliteNameRecordKeys(db);
     this.sql = storeStatements(db);
     this.tx = storeTransactions(db, this.sql);
   }
@@ -374,6 +379,14 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     if (found) return found.value;
     this.sql.secretInsert.run(name, create());
     return this.sql.secretGet.get(name)!.value;
+  }
+
+  async addNameRecordKeys(update: NameRecordKeysUpdate): Promise<void> {
+    this.recordKeys.add(update);
+  }
+
+  async nameRecordKeys(nodes: readonly string[]): Promise<NameRecordKeys[]> {
+    return this.recordKeys.read(nodes);
   }
 
   describe(): StoreDescription {

@@ -172,6 +172,26 @@ export interface StoreDescription {
 /** Whether a restart of the backend keeps what the store wrote: `unknown` when Redis refuses CONFIG (managed Redis). */
 export type StoreDurability = 'persistent' | 'volatile' | 'unknown';
 
+/** The records a name's resolver events have set (keys only), as the ENS record index keeps them. */
+export interface NameRecordKeys {
+  /** ENSIP-5 text keys, in the order first indexed. */
+  textKeys: string[];
+  /** ENSIP-9/11 coin types, in the order first indexed. */
+  coinTypes: number[];
+  /** Whether a content hash was ever set. */
+  contentHash: boolean;
+}
+
+/** Keys seen set on one name (its namehash `node`), added to what the index holds; at most `limits` of each kind. */
+export interface NameRecordKeysUpdate {
+  node: string;
+  texts: readonly string[];
+  coinTypes: readonly number[];
+  contenthash: boolean;
+  /** Most text keys and coin types kept per name: later ones are dropped. */
+  limits: { texts: number; coinTypes: number };
+}
+
 /** Webhook subscriptions, plans and the delivery outbox are declared in webhook-store.ts. */
 export interface Store extends WebhookStore {
   // ── Rate limiting ────────────────────────────────────────────────────────────────────────
@@ -335,6 +355,17 @@ export interface Store extends WebhookStore {
 
   /** Number of subnames under `parent`, or under all parents when omitted. */
   countSubnames(parent?: string): Promise<number>;
+
+  // ── ENS record index ─────────────────────────────────────────────────────────────────────
+
+  /**
+   * Adds the keys a name's resolver events set (src/webhooks/detectors/ens-record-index.ts): each key once, in the order
+   * first added, at most `limits` per kind; adding again what is held changes nothing.
+   */
+  addNameRecordKeys(update: NameRecordKeysUpdate): Promise<void>;
+
+  /** The indexed keys of each node, in the order asked (none for a node never indexed). */
+  nameRecordKeys(nodes: readonly string[]): Promise<NameRecordKeys[]>;
 
   // ── Lifecycle ────────────────────────────────────────────────────────────────────────────
 

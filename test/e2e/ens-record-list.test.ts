@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { DEMO_BASE_NAMES } from '../../src/embedded/chain/seed-steps/base-names.js';
 import { DEMO_ENS_NAMES } from '../../src/embedded/chain/seed-steps/ens.js';
@@ -13,6 +13,18 @@ const alice = accounts[1]!;
 const demoBase = DEMO_BASE_NAMES.find((demo) => demo.name === 'demo.base.eth')!;
 const aliceSeed = DEMO_ENS_NAMES.find((demo) => demo.name === 'alice.eth')!;
 
+/** The detector's cycle in this test (WEBHOOK_POLL_MS): a record set on chain is indexed within one. */
+const POLL_MS = 300;
+
+interface RpcCall {
+  method: string;
+  params: unknown;
+}
+
+/** An eth_getLogs from block 0 (what a per-request read of the records would send). */
+const fromGenesis = (call: RpcCall) =>
+  call.method === 'eth_getLogs' && (call.params as { fromBlock?: string }[] | undefined)?.[0]?.fromBlock === '0x0';
+
 interface RecordList {
   name: string;
   texts: Record<string, string>;
@@ -23,7 +35,8 @@ interface RecordList {
 describe('the list of records a name has (ensRecords, allRecords, GET /api/ens/records/{name}, get_ens_records)', () => {
   let server: TestServer;
   let mcp: Client;
-  const rpcMethods: string[] = [];
+  const rpcCalls: RpcCall[] = [];
+  const calls = (method: string) => rpcCalls.filter((c) => c.method === method);
   const graphql = async (query: string, variables: Record<string, unknown> = {}) => {
     const res = await server.post('/graphql', { query, variables });
     expect(res.status).toBe(200);
@@ -42,21 +55,29 @@ describe('the list of records a name has (ensRecords, allRecords, GET /api/ens/r
 
   beforeAll(async () => {
     server = await startTestServer(
-      { ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000' },
-      { onRpcRequest: (chain, method) => chain === 'ethereum' && rpcMethods.push(method) },
+      { ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', WEBHOOK_POLL_MS: String(POLL_MS) },
+      { onRpcRequest: (chain, method, params) => chain === 'ethereum' && rpcCalls.push({ method, params }) },
     );
     mcp = new Client({ name: 'ens-record-list-test', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    // The index reads the embedded chain's seed from block 0 once, in its first cycles after start.
+    await vi.waitFor(async () => expect((await rest('alice.eth')).contentHash).toBe(aliceSeed.contentHash), {
+      timeout: 30_000,
+      interval: POLL_MS,
+    });
   });
   afterAll(async () => {
     await mcp?.close();
     await server?.close();
   });
   beforeEach(() => {
-    rpcMethods.length = 0;
+    rpcCalls.length = 0;
   });
 
   it('lists every text key, coin and the content hash the seed set on alice.eth, with their values', async () => {
+    // A new block: the values the index's wait above read are not reused.
+    await server.mineBlock('ethereum');
+    rpcCalls.length = 0;
     const list = await rest('alice.eth');
     expect(list.name).toBe('alice.eth');
     expect(list.texts).toMatchObject(aliceSeed.texts);
@@ -67,12 +88,12 @@ describe('the list of records a name has (ensRecords, allRecords, GET /api/ens/r
       base: alice,
     });
     expect(list.contentHash).toBe(aliceSeed.contentHash);
-    // The keys from one eth_getLogs, the values from one Universal Resolver eth_call.
-    expect(rpcMethods.filter((m) => m === 'eth_getLogs')).toHaveLength(1);
-    expect(rpcMethods.filter((m) => m === 'eth_call')).toHaveLength(1);
+    // The keys from the store's index (no eth_getLogs from block 0), the values from one Universal Resolver eth_call.
+    expect(rpcCalls.filter(fromGenesis)).toEqual([]);
+    expect(calls('eth_call')).toHaveLength(1);
   });
 
-  it('GraphQL answers the same list as ensRecords and as allRecords on a profile; 20 profiles are one eth_getLogs and one eth_call for their values', async () => {
+  it('GraphQL answers the same list as ensRecords and as allRecords on a profile; 20 profiles read their keys from the index and their values in one eth_call', async () => {
     const { data } = await graphql(`{
       ensRecords(name: "alice.eth") { name texts { key value } addresses { coin coinType address } contentHash }
     }`);
@@ -83,7 +104,7 @@ describe('the list of records a name has (ensRecords, allRecords, GET /api/ens/r
     };
     expect(Object.fromEntries(list.texts.map((t) => [t.key, t.value]))).toEqual((await rest('alice.eth')).texts);
     expect(list.addresses).toContainEqual({ coin: 'btc', coinType: '0', address: aliceSeed.coins?.btc });
-    rpcMethods.length = 0;
+    rpcCalls.length = 0;
     const names = ['alice.eth', 'bob.eth', 'carol.eth'];
     for (let i = names.length; i < 20; i++) names.push(`nobody-${i}.eth`);
     const profiles = await graphql(
@@ -93,16 +114,23 @@ describe('the list of records a name has (ensRecords, allRecords, GET /api/ens/r
     const read = profiles.data?.ensProfiles as ({ allRecords: { texts: { key: string }[] } } | null)[];
     expect(read.slice(0, 3).every((p) => p !== null && p.allRecords.texts.length > 0)).toBe(true);
     expect(read.slice(3)).toEqual(Array(17).fill(null));
-    expect(rpcMethods.filter((m) => m === 'eth_getLogs')).toHaveLength(1);
+    expect(rpcCalls.filter(fromGenesis)).toEqual([]);
     // The profiles' read, then one read of every listed key's value.
-    expect(rpcMethods.filter((m) => m === 'eth_call')).toHaveLength(2);
+    expect(calls('eth_call')).toHaveLength(2);
   });
 
-  it('a record set on chain with `npm run demo -- text` is listed on REST, GraphQL and MCP at once (the next block)', async () => {
+  it('a record set on chain with `npm run demo -- text` is listed on REST, GraphQL and MCP within one detector cycle, with no log read per request', async () => {
     const value = `hello ${Date.now()}`;
     const text = DEMO_ACTIONS.find((a) => a.name === 'text')!;
     await text.run({ rpcUrl: server.localChain!.rpcUrl }, ['alice.eth', 'org.example.custom', value]);
-    expect((await rest('alice.eth')).texts['org.example.custom']).toBe(value);
+    const setAt = Date.now();
+    await expect
+      .poll(async () => (await rest('alice.eth')).texts['org.example.custom'], { timeout: 10_000, interval: 20 })
+      .toBe(value);
+    // One cycle: the index's next step reads the block (one may have just begun: two intervals, plus the reads of a
+    // step on a loaded machine).
+    expect(Date.now() - setAt).toBeLessThan(2 * POLL_MS + 2_000);
+    expect(rpcCalls.filter(fromGenesis)).toEqual([]);
     const { data } = await graphql('{ ensProfile(name: "alice.eth") { allRecords { texts { key value } } } }');
     const profile = data?.ensProfile as { allRecords: { texts: { key: string; value: string }[] } } | undefined;
     expect(profile?.allRecords.texts).toContainEqual({ key: 'org.example.custom', value });
@@ -133,6 +161,8 @@ describe('the list of records a name has (ensRecords, allRecords, GET /api/ens/r
     const health = (await (await server.get('/api/sources/health')).json()) as {
       sources: { name: string; mode: string }[];
     };
-    expect(health.sources).toContainEqual(expect.objectContaining({ name: 'ens-record-events', mode: 'local' }));
+    expect(health.sources).toContainEqual(expect.objectContaining({ name: 'ens-record-index', mode: 'local' }));
+    // The per-request read is used only where no index runs.
+    expect(health.sources.map((s) => s.name)).not.toContain('ens-record-events');
   });
 });

@@ -29,7 +29,7 @@ export async function startTestServer(
   /** storePrefix: Redis key namespace; give two servers the same one to make them instances sharing one store. */
   options: {
     storePrefix?: string;
-    onRpcRequest?: (chain: ChainKey, method: string) => void;
+    onRpcRequest?: (chain: ChainKey, method: string, params?: unknown) => void;
     /** Span processors of the test's own (an in-memory exporter): traces on (src/observability/start-tracing.ts). */
     spanProcessors?: readonly SpanProcessor[];
     /** A logger of the test's own (to read what the server logs); else silent. */

@@ -762,6 +762,57 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
       });
     });
 
+    describe('ENS record index', () => {
+      const node = (n: number) => `0x${n.toString(16).padStart(64, '0')}`;
+      const limits = { texts: 3, coinTypes: 2 };
+
+      it('keeps each name’s text keys and coin types once, in the order first added, and whether it has a content hash', async () => {
+        await store.addNameRecordKeys({
+          node: node(1),
+          texts: ['avatar', 'url'],
+          coinTypes: [60],
+          contenthash: false,
+          limits,
+        });
+        await stores[stores.length - 1].addNameRecordKeys({
+          node: node(1).toUpperCase().replace('0X', '0x'),
+          texts: ['url', 'com.twitter'],
+          coinTypes: [0, 60],
+          contenthash: true,
+          limits,
+        });
+        await store.addNameRecordKeys({
+          node: node(2),
+          texts: ['description'],
+          coinTypes: [],
+          contenthash: false,
+          limits,
+        });
+        expect(await store.nameRecordKeys([node(2), node(1), node(3)])).toEqual([
+          { textKeys: ['description'], coinTypes: [], contentHash: false },
+          { textKeys: ['avatar', 'url', 'com.twitter'], coinTypes: [60, 0], contentHash: true },
+          { textKeys: [], coinTypes: [], contentHash: false },
+        ]);
+      });
+
+      it('keeps no more than the limits per name: later keys are dropped, even when added concurrently', async () => {
+        await spread(stores, 10, (s, i) =>
+          s.addNameRecordKeys({ node: node(4), texts: [`key-${i}`], coinTypes: [i], contenthash: i === 0, limits }),
+        );
+        const [held] = await store.nameRecordKeys([node(4)]);
+        expect(held!.textKeys).toHaveLength(3);
+        expect(held!.coinTypes).toHaveLength(2);
+        expect(held!.contentHash).toBe(true);
+      });
+
+      it('refuses a node that is no namehash', async () => {
+        await expect(
+          store.addNameRecordKeys({ node: 'alice.eth', texts: ['a'], coinTypes: [], contenthash: false, limits }),
+        ).rejects.toThrow(/namehash/);
+        await expect(store.nameRecordKeys(['{x}'])).rejects.toThrow(/namehash/);
+      });
+    });
+
     describeWebhookContract(() => stores);
 
     describe('lifecycle', () => {

@@ -18,6 +18,7 @@ import { EnsEventDomains, type RegistrarOfNames } from './ens-event-domains.js';
 import { ChainRoutedEnsReader, type EnsReader } from './ens-reader.js';
 import type { EnsRecordKeysSource } from './ens-record-keys.js';
 import { EnsSubgraphClient } from './ens-subgraph-client.js';
+import { IndexedRecordKeys, type RecordKeysIndex } from './indexed-record-keys.js';
 import { MergedEnsDomains } from './merged-domains.js';
 import { ResolverLogKeys } from './resolver-log-keys.js';
 
@@ -35,7 +36,9 @@ export interface EnsSources {
   domains: EnsDomainsSource | undefined;
   /**
    * The records a name has (text keys, coin types, content hash): the ENS subgraph when ENS_SUBGRAPH_URL is set, else
-   * the embedded chains' resolver logs (`ens-record-events`, and `basenames-record-events` for base.eth names).
+   * the ENS record index the chain detector keeps in the store (`ens-record-index`, embedded or live chain alike), else
+   * (no index runs) the embedded chain's resolver logs read per request (`ens-record-events`); base.eth names from the
+   * embedded Base chain's resolver logs, read per request (`basenames-record-events`: no index runs on Base).
    */
   recordKeys: EnsRecordKeysSource | undefined;
 }
@@ -115,30 +118,60 @@ function logRecordKeys(p: {
   return new ResolverLogKeys({ client: p.client, source: new SourceClient({ policy, registry: p.registry }) });
 }
 
-/** The records names have: the subgraph when given, else the embedded chains' resolver logs (Base's for base.eth names). */
+/** Record keys from the ENS record index in the store, registered in /api/sources/health as `ens-record-index`. */
+function indexedRecordKeys(p: {
+  index: RecordKeysIndex;
+  mode: 'local' | 'live';
+  registry: SourceHealthRegistry;
+  timeoutMs: number;
+}) {
+  const policy = {
+    name: 'ens-record-index',
+    kind: 'ens',
+    mode: p.mode,
+    description:
+      p.mode === 'local'
+        ? 'Records an ENS name has: resolver events of the embedded chain, indexed by the chain detector from block 0 (store)'
+        : 'Records an ENS name has: resolver events indexed by the chain detector since it started (set ENS_SUBGRAPH_URL for the full history)',
+    freshnessMs: 0,
+    timeoutMs: p.timeoutMs,
+  } as const;
+  return new IndexedRecordKeys({ index: p.index, source: new SourceClient({ policy, registry: p.registry }) });
+}
+
+/**
+ * The records names have: the subgraph when given, else the record index when the chain detector keeps one, else the
+ * embedded chain's resolver logs per request; base.eth names from the embedded Base chain's resolver logs.
+ */
 function recordKeysSource(p: {
   subgraph: EnsSubgraphClient | undefined;
+  /** The store's record index, when the chain detector keeps it for Ethereum (it has a client). */
+  index: { index: RecordKeysIndex; mode: 'local' | 'live' } | undefined;
+  /** The embedded chain, read per request when no index runs. */
   ethereum: ChainRpcClient | undefined;
   base: ChainRpcClient | undefined;
   registry: SourceHealthRegistry;
   timeoutMs: number;
 }): EnsRecordKeysSource | undefined {
   if (p.subgraph) return p.subgraph;
-  if (!p.ethereum) return undefined;
   const common = { registry: p.registry, timeoutMs: p.timeoutMs };
-  const onEthereum = logRecordKeys({
-    ...common,
-    client: p.ethereum,
-    name: 'ens-record-events',
-    description:
-      'Records an ENS name has: resolver events of the embedded chain (TextChanged, AddressChanged, ContenthashChanged)',
-  });
+  let onEthereum: EnsRecordKeysSource | undefined;
+  if (p.index) onEthereum = indexedRecordKeys({ ...common, ...p.index });
+  else if (p.ethereum)
+    onEthereum = logRecordKeys({
+      ...common,
+      client: p.ethereum,
+      name: 'ens-record-events',
+      description:
+        'Records an ENS name has: resolver events of the embedded chain (TextChanged, AddressChanged, ContenthashChanged), read per request (no index runs)',
+    });
+  if (!onEthereum) return undefined;
   const onBase = p.base
     ? logRecordKeys({
         ...common,
         client: p.base,
         name: 'basenames-record-events',
-        description: 'Records a Base name has: resolver events of the embedded Base chain',
+        description: 'Records a Base name has: resolver events of the embedded Base chain, read per request',
       })
     : undefined;
   return new ChainRoutedRecordKeys({ ethereum: onEthereum, base: onBase });
@@ -160,6 +193,8 @@ export function createEnsSources(p: {
   /** What the embedded Base chain's seed deployed (its Base names contracts), when it runs. */
   localBaseDeployments?: ReadonlyMap<string, Address> | undefined;
   subgraphUrl?: string | undefined;
+  /** The store's ENS record index: used when Ethereum has a client, as the chain detector then keeps it. */
+  recordKeysIndex?: RecordKeysIndex | undefined;
   timeoutMs: number;
 }): EnsSources {
   const ethereum = p.chains.ethereum;
@@ -218,6 +253,10 @@ export function createEnsSources(p: {
     onEthereumDomains && onBaseDomains ? new MergedEnsDomains([onEthereumDomains, onBaseDomains]) : onEthereumDomains;
   const recordKeys = recordKeysSource({
     subgraph,
+    index:
+      p.recordKeysIndex && ethereum.client && ethereum.mode !== 'absent'
+        ? { index: p.recordKeysIndex, mode: ethereum.mode }
+        : undefined,
     ethereum: ethereum.mode === 'local' && contracts ? ethereum.client : undefined,
     base: base.mode === 'local' && baseContracts ? base.client : undefined,
     registry: p.registry,

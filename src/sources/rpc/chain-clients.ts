@@ -32,7 +32,7 @@ export type CreateChainClientsParameters = {
   /** Per-request timeout toward the RPC endpoint (config `upstreamTimeoutMs`). */
   timeoutMs?: number;
   /** Called once per JSON-RPC method sent upstream (once per entry of a JSON-RPC batch). */
-  onRequest?: (chain: ChainKey, method: string) => void;
+  onRequest?: (chain: ChainKey, method: string, params?: unknown) => void;
   /** Called once per HTTP round trip with its latency; ok is false for network errors, timeouts and non-2xx. */
   observe?: (chain: ChainKey, latencyMs: number, ok: boolean) => void;
 };
@@ -77,7 +77,7 @@ export function createChainClients({
         retryCount: mode === 'live' ? LIVE_RETRY_COUNT : 0,
         timeoutMs,
         observers: {
-          onRequest: (method) => onRequest?.(key, method),
+          onRequest: (method, params) => onRequest?.(key, method, params),
           observe: (latencyMs, ok) => observe?.(key, latencyMs, ok),
         },
       }),

@@ -7,7 +7,8 @@ const MAX_REPLY_BYTES = 32 * 1024 * 1024;
 
 /** What the transport reports: each method before it leaves, each round trip's latency after. */
 export interface JsonRpcObservers {
-  onRequest?: (method: string) => void;
+  /** Each request's method and params, before it leaves. */
+  onRequest?: (method: string, params: unknown) => void;
   /** ok is false for network errors, timeouts and non-2xx answers. */
   observe?: (latencyMs: number, ok: boolean) => void;
 }
@@ -49,7 +50,7 @@ export function jsonRpcTransport(
 
   const post = (body: { jsonrpc: '2.0'; id: number; method: string; params: unknown }): Promise<JsonRpcReply> => {
     const payload = JSON.stringify(body);
-    options.observers?.onRequest?.(body.method);
+    options.observers?.onRequest?.(body.method, body.params);
     const startedAt = performance.now();
     return new Promise<JsonRpcReply>((resolve, reject) => {
       let settled = false;

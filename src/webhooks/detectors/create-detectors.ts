@@ -9,6 +9,7 @@ import type { PublishEvents } from '../event-publisher.js';
 import type { EventDetector } from '../start-webhooks.js';
 import { chainEventDetector } from './chain-event-detector.js';
 import type { EnsEventContracts } from './ens-log-events.js';
+import { ensRecordIndex } from './ens-record-index.js';
 import { farcasterDetector } from './farcaster-detector.js';
 import { priceAlertDetector } from './price-alert-detector.js';
 
@@ -17,7 +18,8 @@ const LOCAL_RESOLVER_DEPLOYMENT = 'PublicResolver';
 
 /**
  * Every event detector this instance runs: Ethereum's ENS and wallet events (the embedded chain's seeded ENS, or
- * mainnet's), price alerts, and Farcaster casts and follows.
+ * mainnet's) and its ENS record index, price alerts, and Farcaster casts and follows. The record index runs exactly
+ * when Ethereum has a client: createEnsSources reads the records list from it under the same condition.
  * @example webhooks.runDetectors(createEventDetectors({ config, sources, store, publish, localDeployments, logger }))
  */
 export function createEventDetectors(p: {
@@ -61,6 +63,16 @@ export function createEventDetectors(p: {
         intervalMs: webhooks.pollMs,
         traces: webhooks.traces,
         logger: p.logger,
+      }),
+      // The records each name has, for the records list (src/sources/ens/indexed-record-keys.ts).
+      ensRecordIndex({
+        client: ethereum.client,
+        chainId: ethereum.chainId,
+        fromGenesis: p.localDeployments !== undefined,
+        confirmations: webhooks.confirmations,
+        store: p.store,
+        publish: p.publish,
+        intervalMs: webhooks.pollMs,
       }),
     );
   }
