@@ -72,6 +72,9 @@ const MAX_HEADER_CHARS = 8192;
 /** x402's facilitators refuse authorizations that expire within 6 s: there would be no time to settle them. */
 const MIN_VALIDITY_LEFT_SECONDS = 6;
 
+/** The request headers an x402 payment travels in (v1, v2), lower-case. */
+export const PAYMENT_HEADERS = ['x-payment', 'payment-signature'] as const;
+
 /** The payment header a request carries, if any: two property reads, no allocation when there is none. */
 export function presentedPayment(headers: Record<string, string | string[] | undefined>): HeaderPayment | undefined {
   const v1 = headers['x-payment'];

@@ -19,6 +19,7 @@ import { ServiceTelemetry } from '../observability/service-telemetry.js';
 import { BASE_NAMES_PARENT } from '../sources/ens/base-names-reader.js';
 import type { Sources } from '../sources/sources.js';
 import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
+import { openLiveEventBus } from '../store/open-live-event-bus.js';
 import { openStore } from '../store/open-store.js';
 import { VolatileRedisError } from '../store/redis-durability.js';
 import type { Store } from '../store/store.js';
@@ -163,13 +164,20 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     if (localChain) await registerDemoSubname(store, config.ccip.parentNames);
     // Every process that serves the webhooks API also delivers and detects: the outbox, claims and cursors live in
     // the store, so instances sharing it send each delivery once. Stopped before the store closes.
-    const webhooks = startWebhooks({ config, store, logger, attempts: telemetry.webhookAttempts });
+    const bus = await openLiveEventBus({
+      redis: config.redis,
+      prefix: opts.storePrefix ?? config.redisKeyPrefix,
+      onError: (err) => logger.warn({ err }, 'live event bus connection error'),
+    });
+    cleanups.push(() => bus.close());
+    const webhooks = startWebhooks({ config, store, logger, bus, attempts: telemetry.webhookAttempts });
     cleanups.push(() => webhooks.stop());
     webhooks.runDetectors(
       createEventDetectors({
         config,
         sources,
         store,
+        wanted: webhooks.wanted,
         publish: webhooks.publish,
         localDeployments: localChain?.deployments,
         logger,
@@ -183,6 +191,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       account: access.account,
       ccip,
       webhooks: webhooks.services,
+      live: webhooks.live,
       facilitatorUrl,
       offers: opts.offers,
     });
