@@ -169,7 +169,13 @@ export function liveOperations(deps: {
             () => deps.access.admit(withoutPayment(request.access), route).then((d) => d.release()),
             ended,
           );
-          return { result: finallyAfter(events, () => (open.delete(entry), release())) };
+          const end = () => {
+            open.delete(entry);
+            release();
+            // A stream returned before its first read never ran its own cleanup: the source is let go here too.
+            void result.return?.();
+          };
+          return { result: endingOnce(events, end) };
         },
         paid: (answer) => 'result' in answer && Symbol.asyncIterator in answer.result,
         refused: refusedAnswer,
@@ -216,11 +222,36 @@ export function liveOperations(deps: {
   };
 }
 
-/** The same stream, with `after` run once it ends (read to its end, returned early, or thrown out of). */
-async function* finallyAfter<T>(events: AsyncGenerator<T>, after: () => void): AsyncGenerator<T> {
-  try {
-    yield* events;
-  } finally {
-    after();
-  }
+/**
+ * The same stream, with `end` run once when it ends: read to its end, or returned or thrown into by its transport,
+ * even before its first read (a generator returned then never runs its `finally`).
+ */
+function endingOnce<T>(events: AsyncGenerator<T>, end: () => void): AsyncIterableIterator<T> {
+  let ended = false;
+  const endOnce = () => {
+    if (ended) return;
+    ended = true;
+    end();
+  };
+  return {
+    async next() {
+      const step = await events.next().catch((err: unknown) => {
+        endOnce();
+        throw err;
+      });
+      if (step.done) endOnce();
+      return step;
+    },
+    async return(value?: unknown) {
+      endOnce();
+      return events.return(value as undefined);
+    },
+    async throw(error?: unknown) {
+      endOnce();
+      return events.throw(error);
+    },
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }

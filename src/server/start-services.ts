@@ -19,6 +19,7 @@ import { ServiceTelemetry } from '../observability/service-telemetry.js';
 import { BASE_NAMES_PARENT } from '../sources/ens/base-names-reader.js';
 import type { Sources } from '../sources/sources.js';
 import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
+import type { LiveEventBus } from '../store/live-event-bus.js';
 import { openLiveEventBus } from '../store/open-live-event-bus.js';
 import { openStore } from '../store/open-store.js';
 import { VolatileRedisError } from '../store/redis-durability.js';
@@ -41,6 +42,8 @@ export interface Services {
   /** The CCIP signer's address (CCIP_SIGNER_KEY, or the key generated once into the store). */
   ccipSigner: `0x${string}`;
   app: AppServices;
+  /** Where detected events reach subscriptions, on this instance and (Redis) every other; how many are open here. */
+  live: { bus: LiveEventBus; open(): number };
   /** The counts /metrics reports beyond HTTP (store calls, access, webhook attempts). */
   telemetry: ServiceTelemetry;
   /** One GraphContext per HTTP request: fresh loaders, the caller identified by the access gate. */
@@ -204,6 +207,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       access,
       ccipSigner: ccip.signer,
       app,
+      live: { bus, open: () => webhooks.live.size },
       telemetry,
       contexts: graphContextFactory({
         sources,
