@@ -64,7 +64,7 @@ describe('subscriptions on the embedded default, with the stock clients', () => 
     const { value } = await first;
     await events.return?.();
     expect(value?.errors).toBeUndefined();
-    const event = (value?.data as { ensEvents: { type: string; data: Record<string, unknown> } }).ensEvents;
+    const event = (value!.data as { ensEvents: { type: string; data: Record<string, unknown> } }).ensEvents;
     expect(event.type).toBe('ens.record_changed');
     expect(event.data).toMatchObject({ name: 'alice.eth', key: 'url', value: 'https://alice.example/live' });
     await openSubscriptions(0);
@@ -81,7 +81,7 @@ describe('subscriptions on the embedded default, with the stock clients', () => 
       await demo('eth', 'bob.eth', '0.02');
       const { value } = await first;
       await events.return?.();
-      const event = (value?.data as { walletTransfers: { type: string; data: Record<string, unknown> } })
+      const event = (value!.data as { walletTransfers: { type: string; data: Record<string, unknown> } })
         .walletTransfers;
       expect(event.type).toBe('wallet.transfer');
       expect(String(event.data.from).toLowerCase()).toBe(alice.toLowerCase());
