@@ -103,6 +103,27 @@ describe('subscriptions on the embedded default, with the stock clients', () => 
   });
 });
 
+describe('GraphiQL', () => {
+  it('runs a subscription: its page’s fetcher streams it over SSE', async () => {
+    const page = await (await server.get('/graphql', { accept: 'text/html' })).text();
+    const script = page.slice(page.indexOf('var endpoint'), page.indexOf('ReactDOM.createRoot'));
+    const absolute = script.replace(
+      'var endpoint = "/graphql"',
+      `var endpoint = ${JSON.stringify(`${server.url}/graphql`)}`,
+    );
+    const fetcher = new Function('GraphiQL', `${absolute}; return fetcher;`)({
+      createFetcher: () => () => null,
+    }) as (params: { query: string }) => AsyncGenerator<{ data?: unknown }>;
+    const results = fetcher({ query: `subscription { walletTransfers(addresses: ["${alice}"]) { id } }` });
+    const first = results.next();
+    await openSubscriptions(1);
+    await server.live.bus.publish([walletEvent('evt_live_graphiql_1')]);
+    expect((await first).value).toEqual({ data: { walletTransfers: { id: 'evt_live_graphiql_1' } } });
+    await results.return(undefined);
+    await openSubscriptions(0);
+  });
+});
+
 describe('access', () => {
   it('a caller past its open subscriptions cap is refused with 429 RATE_LIMITED', async () => {
     const query = `subscription { walletTransfers(addresses: ["${alice}"]) { id } }`;
