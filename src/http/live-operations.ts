@@ -67,7 +67,7 @@ function terminal(error: unknown): ExecutionResult {
 /**
  * The streaming transports' one way to run an operation, beside the /graphql pipeline (graphql-pipeline.ts) and with
  * its documents, limits, charges and access gate: the document is parsed and validated once, the operation admitted
- * at its tier and price (docs/live-data.md#cost: a subscription counts one call as it starts and one more each
+ * at its tier and price (docs/live-data.md#access-and-cost: a subscription counts one call as it starts and one more each
  * LIVE_EVENTS_PER_CALL events; a refusal then ends the stream with a terminal error), and a caller holds at most
  * LIVE_MAX_SUBSCRIPTIONS_PER_CALLER open subscriptions on this instance.
  * @example const answer = await operations.run({ query, variables, access, context })

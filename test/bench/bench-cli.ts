@@ -3,7 +3,7 @@ import { exitWithHelpIfAsked } from '../../src/server/cli-help.js';
 // `npm run bench`: answers --help before the benchmark's modules load, then runs it (run-bench.ts).
 exitWithHelpIfAsked(
   process.argv.slice(2),
-  `usage: npm run bench [-- [--rounds N] [--seconds S] [--warmup S] [--connections N] [<route filter> … | federation] | startup | cluster]
+  `usage: npm run bench [-- [--rounds N] [--seconds S] [--warmup S] [--connections N] [<route filter> … | federation] | startup | cluster | live]
 
 Starts the built server and, per route of test/bench/bench-routes.ts whose name contains one of the filters (any case), its baselines
 (bare fastify or node:http answering the same bytes, or the same row's REST path); autocannon drives them in rounds
@@ -12,7 +12,12 @@ round's ratio as median (min–max), with the load average of every round. Witho
 then compares /graphql with Hive Gateway and @apollo/gateway over the subgraphs.
 --rounds (default 5), --seconds per side per round (10), --warmup seconds (3), --connections (50). "cluster" instead
 starts a 3-master Redis Cluster and 1, 2, 4 instances on it (cluster-bench.ts; BENCH_DURATION, BENCH_CONNECTIONS). "startup" times npm start to ready.
+"live" opens 1,000 subscriptions over SSE, reads the memory per subscription, then times npm run demo -- eth from block to
+delivery, p50/p99 (live-bench.ts; BENCH_SUBSCRIPTIONS, BENCH_TRANSFERS, BENCH_POLL_MS).
 Guide: docs/architecture.md#benchmark`,
 );
 if (process.argv[2] === 'cluster') await (await import('./cluster-bench.js')).runClusterBench();
-else await import('./run-bench.js');
+else if (process.argv[2] === 'live') {
+  const { printLiveBench, runLiveBench } = await import('./live-bench.js');
+  printLiveBench(await runLiveBench(), (text) => process.stdout.write(text));
+} else await import('./run-bench.js');
