@@ -60,6 +60,9 @@ export async function runLiveBench(): Promise<LiveBenchResult> {
         LOG_LEVEL: 'warn',
         WEBHOOK_POLL_MS: String(pollMs),
         LIVE_MAX_SUBSCRIPTIONS_PER_CALLER: String(subscriptions),
+        // Every subscription is one SSE connection from this one address.
+        MAX_CONNECTIONS_PER_ADDRESS: String(subscriptions + 64),
+        MAX_CONNECTIONS: String(subscriptions + 256),
         ANONYMOUS_DAILY_LIMIT: '1000000000',
         ANONYMOUS_PER_MINUTE_LIMIT: '1000000000',
       },
@@ -70,6 +73,10 @@ export async function runLiveBench(): Promise<LiveBenchResult> {
     const client = createClient({ url: `${url}/graphql`, retryAttempts: 0 });
     const received: number[][] = Array.from({ length: transfers }, () => []);
     let connected = 0;
+    let failure: unknown;
+    const check = () => {
+      if (failure) throw failure;
+    };
     const streams = Array.from({ length: subscriptions }, () => {
       const events = client.iterate(
         { query: `subscription { walletTransfers(addresses: ["${ALICE}"]) { id } }` },
@@ -82,10 +89,15 @@ export async function runLiveBench(): Promise<LiveBenchResult> {
           received[seen]?.push(performance.now());
           seen += 1;
         }
-      })();
+      })().catch((err: unknown) => {
+        failure ??= err;
+      });
       return { events, reading };
     });
-    while (connected < subscriptions) await settle(50);
+    while (connected < subscriptions) {
+      check();
+      await settle(50);
+    }
     await settle(2000);
     const rssOpen = rssOf(server.pid);
 
@@ -94,7 +106,10 @@ export async function runLiveBench(): Promise<LiveBenchResult> {
       const code = await runDemo(['eth', 'bob.eth', '0.001'], { env: { API_URL: url }, write: () => {} });
       if (code !== 0) throw new Error('npm run demo -- eth failed');
       const minedAt = performance.now();
-      while (received[i]!.length < subscriptions) await settle(5);
+      while (received[i]!.length < subscriptions) {
+        check();
+        await settle(5);
+      }
       latencies.push(...received[i]!.map((at) => at - minedAt));
     }
     for (const stream of streams) await stream.events.return?.();
