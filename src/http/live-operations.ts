@@ -57,11 +57,16 @@ function withoutPayment(access: AccessRequest): AccessRequest {
   return { ip: access.ip, headers };
 }
 
-/** A terminal error event of a stream: what ended it, in GraphQL's error shape. */
+/**
+ * A terminal error event of a stream: what ended it, in GraphQL's error shape, with the HTTP status the refusal would
+ * have had (mid-stream, no response status can say it).
+ */
 function terminal(error: unknown): ExecutionResult {
   const graphqlError = error instanceof ApiError ? refusalError(error) : asGraphQLError(error);
-  const [formatted] = formatErrors([graphqlError], newResponseHead());
-  return { errors: [formatted as never] };
+  const head = newResponseHead();
+  const [formatted] = formatErrors([graphqlError], head);
+  const status = head.status ?? formatted!.extensions?.status;
+  return { errors: [{ ...formatted!, extensions: { ...formatted!.extensions, status } } as never] };
 }
 
 /**

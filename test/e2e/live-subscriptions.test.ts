@@ -156,9 +156,39 @@ describe('access', () => {
     expect((await first).value?.data).toEqual({ walletTransfers: { id: 'evt_live_session_1' } });
     // The event was its counted call's last: the next count is refused, and the stream ends with the refusal.
     const terminal = await events.next();
-    expect(terminal.value?.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHORIZED' });
+    expect(terminal.value?.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHORIZED', status: 401 });
     expect((await events.next()).done).toBe(true);
     await openSubscriptions(0);
+  });
+});
+
+describe('a caller whose daily quota runs out mid-stream', () => {
+  let limited: TestServer;
+  beforeAll(async () => {
+    limited = await startTestServer({ ANONYMOUS_DAILY_LIMIT: '2', LIVE_EVENTS_PER_CALL: '1' });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it('gets its events while counted calls remain, then one terminal error with the refusal’s code, then the end', async () => {
+    const events = createSseClient({ url: `${limited.url}/graphql`, retryAttempts: 0 }).iterate({
+      query: `subscription { walletTransfers(addresses: ["${alice}"]) { id } }`,
+    });
+    const first = events.next();
+    for (let waited = 0; limited.live.open() !== 1; waited += 20) {
+      if (waited > 10_000) throw new Error('the subscription did not open');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    // Call 1 was the start; each event counts one more: the second event's count is the third call of a day of two,
+    // refused as the quota's 429 (a later count is never offered for x402: the payment paid for the start).
+    await limited.live.bus.publish([walletEvent('evt_live_quota_1'), walletEvent('evt_live_quota_2')]);
+    expect((await first).value?.data).toEqual({ walletTransfers: { id: 'evt_live_quota_1' } });
+    expect((await events.next()).value?.data).toEqual({ walletTransfers: { id: 'evt_live_quota_2' } });
+    const terminal = await events.next();
+    expect(terminal.value?.errors).toHaveLength(1);
+    expect(terminal.value?.errors?.[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', status: 429 });
+    expect((await events.next()).done).toBe(true);
   });
 });
 
