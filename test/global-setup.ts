@@ -14,9 +14,9 @@ const contractsDir = join(projectRoot, 'contracts');
 const artifactsDir = join(projectRoot, 'generated', 'contracts');
 const tscScript = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 const bundleScript = join(projectRoot, 'scripts', 'bundle-server.mjs');
-/** What tsconfig.build.json compiles (then bundled), and the bundle every build writes last. */
+/** What tsconfig.build.json compiles (then bundled), and the bundles every build writes last (npm start, npm run subgraph). */
 const BUILD_INPUTS = ['src', 'subgraphs', 'rest-compat', 'checks', 'test/bench', 'test/helpers', 'examples'];
-const BUILT_ENTRY = join(projectRoot, 'dist', 'bundle', 'main.mjs');
+const BUILT_ENTRIES = ['main.mjs', 'subgraph.mjs'].map((file) => join(projectRoot, 'dist', 'bundle', file));
 
 /**
  * Tests run from source without `npm run build`, so do here what the build does when its output is missing or stale:
@@ -61,8 +61,8 @@ function artifactsAreStale(): boolean {
 
 /** dist/ is missing, or a TypeScript source of the build is newer than it (an edit since the last `npm run build`). */
 function distIsStale(): boolean {
-  if (!existsSync(BUILT_ENTRY)) return true;
-  const builtAt = statSync(BUILT_ENTRY).mtimeMs;
+  if (!BUILT_ENTRIES.every((entry) => existsSync(entry))) return true;
+  const builtAt = Math.min(...BUILT_ENTRIES.map((entry) => statSync(entry).mtimeMs));
   return BUILD_INPUTS.some((dir) =>
     readdirSync(join(projectRoot, dir), { recursive: true, encoding: 'utf8' }).some(
       (file) =>

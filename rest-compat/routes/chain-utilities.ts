@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { z } from 'zod';
 import { MAX_BATCH_ADDRESSES, validationEntry } from '../../src/arguments/address-batch.js';
 import { commaSeparated } from '../../src/arguments/argument-list.js';
-import { chainName } from '../../src/arguments/chain.js';
+import { chainOrDefault } from '../../src/arguments/chain.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
 import { tokenId } from '../../src/arguments/token-id.js';
 import { ChainUtilityResolver } from '../../subgraphs/chain/utility-resolvers.js';
@@ -15,7 +15,7 @@ const addressList = (entry: z.ZodType<unknown, string>, description: string) =>
     .describe(description)
     .meta({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8,0xcA11bde05977b3631167028862bE2a173976CA11' });
 
-const chain = chainName.optional();
+const chain = chainOrDefault;
 
 /**
  * Examples that answer on the embedded default (docs/embedded-default.md#demo-data): its demo USDC (an ERC-20 whose

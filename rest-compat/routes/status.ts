@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { z } from 'zod';
-import { chainName } from '../../src/arguments/chain.js';
+import { chainOrDefault } from '../../src/arguments/chain.js';
 import { AccountResolver } from '../../subgraphs/account/resolvers.js';
 import { ChainResolver } from '../../subgraphs/chain/resolvers.js';
 import { rootField } from '../root-field.js';
@@ -41,9 +41,8 @@ export const statusRoutes: RouteRow[] = [
     tag: 'Free',
     summary: 'Gas prices (EIP-1559 slow, standard, fast) from the fee history of the last 20 blocks',
     tier: 'free',
-    params: { query: z.object({ chain: chainName.optional() }) },
+    params: { query: z.object({ chain: chainOrDefault }) },
     field: rootField(ChainResolver.prototype.gasPrices),
-    variables: (input) => ({ chain: input.query.chain ?? 'ethereum' }),
     maxAge: 12,
   },
   {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { z } from 'zod';
-import { chainName } from '../../src/arguments/chain.js';
+import { chainOrDefault } from '../../src/arguments/chain.js';
 import { evmAddress } from '../../src/arguments/evm-address.js';
 import { walletLimit, walletWindowOffset } from '../../src/arguments/wallet-arguments.js';
 import { MAX_NFT_WINDOW, MAX_TRANSACTION_WINDOW } from '../../src/arguments/wallet-limits.js';
@@ -8,7 +8,7 @@ import { WalletResolver } from '../../subgraphs/wallet/resolvers.js';
 import { rootField } from '../root-field.js';
 import type { OperationRow, RouteParams, RouteRow } from '../route-row.js';
 
-const walletChain = chainName.optional();
+const walletChain = chainOrDefault;
 
 const addressPath = z.object({ address: evmAddress });
 

@@ -1,17 +1,18 @@
 import type { Tier } from '../../rest-compat/route-row.js';
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
 import type { AccessTallies } from '../observability/access-tallies.js';
-import type { QuotaCounter, Store } from '../store/store.js';
+import type { Store } from '../store/store.js';
+import { holdApiKeySlot } from './api-key-slot.js';
 import { type BazaarExtension, bazaarTags } from './bazaar-discovery.js';
-import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits } from './caller-limits.js';
+import { countedAdmission } from './counted-admission.js';
 import type { AccessRequest, Caller, IdentifyCaller } from './identify-caller.js';
 import { routePriceUsd } from './payment-catalog.js';
 import type { PaymentTerms } from './payment-offer.js';
-import { creditsUsedCounter, DAY_MS, MINUTE_MS, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
-import { rateLimitHeaders } from './rate-limit-headers.js';
 import type { CountedTier } from './tiers.js';
-import { type PaymentReceipt, presentedPayment, type X402Payments } from './x402-payments.js';
+import type { X402Payments } from './x402-payments.js';
+import { presentedPayment } from './x402-presented-payment.js';
+import type { PaymentReceipt } from './x402-settlement.js';
 
 export interface AccessDecision {
   /** Null on always-free routes, which identify no one. */
@@ -30,6 +31,12 @@ export interface AccessDecision {
    * error) is given back, so its authorization may pay again; after settle() it does nothing.
    */
   abandon?: () => void;
+  /**
+   * Present when the call was paid with one of the API key's credits (past its daily limit): gives the credit back
+   * (exactly once, whatever the store went through). Call it when the answer is not charged, as a payment is not
+   * settled: the call failed, or its answer is not worth its price.
+   */
+  refund?: () => void;
 }
 
 /** What the gate needs to know about the route being called. */
@@ -92,10 +99,6 @@ export function paymentTermsFor(
   };
 }
 
-/** Quota plans remembered per tier (callers seen most recently). */
-const PLANS_KEPT = 10_000;
-/** A slot held longer than this (a crashed instance) frees itself. */
-const SLOT_TTL_MS = 60_000;
 /** The release of a decision that holds no concurrency slot. */
 export const noRelease = (): void => {};
 
@@ -107,7 +110,7 @@ export const noRelease = (): void => {};
  * @example const gate = createAccessGate({ store, identify, limits: accessLimitsFromConfig(config) })
  */
 export function createAccessGate(params: {
-  store: Pick<Store, 'consumeQuota' | 'acquireSlot' | 'releaseSlot' | 'debitCredit' | 'touchApiKey'>;
+  store: Pick<Store, 'consumeQuota' | 'acquireSlot' | 'releaseSlot' | 'debitCredit' | 'refundDebit' | 'touchApiKey'>;
   identify: IdentifyCaller;
   limits: AccessLimits;
   now?: () => number;
@@ -122,85 +125,11 @@ export function createAccessGate(params: {
 }): AccessGate {
   const { store, tallies } = params;
   const now = params.now ?? Date.now;
-  // One identification per request: the gate, and resolvers asking later, share it (keyed by the headers object).
-  const identified = new WeakMap<object, Promise<Caller>>();
-
-  const identify = (req: AccessRequest, endingSession = false): Promise<Caller> => {
-    // Without credentials the answer is the client IP's anonymous caller, the same however often it is asked.
-    if (!hasCredentials(req)) return params.identify(req);
-    let found = identified.get(req.headers);
-    if (!found) {
-      found = params.identify(req, endingSession);
-      identified.set(req.headers, found);
-    }
-    return found;
-  };
-
-  // A caller's plan per tier is the same on every call (its limits only change with a new API key record).
-  const plans = new Map<CountedTier, BoundedMemo<string, { limits: Caller['limits']; plan: QuotaPlan }>>();
-  const planFor = (caller: Caller, tier: CountedTier): QuotaPlan => {
-    let memo = plans.get(tier);
-    if (!memo) {
-      memo = new BoundedMemo(PLANS_KEPT);
-      plans.set(tier, memo);
-    }
-    const made = () => ({ limits: caller.limits, plan: quotaPlan(caller, tier) });
-    let entry = memo.get(caller.key, made);
-    if (entry.limits.daily !== caller.limits.daily || entry.limits.perMinute !== caller.limits.perMinute) {
-      entry = made();
-      memo.set(caller.key, entry);
-    }
-    return entry.plan;
-  };
-
-  const admitCounted = async (
-    req: AccessRequest,
-    caller: Caller,
-    route: AccessRoute,
-    tier: CountedTier,
-  ): Promise<Record<string, string>> => {
-    const plan = planFor(caller, tier);
-    const at = now();
-    const result = await store.consumeQuota({ counters: plan.counters, now: at });
-    const days = plan.daily.length;
-    const headersFor = (counts: readonly number[]) => rateLimitHeaders({ plan, tier, counts, now: at });
-    if (result.admitted) return headersFor(result.counts);
-
-    const minuteLimit = reachedLimit(plan.perMinute, result.counts, days);
-    if (minuteLimit !== undefined) {
-      tallies?.quotaRefused(caller.mode, 'per_minute');
-      throw rateLimited({ tier, limit: minuteLimit, perMinute: true, headers: headersFor(result.counts), now: at });
-    }
-
-    // Daily limit reached. docs/api-contract.md#limits-by-access-mode: "an API key with credits pays one credit per
-    // call once its daily limit is reached"
-    // (still within its per-minute limits); anyone else is refused until midnight UTC.
-    const limit = reachedLimit(plan.daily, result.counts, 0)!;
-    if (caller.apiKey) {
-      const minute = await store.consumeQuota({ counters: plan.perMinute, now: at });
-      const headers = headersFor([...result.counts.slice(0, days), ...minute.counts]);
-      if (!minute.admitted) {
-        tallies?.quotaRefused(caller.mode, 'per_minute');
-        const reached = reachedLimit(plan.perMinute, minute.counts, 0)!;
-        throw rateLimited({ tier, limit: reached, perMinute: true, headers, now: at });
-      }
-      // The credit and the count of credits spent today move in one atomic step: a crash cannot part them.
-      const keyId = caller.apiKey.id;
-      const debit = await store.debitCredit({ keyId, count: creditsUsedCounter(keyId), now: at });
-      if (!debit.ok) {
-        tallies?.quotaRefused(caller.mode, 'credits');
-        throw insufficientCredits({ tier, limit, headers, now: at });
-      }
-      return headers;
-    }
-    const headers = headersFor(result.counts);
-    const retryAfter = secondsUntil(windowResetsAt(at, DAY_MS), at);
-    tallies?.quotaRefused(caller.mode, 'daily');
-    throw (
-      params.onDailyLimit?.({ caller, route, headers, req, limit, retryAfter }) ??
-      rateLimited({ tier, limit, perMinute: false, headers, now: at })
-    );
-  };
+  const identify = identifiedOncePerRequest(params.identify);
+  const admitCounted = countedAdmission({ store, now, tallies });
+  const slots = { store, max: params.limits.apiKeyConcurrency, now, tallies };
+  const count = (req: AccessRequest, caller: Caller, route: AccessRoute, tier: CountedTier) =>
+    admitCounted(caller, tier, (p) => params.onDailyLimit?.({ caller, route, req, ...p }));
 
   return {
     identify,
@@ -228,31 +157,15 @@ export function createAccessGate(params: {
         };
       }
       const caller = await identify(req, route.endsSession);
-      if (!caller.apiKey) return { caller, headers: await admitCounted(req, caller, route, tier), release: noRelease };
+      const { apiKey } = caller;
+      if (!apiKey) return { caller, headers: (await count(req, caller, route, tier)).headers, release: noRelease };
 
-      const keyId = caller.apiKey.id;
-      const slotKey = `key:${keyId}`;
-      const token = await store.acquireSlot({
-        key: slotKey,
-        max: params.limits.apiKeyConcurrency,
-        ttlMs: SLOT_TTL_MS,
-        now: now(),
-      });
-      if (token === null) {
-        tallies?.quotaRefused(caller.mode, 'concurrency');
-        throw tooManyInFlight(tier, params.limits.apiKeyConcurrency);
-      }
-      let released = false;
-      const release = () => {
-        if (released) return;
-        released = true;
-        store.releaseSlot({ key: slotKey, token }).catch(() => {});
-      };
+      const release = await holdApiKeySlot(slots, { ...caller, apiKey }, tier);
       try {
-        const headers = await admitCounted(req, caller, route, tier);
+        const { headers, refund } = await count(req, caller, route, tier);
         // lastUsedAt is informational: not worth a round trip on the caller's time.
-        store.touchApiKey({ id: keyId, now: now() }).catch(() => {});
-        return { caller, headers, release };
+        store.touchApiKey({ id: apiKey.id, now: now() }).catch(() => {});
+        return refund ? { caller, headers, release, refund } : { caller, headers, release };
       } catch (err) {
         release();
         throw err;
@@ -261,101 +174,24 @@ export function createAccessGate(params: {
   };
 }
 
+/**
+ * One identification per request: the gate, and resolvers asking later, share it (keyed by the headers object).
+ * Without credentials the answer is the client IP's anonymous caller, the same however often it is asked.
+ */
+function identifiedOncePerRequest(identify: IdentifyCaller): AccessGate['identify'] {
+  const identified = new WeakMap<object, Promise<Caller>>();
+  return (req, endingSession = false) => {
+    if (!hasCredentials(req)) return identify(req);
+    let found = identified.get(req.headers);
+    if (!found) {
+      found = identify(req, endingSession);
+      identified.set(req.headers, found);
+    }
+    return found;
+  };
+}
+
 /** Whether the request sends an API key or an Authorization header (anything else is an anonymous caller). */
 function hasCredentials(req: AccessRequest): boolean {
   return req.headers['x-api-key'] !== undefined || req.headers.authorization !== undefined;
-}
-
-function secondsUntil(at: number, now: number): number {
-  return Math.max(1, Math.ceil((at - now) / 1000));
-}
-
-/** The tightest limit among counters that a refused call found reached; undefined when none is. */
-function reachedLimit(
-  counters: readonly QuotaCounter[],
-  counts: readonly number[],
-  offset: number,
-): number | undefined {
-  let reached: number | undefined;
-  for (let i = 0; i < counters.length; i++) {
-    const { limit } = counters[i]!;
-    if (counts[offset + i]! >= limit && (reached === undefined || limit < reached)) reached = limit;
-  }
-  return reached;
-}
-
-function rateLimited(p: {
-  tier: CountedTier;
-  /** The limit that was reached. */
-  limit: number;
-  perMinute: boolean;
-  headers: Record<string, string>;
-  now: number;
-}): ApiError {
-  const retryAfter = secondsUntil(windowResetsAt(p.now, p.perMinute ? MINUTE_MS : DAY_MS), p.now);
-  const { limit } = p;
-  const message = p.perMinute
-    ? `Rate limit exceeded: ${requestsPer(limit, 'minute')} on the ${p.tier} tier`
-    : `Daily limit exceeded: ${requestsPer(limit, 'day')} on the ${p.tier} tier`;
-  return new ApiError(
-    'RATE_LIMITED',
-    message,
-    {
-      retryAfter,
-      tier: p.tier,
-      limit,
-      suggestion: p.perMinute
-        ? `Retry after ${retryAfter} seconds, sign in with SIWE or use an API key for higher limits`
-        : 'Sign in with SIWE, use an API key with credits, or pay per request with x402',
-    },
-    { ...p.headers, 'Retry-After': String(retryAfter) },
-  );
-}
-
-/** docs/api-contract.md#errors: the key's daily limit is reached and it has no credits left. */
-function insufficientCredits(p: {
-  tier: CountedTier;
-  /** The daily limit that was reached. */
-  limit: number;
-  headers: Record<string, string>;
-  now: number;
-}): ApiError {
-  const retryAfter = secondsUntil(windowResetsAt(p.now, DAY_MS), p.now);
-  const { limit } = p;
-  return new ApiError(
-    'INSUFFICIENT_CREDITS',
-    `Insufficient Credits: the key's daily limit of ${limit} requests on the ${p.tier} tier is reached and its credits are used up`,
-    {
-      retryAfter,
-      tier: p.tier,
-      limit,
-      credits: 0,
-      suggestion:
-        'Buy credits for this key (POST /api/user/credits/{id}/purchase) or wait until the daily limit resets',
-    },
-    { ...p.headers, 'Retry-After': String(retryAfter) },
-  );
-}
-
-/** docs/api-contract.md#limits-by-access-mode: 10 concurrent requests per key. */
-function tooManyInFlight(tier: CountedTier, limit: number): ApiError {
-  return new ApiError(
-    'RATE_LIMITED',
-    `Concurrency limit exceeded: ${limit} requests in flight at once per API key`,
-    {
-      retryAfter: 1,
-      tier,
-      limit,
-      suggestion: `Wait for a response before sending more than ${limit} requests at once with this key`,
-    },
-    { 'Retry-After': '1' },
-  );
-}
-
-/**
- * A limit said in words, in the singular for one.
- * @example requestsPer(1, 'day') // '1 request per day'
- */
-export function requestsPer(limit: number, unit: 'minute' | 'day'): string {
-  return `${limit} ${limit === 1 ? 'request' : 'requests'} per ${unit}`;
 }

@@ -5,16 +5,11 @@ import type { AccessTallies } from '../observability/access-tallies.js';
 import type { Sources } from '../sources/sources.js';
 import type { FacilitatorSource } from '../sources/x402/facilitator-source.js';
 import type { Store } from '../store/store.js';
-import {
-  type AccessGate,
-  createAccessGate,
-  type DailyLimitResponse,
-  paymentTermsFor,
-  requestsPer,
-} from './access-gate.js';
+import { type AccessGate, createAccessGate, type DailyLimitResponse, paymentTermsFor } from './access-gate.js';
 import { createAccountServices } from './account-services.js';
 import { accessLimitsFromConfig } from './caller-limits.js';
 import { createCallerIdentifier } from './identify-caller.js';
+import { requestsPer } from './quota-refusals.js';
 import { createSessionTokens } from './session-tokens.js';
 import { type SiweAudience, siweAudience } from './siwe-audience.js';
 import type { ContractSignatureCheck } from './verify-siwe.js';

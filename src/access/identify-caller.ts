@@ -6,7 +6,7 @@ import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits, AccessMode } from './caller-limits.js';
 import { anonymousNetwork } from './client-address.js';
 import type { SessionTokens } from './session-tokens.js';
-import type { PresentedPayment } from './x402-payments.js';
+import type { PresentedPayment } from './x402-presented-payment.js';
 
 export type { AccessMode };
 

@@ -19,3 +19,14 @@ export const chainName = z
     return z.NEVER;
   })
   .describe(`chain name or ID: ${CHAINS.map((c) => c.key).join(', ')} (or ${CHAINS.map((c) => c.id).join(', ')})`);
+
+/** The chain a chain-scoped read uses when none is named. */
+export const DEFAULT_CHAIN = 'ethereum';
+
+/**
+ * A {@link chainName}, Ethereum when absent: the `chain` of the wallet, gas and chain-utility reads.
+ * @example chainOrDefault.parse(undefined) // 'ethereum'
+ */
+export const chainOrDefault = chainName
+  .default(DEFAULT_CHAIN)
+  .describe(`${chainName.description} (default ${DEFAULT_CHAIN})`);

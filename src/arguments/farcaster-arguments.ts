@@ -2,6 +2,7 @@ import { getAddress, isAddress } from 'viem';
 import { z } from 'zod';
 import { EVM_ADDRESS_PATTERN } from './evm-address.js';
 import {
+  DEFAULT_RECENT_CASTS,
   DEFAULT_SEARCH_LIMIT,
   MAX_FID,
   MAX_OFFSET,
@@ -134,3 +135,9 @@ export const farcasterListOffset = pageOffset(MAX_OFFSET);
  * @example farcasterSearchLimit.parse(undefined) // 10
  */
 export const farcasterSearchLimit = pageLimit(MAX_SEARCH_LIMIT, DEFAULT_SEARCH_LIMIT);
+
+/**
+ * Casts a user shows with it (`recentCasts`): 1 to the contract's page maximum, DEFAULT_RECENT_CASTS when absent.
+ * @example recentCastsLimit.parse(undefined) // 5
+ */
+export const recentCastsLimit = pageLimit(MAX_PAGE_LIMIT, DEFAULT_RECENT_CASTS);

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import type { AppServices, GraphContext } from '../../subgraphs/shared/graph-context.js';
 import { newGraphContext } from '../../subgraphs/shared/graph-context.js';
-import { presentedPayment } from '../access/x402-payments.js';
+import { presentedPayment } from '../access/x402-presented-payment.js';
 import type { Sources } from '../sources/sources.js';
 
 /** What a context is made from: a fastify request, or a WebSocket's upgrade request read alike. */

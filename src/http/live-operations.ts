@@ -10,7 +10,7 @@ import {
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 import type { AccessGate } from '../access/access-gate.js';
 import type { AccessRequest } from '../access/identify-caller.js';
-import { PAYMENT_HEADERS } from '../access/x402-payments.js';
+import { PAYMENT_HEADERS } from '../access/x402-presented-payment.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import { asGraphQLError, formatErrors, newResponseHead, refusalError } from './graphql-coded-errors.js';

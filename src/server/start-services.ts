@@ -76,6 +76,97 @@ export interface StartServicesOptions {
   telemetry?: ServiceTelemetry;
 }
 
+/** The store the configuration names (SQLite under DATA_DIR, or Redis), its durability changes logged. */
+function openServiceStore(
+  config: AppConfig,
+  logger: Logger,
+  p: { prefix: string | undefined; telemetry: ServiceTelemetry },
+): Promise<Store> {
+  return openStore({
+    dataDir: config.dataDir,
+    redis: config.redis,
+    prefix: p.prefix ?? config.redisKeyPrefix,
+    timeoutMs: config.storeTimeoutMs,
+    calls: p.telemetry.storeCalls,
+    volatileOk: config.redisVolatileOk,
+    waitReplicas: config.redisWaitReplicas,
+    onDurabilityUnknown: (message) => logger.warn(message),
+    durabilityCheckMs: config.redisDurabilityCheckMs,
+    onDurabilityChange: (now) => {
+      if (now.kind === 'persistent') logger.info('Redis persistence is on again (AOF or RDB snapshots)');
+      else if (now.kind === 'volatile' && !config.redisVolatileOk)
+        logger.error(new VolatileRedisError(now.masters).message);
+      else if (now.kind === 'unknown')
+        logger.warn(`Redis persistence can no longer be read (CONFIG GET: ${now.reason})`);
+    },
+  });
+}
+
+/**
+ * The embedded x402 facilitator (its own Base chain) and the embedded Ethereum chain, each when the configuration
+ * names no live one, started side by side; their stops join `cleanups`.
+ */
+async function startEmbeddedNetworks(
+  config: AppConfig,
+  logger: Logger,
+  cleanups: (() => Promise<void>)[],
+): Promise<{ localChain: EmbeddedChain | undefined; localFacilitator: LocalFacilitator | undefined }> {
+  const facilitatorStart = config.x402.facilitatorUrl === undefined ? startLocalFacilitator({ logger }) : undefined;
+  facilitatorStart?.catch(() => undefined);
+  if (facilitatorStart) cleanups.push(async () => (await facilitatorStart).close());
+  const localChain = await startEmbeddedChainIfNeeded(config, logger);
+  if (localChain) cleanups.push(() => localChain.stop());
+  return { localChain, localFacilitator: await facilitatorStart };
+}
+
+/**
+ * Every process that serves the webhooks API also delivers and detects: the outbox, claims and cursors live in the
+ * store, so instances sharing it send each delivery once.
+ */
+function startWebhooksAndDetectors(p: {
+  config: AppConfig;
+  store: Store;
+  sources: Sources;
+  logger: Logger;
+  telemetry: ServiceTelemetry;
+  localChain: EmbeddedChain | undefined;
+  /** Where detected events go for subscriptions (src/store/live-event-bus.ts). */
+  bus: LiveEventBus;
+}): ReturnType<typeof startWebhooks> {
+  const { config, store, sources, logger } = p;
+  const webhooks = startWebhooks({ config, store, logger, bus: p.bus, attempts: p.telemetry.webhookAttempts });
+  webhooks.runDetectors(
+    createEventDetectors({
+      config,
+      sources,
+      store,
+      wanted: webhooks.wanted,
+      publish: webhooks.publish,
+      localDeployments: p.localChain?.deployments,
+      logger,
+    }),
+  );
+  return webhooks;
+}
+
+/**
+ * The embedded chain's CCIP parents get ENS's OffchainResolver, whose URL is fixed at deployment: it points at the
+ * address this process just bound (the local chain is loopback-only, so only this machine resolves through it).
+ */
+async function serveEmbeddedParents(
+  localChain: EmbeddedChain,
+  listenUrl: string,
+  signer: `0x${string}`,
+  parents: string[],
+): Promise<void> {
+  await serveParentsOffchain({
+    rpcUrl: localChain.rpcUrl,
+    gatewayUrl: `${listenUrl}/ccip/{sender}/{data}.json`,
+    signers: [signer],
+    parents,
+  });
+}
+
 /**
  * The composition root: store, embedded chains (when no RPC is configured), sources, access, CCIP and the app
  * services, from validated config. `createServer` and `npm run subgraph` both start here, so a subgraph served
@@ -93,34 +184,10 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup().catch(() => {});
   };
   try {
-    const store = await openStore({
-      dataDir: config.dataDir,
-      redis: config.redis,
-      prefix: opts.storePrefix ?? config.redisKeyPrefix,
-      timeoutMs: config.storeTimeoutMs,
-      calls: telemetry.storeCalls,
-      volatileOk: config.redisVolatileOk,
-      waitReplicas: config.redisWaitReplicas,
-      onDurabilityUnknown: (message) => logger.warn(message),
-      durabilityCheckMs: config.redisDurabilityCheckMs,
-      onDurabilityChange: (now) => {
-        if (now.kind === 'persistent') logger.info('Redis persistence is on again (AOF or RDB snapshots)');
-        else if (now.kind === 'volatile' && !config.redisVolatileOk)
-          logger.error(new VolatileRedisError(now.masters).message);
-        else if (now.kind === 'unknown')
-          logger.warn(`Redis persistence can no longer be read (CONFIG GET: ${now.reason})`);
-      },
-    });
+    const store = await openServiceStore(config, logger, { prefix: opts.storePrefix, telemetry });
     cleanups.push(() => store.close());
 
-    // The embedded x402 facilitator (its own Base chain) starts alongside the embedded Ethereum chain.
-    const facilitatorStart = config.x402.facilitatorUrl === undefined ? startLocalFacilitator({ logger }) : undefined;
-    facilitatorStart?.catch(() => undefined);
-    if (facilitatorStart) cleanups.push(async () => (await facilitatorStart).close());
-
-    const localChain = await startEmbeddedChainIfNeeded(config, logger);
-    if (localChain) cleanups.push(() => localChain.stop());
-    const localFacilitator = await facilitatorStart;
+    const { localChain, localFacilitator } = await startEmbeddedNetworks(config, logger, cleanups);
 
     const created = await createSources({
       config,
@@ -163,29 +230,18 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
         ? [ensReaderParent(BASE_NAMES_PARENT, sources.ens.reader)]
         : [];
     const ccip = await createCcipServices({ config, store, chainParents });
+    const parentNames = [...config.ccip.parentNames, ...chainParents.map((served) => served.parent)];
     // The embedded default serves a demo subname (dave.offchain.eth) from its first start.
     if (localChain) await registerDemoSubname(store, config.ccip.parentNames);
-    // Every process that serves the webhooks API also delivers and detects: the outbox, claims and cursors live in
-    // the store, so instances sharing it send each delivery once. Stopped before the store closes.
+    // Stopped before the store closes.
     const bus = await openLiveEventBus({
       redis: config.redis,
       prefix: opts.storePrefix ?? config.redisKeyPrefix,
       onError: (err) => logger.warn({ err }, 'live event bus connection error'),
     });
     cleanups.push(() => bus.close());
-    const webhooks = startWebhooks({ config, store, logger, bus, attempts: telemetry.webhookAttempts });
+    const webhooks = startWebhooksAndDetectors({ config, store, sources, logger, telemetry, localChain, bus });
     cleanups.push(() => webhooks.stop());
-    webhooks.runDetectors(
-      createEventDetectors({
-        config,
-        sources,
-        store,
-        wanted: webhooks.wanted,
-        publish: webhooks.publish,
-        localDeployments: localChain?.deployments,
-        logger,
-      }),
-    );
     const app = createAppServices({
       config,
       table: opts.table,
@@ -217,16 +273,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       }),
       async listening(url) {
         listenUrl = url;
-        // The embedded chain's parents get ENS's OffchainResolver, whose URL is fixed at deployment: it points at the
-        // address this process just bound (the local chain is loopback-only, so only this machine resolves through it).
-        if (localChain) {
-          await serveParentsOffchain({
-            rpcUrl: localChain.rpcUrl,
-            gatewayUrl: `${url}/ccip/{sender}/{data}.json`,
-            signers: [ccip.signer],
-            parents: [...config.ccip.parentNames, ...chainParents.map((served) => served.parent)],
-          });
-        }
+        if (localChain) await serveEmbeddedParents(localChain, url, ccip.signer, parentNames);
       },
       listenUrl: currentListenUrl,
       close: closeAll,

@@ -205,8 +205,9 @@ return {1, redis.call('HINCRBY', KEYS[1], 'credits', ARGV[2])}
 );
 
 /**
- * KEYS: [key hash, counter (optional)]. ARGV: [amount, counter ttlMs (with the counter)].
- * Returns {1, balance} debited (and the counter moved by one) or {0, balance} too low / unknown key.
+ * KEYS: [key hash, receipt, counter (optional)]. ARGV: [amount, receipt ttlMs (0: no receipt), counter ttlMs (with the
+ * counter)]. Returns {1, balance} debited (the counter moved by one, the receipt written) or {0, balance} too low /
+ * unknown key. The receipt holds the amount, so that refundDebit gives back exactly what was taken, once.
  */
 export const debitCreditScript = script(
   'debitCredit',
@@ -217,8 +218,26 @@ credits = tonumber(credits)
 local amount = tonumber(ARGV[1])
 if credits < amount then return {0, credits} end
 local balance = redis.call('HINCRBY', KEYS[1], 'credits', -amount)
-if KEYS[2] and redis.call('INCR', KEYS[2]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[2]) end
+if tonumber(ARGV[2]) > 0 then redis.call('SET', KEYS[2], amount, 'PX', ARGV[2]) end
+if KEYS[3] and redis.call('INCR', KEYS[3]) == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[3]) end
 return {1, balance}
+`,
+);
+
+/**
+ * KEYS: [key hash, receipt, counter (optional)]. Gives back the debit whose receipt this is: its amount to the key (if
+ * the key still exists), one count from the counter (never below 0), the receipt removed. Returns 1 given back, 0 no
+ * receipt (never debited, already given back, or expired).
+ */
+export const refundDebitScript = script(
+  'refundDebit',
+  `
+local amount = redis.call('GET', KEYS[2])
+if not amount then return 0 end
+redis.call('DEL', KEYS[2])
+if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('HINCRBY', KEYS[1], 'credits', amount) end
+if KEYS[3] and tonumber(redis.call('GET', KEYS[3]) or '0') > 0 then redis.call('DECR', KEYS[3]) end
+return 1
 `,
 );
 
@@ -269,10 +288,12 @@ export async function replicated(
   const pipeline = redis.pipeline();
   command(pipeline);
   pipeline.wait(wait.replicas, wait.timeoutMs);
-  const [[err, reply], [waitErr, acknowledged]] = (await pipeline.exec()) as [Error | null, unknown][] as [
-    [Error | null, unknown],
-    [Error | null, unknown],
-  ];
+  const replies = await pipeline.exec();
+  // No reply for one of the two (a pipeline cut off as its connection closed): the write's outcome is unknown.
+  if (!replies || replies.length < 2) {
+    throw new UnreplicatedWriteError('the write was cut off before its replicas could confirm it');
+  }
+  const [[err, reply], [waitErr, acknowledged]] = replies as [[Error | null, unknown], [Error | null, unknown]];
   if (err) {
     // A slot that moved (a failover): the pipeline does not follow it, the next command should.
     if (/^(MOVED|ASK) /.test(err.message) && 'refreshSlotsCache' in redis) redis.refreshSlotsCache();

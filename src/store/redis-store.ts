@@ -19,6 +19,7 @@ import {
   type RedisScript,
   type ReplicaWait,
   refreshSessionScript,
+  refundDebitScript,
   refundQuotaScript,
   releaseCreditReferenceScript,
   replicated,
@@ -34,6 +35,8 @@ import {
   apiKeyOwner,
   type CreditDebit,
   type CreditResult,
+  DEBIT_RECEIPT_TTL_MS,
+  type DebitRefund,
   type DebitResult,
   type KeyRotation,
   type NewApiKey,
@@ -61,15 +64,22 @@ const RACED = Symbol('raced');
 
 /** Redis replies that mean the server cannot serve now (loading, busy script, failover, out of memory), not a bug. */
 const TRANSIENT_REPLY = /^(LOADING|BUSY|MASTERDOWN|CLUSTERDOWN|TRYAGAIN|READONLY|NOREPLICAS|OOM|MOVED|ASK)\b/;
-/** ioredis's own failures: the connection is closed or not writeable, a command timed out. */
-const CLIENT_FAILURE = /^(Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries)/;
+/**
+ * ioredis's own failures: the connection is closed or not writeable, a command timed out, a cluster without a node
+ * for the slot (during a failover), a socket that stopped answering.
+ */
+const CLIENT_FAILURE =
+  /^(Connection is closed|Stream isn't writeable|Command timed out|Reached the max retries|Cluster is (disconnected|disconnecting|ended)|Cluster isn't ready|None of startup nodes is available|Node is disconnected|Too many Cluster redirections|Failed to refresh slots cache|Socket timeout)/;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND']);
 
 /** Whether an error from the Redis store is Redis (or the way to it) failing, rather than a bug or a refused argument. */
 export function isRedisOutage(err: unknown): boolean {
   if (!(err instanceof Error)) return false;
   if (err.name === 'ReplyError') return TRANSIENT_REPLY.test(err.message);
-  if (err.name === 'MaxRetriesPerRequestError' || err instanceof UnreplicatedWriteError) return true;
+  // AbortError: a command (or a pipeline's WAIT) cut off by its connection closing, as when a master is killed.
+  if (err.name === 'MaxRetriesPerRequestError' || err.name === 'AbortError' || err instanceof UnreplicatedWriteError) {
+    return true;
+  }
   if (CLIENT_FAILURE.test(err.message)) return true;
   return NETWORK_CODES.has((err as NodeJS.ErrnoException).code ?? '');
 }
@@ -169,6 +179,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     wallet: (address: string) => `${this.prefix}wallet:${address}`,
     apiKey: (id: string) => `${this.prefix}apikey:${tag(apiKeyOwner(id))}`,
     appliedCredits: (id: string) => `${this.prefix}apikey-credit-refs:${tag(apiKeyOwner(id))}`,
+    debitReceipt: (keyId: string, id: string) => `${this.prefix}credit-debit:${tag(apiKeyOwner(keyId))}:${id}`,
     apiKeyHash: (hash: string) => `${this.prefix}apikey-hash:${hash}`,
     walletApiKeys: (wallet: string) => `${this.prefix}wallet-apikeys:${wallet}`,
     creditReference: (reference: string) => `${this.prefix}credit-ref:${reference}`,
@@ -422,8 +433,8 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
     assertKeyCount(params.keyId, params.count);
-    const keys = [this.keys.apiKey(params.keyId)];
-    const args: (string | number)[] = [amount];
+    const keys = [this.keys.apiKey(params.keyId), this.keys.debitReceipt(params.keyId, params.id ?? '')];
+    const args: (string | number)[] = [amount, params.id === undefined ? 0 : DEBIT_RECEIPT_TTL_MS];
     if (params.count) {
       const window = quotaWindow(params.count, params.now);
       keys.push(this.keys.quota(params.count, window.index));
@@ -431,6 +442,13 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     }
     const [ok, balance] = (await this.run(debitCreditScript, keys, args)) as [number, number];
     return { ok: ok === 1, balance };
+  }
+
+  async refundDebit(params: DebitRefund): Promise<boolean> {
+    assertKeyCount(params.keyId, params.count);
+    const keys = [this.keys.apiKey(params.keyId), this.keys.debitReceipt(params.keyId, params.id)];
+    if (params.count) keys.push(this.keys.quota(params.count, quotaWindow(params.count, params.now).index));
+    return (await this.run(refundDebitScript, keys, [])) === 1;
   }
 
   async getCredits(keyId: string): Promise<number> {

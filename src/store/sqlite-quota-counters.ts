@@ -155,17 +155,18 @@ export class SqliteQuotaCounters {
   }
 
   /**
-   * Moves one counter by one (no limit) inside a transaction the caller runs on its own connection to the file:
-   * `write` must store the row it is given and say whether that committed; only then does the count move here.
+   * Moves one counter by `step` (+1 or -1; no limit, never below 0) inside a transaction the caller runs on its own
+   * connection to the file: `write` must store the row it is given and say whether that committed; only then does the
+   * count move here.
    */
-  countWithin(counter: QuotaCounter, now: number, write: (row: CounterRow) => boolean): void {
+  moveWithin(counter: QuotaCounter, now: number, step: 1 | -1, write: (row: CounterRow) => boolean): void {
     this.makeRoom(1);
     const state = this.state(counter, now);
     const row: CounterRow = {
       key: state.key,
       windowMs: state.windowMs,
       window: state.window,
-      count: state.count + 1,
+      count: Math.max(0, state.count + step),
       expiresAt: state.expiresAt,
     };
     if (!write(row)) return;

@@ -164,6 +164,16 @@ const MIGRATIONS: readonly string[] = [
     value TEXT NOT NULL
   );
   `,
+  `
+  -- A debit named by its caller, kept for a while so that refundDebit gives it back exactly once.
+  CREATE TABLE credit_debit_receipts (
+    id         TEXT    PRIMARY KEY,
+    key_id     TEXT    NOT NULL,
+    amount     INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
+  );
+  CREATE INDEX credit_debit_receipts_expiry ON credit_debit_receipts (expires_at);
+  `,
 ];
 
 /** Tables holding rows that expire; swept opportunistically by the SQLite store. */
@@ -173,6 +183,7 @@ export const EXPIRING_TABLES = [
   'siwe_nonces',
   'siwe_sessions',
   'spent_payment_nonces',
+  'credit_debit_receipts',
 ] as const;
 
 /** Brings the database up to the newest schema version, one transaction per step. */

@@ -12,28 +12,38 @@ import {
 } from './sqlite-quota-counters.js';
 import { EXPIRING_TABLES, migrateSqliteSchema } from './sqlite-schema.js';
 import { SqliteWebhooks } from './sqlite-webhooks.js';
-import type {
-  ApiKeyRecord,
-  CreditDebit,
-  CreditResult,
-  DebitResult,
-  KeyRotation,
-  NewApiKey,
-  NonceRecord,
-  QuotaCounter,
-  QuotaDecision,
-  QuotaReading,
-  SessionRefresh,
-  Store,
-  StoreDescription,
-  SubnameRecord,
-  WalletRecord,
+import {
+  type ApiKeyRecord,
+  type CreditDebit,
+  type CreditResult,
+  DEBIT_RECEIPT_TTL_MS,
+  type DebitRefund,
+  type DebitResult,
+  type KeyRotation,
+  type NewApiKey,
+  type NonceRecord,
+  type QuotaCounter,
+  type QuotaDecision,
+  type QuotaReading,
+  type SessionRefresh,
+  type Store,
+  type StoreDescription,
+  type SubnameRecord,
+  type WalletRecord,
 } from './store.js';
 import { assertCount, assertKeyCount, normalizeAddress, oneOwner } from './store-arguments.js';
 import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
 
 /** How often (in caller time) expired rows are deleted; reads ignore expired rows, so this only bounds file growth. */
 const SWEEP_INTERVAL_MS = 60_000;
+
+/** A debit as the SQLite transaction takes it. */
+interface SqliteDebit {
+  keyId: string;
+  amount: number;
+  id: string | undefined;
+  now: number;
+}
 
 interface ApiKeyRow {
   id: string;
@@ -221,6 +231,16 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
         `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (key, window_ms, window) DO UPDATE SET count = max(count, excluded.count)`,
       ),
+      counterSet: prepare(
+        `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (key, window_ms, window) DO UPDATE SET count = excluded.count`,
+      ),
+      receiptInsert: prepare(
+        'INSERT INTO credit_debit_receipts (id, key_id, amount, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
+      ),
+      receiptTake: prepare<{ amount: number }>(
+        'DELETE FROM credit_debit_receipts WHERE id = ? AND key_id = ? RETURNING amount',
+      ),
       ledgerInsert: prepare(
         `INSERT INTO credit_ledger (reference, key_id, amount, created_at) VALUES (?, ?, ?, ?)
          ON CONFLICT (reference) DO NOTHING`,
@@ -263,11 +283,22 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
         }
         return { applied: true, balance: sql.creditsAdd.get(amount, keyId)!.credits };
       }),
-      debitCredit: db.transaction((keyId: string, amount: number, count?: CounterRow): DebitResult => {
-        const debited = sql.creditsDebit.get(amount, keyId, amount);
-        if (!debited) return { ok: false, balance: sql.creditsGet.get(keyId)?.credits ?? 0 };
+      debitCredit: db.transaction((debit: SqliteDebit, count?: CounterRow): DebitResult => {
+        const debited = sql.creditsDebit.get(debit.amount, debit.keyId, debit.amount);
+        if (!debited) return { ok: false, balance: sql.creditsGet.get(debit.keyId)?.credits ?? 0 };
         if (count) sql.counterWrite.run(count.key, count.windowMs, count.window, count.count, count.expiresAt);
+        if (debit.id !== undefined) {
+          sql.receiptInsert.run(debit.id, debit.keyId, debit.amount, debit.now + DEBIT_RECEIPT_TTL_MS);
+        }
         return { ok: true, balance: debited.credits };
+      }),
+      /** Takes the receipt; with `count`, writes the counter's row one lower (the caller moves it in memory after). */
+      refundDebit: db.transaction((refund: DebitRefund, count?: CounterRow): boolean => {
+        const receipt = sql.receiptTake.get(refund.id, refund.keyId);
+        if (!receipt) return false;
+        sql.creditsAdd.get(receipt.amount, refund.keyId);
+        if (count) sql.counterSet.run(count.key, count.windowMs, count.window, count.count, count.expiresAt);
+        return true;
       }),
       sweep: db.transaction((now: number) => {
         for (const statement of sql.sweeps) statement.run(now);
@@ -419,14 +450,26 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     const amount = params.amount ?? 1;
     assertCount('amount', amount, 1);
     assertKeyCount(params.keyId, params.count);
-    if (!params.count) return this.tx.debitCredit.immediate(params.keyId, amount);
+    const debit: SqliteDebit = { keyId: params.keyId, amount, id: params.id, now: params.now };
+    if (!params.count) return this.tx.debitCredit.immediate(debit);
     let result: DebitResult = { ok: false, balance: 0 };
     // The counter's next value is written in the debit's own transaction: both commit, or neither does.
-    this.quota.countWithin(params.count, params.now, (row) => {
-      result = this.tx.debitCredit.immediate(params.keyId, amount, row);
+    this.quota.moveWithin(params.count, params.now, 1, (row) => {
+      result = this.tx.debitCredit.immediate(debit, row);
       return result.ok;
     });
     return result;
+  }
+
+  async refundDebit(params: DebitRefund): Promise<boolean> {
+    assertKeyCount(params.keyId, params.count);
+    if (!params.count) return this.tx.refundDebit.immediate(params);
+    let refunded = false;
+    this.quota.moveWithin(params.count, params.now, -1, (row) => {
+      refunded = this.tx.refundDebit.immediate(params, row);
+      return refunded;
+    });
+    return refunded;
   }
 
   async getCredits(keyId: string): Promise<number> {

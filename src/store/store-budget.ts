@@ -1,6 +1,15 @@
 import { isApiError, serviceUnavailable } from '../errors/api-error.js';
 import { observedStoreCall, type StoreCallTallies } from '../observability/store-call-tallies.js';
-import type { QuotaCounter, QuotaDecision, Store } from './store.js';
+import {
+  type CreditDebit,
+  DEBIT_RECEIPT_TTL_MS,
+  type DebitRefund,
+  type DebitResult,
+  type QuotaCounter,
+  type QuotaDecision,
+  type Store,
+} from './store.js';
+import { createUndoLater, type UndoLater } from './undo-later.js';
 
 type StoreCall = (...args: unknown[]) => Promise<unknown>;
 
@@ -40,9 +49,15 @@ function withDeadline<T>(
 
 /**
  * What a call that ran after its caller was answered 503 leaves behind, undone, so that only what was answered counts:
- * a counted call's counts go back, a concurrency slot is freed. (A credit debit in flight stays: README "Store".)
+ * a counted call's counts go back, a concurrency slot is freed, a named credit debit is given back.
  */
 const UNDO_LATE: Partial<Record<keyof Store, (store: Store, args: unknown[], result: unknown) => Promise<unknown>>> = {
+  debitCredit: (store, args, result) => {
+    const debit = args[0] as CreditDebit;
+    return (result as DebitResult).ok && debit.id !== undefined
+      ? store.refundDebit({ keyId: debit.keyId, id: debit.id, count: debit.count, now: debit.now })
+      : Promise.resolve();
+  },
   consumeQuota: (store, args, result) => {
     const { counters, now } = args[0] as { counters: QuotaCounter[]; now: number };
     return (result as QuotaDecision).admitted ? store.refundQuota({ counters, now }) : Promise.resolve();
@@ -71,6 +86,8 @@ export function withStoreBudget(
     deadlineMs?: number;
     /** Each call's latency and outcome, for /metrics (src/observability/store-call-tallies.ts). */
     calls?: StoreCallTallies;
+    /** Where undo work waits for the store to answer again (default: one of its own). */
+    undo?: UndoLater;
   },
 ): Store {
   const kind = store.describe().kind;
@@ -96,6 +113,20 @@ export function withStoreBudget(
       });
   };
   const calls = new Map<PropertyKey, StoreCall>();
+  const undo = p.undo ?? createUndoLater({ giveUpMs: DEBIT_RECEIPT_TTL_MS, maxPending: 10_000 });
+  /**
+   * A named debit answered by an outage may have run (its reply was lost, as when a master dies): it is given back
+   * once the store answers again, if it ran. A debit still in flight is looked for once more a moment later.
+   */
+  const undoUnknownDebit = (debit: CreditDebit) => {
+    if (debit.id === undefined) return;
+    const refund = { keyId: debit.keyId, id: debit.id, count: debit.count, now: debit.now };
+    undo.add(async () => {
+      if (await store.refundDebit(refund)) return;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(2 * (p.deadlineMs ?? 0), 1_000)).unref());
+      await store.refundDebit(refund);
+    });
+  };
   return new Proxy(store, {
     get(target, name) {
       const value: unknown = Reflect.get(target, name);
@@ -103,11 +134,21 @@ export function withStoreBudget(
       let call = calls.get(name);
       if (!call) {
         const method = value as StoreCall;
-        const undo = UNDO_LATE[name as keyof Store];
+        const undoLate = UNDO_LATE[name as keyof Store];
+        // A debit or a refund the outage answered is finished later: a refund gives back once, so it can be retried.
+        const fail =
+          name === 'debitCredit' || name === 'refundDebit'
+            ? (args: unknown[]) => (err: unknown) => {
+                if (!p.isOutage(err)) return rethrow(err);
+                if (name === 'debitCredit') undoUnknownDebit(args[0] as CreditDebit);
+                else undo.add(() => store.refundDebit(args[0] as DebitRefund));
+                return rethrow(err);
+              }
+            : () => rethrow;
         call = (...args) => {
-          if (p.deadlineMs === undefined) return method.apply(target, args).catch(rethrow);
+          if (p.deadlineMs === undefined) return method.apply(target, args).catch(fail(args));
           if (waking) return Promise.reject(late());
-          const settled = method.apply(target, args).catch(rethrow);
+          const settled = method.apply(target, args).catch(fail(args));
           return withDeadline(
             settled,
             p.deadlineMs,
@@ -116,7 +157,10 @@ export function withStoreBudget(
               return late();
             },
             (result) => {
-              undo?.(target, args, result).catch(() => {});
+              if (!undoLate) return;
+              // A refund by receipt can be tried until it lands (it gives back once); the others are tried once.
+              if (name === 'debitCredit') undo.add(() => undoLate(target, args, result));
+              else undoLate(target, args, result).catch(() => {});
             },
           );
         };

@@ -138,7 +138,18 @@ export interface CreditDebit {
   amount?: number;
   count?: QuotaCounter;
   now: number;
+  /**
+   * Names this debit so that {@link Store.refundDebit} can give it back exactly once: a successful debit with an id
+   * leaves a receipt for {@link DEBIT_RECEIPT_TTL_MS}, written in the same atomic step as the debit itself.
+   */
+  id?: string;
 }
+
+/** How long a debit's receipt is kept (a refund after that finds nothing to give back). */
+export const DEBIT_RECEIPT_TTL_MS = 15 * 60_000;
+
+/** What {@link Store.refundDebit} takes: the debit as it was asked (`keyId`, `id`, `count`, `now`). */
+export type DebitRefund = Required<Pick<CreditDebit, 'keyId' | 'id' | 'now'>> & Pick<CreditDebit, 'count'>;
 
 /** Where the data lives; never carries a password. */
 export interface StoreDescription {
@@ -248,6 +259,14 @@ export interface Store extends WebhookStore {
    * owned by the key ({@link apiKeyOwner}).
    */
   debitCredit(params: CreditDebit): Promise<DebitResult>;
+
+  /**
+   * Gives back the debit named `id` if it was made and not yet given back: its credits return to the key and its
+   * `count` moves back by one, in one atomic step with the receipt's removal. True when something was given back; a
+   * debit that never ran (or whose write was lost with a failed-over Redis master) has no receipt and gives back
+   * nothing, so a refund after a debit of unknown outcome is exact either way.
+   */
+  refundDebit(params: DebitRefund): Promise<boolean>;
 
   /** Balance of the key; 0 for an unknown or deleted key. */
   getCredits(keyId: string): Promise<number>;

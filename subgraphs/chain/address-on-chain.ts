@@ -1,6 +1,7 @@
 import { ArgsType, Field } from 'type-graphql';
 import type { Address } from 'viem';
-import { chainName } from '../../src/arguments/chain.js';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
+import { chainName, chainOrDefault } from '../../src/arguments/chain.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import type { ChainKey } from '../../src/config/chains.js';
@@ -8,7 +9,7 @@ import type { ChainKey } from '../../src/config/chains.js';
 /** The arguments of a chain utility that reads one address: the address, and the chain (Ethereum by default). */
 @ArgsType()
 export class AddressOnChainArgs {
-  @Field(() => String, { defaultValue: 'ethereum' }) chain!: string;
+  @Field(() => String, argumentOptions(chainOrDefault)) chain!: string;
   @Field(() => String) address!: string;
 }
 

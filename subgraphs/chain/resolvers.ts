@@ -1,5 +1,6 @@
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
-import { chainName } from '../../src/arguments/chain.js';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
+import { chainName, chainOrDefault } from '../../src/arguments/chain.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { CHAINS } from '../../src/config/chains.js';
 import type { GraphContext } from '../shared/graph-context.js';
@@ -21,7 +22,7 @@ export class ChainResolver {
 
   @Query(() => GasPrices, { description: 'EIP-1559 fee suggestions (slow, standard, fast) from the fee history' })
   async gasPrices(
-    @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
+    @Arg('chain', () => String, argumentOptions(chainOrDefault)) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<GasPrices> {
     return ctx.sources.gas.read(parseArgument(chainName, 'chain', chain));

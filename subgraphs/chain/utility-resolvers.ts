@@ -2,7 +2,8 @@ import { Arg, Args, Ctx, Query, Resolver } from 'type-graphql';
 import { formatUnits, keccak256, size } from 'viem';
 import { MAX_BATCH_ADDRESSES, validationEntry } from '../../src/arguments/address-batch.js';
 import { argumentList } from '../../src/arguments/argument-list.js';
-import { chainName } from '../../src/arguments/chain.js';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
+import { chainName, chainOrDefault } from '../../src/arguments/chain.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { tokenId as tokenIdArgument } from '../../src/arguments/token-id.js';
@@ -56,7 +57,7 @@ export class ChainUtilityResolver {
   async nftToken(
     @Arg('contract', () => String) contract: string,
     @Arg('tokenId', () => String, { description: 'decimal' }) tokenId: string,
-    @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
+    @Arg('chain', () => String, argumentOptions(chainOrDefault)) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<ChainNftToken | null> {
     const address = parseArgument(checksummedAddress, 'contract', contract);
@@ -172,7 +173,7 @@ export class ChainUtilityResolver {
   })
   async addressTypes(
     @Arg('addresses', () => [String]) addresses: string[],
-    @Arg('chain', () => String, { defaultValue: 'ethereum' }) chain: string,
+    @Arg('chain', () => String, argumentOptions(chainOrDefault)) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<ChainAddressTypes> {
     const checked = [...new Set(parseArgument(addressBatch, 'addresses', addresses))];

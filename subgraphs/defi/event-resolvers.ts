@@ -1,7 +1,13 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { eventChainFilter, eventsLimit, eventTypeFilter, upcomingDays } from '../../src/arguments/defi-arguments.js';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
+import {
+  defiOffset,
+  eventChainFilter,
+  eventsLimit,
+  eventTypeFilter,
+  upcomingDays,
+} from '../../src/arguments/defi-arguments.js';
 import { type EventType, MAX_UPCOMING_DAYS } from '../../src/arguments/defi-limits.js';
-import { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { CHAINS } from '../../src/config/chains.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
@@ -117,9 +123,8 @@ export class DefiEventsResolver {
       description: 'only events on this chain, as DefiLlama names it (any case)',
     })
     chain: string | null,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` })
-    limit: number,
-    @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset: number,
+    @Arg('limit', () => Int, argumentOptions(eventsLimit)) limit: number,
+    @Arg('offset', () => Int, argumentOptions(defiOffset)) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<DefiEventList> {
     checkPage(limit, offset, eventsLimit);
@@ -147,8 +152,7 @@ export class DefiEventsResolver {
       description: `only events within this many days, 1 to ${MAX_UPCOMING_DAYS}`,
     })
     days: number | null,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` })
-    limit: number,
+    @Arg('limit', () => Int, argumentOptions(eventsLimit)) limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<UpcomingEvents> {
     parseArgument(eventsLimit, 'limit', limit);

@@ -1,8 +1,14 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { poolChainFilter, poolProjectFilter, protocolName } from '../../src/arguments/defi-arguments.js';
-import { DEFAULT_DEFI_PAGE, PROTOCOL_HISTORY_DAYS } from '../../src/arguments/defi-limits.js';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
+import {
+  defiListLimit,
+  defiOffset,
+  poolChainFilter,
+  poolProjectFilter,
+  protocolName,
+} from '../../src/arguments/defi-arguments.js';
+import { PROTOCOL_HISTORY_DAYS } from '../../src/arguments/defi-limits.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
-import { DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { findChain } from '../../src/config/chains.js';
 import type { DefiPosition, PositionToken, ProtocolSummary } from '../../src/sources/defi/defi-records.js';
@@ -95,8 +101,8 @@ export class DefiResolver {
     description: 'DeFi protocols by TVL, largest first (DefiLlama; one upstream call per 5 minutes)',
   })
   async defiProtocols(
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_DEFI_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset: number,
+    @Arg('limit', () => Int, argumentOptions(defiListLimit)) limit: number,
+    @Arg('offset', () => Int, argumentOptions(defiOffset)) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<DefiProtocolPage> {
     checkPage(limit, offset);
@@ -141,8 +147,8 @@ export class DefiResolver {
     description: 'Yield pools by TVL, largest first (DefiLlama yields; one upstream call per 5 minutes)',
   })
   async defiYields(
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_DEFI_PAGE, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset: number,
+    @Arg('limit', () => Int, argumentOptions(defiListLimit)) limit: number,
+    @Arg('offset', () => Int, argumentOptions(defiOffset)) offset: number,
     @Arg('chain', () => String, {
       nullable: true,
       description: 'only pools on this chain (name or ID of a supported chain)',

@@ -1,6 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
 import { type Address, getAddress, isAddress } from 'viem';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
 import {
   coinLabel,
   domainsLimit,
@@ -11,15 +12,9 @@ import {
   ensTextKey,
   ensTextKeys,
 } from '../../src/arguments/ens-arguments.js';
-import {
-  DEFAULT_DOMAINS_LIMIT,
-  MAX_ENS_BATCH,
-  MAX_ENS_COIN_TYPES,
-  MAX_ENS_TEXT_KEYS,
-} from '../../src/arguments/ens-limits.js';
+import { MAX_ENS_BATCH, MAX_ENS_COIN_TYPES, MAX_ENS_TEXT_KEYS } from '../../src/arguments/ens-limits.js';
 import { ensName, normalizeEnsName } from '../../src/arguments/ens-name.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
-import { DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
 import { type AvatarLink, avatarLink } from '../../src/sources/ens/avatar-uri.js';
@@ -276,9 +271,8 @@ export class EnsResolver {
   })
   async ensDomains(
     @Arg('address', () => String, { description: '0x address' }) address: string,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_DOMAINS_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` })
-    limit: number,
-    @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET, description: 'names to skip' }) offset: number,
+    @Arg('limit', () => Int, argumentOptions(domainsLimit)) limit: number,
+    @Arg('offset', () => Int, argumentOptions(domainsOffset)) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<EnsDomainsPage> {
     const checksummed = parseArgument(checksummedAddress, 'address', address);

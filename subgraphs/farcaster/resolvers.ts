@@ -1,4 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import {
   farcasterIdentifier,
@@ -7,12 +8,11 @@ import {
   farcasterSearchLimit,
   fid as fidArgument,
   parseFarcasterIdentifier,
+  recentCastsLimit,
   searchType,
   userSearchQuery,
 } from '../../src/arguments/farcaster-arguments.js';
-import { DEFAULT_RECENT_CASTS, DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../src/arguments/farcaster-limits.js';
 import { decodeFeedCursor, encodeFeedCursor, optionalFeedCursor } from '../../src/arguments/feed-cursor.js';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { notFound } from '../../src/errors/api-error.js';
 import type { FarcasterCastRecord, FarcasterProfile } from '../../src/sources/farcaster/farcaster-records.js';
@@ -161,9 +161,9 @@ export class FarcasterUserResolver {
   @Query(() => FarcasterSearchResult, { description: 'Users whose username or display name matches `q` (Neynar)' })
   async farcasterSearch(
     @Arg('q', () => String) q: string,
-    @Arg('type', () => String, { defaultValue: 'users', description: 'what to search: users (the only kind)' })
+    @Arg('type', () => String, argumentOptions(searchType))
     type: string,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_SEARCH_LIMIT, description: `1 to ${MAX_SEARCH_LIMIT}` })
+    @Arg('limit', () => Int, argumentOptions(farcasterSearchLimit))
     limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterSearchResult> {
@@ -184,7 +184,7 @@ export class FarcasterUserResolver {
     description: "The global trending feed, one page; pass the answer's cursor for the next (Neynar)",
   })
   async farcasterFeed(
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` }) limit: number,
+    @Arg('limit', () => Int, argumentOptions(farcasterListLimit)) limit: number,
     @Arg('cursor', () => String, { nullable: true, description: "the previous page's cursor" }) cursor:
       | string
       | null
@@ -210,11 +210,10 @@ export class FarcasterUserResolver {
   @FieldResolver(() => [FarcasterCast], { description: "The user's newest casts" })
   async recentCasts(
     @Root() user: FarcasterUser,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_RECENT_CASTS, description: `1 to ${MAX_PAGE_LIMIT}` })
-    limit: number,
+    @Arg('limit', () => Int, argumentOptions(recentCastsLimit)) limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<FarcasterCast[]> {
-    checkListLimit(limit);
+    parseArgument(recentCastsLimit, 'limit', limit);
     const list = await ctx.sources.farcaster.casts(user.fid, limit);
     return castsWithAuthors(ctx, list.items);
   }

@@ -1,8 +1,7 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
-import { MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { historyDays, symbolBatch, trendingLimit } from '../../src/arguments/price-arguments.js';
-import { DEFAULT_HISTORY_DAYS, DEFAULT_TRENDING_LIMIT, MAX_HISTORY_DAYS } from '../../src/arguments/price-limits.js';
 import { findToken, MAX_BATCH_SYMBOLS, type TokenListing, tokenSymbol } from '../../src/arguments/token-symbol.js';
 import { notFound } from '../../src/errors/api-error.js';
 import type { MarketQuote } from '../../src/sources/prices/price-quotes.js';
@@ -112,8 +111,7 @@ export class PricesResolver {
   })
   async priceHistory(
     @Arg('symbol', () => String, { description: 'ticker, e.g. ETH' }) symbol: string,
-    @Arg('days', () => Int, { defaultValue: DEFAULT_HISTORY_DAYS, description: `1 to ${MAX_HISTORY_DAYS}` })
-    days: number,
+    @Arg('days', () => Int, argumentOptions(historyDays)) days: number,
     @Ctx() ctx: GraphContext,
   ): Promise<PriceHistory | null> {
     const listing = listingFor(symbol);
@@ -128,8 +126,7 @@ export class PricesResolver {
     description: "CoinGecko's most searched coins of the last 24 hours (its list holds up to 15)",
   })
   async trendingTokens(
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_TRENDING_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` })
-    limit: number,
+    @Arg('limit', () => Int, argumentOptions(trendingLimit)) limit: number,
     @Ctx() ctx: GraphContext,
   ): Promise<TrendingToken[]> {
     parseArgument(trendingLimit, 'limit', limit);

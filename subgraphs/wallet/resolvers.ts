@@ -1,6 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, Query, Resolver, Root } from 'type-graphql';
 import { type Address, formatEther, formatUnits } from 'viem';
-import { chainName } from '../../src/arguments/chain.js';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
+import { chainName, chainOrDefault } from '../../src/arguments/chain.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { findToken } from '../../src/arguments/token-symbol.js';
@@ -19,7 +20,13 @@ import {
   WalletTransaction,
   WalletTransactionPage,
 } from './types.js';
-import { pagination, WalletPageArgs, walletPage } from './wallet-page.js';
+import {
+  pagination,
+  WalletNftPageArgs,
+  type WalletPageArgs,
+  WalletTransactionPageArgs,
+  walletPage,
+} from './wallet-page.js';
 
 /** USD value of an exact decimal amount, rounded to cents. */
 const usd = (amount: string, price: number | null): number | null =>
@@ -83,7 +90,7 @@ export class WalletFieldResolver {
   })
   balance(
     @Root() wallet: Wallet,
-    @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
+    @Arg('chain', () => String, argumentOptions(chainOrDefault)) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<WalletBalance> {
     return walletBalance(ctx, parseArgument(checksummedAddress, 'address', wallet.address), chain);
@@ -97,7 +104,7 @@ export class WalletResolver {
   })
   walletBalance(
     @Arg('address', () => String) address: string,
-    @Arg('chain', () => String, { defaultValue: 'ethereum', description: 'chain name or ID' }) chain: string,
+    @Arg('chain', () => String, argumentOptions(chainOrDefault)) chain: string,
     @Ctx() ctx: GraphContext,
   ): Promise<WalletBalance> {
     return walletBalance(ctx, parseArgument(checksummedAddress, 'address', address), chain);
@@ -106,7 +113,10 @@ export class WalletResolver {
   @Query(() => WalletTransactionPage, {
     description: 'Normal transactions of an address, newest first (explorer txlist)',
   })
-  async walletTransactions(@Args() args: WalletPageArgs, @Ctx() ctx: GraphContext): Promise<WalletTransactionPage> {
+  async walletTransactions(
+    @Args(() => WalletTransactionPageArgs) args: WalletPageArgs,
+    @Ctx() ctx: GraphContext,
+  ): Promise<WalletTransactionPage> {
     const { owner, key, limit, offset } = walletPage(args, MAX_TRANSACTION_WINDOW);
     // One more than the window: whether another page exists. The explorer reports no count, so `total` is exact
     // once the list ends inside that window, and otherwise the number known so far.
@@ -118,7 +128,10 @@ export class WalletResolver {
   }
 
   @Query(() => WalletNftPage, { description: "NFTs an address holds (NFT API), in the API's order" })
-  async walletNfts(@Args() args: WalletPageArgs, @Ctx() ctx: GraphContext): Promise<WalletNftPage> {
+  async walletNfts(
+    @Args(() => WalletNftPageArgs) args: WalletPageArgs,
+    @Ctx() ctx: GraphContext,
+  ): Promise<WalletNftPage> {
     const { owner, key, limit, offset } = walletPage(args, MAX_NFT_WINDOW);
     // Pages of 100 behind opaque keys: walk from the first page to the one holding offset + limit.
     const nfts: OwnedNft[] = [];

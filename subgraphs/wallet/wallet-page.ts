@@ -1,21 +1,34 @@
 import { ArgsType, Field, Int } from 'type-graphql';
 import type { Address } from 'viem';
-import { chainName } from '../../src/arguments/chain.js';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
+import { chainName, chainOrDefault } from '../../src/arguments/chain.js';
 import { checksummedAddress } from '../../src/arguments/evm-address.js';
-import { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_OFFSET, MAX_PAGE_LIMIT } from '../../src/arguments/pagination.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { checkWithinWindow, walletLimit, walletWindowOffset } from '../../src/arguments/wallet-arguments.js';
+import { MAX_NFT_WINDOW, MAX_TRANSACTION_WINDOW } from '../../src/arguments/wallet-limits.js';
 import type { ChainKey } from '../../src/config/chains.js';
 import type { WalletPagination } from './types.js';
 
-/** The arguments of a page of what an address has (transactions, NFTs), in the order the published SDL lists them. */
-@ArgsType()
-export class WalletPageArgs {
-  @Field(() => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset!: number;
-  @Field(() => Int, { defaultValue: DEFAULT_PAGE_LIMIT, description: `1 to ${MAX_PAGE_LIMIT}` }) limit!: number;
-  @Field(() => String, { defaultValue: 'ethereum' }) chain!: string;
-  @Field(() => String) address!: string;
+/**
+ * The arguments of a page of what an address has within a window of `window` items (transactions, NFTs), in the
+ * order the published SDL lists them; each argument's default and description are its rule's.
+ */
+function walletPageArgs(window: number) {
+  @ArgsType()
+  class WalletPageArgs {
+    @Field(() => Int, argumentOptions(walletWindowOffset(window))) offset!: number;
+    @Field(() => Int, argumentOptions(walletLimit)) limit!: number;
+    @Field(() => String, argumentOptions(chainOrDefault)) chain!: string;
+    @Field(() => String) address!: string;
+  }
+  return WalletPageArgs;
 }
+
+/** A page of an address's transactions, within the explorer's window. */
+export const WalletTransactionPageArgs = walletPageArgs(MAX_TRANSACTION_WINDOW);
+/** A page of an address's NFTs, within the pages the NFT API walks. */
+export const WalletNftPageArgs = walletPageArgs(MAX_NFT_WINDOW);
+export type WalletPageArgs = InstanceType<typeof WalletTransactionPageArgs>;
 
 /**
  * The owner checksummed, the chain's key and the page, checked in that order (400 INVALID_PARAMETER naming the

@@ -1,5 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { DEFAULT_PAGE_LIMIT, DEFAULT_PAGE_OFFSET } from '../../src/arguments/pagination.js';
+import { argumentOptions } from '../../src/arguments/argument-options.js';
+import { deliveriesLimit, deliveriesOffset } from '../../src/arguments/webhook-arguments.js';
 import type { GraphContext } from '../shared/graph-context.js';
 import {
   Webhook,
@@ -61,8 +62,8 @@ export class WebhooksResolver {
   @Query(() => WebhookDeliveryList, { nullable: true, description: "A page of the webhook's deliveries" })
   async webhookDeliveries(
     @Arg('id', () => String) id: string,
-    @Arg('limit', () => Int, { defaultValue: DEFAULT_PAGE_LIMIT }) limit: number,
-    @Arg('offset', () => Int, { defaultValue: DEFAULT_PAGE_OFFSET }) offset: number,
+    @Arg('limit', () => Int, argumentOptions(deliveriesLimit)) limit: number,
+    @Arg('offset', () => Int, argumentOptions(deliveriesOffset)) offset: number,
     @Ctx() ctx: GraphContext,
   ): Promise<WebhookDeliveryList | null> {
     return ctx.app.webhooks.deliveries(await ctx.caller(), id, { limit, offset });

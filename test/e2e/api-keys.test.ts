@@ -275,6 +275,29 @@ describe('credits past the daily limit (docs/api-contract.md#states-and-transiti
     });
   });
 
+  it('a credit pays only for an answer that is charged: a failed call past the daily limit gives its credit back', async () => {
+    const session = await signIn(server);
+    const { id, key } = await createKey(server, session.token);
+    await fundKey(server, id, 2);
+    for (let i = 0; i < 2; i++) expect((await server.get(COUNTED, { 'x-api-key': key })).status).toBe(200);
+    // Past the daily limit: a call answered with an error is not charged, as an x402 payment is not settled for it.
+    const failed = await server.get('/api/price/NOSUCHTOKEN', { 'x-api-key': key });
+    expect(failed.status).toBe(404);
+    const graphqlError = await server.post(
+      '/graphql',
+      { query: '{ tokenPrice(symbol: "NOSUCHTOKEN") { price } }' },
+      {
+        'x-api-key': key,
+      },
+    );
+    expect((await graphqlError.json()).errors).toBeDefined();
+    await expect.poll(() => server.store.getCredits(id)).toBe(2);
+    expect((await server.get(COUNTED, { 'x-api-key': key })).status).toBe(200);
+    expect(await server.store.getCredits(id)).toBe(1);
+    const usage = await (await server.get('/api/usage', { 'x-api-key': key })).json();
+    expect(usage).toMatchObject({ credits: { balance: 1, usedToday: 1 } });
+  });
+
   it('a key without credits is refused at its daily limit', async () => {
     const session = await signIn(server);
     const { key } = await createKey(server, session.token);

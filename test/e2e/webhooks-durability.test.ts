@@ -36,7 +36,10 @@ describe('webhook deliveries are durable', () => {
     const receiver = await startWebhookReceiver();
     cleanups.push(() => receiver.close());
     receiver.fallbackStatus = 503;
-    const env = { WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_BASE_MS: '300' };
+    // A failed attempt is retried 4 to 6 s later: the kill below lands while every delivery waits for its retry with no
+    // attempt in flight, so the restart does not wait out a lease (30 s) that a kill mid-attempt would leave held. That
+    // a lease held by a killed instance runs out and its delivery is claimed again is the store contract's test.
+    const env = { WEBHOOK_POLL_MS: '100', WEBHOOK_RETRY_BASE_MS: '5000' };
 
     const first = await startServerProcess({ dataDir, env });
     cleanups.push(() => first.child.kill('SIGKILL'));
@@ -49,8 +52,13 @@ describe('webhook deliveries are durable', () => {
       const res = await api.post(`/api/webhooks/${id}/test`, {}, bearer(token));
       eventIds.push(((await res.json()) as { delivery: { eventId: string } }).delivery.eventId);
     }
-    // Every delivery has been tried and refused at least once, and is waiting for its retry: then SIGKILL.
+    // Every delivery has been tried, refused and recorded so (attempts 1), and is waiting for its retry: then SIGKILL.
     for (const eventId of eventIds) await receiver.waitFor((d) => d.json.id === eventId);
+    const attemptsBefore = async () => {
+      const res = await api.get(`/api/webhooks/${id}/deliveries`, bearer(token));
+      return ((await res.json()) as { deliveries: { attempts: number }[] }).deliveries.map((d) => d.attempts);
+    };
+    await expect.poll(attemptsBefore, { timeout: 30_000, interval: 50 }).toEqual(Array(6).fill(1));
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
     const refusedBefore = receiver.received.length;
@@ -58,7 +66,7 @@ describe('webhook deliveries are durable', () => {
     receiver.fallbackStatus = 200;
     const second = await startServerProcess({ dataDir, env });
     cleanups.push(() => second.child.kill('SIGKILL'));
-    // A lease held at the kill runs out after the attempt timeout and 20 s: every delivery arrives within that.
+    // Each retry comes due within 6 s of its refusal; a lease held at the kill (not meant here) would run out in 30 s.
     const delivered = new Set<string>();
     const deadline = Date.now() + 45_000;
     while (delivered.size < eventIds.length && Date.now() < deadline) {

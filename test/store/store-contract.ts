@@ -49,6 +49,14 @@ const subname = (overrides: Partial<SubnameRecord> = {}): SubnameRecord => ({
 });
 
 /** Runs `count` calls at once, spreading them round-robin across the instances. */
+/** The counter of the credits a key spent today, as the access gate moves it with each debit. */
+const creditsUsed = (keyId: string): QuotaCounter => ({
+  key: `credits-used:${keyId}`,
+  limit: Number.MAX_SAFE_INTEGER,
+  windowMs: DAY,
+  owner: apiKeyOwner(keyId),
+});
+
 function spread<T>(stores: Store[], count: number, call: (store: Store, i: number) => Promise<T>): Promise<T[]> {
   return Promise.all(Array.from({ length: count }, (_, i) => call(stores[i % stores.length], i)));
 }
@@ -515,12 +523,7 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
 
       it('a debit that succeeds moves its counter by one in the same step; a refused debit moves nothing', async () => {
         const key = await store.createApiKey(newKey());
-        const spent: QuotaCounter = {
-          key: `credits-used:${key.id}`,
-          limit: Number.MAX_SAFE_INTEGER,
-          windowMs: DAY,
-          owner: apiKeyOwner(key.id),
-        };
+        const spent = creditsUsed(key.id);
         await store.addCredits({ keyId: key.id, amount: 2, reference: 'tx:0x09', now: T0 });
         expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: true, balance: 1 });
         expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0 })).toEqual({ ok: true, balance: 0 });
@@ -535,16 +538,59 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
 
       it('1,000 concurrent counted debits against 300 credits: the counter ends at exactly 300', async () => {
         const key = await store.createApiKey(newKey());
-        const spent: QuotaCounter = {
-          key: `credits-used:${key.id}`,
-          limit: Number.MAX_SAFE_INTEGER,
-          windowMs: DAY,
-          owner: apiKeyOwner(key.id),
-        };
+        const spent = creditsUsed(key.id);
         await store.addCredits({ keyId: key.id, amount: 300, reference: 'tx:0x0a', now: T0 });
         const results = await spread(stores, 1000, (s) => s.debitCredit({ keyId: key.id, count: spent, now: T0 }));
         expect(results.filter((r) => r.ok)).toHaveLength(300);
         expect((await store.readQuota({ counters: [spent], now: T0 })).counts).toEqual([300]);
+      });
+
+      it('a named debit is given back exactly once: its credits and its count return, a second refund gives nothing', async () => {
+        const key = await store.createApiKey(newKey());
+        const spent = creditsUsed(key.id);
+        await store.addCredits({ keyId: key.id, amount: 5, reference: randomUUID(), now: T0 });
+        const debit = { keyId: key.id, amount: 2, count: spent, now: T0, id: randomUUID() };
+        expect(await store.debitCredit(debit)).toEqual({ ok: true, balance: 3 });
+        expect(await store.debitCredit({ keyId: key.id, count: spent, now: T0, id: randomUUID() })).toEqual({
+          ok: true,
+          balance: 2,
+        });
+        // Given back from another instance over the same data: the receipt is shared like the balance.
+        const other = stores.at(-1)!;
+        expect(await other.refundDebit(debit)).toBe(true);
+        expect(await store.getCredits(key.id)).toBe(4);
+        expect((await store.readQuota({ counters: [spent], now: T0 + 1 })).counts).toEqual([1]);
+        expect(await store.refundDebit(debit)).toBe(false);
+        expect(await other.refundDebit(debit)).toBe(false);
+        expect(await store.getCredits(key.id)).toBe(4);
+      });
+
+      it('a refund of a debit that never ran, was refused, or was not named gives back nothing', async () => {
+        const key = await store.createApiKey(newKey());
+        await store.addCredits({ keyId: key.id, amount: 1, reference: randomUUID(), now: T0 });
+        expect(await store.refundDebit({ keyId: key.id, id: randomUUID(), now: T0 })).toBe(false);
+        const refused = { keyId: key.id, amount: 2, now: T0, id: randomUUID() };
+        expect(await store.debitCredit(refused)).toEqual({ ok: false, balance: 1 });
+        expect(await store.refundDebit(refused)).toBe(false);
+        expect(await store.debitCredit({ keyId: key.id, now: T0 })).toEqual({ ok: true, balance: 0 });
+        expect(await store.getCredits(key.id)).toBe(0);
+        // One key's receipt is not another's.
+        const mine = { keyId: key.id, now: T0, id: randomUUID() };
+        await store.addCredits({ keyId: key.id, amount: 1, reference: randomUUID(), now: T0 });
+        await store.debitCredit(mine);
+        const otherKey = await store.createApiKey(newKey());
+        expect(await store.refundDebit({ ...mine, keyId: otherKey.id })).toBe(false);
+        expect(await store.getCredits(otherKey.id)).toBe(0);
+      });
+
+      it('1,000 concurrent refunds of 100 named debits give back exactly 100 credits', async () => {
+        const key = await store.createApiKey(newKey());
+        await store.addCredits({ keyId: key.id, amount: 100, reference: randomUUID(), now: T0 });
+        const debits = Array.from({ length: 100 }, () => ({ keyId: key.id, now: T0, id: randomUUID() }));
+        for (const debit of debits) expect((await store.debitCredit(debit)).ok).toBe(true);
+        const results = await spread(stores, 1000, (s, i) => s.refundDebit(debits[i % 100]!));
+        expect(results.filter(Boolean)).toHaveLength(100);
+        expect(await store.getCredits(key.id)).toBe(100);
       });
 
       it('amounts must be positive whole numbers', async () => {

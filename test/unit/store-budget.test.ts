@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/errors/api-error.js';
 import { StoreCallTallies } from '../../src/observability/store-call-tallies.js';
+import { UnreplicatedWriteError } from '../../src/store/redis-scripts.js';
 import { isRedisOutage } from '../../src/store/redis-store.js';
 import { isSqliteOutage, openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import type { Store } from '../../src/store/store.js';
@@ -26,6 +27,22 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (docs/configu
     await sqlite.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  /** An API key with `credits`, straight in the store. */
+  const fundedKey = async (id: string, credits: number) => {
+    const key = await sqlite.createApiKey({
+      id,
+      wallet: `0x${'aA'.repeat(20)}`,
+      name: 'k',
+      keyHash: `hash-${id}`,
+      prefix: 'sk…',
+      createdAt: T0,
+      dailyLimit: 1,
+      minuteLimit: 1,
+    });
+    await sqlite.addCredits({ keyId: key.id, amount: credits, reference: `ref-${id}`, now: T0 });
+    return key;
+  };
 
   it('a SQLite write kept waiting for a lock held elsewhere is a 503 after the lock wait', async () => {
     const locker = new Database(join(dir, 'store.sqlite'));
@@ -155,7 +172,73 @@ describe('a store outage is a 503 SERVICE_UNAVAILABLE, never a 500 (docs/configu
     expect(calls.of('consumeQuota').duration.count).toBe(2);
   });
 
+  it('a named debit whose reply was lost (its connection closed after it ran) is given back once the store answers again', async () => {
+    const key = await fundedKey('key-lost-reply', 5);
+    // As ioredis answers a command (or a pipeline's WAIT) cut off by a master killed under it.
+    const aborted = () => Object.assign(new Error('Command aborted due to connection close'), { name: 'AbortError' });
+    let refundsRefused = 2;
+    const failingOver = new Proxy(sqlite, {
+      get: (target, name) => {
+        if (name === 'debitCredit') {
+          return async (params: Parameters<Store['debitCredit']>[0]) => {
+            if (params.id === 'never-ran') throw aborted();
+            await target.debitCredit(params);
+            throw aborted();
+          };
+        }
+        // The store is still failing over for the first tries of the refund.
+        if (name === 'refundDebit') {
+          return (params: Parameters<Store['refundDebit']>[0]) =>
+            refundsRefused-- > 0 ? Promise.reject(aborted()) : target.refundDebit(params);
+        }
+        return Reflect.get(target, name);
+      },
+    });
+    const budgeted = withStoreBudget(failingOver, { isOutage: isRedisOutage, deadlineMs: 1_000 });
+    await expect(budgeted.debitCredit({ keyId: key.id, now: T0, id: 'ran' })).rejects.toMatchObject({ status: 503 });
+    expect(await sqlite.getCredits(key.id)).toBe(4);
+    await expect.poll(() => sqlite.getCredits(key.id), { timeout: 5_000 }).toBe(5);
+    // A debit that never ran has no receipt: nothing is given back for it.
+    await expect(budgeted.debitCredit({ keyId: key.id, now: T0, id: 'never-ran' })).rejects.toMatchObject({
+      status: 503,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(await sqlite.getCredits(key.id)).toBe(5);
+  });
+
+  it('a named debit answered late (after its caller got a 503) is given back when its answer arrives', async () => {
+    const key = await fundedKey('key-late', 3);
+    let goOn: () => void = () => {};
+    const hung = new Proxy(sqlite, {
+      get: (target, name) => {
+        if (name === 'debitCredit') {
+          return async (params: Parameters<Store['debitCredit']>[0]) => {
+            await new Promise<void>((resolve) => (goOn = resolve));
+            return target.debitCredit(params);
+          };
+        }
+        return Reflect.get(target, name);
+      },
+    });
+    const budgeted = withStoreBudget(hung, { isOutage: () => false, deadlineMs: 20 });
+    await expect(budgeted.debitCredit({ keyId: key.id, now: T0, id: 'late' })).rejects.toMatchObject({ status: 503 });
+    goOn();
+    await expect.poll(() => sqlite.getCredits(key.id)).toBe(3);
+  });
+
   it("tells Redis failing from Redis refusing: connection and timeout errors are outages, a script's error is not", () => {
+    // ioredis, as a master is killed or a cluster fails over: never a 500.
+    expect(
+      isRedisOutage(Object.assign(new Error('Command aborted due to connection close'), { name: 'AbortError' })),
+    ).toBe(true);
+    expect(isRedisOutage(new Error('Cluster is disconnected.'))).toBe(true);
+    expect(isRedisOutage(new Error("Cluster isn't ready and enableOfflineQueue options is false"))).toBe(true);
+    expect(isRedisOutage(new Error('None of startup nodes is available'))).toBe(true);
+    expect(isRedisOutage(new Error('Too many Cluster redirections. Last error: Error: Connection is closed.'))).toBe(
+      true,
+    );
+    expect(isRedisOutage(new Error("Socket timeout. Expecting data, but didn't receive any in 1000ms."))).toBe(true);
+    expect(isRedisOutage(new UnreplicatedWriteError('cut off'))).toBe(true);
     const reply = (message: string) => Object.assign(new Error(message), { name: 'ReplyError' });
     expect(isRedisOutage(new Error('Command timed out'))).toBe(true);
     expect(isRedisOutage(new Error("Stream isn't writeable and enableOfflineQueue options is false"))).toBe(true);

@@ -4,7 +4,7 @@ import type { GraphContext } from '../../../subgraphs/shared/graph-context.js';
 import type { AccessGate } from '../../access/access-gate.js';
 import type { AccessRequest } from '../../access/identify-caller.js';
 import { paymentRequiredOf } from '../../access/payment-offer.js';
-import type { PresentedPayment } from '../../access/x402-payments.js';
+import type { PresentedPayment } from '../../access/x402-presented-payment.js';
 import { ApiError } from '../../errors/api-error.js';
 import { renderError, toApiError } from '../../errors/error-envelope.js';
 import type { InProcessGateway } from '../../gateway/in-process-gateway.js';

@@ -3,7 +3,7 @@ import { BaseError } from 'viem';
 import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
 import type { DetectedEvent } from '../event-types.js';
 import type { BlockTracer } from './block-value-traces.js';
-import { internalTransferEvents, type TraceFailure } from './wallet-transfer-events.js';
+import { internalTransferEvents, type TraceFailure } from './eth-transfer-events.js';
 
 /**
  * How many times a block's trace is asked before its internal ETH transfers are skipped: once by the step that reads

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import type { ApiError } from '../errors/api-error.js';
+import type { AccessTallies } from '../observability/access-tallies.js';
+import type { Store } from '../store/store.js';
+import { BoundedMemo } from './bounded-memo.js';
+import type { Caller } from './identify-caller.js';
+import { creditsUsedCounter, DAY_MS, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
+import { insufficientCredits, rateLimited, reachedLimit, secondsUntil } from './quota-refusals.js';
+import { rateLimitHeaders } from './rate-limit-headers.js';
+import type { CountedTier } from './tiers.js';
+
+/** Quota plans remembered per tier (callers seen most recently). */
+const PLANS_KEPT = 10_000;
+
+/** The error a caller past its daily limit gets instead of the 429 (an x402 offer), or undefined for the 429. */
+export type DailyLimitError = (p: {
+  headers: Record<string, string>;
+  limit: number;
+  retryAfter: number;
+}) => ApiError | undefined;
+
+/** What a counted call was admitted with: its X-RateLimit-* headers, and for a call paid with a credit its refund. */
+export interface CountedCall {
+  headers: Record<string, string>;
+  /** Gives the credit back (once): for a call that is not charged (docs/access.md#api-keys-and-credits). */
+  refund?: () => void;
+}
+
+/** Counts one call of a caller on a tier; resolves to what it was admitted with, or throws the refusal. */
+export type AdmitCounted = (caller: Caller, tier: CountedTier, onDailyLimit?: DailyLimitError) => Promise<CountedCall>;
+
+/**
+ * A caller's plan per tier, the same on every call (its limits only change with a new API key record): made once and
+ * remembered for the callers seen most recently.
+ */
+function quotaPlans(): (caller: Caller, tier: CountedTier) => QuotaPlan {
+  const plans = new Map<CountedTier, BoundedMemo<string, { limits: Caller['limits']; plan: QuotaPlan }>>();
+  return (caller, tier) => {
+    let memo = plans.get(tier);
+    if (!memo) {
+      memo = new BoundedMemo(PLANS_KEPT);
+      plans.set(tier, memo);
+    }
+    const made = () => ({ limits: caller.limits, plan: quotaPlan(caller, tier) });
+    let entry = memo.get(caller.key, made);
+    if (entry.limits.daily !== caller.limits.daily || entry.limits.perMinute !== caller.limits.perMinute) {
+      entry = made();
+      memo.set(caller.key, entry);
+    }
+    return entry.plan;
+  };
+}
+
+/**
+ * Counts each call against the caller's daily and per-minute quotas in the store, atomically; past its daily limit an
+ * API key pays one credit per call (still within its per-minute limits), anyone else is refused until midnight UTC.
+ * @example const admitCounted = countedAdmission({ store }); const { headers } = await admitCounted(caller, 'light')
+ */
+export function countedAdmission(p: {
+  store: Pick<Store, 'consumeQuota' | 'debitCredit' | 'refundDebit'>;
+  now: () => number;
+  tallies?: AccessTallies;
+}): AdmitCounted {
+  const { store, tallies } = p;
+  const planFor = quotaPlans();
+  return async (caller, tier, onDailyLimit) => {
+    const plan = planFor(caller, tier);
+    const at = p.now();
+    const result = await store.consumeQuota({ counters: plan.counters, now: at });
+    const days = plan.daily.length;
+    const headersFor = (counts: readonly number[]) => rateLimitHeaders({ plan, tier, counts, now: at });
+    if (result.admitted) return { headers: headersFor(result.counts) };
+
+    const minuteLimit = reachedLimit(plan.perMinute, result.counts, days);
+    if (minuteLimit !== undefined) {
+      tallies?.quotaRefused(caller.mode, 'per_minute');
+      throw rateLimited({ tier, limit: minuteLimit, perMinute: true, headers: headersFor(result.counts), now: at });
+    }
+
+    // Daily limit reached. docs/api-contract.md#limits-by-access-mode: "an API key with credits pays one credit per
+    // call once its daily limit is reached"
+    // (still within its per-minute limits); anyone else is refused until midnight UTC.
+    const limit = reachedLimit(plan.daily, result.counts, 0)!;
+    if (caller.apiKey) {
+      const minute = await store.consumeQuota({ counters: plan.perMinute, now: at });
+      const headers = headersFor([...result.counts.slice(0, days), ...minute.counts]);
+      if (!minute.admitted) {
+        tallies?.quotaRefused(caller.mode, 'per_minute');
+        const reached = reachedLimit(plan.perMinute, minute.counts, 0)!;
+        throw rateLimited({ tier, limit: reached, perMinute: true, headers, now: at });
+      }
+      // The credit and the count of credits spent today move in one atomic step: a crash cannot part them. Named, so
+      // that a call not charged (or a debit whose answer was lost) gives back exactly this credit.
+      const keyId = caller.apiKey.id;
+      const named = { keyId, count: creditsUsedCounter(keyId), now: at, id: randomUUID() };
+      const debit = await store.debitCredit(named);
+      if (!debit.ok) {
+        tallies?.quotaRefused(caller.mode, 'credits');
+        throw insufficientCredits({ tier, limit, headers, now: at });
+      }
+      let refunded = false;
+      const refund = () => {
+        if (refunded) return;
+        refunded = true;
+        store.refundDebit(named).catch(() => {});
+      };
+      return { headers, refund };
+    }
+    const headers = headersFor(result.counts);
+    const retryAfter = secondsUntil(windowResetsAt(at, DAY_MS), at);
+    tallies?.quotaRefused(caller.mode, 'daily');
+    throw (
+      onDailyLimit?.({ headers, limit, retryAfter }) ?? rateLimited({ tier, limit, perMinute: false, headers, now: at })
+    );
+  };
+}
