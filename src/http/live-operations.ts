@@ -69,6 +69,65 @@ function terminal(error: unknown): ExecutionResult {
   return { errors: [{ ...formatted!, extensions: { ...formatted!.extensions, status } } as never] };
 }
 
+/** A subscription's events, re-admitted every `eventsPerCall` events; ends on a refusal, the source's error or `ended`. */
+async function* metered(
+  eventsPerCall: number,
+  events: AsyncIterator<ExecutionResult>,
+  readmit: () => Promise<unknown>,
+  ended: Promise<void>,
+): AsyncGenerator<ExecutionResult> {
+  const done = ended.then(() => ({ done: true, value: undefined }) as const);
+  let delivered = 0;
+  try {
+    while (true) {
+      let next: IteratorResult<ExecutionResult>;
+      try {
+        next = await Promise.race([events.next(), done]);
+      } catch (err) {
+        yield terminal(err);
+        return;
+      }
+      if (next.done) return;
+      yield next.value;
+      delivered += 1;
+      if (delivered % eventsPerCall === 0) {
+        try {
+          await readmit();
+        } catch (refusal) {
+          yield terminal(refusal);
+          return;
+        }
+      }
+    }
+  } finally {
+    await events.return?.();
+  }
+}
+
+/**
+ * Open subscriptions per caller on this instance: `hold(key)` takes a place (RATE_LIMITED past `max`) and returns the
+ * function that gives it back.
+ */
+function subscriptionCap(max: number): (callerKey: string) => () => void {
+  const openByCaller = new Map<string, number>();
+  return (callerKey) => {
+    const held = openByCaller.get(callerKey) ?? 0;
+    if (held >= max) {
+      throw new ApiError(
+        'RATE_LIMITED',
+        `${held} subscriptions are open for this caller, the most one may hold (LIVE_MAX_SUBSCRIPTIONS_PER_CALLER): end one first`,
+        { limit: max },
+      );
+    }
+    openByCaller.set(callerKey, held + 1);
+    return () => {
+      const left = (openByCaller.get(callerKey) ?? 1) - 1;
+      if (left > 0) openByCaller.set(callerKey, left);
+      else openByCaller.delete(callerKey);
+    };
+  };
+}
+
 /**
  * The streaming transports' one way to run an operation, beside the /graphql pipeline (graphql-pipeline.ts) and with
  * its documents, limits, charges and access gate: the document is parsed and validated once, the operation admitted
@@ -84,59 +143,8 @@ export function liveOperations(deps: {
   documents: GraphqlDocuments;
   limits: AppConfig['live'];
 }): LiveOperations {
-  const openByCaller = new Map<string, number>();
+  const holdSubscription = subscriptionCap(deps.limits.maxSubscriptionsPerCaller);
   const open = new Set<{ complete: () => void }>();
-
-  /** The subscription's events, re-admitted every eventsPerCall events; ends on a refusal or the source's error. */
-  async function* metered(
-    events: AsyncIterator<ExecutionResult>,
-    readmit: () => Promise<unknown>,
-    ended: Promise<void>,
-  ): AsyncGenerator<ExecutionResult> {
-    const done = ended.then(() => ({ done: true, value: undefined }) as const);
-    let delivered = 0;
-    try {
-      while (true) {
-        let next: IteratorResult<ExecutionResult>;
-        try {
-          next = await Promise.race([events.next(), done]);
-        } catch (err) {
-          yield terminal(err);
-          return;
-        }
-        if (next.done) return;
-        yield next.value;
-        delivered += 1;
-        if (delivered % deps.limits.eventsPerCall === 0) {
-          try {
-            await readmit();
-          } catch (refusal) {
-            yield terminal(refusal);
-            return;
-          }
-        }
-      }
-    } finally {
-      await events.return?.();
-    }
-  }
-
-  const holdSubscription = (callerKey: string) => {
-    const held = openByCaller.get(callerKey) ?? 0;
-    if (held >= deps.limits.maxSubscriptionsPerCaller) {
-      throw new ApiError(
-        'RATE_LIMITED',
-        `${held} subscriptions are open for this caller, the most one may hold (LIVE_MAX_SUBSCRIPTIONS_PER_CALLER): end one first`,
-        { limit: deps.limits.maxSubscriptionsPerCaller },
-      );
-    }
-    openByCaller.set(callerKey, held + 1);
-    return () => {
-      const left = (openByCaller.get(callerKey) ?? 1) - 1;
-      if (left > 0) openByCaller.set(callerKey, left);
-      else openByCaller.delete(callerKey);
-    };
-  };
 
   const startSubscription = async (
     request: LiveOperationRequest,
@@ -170,6 +178,7 @@ export function liveOperations(deps: {
           open.add(entry);
           keep = true;
           const events = metered(
+            deps.limits.eventsPerCall,
             result,
             () => deps.access.admit(withoutPayment(request.access), route).then((d) => d.release()),
             ended,
