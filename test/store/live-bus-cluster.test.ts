@@ -26,7 +26,7 @@ describe('the live event bus on a 3-master Redis Cluster', () => {
     };
     const [a, b, c] = await Promise.all([open(), open(), open()]);
     const heard: string[][] = [[], [], []];
-    [a, b, c].forEach((bus, i) => bus.listen((e) => heard[i]!.push(e.id)));
+    for (const [i, bus] of [a, b, c].entries()) bus.listen((e) => void heard[i]!.push(e.id));
     // Ids whose claim keys hash to many slots, so the claims land on every master.
     const ids = Array.from({ length: 30 }, (_, i) => `evt_cluster_${i}`);
     await Promise.all([a.publish(ids.map(event)), b.publish(ids.map(event))]);
