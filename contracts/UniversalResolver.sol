@@ -38,6 +38,9 @@ interface IURBatchGateway {
  *   finishes in `resolveCallback`, which hands each gateway answer to the resolver's own callback.
  * - `data` may be `multicall(bytes[])`: each call is answered separately (offchain ones in one gateway round) and
  *   the result is `abi.encode(bytes[])`, an empty entry for a call that failed.
+ * - Reverse lookups (ENSIP-19) may go offchain at both steps, the reverse record (an L2 primary name served through
+ *   CCIP-Read under `<coin type>.reverse`) and the forward check: each step re-aims the OffchainLookup at
+ *   `reverseNameCallback` / `reverseAddressCallback`.
  */
 contract UniversalResolver {
     error OffchainLookup(address sender, string[] urls, bytes callData, bytes4 callbackFunction, bytes extraData);
@@ -85,6 +88,16 @@ contract UniversalResolver {
         string[][] urls;
         bytes[] requests;
         string[] gateways;
+    }
+
+    /// @dev A reverse lookup across CCIP-Read rounds; travels in `extraData`.
+    struct ReverseLookup {
+        bytes lookupAddress;
+        uint256 coinType;
+        string[] gateways;
+        string primary; // the reverse record, once read
+        address reverseResolver;
+        bytes inner; // extraData of the resolution waiting on the gateway
     }
 
     constructor(IURRegistry _registry, string[] memory _gateways) {
@@ -174,45 +187,128 @@ contract UniversalResolver {
         info.name = name;
     }
 
+    /// @notice Second step of a reverse lookup whose reverse resolver went offchain (an L2 primary name read through
+    /// CCIP-Read, as ENSIP-19 resolvers of `<coin type>.reverse` do): `response` is the batch gateway's answer.
+    function reverseNameCallback(bytes calldata response, bytes calldata extraData)
+        external
+        view
+        returns (string memory, address, address)
+    {
+        ReverseLookup memory lookup = abi.decode(extraData, (ReverseLookup));
+        (bytes memory nameAnswer, address reverseResolver) =
+            _continueOffchain(response, lookup, this.reverseNameCallback.selector);
+        return _afterName(lookup, nameAnswer, reverseResolver);
+    }
+
+    /// @notice Last step of a reverse lookup whose forward check went offchain (e.g. a name under base.eth on L1).
+    function reverseAddressCallback(bytes calldata response, bytes calldata extraData)
+        external
+        view
+        returns (string memory, address, address)
+    {
+        ReverseLookup memory lookup = abi.decode(extraData, (ReverseLookup));
+        (bytes memory addrAnswer, address resolver) =
+            _continueOffchain(response, lookup, this.reverseAddressCallback.selector);
+        return _afterAddress(lookup, addrAnswer, resolver);
+    }
+
     function _reverse(bytes memory lookupAddress, uint256 coinType, string[] memory gateways)
         internal
         view
-        returns (string memory primary, address resolver, address reverseResolver)
+        returns (string memory, address, address)
     {
         if (lookupAddress.length == 0) revert EmptyAddress();
+        ReverseLookup memory lookup;
+        lookup.lookupAddress = lookupAddress;
+        lookup.coinType = coinType;
+        lookup.gateways = gateways;
         bytes memory reverseName = _reverseName(lookupAddress, coinType);
-        bytes memory nameAnswer;
-        (nameAnswer, reverseResolver) =
-            _resolveOnchain(reverseName, abi.encodeCall(IURNameResolver.name, (_namehash(reverseName, 0))), gateways);
-        primary = abi.decode(nameAnswer, (string));
-        if (bytes(primary).length == 0) return (primary, address(0), reverseResolver);
-
-        bytes memory dnsName = _dnsEncode(primary);
-        bytes32 node = _namehash(dnsName, 0);
-        bytes memory addrCall = coinType == COIN_TYPE_ETH
-            ? abi.encodeWithSignature("addr(bytes32)", node)
-            : abi.encodeWithSignature("addr(bytes32,uint256)", node, coinType);
-        bytes memory addrAnswer;
-        (addrAnswer, resolver) = _resolveOnchain(dnsName, addrCall, gateways);
-        bytes memory primaryAddress = coinType == COIN_TYPE_ETH
-            ? abi.encodePacked(abi.decode(addrAnswer, (address)))
-            : abi.decode(addrAnswer, (bytes));
-        if (keccak256(primaryAddress) != keccak256(lookupAddress)) revert ReverseAddressMismatch(primary, primaryAddress);
+        (bytes memory nameAnswer, address reverseResolver) = _resolveStep(
+            reverseName,
+            abi.encodeCall(IURNameResolver.name, (_namehash(reverseName, 0))),
+            lookup,
+            this.reverseNameCallback.selector
+        );
+        return _afterName(lookup, nameAnswer, reverseResolver);
     }
 
-    /// @dev Reverse resolution runs in one call: a resolver that goes offchain here is a ResolverError, not a lookup.
-    function _resolveOnchain(bytes memory name, bytes memory data, string[] memory gateways)
+    /// @dev The reverse record is known: forward-resolve the name for the same coin type.
+    function _afterName(ReverseLookup memory lookup, bytes memory nameAnswer, address reverseResolver)
+        internal
+        view
+        returns (string memory, address, address)
+    {
+        lookup.primary = abi.decode(nameAnswer, (string));
+        lookup.reverseResolver = reverseResolver;
+        if (bytes(lookup.primary).length == 0) return (lookup.primary, address(0), reverseResolver);
+        bytes memory dnsName = _dnsEncode(lookup.primary);
+        bytes32 node = _namehash(dnsName, 0);
+        bytes memory addrCall = lookup.coinType == COIN_TYPE_ETH
+            ? abi.encodeWithSignature("addr(bytes32)", node)
+            : abi.encodeWithSignature("addr(bytes32,uint256)", node, lookup.coinType);
+        (bytes memory addrAnswer, address resolver) =
+            _resolveStep(dnsName, addrCall, lookup, this.reverseAddressCallback.selector);
+        return _afterAddress(lookup, addrAnswer, resolver);
+    }
+
+    /// @dev The forward address is known: the primary name holds only when it is the address asked about.
+    function _afterAddress(ReverseLookup memory lookup, bytes memory addrAnswer, address resolver)
+        internal
+        pure
+        returns (string memory, address, address)
+    {
+        bytes memory primaryAddress = lookup.coinType == COIN_TYPE_ETH
+            ? abi.encodePacked(abi.decode(addrAnswer, (address)))
+            : abi.decode(addrAnswer, (bytes));
+        if (keccak256(primaryAddress) != keccak256(lookup.lookupAddress)) {
+            revert ReverseAddressMismatch(lookup.primary, primaryAddress);
+        }
+        return (lookup.primary, resolver, lookup.reverseResolver);
+    }
+
+    /// @dev One resolution of a reverse lookup. When it goes offchain, the lookup reverts with this contract's own
+    /// OffchainLookup, and `callback` takes the gateway's answer with the lookup's state (as ENS's Universal Resolver
+    /// does in reverse).
+    function _resolveStep(bytes memory name, bytes memory data, ReverseLookup memory lookup, bytes4 callback)
         internal
         view
         returns (bytes memory, address)
     {
-        try this.resolveWithGateways(name, data, gateways) returns (bytes memory answer, address resolver) {
+        try this.resolveWithGateways(name, data, lookup.gateways) returns (bytes memory answer, address resolver) {
             return (answer, resolver);
         } catch (bytes memory errorData) {
-            if (errorData.length >= 4 && bytes4(errorData) == OffchainLookup.selector) revert ResolverError(errorData);
-            assembly {
-                revert(add(errorData, 32), mload(errorData))
+            _rethrow(errorData, lookup, callback);
+        }
+    }
+
+    /// @dev Hands a gateway's answer to the pending resolution; a further offchain round comes back to `callback`.
+    function _continueOffchain(bytes calldata response, ReverseLookup memory lookup, bytes4 callback)
+        internal
+        view
+        returns (bytes memory, address)
+    {
+        try this.resolveCallback(response, lookup.inner) returns (bytes memory answer, address resolver) {
+            return (answer, resolver);
+        } catch (bytes memory errorData) {
+            _rethrow(errorData, lookup, callback);
+        }
+    }
+
+    /// @dev An OffchainLookup of this contract's resolution, re-aimed at `callback` with the lookup's state; any
+    /// other error as it was.
+    function _rethrow(bytes memory errorData, ReverseLookup memory lookup, bytes4 callback) internal view {
+        if (errorData.length >= 4 && bytes4(errorData) == OffchainLookup.selector) {
+            bytes memory args = new bytes(errorData.length - 4);
+            for (uint256 j = 0; j < args.length; j++) args[j] = errorData[j + 4];
+            (address sender, string[] memory urls, bytes memory callData,, bytes memory inner) =
+                abi.decode(args, (address, string[], bytes, bytes4, bytes));
+            if (sender == address(this)) {
+                lookup.inner = inner;
+                revert OffchainLookup(address(this), urls, callData, callback, abi.encode(lookup));
             }
+        }
+        assembly {
+            revert(add(errorData, 32), mload(errorData))
         }
     }
 

@@ -14,9 +14,15 @@ export interface CompiledOperationRow {
 
 /**
  * Checks every row against the supergraph and prepares its operation; a row that names a missing field
- * or an invalid operation stops the server at start, not at the first call.
+ * or an invalid operation stops the server at start, not at the first call. `checked` holds, by row id, operation
+ * texts already generated from these rows and validated against this same schema (when the bundle was built,
+ * src/server/built-artifacts.ts): those rows are parsed and prepared, not generated and validated again.
  */
-export function compileRouteTable(table: RouteTable, schema: GraphQLSchema): Map<RouteRow, CompiledOperationRow> {
+export function compileRouteTable(
+  table: RouteTable,
+  schema: GraphQLSchema,
+  checked?: ReadonlyMap<string, string>,
+): Map<RouteRow, CompiledOperationRow> {
   const compiled = new Map<RouteRow, CompiledOperationRow>();
   const ids = new Set<string>();
   for (const row of table.rows) {
@@ -25,9 +31,10 @@ export function compileRouteTable(table: RouteTable, schema: GraphQLSchema): Map
     ids.add(row.id);
     ids.add(key);
     if (row.kind !== 'operation') continue;
-    const source = rowOperation(row, schema);
+    const built = checked?.get(row.id);
+    const source = built ?? rowOperation(row, schema);
     const document = parse(source);
-    const errors = validate(schema, document);
+    const errors = built === undefined ? validate(schema, document) : [];
     if (errors.length > 0) {
       throw new RouteTableError(`route ${row.id}: ${errors.map((e) => e.message).join('; ')}`);
     }

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
 // Bundles the built server (dist/src/server/main.js, from tsc) into dist/bundle/main.mjs, which `npm start` runs, and
-// one subgraph served alone (dist/src/server/serve-subgraph.js) into dist/bundle/subgraph.mjs, which `npm run subgraph`
-// runs. Loading ~2,800 modules one by one was about half of every start; one bundle (tree-shaken, split at the dynamic
-// imports so a busy port or --help is answered before the rest loads) starts in about half the CPU time.
+// one subgraph served alone (dist/src/server/serve-subgraph.js) into dist/bundle/subgraph/subgraph.mjs, which
+// `npm run subgraph` runs. Loading ~2,800 modules one by one was about half of every start; one bundle (tree-shaken,
+// split at the dynamic imports so a busy port or --help is answered before the rest loads) starts in about half the
+// CPU time.
 // Run by `npm run build` after tsc and, when dist/ is stale, by vitest's global setup. Exits 1 on any warning but
 // the expected ones below.
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
 
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -18,28 +19,50 @@ const EXTERNAL = ['better-sqlite3', 'class-validator'];
 
 const startedAt = performance.now();
 const problems = [];
+// Values that depend on no configuration, computed now rather than at every start (src/config/public-dev-keys.ts,
+// src/server/built-artifacts.ts, src/embedded/chain/seed-steps/deployer-accounts.ts).
+const { derivePublicDevKeys } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'config', 'public-dev-keys.js')).href
+);
+await import('reflect-metadata');
+const { buildArtifacts } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'server', 'built-artifacts.js')).href
+);
+const { deriveDeployerAddresses } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'embedded', 'chain', 'seed-steps', 'deployer-accounts.js')).href
+);
+const define = {
+  __BUILT_PUBLIC_DEV_KEYS__: JSON.stringify(derivePublicDevKeys()),
+  __BUILT_DEPLOYER_ADDRESSES__: JSON.stringify(deriveDeployerAddresses()),
+  __BUILT_ARTIFACTS__: JSON.stringify(buildArtifacts()),
+};
 rmSync(outDir, { recursive: true, force: true });
-await build({
-  input: {
-    main: join(projectRoot, 'dist', 'src', 'server', 'main.js'),
-    subgraph: join(projectRoot, 'dist', 'src', 'server', 'serve-subgraph.js'),
-  },
-  platform: 'node',
-  external: (id) => id.startsWith('node:') || EXTERNAL.some((name) => id === name || id.startsWith(`${name}/`)),
-  onLog(level, log) {
-    if (level === 'warn') problems.push(log.message);
-  },
-  output: {
-    dir: outDir,
-    format: 'esm',
-    entryFileNames: '[name].mjs',
-    chunkFileNames: '[name]-[hash].mjs',
-    sourcemap: true,
-    // CommonJS packages inside an ES module bundle still call require() (node built-ins, optional peers).
-    banner:
-      "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
-  },
-});
+/**
+ * One entry, bundled on its own into `dir`: two entries in one build share chunks whose order of evaluation no longer
+ * puts `reflect-metadata` before the decorated classes.
+ */
+const bundle = (name, entry, dir) =>
+  build({
+    input: { [name]: join(projectRoot, 'dist', 'src', 'server', entry) },
+    platform: 'node',
+    transform: { define },
+    external: (id) => id.startsWith('node:') || EXTERNAL.some((pkg) => id === pkg || id.startsWith(`${pkg}/`)),
+    onLog(level, log) {
+      if (level === 'warn') problems.push(log.message);
+    },
+    output: {
+      dir,
+      format: 'esm',
+      entryFileNames: '[name].mjs',
+      chunkFileNames: '[name]-[hash].mjs',
+      sourcemap: true,
+      // CommonJS packages inside an ES module bundle still call require() (node built-ins, optional peers).
+      banner:
+        "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+    },
+  });
+await bundle('main', 'main.js', outDir);
+await bundle('subgraph', 'serve-subgraph.js', join(outDir, 'subgraph'));
 if (problems.length > 0) {
   process.stderr.write(`bundling the server warned:\n${problems.join('\n')}\n`);
   process.exit(1);

@@ -14,9 +14,11 @@ const contractsDir = join(projectRoot, 'contracts');
 const artifactsDir = join(projectRoot, 'generated', 'contracts');
 const tscScript = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 const bundleScript = join(projectRoot, 'scripts', 'bundle-server.mjs');
-/** What tsconfig.build.json compiles (then bundled), and the bundles every build writes last (npm start, npm run subgraph). */
+/** What tsconfig.build.json compiles (then bundled), and the bundles every build writes last (start, subgraph). */
 const BUILD_INPUTS = ['src', 'subgraphs', 'rest-compat', 'checks', 'test/bench', 'test/helpers', 'examples'];
-const BUILT_ENTRIES = ['main.mjs', 'subgraph.mjs'].map((file) => join(projectRoot, 'dist', 'bundle', file));
+const BUILT_ENTRIES = ['main.mjs', join('subgraph', 'subgraph.mjs')].map((file) =>
+  join(projectRoot, 'dist', 'bundle', file),
+);
 
 /**
  * Tests run from source without `npm run build`, so do here what the build does when its output is missing or stale:
@@ -66,7 +68,11 @@ function distIsStale(): boolean {
   return BUILD_INPUTS.some((dir) =>
     readdirSync(join(projectRoot, dir), { recursive: true, encoding: 'utf8' }).some(
       (file) =>
-        file.endsWith('.ts') && !file.endsWith('.test.ts') && statSync(join(projectRoot, dir, file)).mtimeMs > builtAt,
+        file.endsWith('.ts') &&
+        !file.endsWith('.test.ts') &&
+        // The typed client's own build (generated types, its dist) is not part of the project's.
+        !file.startsWith('typed-client/') &&
+        statSync(join(projectRoot, dir, file)).mtimeMs > builtAt,
     ),
   );
 }

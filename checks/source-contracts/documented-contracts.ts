@@ -322,6 +322,42 @@ export const GROWTHEPIE_DOCUMENTED = documented({
 const account = { type: ['object', 'null'], required: ['id'], properties: { id: { type: 'string' } } };
 
 /** The ENS subgraph (The Graph): GraphQL over POST; `domains` of the deployed schema (registrant, wrappedOwner, expiryDate). */
+/** A Domain as DomainsOfAccount selects it (names by address). */
+const domainOfAccount = {
+  type: 'object',
+  required: ['name', 'expiryDate', 'owner', 'registrant', 'wrappedOwner'],
+  properties: {
+    name: { type: ['string', 'null'] },
+    expiryDate: { anyOf: [unsignedString, { type: 'null' }] },
+    owner: account,
+    registrant: account,
+    wrappedOwner: account,
+  },
+} as const;
+
+/** A Domain as RecordsOfNames selects it: its resolver's text keys, coin types (BigInt strings) and content hash. */
+const domainRecords = {
+  type: 'object',
+  required: ['name', 'resolver'],
+  properties: {
+    name: { type: ['string', 'null'] },
+    resolver: {
+      anyOf: [
+        {
+          type: 'object',
+          required: ['texts', 'coinTypes', 'contentHash'],
+          properties: {
+            texts: { anyOf: [{ type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+            coinTypes: { anyOf: [{ type: 'array', items: unsignedString }, { type: 'null' }] },
+            contentHash: { anyOf: [{ type: 'string', pattern: '^0x([0-9a-fA-F]{2})*$' }, { type: 'null' }] },
+          },
+        },
+        { type: 'null' },
+      ],
+    },
+  },
+} as const;
+
 export const ENS_SUBGRAPH_DOCUMENTED = documented({
   title: 'ENS subgraph GraphQL endpoint',
   version: 'deployed',
@@ -330,7 +366,7 @@ export const ENS_SUBGRAPH_DOCUMENTED = documented({
   path: '/',
   responses: {
     '200': {
-      description: 'GraphQL reply: data.domains, or errors',
+      description: 'GraphQL reply: data.domains (DomainsOfAccount or RecordsOfNames), or errors',
       schema: {
         anyOf: [
           {
@@ -343,17 +379,7 @@ export const ENS_SUBGRAPH_DOCUMENTED = documented({
                 properties: {
                   domains: {
                     type: 'array',
-                    items: {
-                      type: 'object',
-                      required: ['name', 'expiryDate', 'owner', 'registrant', 'wrappedOwner'],
-                      properties: {
-                        name: { type: ['string', 'null'] },
-                        expiryDate: { anyOf: [unsignedString, { type: 'null' }] },
-                        owner: account,
-                        registrant: account,
-                        wrappedOwner: account,
-                      },
-                    },
+                    items: { anyOf: [domainOfAccount, domainRecords] },
                   },
                 },
               },

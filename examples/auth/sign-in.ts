@@ -56,7 +56,7 @@ export default async function signIn({ api, print }: Example): Promise<void> {
       body: JSON.stringify({ name: 'example server' }),
     }),
   );
-  print(`API key ${created.key.id}: ${created.key.key.slice(0, 12)}… (${created.key.dailyLimit} calls a day)`);
+  print(`API key ${created.key.id}: ${created.key.key.slice(0, 12)}… (daily limit: ${created.key.dailyLimit})`);
 
   // Calls with the key are counted on the key, not on the IP address.
   const usage = await json<{ tier: string; used: number; limit: number }>(

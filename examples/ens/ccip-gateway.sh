@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
 # The CCIP-Read gateway: its health (signer, served parents, subnames), then what an ERC-3668 client sends when
 # offchain.eth's OffchainResolver reverts with OffchainLookup: resolve(dave.offchain.eth, addr(node)).
-set -euo pipefail
 API_URL=${API_URL:-http://127.0.0.1:3000}
 curl -sS "$API_URL/ccip/health"
 echo

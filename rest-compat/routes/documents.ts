@@ -27,6 +27,14 @@ export function openApiDocument(ctx: DocumentContext): OpenApiDocument {
   return document;
 }
 
+/**
+ * Makes `document` the OpenAPI document of `ctx` (one made ahead, when the bundle was built, from the same table,
+ * schema and values): openApiDocument(ctx) and the YAML answer it from then on.
+ */
+export function adoptOpenApiDocument(ctx: DocumentContext, document: OpenApiDocument): void {
+  builtDocuments.set(ctx, document);
+}
+
 /** The machine-readable description and the page that renders it, both generated from this table. */
 export const documentRoutes: RouteRow[] = [
   {

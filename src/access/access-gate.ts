@@ -2,10 +2,10 @@ import type { Tier } from '../../rest-compat/route-row.js';
 import type { ApiError } from '../errors/api-error.js';
 import type { AccessTallies } from '../observability/access-tallies.js';
 import type { Store } from '../store/store.js';
-import { holdApiKeySlot } from './api-key-slot.js';
+import { admitApiKeyCall } from './api-key-slot.js';
 import { type BazaarExtension, bazaarTags } from './bazaar-discovery.js';
 import type { AccessLimits } from './caller-limits.js';
-import { countedAdmission } from './counted-admission.js';
+import { countedAdmission, type DecidedCount } from './counted-admission.js';
 import type { AccessRequest, Caller, IdentifyCaller } from './identify-caller.js';
 import { routePriceUsd } from './payment-catalog.js';
 import type { PaymentTerms } from './payment-offer.js';
@@ -110,7 +110,7 @@ export const noRelease = (): void => {};
  * @example const gate = createAccessGate({ store, identify, limits: accessLimitsFromConfig(config) })
  */
 export function createAccessGate(params: {
-  store: Pick<Store, 'consumeQuota' | 'acquireSlot' | 'releaseSlot' | 'debitCredit' | 'refundDebit' | 'touchApiKey'>;
+  store: Pick<Store, 'consumeQuota' | 'admitKeyCall' | 'releaseSlot' | 'debitCredit' | 'refundDebit' | 'touchApiKey'>;
   identify: IdentifyCaller;
   limits: AccessLimits;
   now?: () => number;
@@ -126,10 +126,10 @@ export function createAccessGate(params: {
   const { store, tallies } = params;
   const now = params.now ?? Date.now;
   const identify = identifiedOncePerRequest(params.identify);
-  const admitCounted = countedAdmission({ store, now, tallies });
+  const counted = countedAdmission({ store, now, tallies });
   const slots = { store, max: params.limits.apiKeyConcurrency, now, tallies };
-  const count = (req: AccessRequest, caller: Caller, route: AccessRoute, tier: CountedTier) =>
-    admitCounted(caller, tier, (p) => params.onDailyLimit?.({ caller, route, req, ...p }));
+  const count = (req: AccessRequest, caller: Caller, route: AccessRoute, tier: CountedTier, decided?: DecidedCount) =>
+    counted.admit(caller, tier, (p) => params.onDailyLimit?.({ caller, route, req, ...p }), decided);
 
   return {
     identify,
@@ -160,11 +160,14 @@ export function createAccessGate(params: {
       const { apiKey } = caller;
       if (!apiKey) return { caller, headers: (await count(req, caller, route, tier)).headers, release: noRelease };
 
-      const release = await holdApiKeySlot(slots, { ...caller, apiKey }, tier);
+      // The common case in one step (one Redis round trip): a concurrency slot, the quota counters, lastUsedAt.
+      const counters = counted.planFor(caller, tier).counters;
+      const { release, at, quota } = await admitApiKeyCall(slots, { ...caller, apiKey }, tier, counters);
       try {
-        const { headers, refund } = await count(req, caller, route, tier);
-        // lastUsedAt is informational: not worth a round trip on the caller's time.
-        store.touchApiKey({ id: apiKey.id, now: now() }).catch(() => {});
+        const { headers, refund } = await count(req, caller, route, tier, { at, result: quota });
+        // Admitted past the daily limit (a credit paid): lastUsedAt, which admitKeyCall sets only on an admitted
+        // quota, is informational and not worth a round trip on the caller's time.
+        if (!quota.admitted) store.touchApiKey({ id: apiKey.id, now: now() }).catch(() => {});
         return refund ? { caller, headers, release, refund } : { caller, headers, release };
       } catch (err) {
         release();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiError } from '../errors/api-error.js';
 import type { AccessTallies } from '../observability/access-tallies.js';
-import type { Store } from '../store/store.js';
+import type { QuotaDecision, Store } from '../store/store.js';
 import { BoundedMemo } from './bounded-memo.js';
 import type { Caller } from './identify-caller.js';
 import { creditsUsedCounter, DAY_MS, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
@@ -26,8 +26,28 @@ export interface CountedCall {
   refund?: () => void;
 }
 
-/** Counts one call of a caller on a tier; resolves to what it was admitted with, or throws the refusal. */
-export type AdmitCounted = (caller: Caller, tier: CountedTier, onDailyLimit?: DailyLimitError) => Promise<CountedCall>;
+/** A call counted already (with an API key's slot, by admitKeyCall at `at`): its quota decision. */
+export interface DecidedCount {
+  at: number;
+  result: QuotaDecision;
+}
+
+/**
+ * Counts one call of a caller on a tier (or takes the count `decided` already); resolves to what it was admitted
+ * with, or throws the refusal.
+ */
+export type AdmitCounted = (
+  caller: Caller,
+  tier: CountedTier,
+  onDailyLimit?: DailyLimitError,
+  decided?: DecidedCount,
+) => Promise<CountedCall>;
+
+/** What counts calls: the admission, and the plan of counters it counts a caller's calls on. */
+export interface CountedAdmission {
+  admit: AdmitCounted;
+  planFor: (caller: Caller, tier: CountedTier) => QuotaPlan;
+}
 
 /**
  * A caller's plan per tier, the same on every call (its limits only change with a new API key record): made once and
@@ -54,19 +74,19 @@ function quotaPlans(): (caller: Caller, tier: CountedTier) => QuotaPlan {
 /**
  * Counts each call against the caller's daily and per-minute quotas in the store, atomically; past its daily limit an
  * API key pays one credit per call (still within its per-minute limits), anyone else is refused until midnight UTC.
- * @example const admitCounted = countedAdmission({ store }); const { headers } = await admitCounted(caller, 'light')
+ * @example const counted = countedAdmission({ store }); const { headers } = await counted.admit(caller, 'light')
  */
 export function countedAdmission(p: {
   store: Pick<Store, 'consumeQuota' | 'debitCredit' | 'refundDebit'>;
   now: () => number;
   tallies?: AccessTallies;
-}): AdmitCounted {
+}): CountedAdmission {
   const { store, tallies } = p;
   const planFor = quotaPlans();
-  return async (caller, tier, onDailyLimit) => {
+  const admit: AdmitCounted = async (caller, tier, onDailyLimit, decided) => {
     const plan = planFor(caller, tier);
-    const at = p.now();
-    const result = await store.consumeQuota({ counters: plan.counters, now: at });
+    const at = decided?.at ?? p.now();
+    const result = decided?.result ?? (await store.consumeQuota({ counters: plan.counters, now: at }));
     const days = plan.daily.length;
     const headersFor = (counts: readonly number[]) => rateLimitHeaders({ plan, tier, counts, now: at });
     if (result.admitted) return { headers: headersFor(result.counts) };
@@ -113,4 +133,5 @@ export function countedAdmission(p: {
       onDailyLimit?.({ headers, limit, retryAfter }) ?? rateLimited({ tier, limit, perMinute: false, headers, now: at })
     );
   };
+  return { admit, planFor };
 }

@@ -44,7 +44,7 @@ export function rateLimited(p: {
       tier: p.tier,
       limit,
       suggestion: p.perMinute
-        ? `Retry after ${retryAfter} seconds, sign in with SIWE or use an API key for higher limits`
+        ? `Retry after ${countOf(retryAfter, 'second')}, sign in with SIWE or use an API key for higher limits`
         : 'Sign in with SIWE, use an API key with credits, or pay per request with x402',
     },
     { ...p.headers, 'Retry-After': String(retryAfter) },
@@ -63,7 +63,7 @@ export function insufficientCredits(p: {
   const { limit } = p;
   return new ApiError(
     'INSUFFICIENT_CREDITS',
-    `Insufficient Credits: the key's daily limit of ${limit} requests on the ${p.tier} tier is reached and its credits are used up`,
+    `Insufficient Credits: the key's daily limit of ${countOf(limit, 'request')} on the ${p.tier} tier is reached and its credits are used up`,
     {
       retryAfter,
       tier: p.tier,
@@ -80,12 +80,12 @@ export function insufficientCredits(p: {
 export function tooManyInFlight(tier: CountedTier, limit: number): ApiError {
   return new ApiError(
     'RATE_LIMITED',
-    `Concurrency limit exceeded: ${limit} requests in flight at once per API key`,
+    `Concurrency limit exceeded: ${countOf(limit, 'request')} in flight at once per API key`,
     {
       retryAfter: 1,
       tier,
       limit,
-      suggestion: `Wait for a response before sending more than ${limit} requests at once with this key`,
+      suggestion: `Wait for a response before sending more than ${countOf(limit, 'request')} at once with this key`,
     },
     { 'Retry-After': '1' },
   );
@@ -96,5 +96,13 @@ export function tooManyInFlight(tier: CountedTier, limit: number): ApiError {
  * @example requestsPer(1, 'day') // '1 request per day'
  */
 export function requestsPer(limit: number, unit: 'minute' | 'day'): string {
-  return `${limit} ${limit === 1 ? 'request' : 'requests'} per ${unit}`;
+  return `${countOf(limit, 'request')} per ${unit}`;
+}
+
+/**
+ * A count and its noun, in the singular for one: every number a message says goes through here.
+ * @example countOf(1, 'second') // '1 second'
+ */
+export function countOf(count: number, noun: 'request' | 'second' | 'call'): string {
+  return `${count} ${count === 1 ? noun : `${noun}s`}`;
 }

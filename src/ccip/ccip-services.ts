@@ -58,6 +58,95 @@ function internal(code: 'CCIP_ERROR' | 'CCIP_HEALTH_ERROR', message: string, cau
   return Object.assign(error, { cause });
 }
 
+/** What the gateway's answers and health read: the served parents, the store, the signing key and the clock. */
+interface CcipGateway {
+  store: CreateCcipServicesParameters['store'];
+  parentNames: readonly string[];
+  chainParents: readonly ChainServedParent[];
+  answerTtlSeconds: number;
+  signerKey: Hex;
+  signer: Address;
+  now: () => number;
+  /** The served parent a name falls under (itself or a descendant), or undefined. */
+  parentOf: (name: string) => string | undefined;
+}
+
+/** The records of a subname registered in the store; null for the parent itself and names below a subname. */
+async function storedRecords(gateway: CcipGateway, name: string, parent: string): Promise<SubnameRecords | null> {
+  const label = name.slice(0, -(parent.length + 1));
+  // The parent itself, and names below a subname, hold no records: the resolver answers them as unset.
+  if (name === parent || label.includes('.')) return null;
+  try {
+    return (await gateway.store.getSubname({ parent, label }))?.records ?? null;
+  } catch (err) {
+    throw internal('CCIP_ERROR', 'CCIP gateway internal error: the record store failed', err);
+  }
+}
+
+/**
+ * The signed answer to an OffchainResolver's resolve(name, data): the records of a name under a served parent (from
+ * the store, or from the chain for a chain-served parent), valid for the configured TTL.
+ */
+async function gatewayAnswer(
+  gateway: CcipGateway,
+  { sender, data }: { sender: string; data: string },
+): Promise<{ data: Hex; signature: Hex; validUntil: number }> {
+  const { parentNames } = gateway;
+  const resolver = getAddress(ccipArgument(ccipSender, 'sender', sender));
+  // The rule checked `0x` and whole bytes of hex: the text is viem's Hex as it is.
+  const calldata = ccipArgument(ccipCalldata, 'data', data) as Hex;
+  let request: ReturnType<typeof decodeResolveRequest>;
+  try {
+    request = decodeResolveRequest(calldata);
+  } catch (err) {
+    if (err instanceof ResolveRequestError) throw ccipError(err.message);
+    throw err;
+  }
+  const parent = gateway.parentOf(request.name);
+  const chainParent = gateway.chainParents.find(
+    ({ parent: served }) => request.name === served || request.name.endsWith(`.${served}`),
+  );
+  if (parent === undefined && chainParent === undefined)
+    throw notFound(`${request.name} is not under a name this gateway serves (${parentNames.join(', ')})`);
+  const records =
+    parent !== undefined
+      ? await storedRecords(gateway, request.name, parent)
+      : await chainParent!.records(request.name, request.query);
+  const result = recordResult(request.query, records);
+  const validUntil = Math.floor(gateway.now() / 1000) + gateway.answerTtlSeconds;
+  const signed = await signOffchainAnswer(
+    { resolver, expires: BigInt(validUntil), request: calldata, result },
+    gateway.signerKey,
+  );
+  return { data: signed.data, signature: signed.signature, validUntil };
+}
+
+/** The gateway's health: the record store answers, how many subnames it holds, who signs and for how long. */
+async function gatewayHealth(gateway: CcipGateway): ReturnType<CcipServices['health']> {
+  let recordCount: number;
+  try {
+    await gateway.store.ping();
+    recordCount = await gateway.store.countSubnames();
+  } catch (err) {
+    // A store outage (down, hung, locked) is the 503 every route answers for it; anything else is the gateway's 500.
+    if (err instanceof ApiError && err.code === 'SERVICE_UNAVAILABLE') {
+      throw new ApiError('SERVICE_UNAVAILABLE', 'CCIP health check failed: the record store does not answer');
+    }
+    throw internal('CCIP_HEALTH_ERROR', 'CCIP health check failed: the record store failed', err);
+  }
+  return {
+    status: 'ok',
+    recordCount,
+    // The contract's field (docs/api-contract.md#other-shapes), naming the store's kind: a file path or a Redis
+    // host tells a caller nothing it should know.
+    dbPath: gateway.store.describe().kind,
+    timestamp: new Date(gateway.now()).toISOString(),
+    signer: gateway.signer,
+    parents: [...gateway.parentNames],
+    answerTtlSeconds: gateway.answerTtlSeconds,
+  };
+}
+
 /**
  * The CCIP-Read gateway and the subname registry over the store: answers OffchainResolver requests from the subnames
  * registered under the configured parents, signed with CCIP_SIGNER_KEY (or a key generated once and kept in the
@@ -81,74 +170,23 @@ export async function createCcipServices(p: CreateCcipServicesParameters): Promi
     return parent;
   }
 
-  async function recordsFor(name: string, parent: string): Promise<SubnameRecords | null> {
-    const label = name.slice(0, -(parent.length + 1));
-    // The parent itself, and names below a subname, hold no records: the resolver answers them as unset.
-    if (name === parent || label.includes('.')) return null;
-    try {
-      return (await p.store.getSubname({ parent, label }))?.records ?? null;
-    } catch (err) {
-      throw internal('CCIP_ERROR', 'CCIP gateway internal error: the record store failed', err);
-    }
-  }
+  const gateway: CcipGateway = {
+    store: p.store,
+    parentNames,
+    chainParents: p.chainParents ?? [],
+    answerTtlSeconds,
+    signerKey,
+    signer,
+    now,
+    parentOf,
+  };
 
   return {
     signer,
 
-    async answer({ sender, data }) {
-      const resolver = getAddress(ccipArgument(ccipSender, 'sender', sender));
-      // The rule checked `0x` and whole bytes of hex: the text is viem's Hex as it is.
-      const calldata = ccipArgument(ccipCalldata, 'data', data) as Hex;
-      let request: ReturnType<typeof decodeResolveRequest>;
-      try {
-        request = decodeResolveRequest(calldata);
-      } catch (err) {
-        if (err instanceof ResolveRequestError) throw ccipError(err.message);
-        throw err;
-      }
-      const parent = parentOf(request.name);
-      const chainParent = (p.chainParents ?? []).find(
-        ({ parent: served }) => request.name === served || request.name.endsWith(`.${served}`),
-      );
-      if (parent === undefined && chainParent === undefined)
-        throw notFound(`${request.name} is not under a name this gateway serves (${parentNames.join(', ')})`);
-      const records =
-        parent !== undefined
-          ? await recordsFor(request.name, parent)
-          : await chainParent!.records(request.name, request.query);
-      const result = recordResult(request.query, records);
-      const validUntil = Math.floor(now() / 1000) + answerTtlSeconds;
-      const signed = await signOffchainAnswer(
-        { resolver, expires: BigInt(validUntil), request: calldata, result },
-        signerKey,
-      );
-      return { data: signed.data, signature: signed.signature, validUntil };
-    },
+    answer: (request) => gatewayAnswer(gateway, request),
 
-    async health() {
-      let recordCount: number;
-      try {
-        await p.store.ping();
-        recordCount = await p.store.countSubnames();
-      } catch (err) {
-        // A store outage (down, hung, locked) is the 503 every route answers for it; anything else is the gateway's 500.
-        if (err instanceof ApiError && err.code === 'SERVICE_UNAVAILABLE') {
-          throw new ApiError('SERVICE_UNAVAILABLE', 'CCIP health check failed: the record store does not answer');
-        }
-        throw internal('CCIP_HEALTH_ERROR', 'CCIP health check failed: the record store failed', err);
-      }
-      return {
-        status: 'ok',
-        recordCount,
-        // The contract's field (docs/api-contract.md#other-shapes), naming the store's kind: a file path or a Redis
-        // host tells a caller nothing it should know.
-        dbPath: p.store.describe().kind,
-        timestamp: new Date(now()).toISOString(),
-        signer,
-        parents: [...parentNames],
-        answerTtlSeconds,
-      };
-    },
+    health: () => gatewayHealth(gateway),
 
     async subnameOwner(name) {
       const parent = parentOf(name);

@@ -5,6 +5,9 @@ import { encodeContentHash } from '../sources/ens/content-hash.js';
 import type { SubnameRecords } from '../store/store.js';
 import type { RecordQuery } from './resolve-request.js';
 
+/** What the gateway answers from: a subname's records, or a chain-served name's (a reverse name's `name` too). */
+export type ServedRecords = SubnameRecords & { name?: string };
+
 /** Own entries only: a text key such as `constructor` must not find Object.prototype's. */
 const own = (map: Record<string, string> | undefined, key: string): string | undefined =>
   map && Object.hasOwn(map, key) ? map[key] : undefined;
@@ -14,7 +17,7 @@ const own = (map: Record<string, string> | undefined, key: string): string | und
  * as a resolver does: the zero address, empty bytes, the empty string.
  * @example recordResult({ kind: 'addr' }, { addresses: { '60': '0xf39F…' }, texts: {} }) // '0x000…f39fd6e5…'
  */
-export function recordResult(query: RecordQuery, records: SubnameRecords | null): Hex {
+export function recordResult(query: RecordQuery, records: ServedRecords | null): Hex {
   switch (query.kind) {
     case 'addr':
       return encodeAbiParameters(
@@ -34,5 +37,7 @@ export function recordResult(query: RecordQuery, records: SubnameRecords | null)
         [{ type: 'bytes' }],
         [records?.contenthash ? encodeContentHash(records.contenthash) : '0x'],
       );
+    case 'name':
+      return encodeAbiParameters([{ type: 'string' }], [records?.name ?? '']);
   }
 }

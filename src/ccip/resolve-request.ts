@@ -6,9 +6,10 @@ export const resolverServiceAbi = parseAbi([
   'function resolve(bytes name, bytes data) view returns (bytes result, uint64 expires, bytes sig)',
 ]);
 
-/** The resolver profiles the gateway answers (ENSIP-1, ENSIP-9, ENSIP-5, ENSIP-7). */
+/** The resolver profiles the gateway answers (ENSIP-1, ENSIP-9, ENSIP-5, ENSIP-7, ENSIP-3 reverse names). */
 export const recordProfileAbi = parseAbi([
   'function addr(bytes32 node) view returns (address)',
+  'function name(bytes32 node) view returns (string)',
   'function addr(bytes32 node, uint256 coinType) view returns (bytes)',
   'function text(bytes32 node, string key) view returns (string)',
   'function contenthash(bytes32 node) view returns (bytes)',
@@ -19,7 +20,8 @@ export type RecordQuery =
   | { kind: 'addr' }
   | { kind: 'addrByCoin'; coinType: bigint }
   | { kind: 'text'; key: string }
-  | { kind: 'contenthash' };
+  | { kind: 'contenthash' }
+  | { kind: 'name' };
 
 export interface ResolveRequest {
   /** The dotted name, as the DNS-encoded name spelt it. */
@@ -36,7 +38,7 @@ export class ResolveRequestError extends Error {
 /**
  * Reads the calldata an OffchainResolver put in its OffchainLookup: `resolve(bytes name, bytes data)` where `data` is
  * one of addr(bytes32) 0x3b3b57de, addr(bytes32,uint256) 0xf1cb7e06, text(bytes32,string) 0x59d1d43c,
- * contenthash(bytes32) 0xbc1c58d1. The inner call's node must be namehash(name), or the answer would be signed for a
+ * contenthash(bytes32) 0xbc1c58d1, name(bytes32) 0x691f3431 (a reverse record). The inner call's node must be namehash(name), or the answer would be signed for a
  * name the caller did not ask about.
  * @example decodeResolveRequest(vector.request) // { name: 'test.eth', node: '0xeb4f…', query: { kind: 'addr' } }
  */
@@ -55,7 +57,9 @@ export function decodeResolveRequest(request: Hex): ResolveRequest {
   try {
     call = decodeFunctionData({ abi: recordProfileAbi, data: inner });
   } catch {
-    throw new ResolveRequestError('unsupported record: only addr, addr(coinType), text and contenthash are served');
+    throw new ResolveRequestError(
+      'unsupported record: only addr, addr(coinType), text, contenthash and name are served',
+    );
   }
   const node = call.args[0];
   if (node.toLowerCase() !== namehash(name)) throw new ResolveRequestError(`node ${node} is not namehash(${name})`);
@@ -70,5 +74,7 @@ function recordQuery(call: ReturnType<typeof decodeFunctionData<typeof recordPro
       return { kind: 'text', key: call.args[1] };
     case 'contenthash':
       return { kind: 'contenthash' };
+    case 'name':
+      return { kind: 'name' };
   }
 }

@@ -25,21 +25,32 @@ export function publicDevAccountsNode(): HDKey {
   return HDKey.fromMasterSeed(seed).derive("m/44'/60'/0'/0");
 }
 
+/**
+ * The keys below as scripts/bundle-server.mjs derived them when it built the bundle (`npm start` runs it): the
+ * derivation does not depend on configuration, so it is done once per build, not per start. Undefined where the code
+ * runs unbundled (tests, tsc output): there they are derived on first use.
+ */
+declare const __BUILT_PUBLIC_DEV_KEYS__: readonly { address: Address; privateKey: Hex }[] | undefined;
+
 let derived: readonly { address: Address; privateKey: Hex }[] | undefined;
 
-/**
- * The development accounts whose private keys are public (derived from the mnemonic, not written down), by index:
- * no offer may name one as its receiver, no signer may use one's key. Derived once per process (~0.1-0.3 s), and only
- * when a configured value has to be checked.
- * @example publicDevKeys()[9].address // '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
- */
-export function publicDevKeys(): readonly { address: Address; privateKey: Hex }[] {
-  if (derived) return derived;
+/** Derives the keys from the public mnemonic (~0.1-0.3 s of CPU). */
+export function derivePublicDevKeys(): readonly { address: Address; privateKey: Hex }[] {
   const node = publicDevAccountsNode();
-  derived = Array.from({ length: PUBLIC_DEV_ACCOUNT_COUNT }, (_, index) => {
+  return Array.from({ length: PUBLIC_DEV_ACCOUNT_COUNT }, (_, index) => {
     const privateKey = bytesToHex(node.deriveChild(index).privateKey!);
     return { address: privateKeyToAddress(privateKey), privateKey };
   });
+}
+
+/**
+ * The development accounts whose private keys are public (derived from the mnemonic, not written down), by index:
+ * no offer may name one as its receiver, no signer may use one's key. Derived at build time in the bundle, else once
+ * per process and only when needed.
+ * @example publicDevKeys()[9].address // '0xa0Ee7A142d267C1f36714E4a8F75612F20a79720'
+ */
+export function publicDevKeys(): readonly { address: Address; privateKey: Hex }[] {
+  derived ??= typeof __BUILT_PUBLIC_DEV_KEYS__ !== 'undefined' ? __BUILT_PUBLIC_DEV_KEYS__ : derivePublicDevKeys();
   return derived;
 }
 

@@ -33,3 +33,13 @@ export const DEMO_ACTION_LIST = [
 ] as const;
 
 export type DemoActionName = (typeof DEMO_ACTION_LIST)[number]['name'];
+
+/** The demo's commands that send no transaction: listed after the actions. */
+export const DEMO_COMMANDS = [
+  { name: 'accounts', description: 'the dev accounts: address, ETH, demo USDC, primary name' },
+  {
+    name: 'api-key',
+    description:
+      'signs in with Ethereum as alice and prints a demo API key once, as an `export API_KEY=…` line (embedded default only)',
+  },
+] as const;

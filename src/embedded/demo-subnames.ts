@@ -1,5 +1,5 @@
+import { publicDevKeys } from '../config/public-dev-keys.js';
 import type { Store, SubnameRecord } from '../store/store.js';
-import { getDevAccounts } from './chain/dev-accounts.js';
 
 /** Dev account that owns the demo subname (no demo .eth name or primary name of its own). */
 const DEMO_SUBNAME_OWNER = 7;
@@ -10,7 +10,8 @@ const DEMO_SUBNAME_OWNER = 7;
  * registration first.
  */
 export function demoSubname(now: number): SubnameRecord {
-  const owner = getDevAccounts()[DEMO_SUBNAME_OWNER]!.address;
+  // Anvil's account #7 (the same as getDevAccounts()[7], without deriving the signing accounts at start).
+  const owner = publicDevKeys()[DEMO_SUBNAME_OWNER]!.address;
   return {
     parent: 'offchain.eth',
     label: 'dave',

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import type { toFacilitatorEvmSigner } from '@x402/evm';
-import { type Address, createWalletClient, defineChain, http, publicActions } from 'viem';
+import { type Address, type Chain, createWalletClient, defineChain, http, publicActions } from 'viem';
 import type { settle as settleV1 } from 'x402/facilitator';
 import type { PaymentPayload as PaymentPayloadV1, PaymentRequirements as PaymentRequirementsV1 } from 'x402/types';
 import { MULTICALL3_ADDRESS, VIEM_CHAINS } from '../sources/rpc/viem-chains.js';
@@ -59,6 +59,40 @@ function send(res: ServerResponse, status: number, body: unknown): void {
 }
 
 /**
+ * The x402 packages' facilitators over the chain, settling from development account 0. The packages (and the chain
+ * list x402 1.x loads) take ~0.5 s to import: loaded on the first request, not on every start. v2: the x402
+ * Foundation's current facilitator. v1: the x402 1.x package's own facilitator, which keeps v1's "value at least
+ * maxAmountRequired" rule (the current v1 port requires the exact amount).
+ */
+async function loadFacilitators(viemChain: Chain, rpcUrl: string) {
+  // Development account 0 settles; its key is derived here too (~0.2 s of HD derivation), not on every start.
+  const account = getDevAccounts()[0]!;
+  const wallet = createWalletClient({
+    account,
+    chain: viemChain,
+    transport: http(rpcUrl, { retryCount: 0 }),
+  }).extend(publicActions);
+  const [{ x402Facilitator }, evm, { ExactEvmScheme }, v1] = await Promise.all([
+    import('@x402/core/facilitator'),
+    import('@x402/evm'),
+    import('@x402/evm/exact/facilitator'),
+    import('x402/facilitator'),
+  ]);
+  const signer = evm.toFacilitatorEvmSigner(
+    Object.assign(wallet, { address: account.address }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
+    { confirmationTimeoutMs: 10_000 },
+  );
+  const v1Client = wallet as unknown as Parameters<typeof settleV1>[0];
+  return {
+    v2: new x402Facilitator().register(`eip155:${BASE_CHAIN_ID}`, new ExactEvmScheme(signer)),
+    verifyV1: (payload: PaymentPayloadV1, requirements: PaymentRequirementsV1) =>
+      v1.verify(v1Client, payload, requirements),
+    settleV1: (payload: PaymentPayloadV1, requirements: PaymentRequirementsV1) =>
+      v1.settle(v1Client, payload, requirements),
+  };
+}
+
+/**
  * The embedded default's x402 facilitator: a second anvil that reports Base's chain id (8453) with our EIP-3009
  * USDC at USDC's canonical Base address (every development account holds test USDC), and the x402 packages' own
  * facilitator code (v1: `x402/facilitator`; v2: `@x402/core` + `@x402/evm`) serving the facilitator HTTP API on an
@@ -77,39 +111,9 @@ export async function startLocalFacilitator(p: { logger?: LocalChainLogger } = {
       rpcUrls: { default: { http: [chain.rpcUrl] } },
       contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
     });
-    // The x402 packages (and the chain list x402 1.x loads) take ~0.5 s to import: loaded on the first request, not
-    // on every start. v2: the x402 Foundation's current facilitator. v1: the x402 1.x package's own facilitator,
-    // which keeps v1's "value at least maxAmountRequired" rule (the current v1 port requires the exact amount).
     let loading: ReturnType<typeof loadFacilitators> | undefined;
-    const loadFacilitators = async () => {
-      // Development account 0 settles; its key is derived here too (~0.2 s of HD derivation), not on every start.
-      const account = getDevAccounts()[0]!;
-      const wallet = createWalletClient({
-        account,
-        chain: viemChain,
-        transport: http(chain.rpcUrl, { retryCount: 0 }),
-      }).extend(publicActions);
-      const [{ x402Facilitator }, evm, { ExactEvmScheme }, v1] = await Promise.all([
-        import('@x402/core/facilitator'),
-        import('@x402/evm'),
-        import('@x402/evm/exact/facilitator'),
-        import('x402/facilitator'),
-      ]);
-      const signer = evm.toFacilitatorEvmSigner(
-        Object.assign(wallet, { address: account.address }) as unknown as Parameters<typeof toFacilitatorEvmSigner>[0],
-        { confirmationTimeoutMs: 10_000 },
-      );
-      const v1Client = wallet as unknown as Parameters<typeof settleV1>[0];
-      return {
-        v2: new x402Facilitator().register(`eip155:${BASE_CHAIN_ID}`, new ExactEvmScheme(signer)),
-        verifyV1: (payload: PaymentPayloadV1, requirements: PaymentRequirementsV1) =>
-          v1.verify(v1Client, payload, requirements),
-        settleV1: (payload: PaymentPayloadV1, requirements: PaymentRequirementsV1) =>
-          v1.settle(v1Client, payload, requirements),
-      };
-    };
     const facilitators = () => {
-      loading ??= loadFacilitators();
+      loading ??= loadFacilitators(viemChain, chain.rpcUrl);
       return loading;
     };
 

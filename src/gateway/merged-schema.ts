@@ -40,20 +40,10 @@ function subgraphResolveReference(type: GraphQLObjectType): ResolveReference | u
   return ext.apollo?.subgraph?.resolveReference;
 }
 
-/**
- * One executable schema for the whole API: the supergraph's API schema (what clients see, introspection included),
- * each field resolved by the resolver of the subgraph that defines it. This is what a federation router does, minus
- * the query plan and the subgraph requests: a field of an entity that another subgraph produced gets that subgraph's
- * object first, from its `__resolveReference` on the entity's key (once per object and subgraph), exactly the
- * `_entities` call a router would send. Subgraphs still never import each other.
- * @example const schema = mergeSubgraphSchemas({ apiSchema, subgraphs })
- */
-export function mergeSubgraphSchemas(p: {
-  apiSchema: GraphQLSchema;
-  subgraphs: readonly BuiltSubgraph[];
-}): GraphQLSchema {
+/** The entities two or more subgraphs define (by the same key), with each one's reference resolver. */
+function sharedEntities(subgraphs: readonly BuiltSubgraph[]): Map<string, SharedEntity> {
   const shared = new Map<string, SharedEntity>();
-  for (const sub of p.subgraphs) {
+  for (const sub of subgraphs) {
     for (const type of Object.values(sub.schema.getTypeMap())) {
       if (!isObjectType(type)) continue;
       const keyFields = keyFieldsOf(type);
@@ -66,6 +56,40 @@ export function mergeSubgraphSchemas(p: {
     }
   }
   for (const [name, entity] of shared) if (entity.resolveReference.size < 2) shared.delete(name);
+  return shared;
+}
+
+/** The subgraphs that define `typeName.fieldName`, in order, each with its resolver and the field's extensions. */
+function fieldOwners(subgraphs: readonly BuiltSubgraph[], typeName: string, fieldName: string) {
+  return subgraphs.flatMap((sub) => {
+    const type = sub.schema.getType(typeName);
+    const field = type && isObjectType(type) ? type.getFields()[fieldName] : undefined;
+    return field
+      ? [
+          {
+            subgraph: sub.name as string,
+            resolve: (field.resolve ?? defaultFieldResolver) as Resolver,
+            subscribe: field.subscribe as Resolver | undefined,
+            extensions: field.extensions,
+          },
+        ]
+      : [];
+  });
+}
+
+/**
+ * One executable schema for the whole API: the supergraph's API schema (what clients see, introspection included),
+ * each field resolved by the resolver of the subgraph that defines it. This is what a federation router does, minus
+ * the query plan and the subgraph requests: a field of an entity that another subgraph produced gets that subgraph's
+ * object first, from its `__resolveReference` on the entity's key (once per object and subgraph), exactly the
+ * `_entities` call a router would send. Subgraphs still never import each other.
+ * @example const schema = mergeSubgraphSchemas({ apiSchema, subgraphs })
+ */
+export function mergeSubgraphSchemas(p: {
+  apiSchema: GraphQLSchema;
+  subgraphs: readonly BuiltSubgraph[];
+}): GraphQLSchema {
+  const shared = sharedEntities(p.subgraphs);
 
   /** Which subgraph produced an entity object: only that subgraph's resolvers may read it as it is. */
   const origin = new WeakMap<object, string>();
@@ -116,20 +140,7 @@ export function mergeSubgraphSchemas(p: {
       return scalar;
     },
     [MapperKind.OBJECT_FIELD]: (apiConfig, fieldName, typeName) => {
-      const owners = p.subgraphs.flatMap((sub) => {
-        const type = sub.schema.getType(typeName);
-        const field = type && isObjectType(type) ? type.getFields()[fieldName] : undefined;
-        return field
-          ? [
-              {
-                subgraph: sub.name as string,
-                resolve: (field.resolve ?? defaultFieldResolver) as Resolver,
-                subscribe: field.subscribe as Resolver | undefined,
-                extensions: field.extensions,
-              },
-            ]
-          : [];
-      });
+      const owners = fieldOwners(p.subgraphs, typeName, fieldName);
       if (owners.length === 0) throw new MergedSchemaError(`no subgraph resolves ${typeName}.${fieldName}`);
       // What the subgraphs' classes declare beyond SDL (`@Extensions`: the OpenAPI document's JSON Schema facts).
       const config = {

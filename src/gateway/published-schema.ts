@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSchema, type GraphQLSchema } from 'graphql';
@@ -9,6 +10,8 @@ export interface PublishedSchema {
   supergraphSdl: string;
   /** schema/api.graphql, built: the API schema clients see, derived from the supergraph. */
   apiSchema: GraphQLSchema;
+  /** SHA-256 (hex) of schema/api.graphql's text: what anything checked against it at build time names. */
+  apiSdlSha256: string;
 }
 
 /**
@@ -18,9 +21,11 @@ export interface PublishedSchema {
  */
 export function readPublishedSchema(dir: string = join(projectRoot(), 'schema')): PublishedSchema {
   const read = (file: string) => readFileSync(join(dir, file), 'utf8');
+  const apiSdl = read('api.graphql');
   // printSchema wrote it from a valid schema, and a test proves it unchanged: its SDL is not validated again.
   return {
     supergraphSdl: read('supergraph.graphql'),
-    apiSchema: buildSchema(read('api.graphql'), { assumeValidSDL: true }),
+    apiSchema: buildSchema(apiSdl, { assumeValidSDL: true }),
+    apiSdlSha256: createHash('sha256').update(apiSdl).digest('hex'),
   };
 }

@@ -13,6 +13,7 @@ import { buildHttpApp } from '../http/app.js';
 import { pricedTools } from '../http/mcp/agent-surface.js';
 import { createLogger } from '../logging/logger.js';
 import { startTracing } from '../observability/start-tracing.js';
+import { warmEnsNormalizer } from '../sources/ens/name-hashes.js';
 import type { Sources } from '../sources/sources.js';
 import type { LiveEventBus } from '../store/live-event-bus.js';
 import type { Store } from '../store/store.js';
@@ -20,6 +21,9 @@ import type { AppOffers } from './app-services.js';
 import { assertPortFree, portInUse } from './port-check.js';
 import { prepareApi } from './prepared-api.js';
 import { startServices } from './start-services.js';
+
+/** How long after listening the ENS normaliser's tables are built (the first requests come before). */
+const ENS_TABLES_WARM_DELAY_MS = 1_500;
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -115,6 +119,11 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const listenUrl = `http://${host}:${port}`;
     await services.listening(listenUrl);
+    // Plain ASCII names need no ENSIP-15 tables; the first other name would pay ~0.5 s to build them. Built once the
+    // server has been listening a moment (not on the start's time, nor on a request's), unless it closes first.
+    const warm = setTimeout(warmEnsNormalizer, ENS_TABLES_WARM_DELAY_MS);
+    warm.unref();
+    cleanups.push(async () => clearTimeout(warm));
     logger.info(
       {
         port,

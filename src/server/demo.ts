@@ -1,5 +1,5 @@
 import { pathToFileURL } from 'node:url';
-import { DEMO_ACTION_LIST } from '../embedded/demo-action-list.js';
+import { DEMO_ACTION_LIST, DEMO_COMMANDS } from '../embedded/demo-action-list.js';
 import { exitWithHelpIfAsked } from './cli-help.js';
 
 /**
@@ -7,14 +7,15 @@ import { exitWithHelpIfAsked } from './cli-help.js';
  * @example process.stdout.write(demoUsage())
  */
 export function demoUsage(): string {
-  const width = Math.max(...DEMO_ACTION_LIST.map((a) => a.usage.length), 'accounts'.length);
+  const width = Math.max(...DEMO_ACTION_LIST.map((a) => a.usage.length), ...DEMO_COMMANDS.map((c) => c.name.length));
+  const extra = DEMO_COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.description}`);
   return `usage: npm run demo -- <action> [arguments]
 
 Sends, from anvil's dev accounts, the transactions each webhook event family comes from, on the embedded Ethereum
 chain of the server at API_URL (default http://127.0.0.1:$PORT, PORT 3000), whose JSON-RPC URL it reads from
 GET /api/sources/health. Names resolve on that chain; the chain starts afresh with every npm start.
 
-${[...DEMO_ACTION_LIST.map((a) => `  ${a.usage.padEnd(width)}  ${a.description}`), `  ${'accounts'.padEnd(width)}  the dev accounts: address, ETH, demo USDC, primary name`].join('\n')}
+${[...DEMO_ACTION_LIST.map((a) => `  ${a.usage.padEnd(width)}  ${a.description}`), ...extra].join('\n')}
 
 Webhooks and the payload of each event: docs/webhooks.md
 `;
@@ -51,12 +52,17 @@ async function embeddedRpcUrl(apiUrl: string, fetchFn: typeof fetch): Promise<st
 export async function runDemo(args: readonly string[], io: DemoIo): Promise<number> {
   const [name, ...rest] = args;
   const action = DEMO_ACTION_LIST.find((a) => a.name === name);
-  if (!action && name !== 'accounts') {
+  if (!action && !DEMO_COMMANDS.some((c) => c.name === name)) {
     io.write(`${name === undefined ? '' : `unknown action: ${name}\n\n`}${demoUsage()}`);
     return 2;
   }
   const apiUrl = (io.env.API_URL ?? `http://127.0.0.1:${io.env.PORT || 3000}`).replace(/\/+$/, '');
   try {
+    if (name === 'api-key') {
+      const { demoApiKey } = await import('../embedded/demo-api-key.js');
+      io.write(`${(await demoApiKey(apiUrl, io.fetch ?? fetch)).join('\n')}\n`);
+      return 0;
+    }
     const chain = { rpcUrl: await embeddedRpcUrl(apiUrl, io.fetch ?? fetch) };
     // viem and the seed's addresses load only for an action, not for --help.
     const { DEMO_ACTIONS, demoAccounts } = await import('../embedded/demo-actions.js');

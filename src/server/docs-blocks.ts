@@ -5,7 +5,7 @@ import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { routePriceUsd } from '../access/payment-catalog.js';
 import { loadConfig } from '../config/config.js';
 import { projectRoot } from '../config/project-root.js';
-import { DEMO_ACTION_LIST } from '../embedded/demo-action-list.js';
+import { DEMO_ACTION_LIST, DEMO_COMMANDS } from '../embedded/demo-action-list.js';
 import { configurationTableMarkdown, goingLiveChecklistMarkdown } from './config-docs.js';
 import { layerMapText, PACKAGE_RULES } from './layer-map.js';
 import { markdownTable } from './markdown-table.js';
@@ -68,9 +68,13 @@ function startBannerSample(): string {
 
 /** The `npm run demo` actions, as their --help lists them. */
 function demoActionsBlock(): string {
-  const width = Math.max(...DEMO_ACTION_LIST.map((a) => a.usage.length));
-  const lines = DEMO_ACTION_LIST.map((a) => `npm run demo -- ${a.usage.padEnd(width)}  ${a.description}`);
-  return `\`\`\`\n${lines.join('\n')}\nnpm run demo -- ${'accounts'.padEnd(width)}  the dev accounts: address, ETH, demo USDC, primary name\n\`\`\``;
+  const rows = [
+    ...DEMO_ACTION_LIST.map((a) => [a.usage, a.description]),
+    ...DEMO_COMMANDS.map((c) => [c.name, c.description]),
+  ];
+  const width = Math.max(...rows.map(([usage]) => usage!.length));
+  const lines = rows.map(([usage, description]) => `npm run demo -- ${usage!.padEnd(width)}  ${description}`);
+  return `\`\`\`\n${lines.join('\n')}\n\`\`\``;
 }
 
 /** The packages that belong to some layers only, as the import test holds them. */

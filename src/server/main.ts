@@ -43,5 +43,9 @@ try {
   process.stderr.write(`${err.message}\n`);
   process.exit(1);
 }
+// The decorators' metadata polyfill, evaluated before any module that declares GraphQL types: in the bundle the
+// subgraphs' types share a chunk with code that imports 'reflect-metadata' only further down, and their decorators
+// ran first (ReflectMetadataMissingError at start).
+await import('reflect-metadata');
 const { serve } = await import('./start-server.js');
 await serve(config);

@@ -1,10 +1,17 @@
 import { type CompiledOperationRow, compileRouteTable } from '../../rest-compat/compile-routes.js';
 import type { RouteTable } from '../../rest-compat/route-row.js';
-import { openApiDocument, type ServedDocument, servedDocuments } from '../../rest-compat/routes/documents.js';
+import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
+import {
+  adoptOpenApiDocument,
+  openApiDocument,
+  type ServedDocument,
+  servedDocuments,
+} from '../../rest-compat/routes/documents.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import { type InProcessGateway, startInProcessGateway } from '../gateway/in-process-gateway.js';
 import { readPublishedSchema } from '../gateway/published-schema.js';
 import { type AgentSurface, agentSurface } from '../http/mcp/agent-surface.js';
+import { builtOpenApiDocument, builtRowOperations } from './built-artifacts.js';
 
 /** What a server serves, derived from the code and two config values only: the same for every instance of it. */
 export interface PreparedApi {
@@ -49,9 +56,15 @@ export function prepareApi(p: PrepareApiParameters): Promise<PreparedApi> {
 
 async function build({ table, publicBaseUrl, defaultPriceUsd }: PrepareApiParameters): Promise<PreparedApi> {
   const subgraphs = await buildAllSubgraphs();
-  const gateway = await startInProcessGateway({ subgraphs, ...readPublishedSchema() });
-  const operations = [...compileRouteTable(table, gateway.apiSchema).values()];
+  const { apiSdlSha256, ...published } = readPublishedSchema();
+  const gateway = await startInProcessGateway({ subgraphs, ...published });
+  // The default table's rows were generated and validated against this schema when the bundle was built.
+  const checked = table === ROUTE_TABLE ? builtRowOperations(apiSdlSha256) : undefined;
+  const operations = [...compileRouteTable(table, gateway.apiSchema, checked).values()];
   const documentContext = { table, apiSchema: gateway.apiSchema, publicBaseUrl, defaultPriceUsd };
+  const builtDocument =
+    table === ROUTE_TABLE ? builtOpenApiDocument({ apiSdlSha256, publicBaseUrl, defaultPriceUsd }) : undefined;
+  if (builtDocument) adoptOpenApiDocument(documentContext, builtDocument);
   const documents = servedDocuments(table, documentContext);
   const agents = agentSurface({
     table,

@@ -1,6 +1,5 @@
-import { toHex } from 'viem';
 import type { PartState } from '../config/part-modes.js';
-import { getDevAccounts } from '../embedded/chain/dev-accounts.js';
+import { publicDevKeys } from '../config/public-dev-keys.js';
 
 /** The dev account the banner offers and `npm run demo` sends from: alice.eth's owner, funded on both chains. */
 export const DEMO_ACCOUNT_INDEX = 1;
@@ -38,8 +37,9 @@ export function startBanner({ url, chains, parts }: StartBannerParams): string {
     lines.push(row(chain.name, chain.rpcUrl, `embedded anvil, chain id ${chain.chainId}`));
   }
   if (chains.length > 0) {
-    const account = getDevAccounts()[DEMO_ACCOUNT_INDEX]!;
-    const key = toHex(account.getHdKey().privateKey!);
+    // The public key table, not getDevAccounts(): printing needs no signing account derived at start.
+    const account = publicDevKeys()[DEMO_ACCOUNT_INDEX]!;
+    const key = account.privateKey;
     lines.push(
       row('dev account', account.address, 'alice.eth, funded on the embedded chains'),
       row('', key, "its key: anvil's public test key, never for a real chain"),

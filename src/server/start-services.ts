@@ -4,10 +4,11 @@ import type { RouteTable } from '../../rest-compat/route-row.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
 import { type Access, createAccess } from '../access/create-access.js';
 import { createCcipServices } from '../ccip/ccip-services.js';
-import { ensReaderParent } from '../ccip/chain-served-parent.js';
+import { basePrimaryNameParent, ensReaderParent } from '../ccip/chain-served-parent.js';
 import type { ChainKey } from '../config/chains.js';
 import type { AppConfig } from '../config/config.js';
 import { assertLiveReady } from '../config/live-guard.js';
+import { BASE_CHAIN_ID } from '../embedded/chain/embedded-chain-plans.js';
 import { serveParentsOffchain } from '../embedded/chain/offchain-resolver.js';
 import { localTokenList } from '../embedded/chain/seed-steps/demo-assets.js';
 import { registerDemoSubname } from '../embedded/demo-subnames.js';
@@ -28,6 +29,7 @@ import { createEventDetectors } from '../webhooks/detectors/create-detectors.js'
 import { startWebhooks } from '../webhooks/start-webhooks.js';
 import { type AppOffers, createAppServices } from './app-services.js';
 import { createSources } from './create-sources.js';
+import { watchEmbeddedPeers } from './embedded-peers.js';
 
 /** Everything a resolver can reach, built once from config: the same for the whole server and a subgraph alone. */
 export interface Services {
@@ -120,6 +122,26 @@ async function startEmbeddedNetworks(
 }
 
 /**
+ * Another instance on this Redis with embedded chains of its own disagrees with this one on every chain read: each
+ * announces its chains, and warns of the others (docs/operators.md#one-chain-for-all-instances).
+ */
+async function announceEmbeddedChains(p: {
+  store: Store;
+  localChain: EmbeddedChain | undefined;
+  localFacilitator: LocalFacilitator | undefined;
+  logger: Logger;
+  cleanups: (() => Promise<void>)[];
+}): Promise<void> {
+  const chains = [
+    ...(p.localChain ? [{ name: 'ethereum', chainId: 1, rpcUrl: p.localChain.rpcUrl }] : []),
+    ...(p.localFacilitator ? [{ name: 'base', chainId: BASE_CHAIN_ID, rpcUrl: p.localFacilitator.chain.rpcUrl }] : []),
+  ];
+  if (chains.length === 0) return;
+  const peers = await watchEmbeddedPeers({ store: p.store, identity: { chains }, logger: p.logger });
+  p.cleanups.push(() => peers.stop());
+}
+
+/**
  * Every process that serves the webhooks API also delivers and detects: the outbox, claims and cursors live in the
  * store, so instances sharing it send each delivery once.
  */
@@ -188,6 +210,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     cleanups.push(() => store.close());
 
     const { localChain, localFacilitator } = await startEmbeddedNetworks(config, logger, cleanups);
+    await announceEmbeddedChains({ store, localChain, localFacilitator, logger, cleanups });
 
     const created = await createSources({
       config,
@@ -224,10 +247,11 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       tallies: telemetry.access,
     });
     // On the embedded default, base.eth on the embedded Ethereum chain resolves through this gateway to the embedded
-    // Base chain's names, as Basenames' L1 resolver does on mainnet: ENS clients on chain 1 find them as REST does.
+    // Base chain's names, as Basenames' L1 resolver does on mainnet: ENS clients on chain 1 find them as REST does;
+    // 80002105.reverse answers Base primary names (ENSIP-19), as viem's getEnsName({ coinType }) reads them on chain 1.
     const chainParents =
       localChain && localFacilitator && sources.ens.reader
-        ? [ensReaderParent(BASE_NAMES_PARENT, sources.ens.reader)]
+        ? [ensReaderParent(BASE_NAMES_PARENT, sources.ens.reader), basePrimaryNameParent(sources.ens.reader)]
         : [];
     const ccip = await createCcipServices({ config, store, chainParents });
     const parentNames = [...config.ccip.parentNames, ...chainParents.map((served) => served.parent)];

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { describeRedisTarget, type RedisTarget } from '../config/redis-target.js';
 import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
 import { quotaWindow } from './quota-window.js';
+import { admitKeyCallScript } from './redis-admission-script.js';
 import { connectRedis, type RedisClient } from './redis-client.js';
 import { hashPage } from './redis-hash-page.js';
 import {
@@ -31,6 +33,7 @@ import {
 } from './redis-scripts.js';
 import { RedisWebhooks } from './redis-webhooks.js';
 import {
+  type AnnouncedInstance,
   type ApiKeyRecord,
   apiKeyOwner,
   type CreditDebit,
@@ -38,6 +41,8 @@ import {
   DEBIT_RECEIPT_TTL_MS,
   type DebitRefund,
   type DebitResult,
+  type InstanceHeartbeat,
+  type KeyCallAdmission,
   type KeyRotation,
   type NewApiKey,
   type NonceRecord,
@@ -52,7 +57,7 @@ import {
   type WalletRecord,
 } from './store.js';
 import { assertCount, assertKeyCount, counterOwner, normalizeAddress, oneOwner } from './store-arguments.js';
-import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
+import { ApiKeyConflictError, ApiKeyNotFoundError, StoreArgumentError } from './store-errors.js';
 
 /** Counters outlive their window by this much, so instances with slightly skewed clocks still share them. */
 const QUOTA_GRACE_MS = 5_000;
@@ -173,7 +178,8 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
   private readonly keys = {
     quota: (c: QuotaCounter, window: number) =>
       `${this.prefix}quota:${tag(counterOwner(c))}:${c.windowMs}:${window}:${c.key}`,
-    slots: (key: string) => `${this.prefix}slots:${key}`,
+    // Tagged with the slot key itself: an API key's (`key:<id>`) sits with its counters and record (admitKeyCall).
+    slots: (key: string) => `${this.prefix}slots:${tag(key)}`,
     nonce: (nonce: string) => `${this.prefix}nonce:${nonce}`,
     session: (id: string) => `${this.prefix}session:${id}`,
     wallet: (address: string) => `${this.prefix}wallet:${address}`,
@@ -188,6 +194,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     subnameOrder: (parent: string) => `${this.prefix}subnames-order:${tag(parent)}`,
     subnameParents: () => `${this.prefix}subname-parents`,
     secret: (name: string) => `${this.prefix}secret:${name}`,
+    instances: (group: string) => `${this.prefix}instances:${group}`,
   };
 
   private run(target: RedisScript, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
@@ -232,8 +239,90 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     return taken === 1 ? token : null;
   }
 
-  async releaseSlot(params: { key: string; token: string }): Promise<void> {
-    await this.redis.zrem(this.keys.slots(params.key), params.token);
+  /**
+   * Slots given back but not yet removed, by slot key: the next admitKeyCall of that key removes them in its own round
+   * trip; whatever is left when the current I/O phase ends goes as one ZREM per key (releaseSlot resolves then).
+   */
+  private readonly pendingReleases = new Map<string, { tokens: string[]; done: (() => void)[] }>();
+  private releaseFlush: NodeJS.Immediate | undefined;
+
+  releaseSlot(params: { key: string; token: string }): Promise<void> {
+    let pending = this.pendingReleases.get(params.key);
+    if (!pending) {
+      pending = { tokens: [], done: [] };
+      this.pendingReleases.set(params.key, pending);
+    }
+    pending.tokens.push(params.token);
+    this.releaseFlush ??= setImmediate(() => this.flushReleases());
+    const waiting = pending;
+    return new Promise((resolve) => waiting.done.push(resolve));
+  }
+
+  /** Sends the releases no admission took along: one ZREM per slot key (a failed one lets the slots expire). */
+  private flushReleases(): void {
+    this.releaseFlush = undefined;
+    for (const [key, { tokens, done }] of this.pendingReleases) {
+      const settle = () => {
+        for (const resolve of done) resolve();
+      };
+      this.redis.zrem(this.keys.slots(key), ...tokens).then(settle, settle);
+    }
+    this.pendingReleases.clear();
+  }
+
+  async admitKeyCall(params: {
+    keyId: string;
+    slotKey: string;
+    max: number;
+    ttlMs: number;
+    counters: QuotaCounter[];
+    now: number;
+  }): Promise<KeyCallAdmission> {
+    assertCount('max', params.max, 0);
+    assertCount('ttlMs', params.ttlMs, 1);
+    const { counters, now } = params;
+    const windows = counters.map((c) => {
+      assertCount('limit', c.limit, 0);
+      return quotaWindow(c, now);
+    });
+    if (counters.length > 0) oneOwner(counters);
+    const owner = apiKeyOwner(params.keyId);
+    if (params.slotKey !== owner || counters.some((c) => counterOwner(c) !== owner)) {
+      throw new StoreArgumentError(`admitKeyCall: the slot and the counters must be the key's own (${owner})`);
+    }
+    // Releases of this key's earlier calls ride along (they are done when the script has run).
+    const released = this.pendingReleases.get(params.slotKey);
+    this.pendingReleases.delete(params.slotKey);
+    const token = randomUUID();
+    const keys = [
+      this.keys.slots(params.slotKey),
+      this.keys.apiKey(params.keyId),
+      ...counters.map((c, i) => this.keys.quota(c, windows[i]!.index)),
+    ];
+    const args = [
+      now,
+      params.max,
+      now + params.ttlMs,
+      token,
+      params.ttlMs,
+      released?.tokens.length ?? 0,
+      ...(released?.tokens ?? []),
+      ...counters.flatMap((c, i) => [c.limit, windows[i]!.resetsAt - now + QUOTA_GRACE_MS]),
+    ];
+    let reply: number[];
+    try {
+      reply = (await this.run(admitKeyCallScript, keys, args)) as number[];
+    } catch (err) {
+      // The releases it carried are sent on their own, as if it had never taken them along.
+      for (const [i, releasedToken] of (released?.tokens ?? []).entries()) {
+        this.releaseSlot({ key: params.slotKey, token: releasedToken }).then(released!.done[i], released!.done[i]);
+      }
+      throw err;
+    }
+    for (const resolve of released?.done ?? []) resolve();
+    if (reply[0] !== 1) return { token: null, quota: null };
+    const quota = { admitted: reply[1] === 1, counts: reply.slice(2), resetsAt: windows.map((w) => w.resetsAt) };
+    return { token, quota };
   }
 
   async putNonce(nonce: NonceRecord): Promise<void> {
@@ -329,12 +418,27 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     return record;
   }
 
+  /**
+   * Which key id each recently presented hash was: a hash names one key for good (a rotation gives the key a new
+   * hash, a deletion ends it), and the record read below is checked against the hash, so a remembered id saves the
+   * index lookup without ever answering for a rotated or deleted key.
+   */
+  private readonly keyIdByHash = new LRUCache<string, string>({ max: 10_000 });
+
   async findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | null> {
+    const remembered = this.keyIdByHash.get(keyHash);
+    if (remembered !== undefined) {
+      const record = await this.getApiKey(remembered);
+      if (record?.keyHash === keyHash) return record;
+      this.keyIdByHash.delete(keyHash);
+    }
     const id = await this.redis.get(this.keys.apiKeyHash(keyHash));
     if (id === null) return null;
     const record = await this.getApiKey(id);
     // The key may have been rotated or deleted between the two reads.
-    return record?.keyHash === keyHash ? record : null;
+    if (record?.keyHash !== keyHash) return null;
+    this.keyIdByHash.set(keyHash, id);
+    return record;
   }
 
   async getApiKey(id: string): Promise<ApiKeyRecord | null> {
@@ -510,6 +614,32 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
 
   describe(): StoreDescription {
     return { kind: 'redis', location: this.location, durability: this.durability };
+  }
+
+  async announceInstance(p: InstanceHeartbeat): Promise<AnnouncedInstance[]> {
+    assertCount('ttlMs', p.ttlMs, 1);
+    const key = this.keys.instances(p.group);
+    // One hash per group, a field per instance with its own expiry; the hash itself outlives the last heartbeat.
+    const replies = await this.redis
+      .multi()
+      .hset(key, p.id, JSON.stringify({ info: p.info, expiresAt: p.now + p.ttlMs }))
+      .pexpire(key, p.ttlMs * 2)
+      .hgetall(key)
+      .exec();
+    const all = (replies?.[2]?.[1] ?? {}) as Record<string, string>;
+    const others: AnnouncedInstance[] = [];
+    const expired: string[] = [];
+    for (const [id, json] of Object.entries(all)) {
+      const entry = JSON.parse(json) as { info: string; expiresAt: number };
+      if (entry.expiresAt <= p.now) expired.push(id);
+      else if (id !== p.id) others.push({ id, info: entry.info });
+    }
+    if (expired.length > 0) await this.redis.hdel(key, ...expired);
+    return others;
+  }
+
+  async leaveInstances(p: { group: string; id: string }): Promise<void> {
+    await this.redis.hdel(this.keys.instances(p.group), p.id);
   }
 
   async ping(): Promise<void> {

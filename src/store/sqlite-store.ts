@@ -1,85 +1,44 @@
-import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
 import { waitForLocksOnTimers } from './sqlite-lock-wait.js';
+import { acquireQuotaCounters, releaseQuotaCounters, type SqliteQuotaCounters } from './sqlite-quota-counters.js';
+import { migrateSqliteSchema } from './sqlite-schema.js';
 import {
-  acquireQuotaCounters,
-  type CounterRow,
-  releaseQuotaCounters,
-  type SqliteQuotaCounters,
-} from './sqlite-quota-counters.js';
-import { EXPIRING_TABLES, migrateSqliteSchema } from './sqlite-schema.js';
+  type ApiKeyRow,
+  type NonceRow,
+  type SqliteDebit,
+  type SubnameRow,
+  storeStatements,
+  storeTransactions,
+  type WalletRow,
+} from './sqlite-store-statements.js';
 import { SqliteWebhooks } from './sqlite-webhooks.js';
-import {
-  type ApiKeyRecord,
-  type CreditDebit,
-  type CreditResult,
-  DEBIT_RECEIPT_TTL_MS,
-  type DebitRefund,
-  type DebitResult,
-  type KeyRotation,
-  type NewApiKey,
-  type NonceRecord,
-  type QuotaCounter,
-  type QuotaDecision,
-  type QuotaReading,
-  type SessionRefresh,
-  type Store,
-  type StoreDescription,
-  type SubnameRecord,
-  type WalletRecord,
+import type {
+  ApiKeyRecord,
+  CreditDebit,
+  CreditResult,
+  DebitRefund,
+  DebitResult,
+  KeyCallAdmission,
+  KeyRotation,
+  NewApiKey,
+  NonceRecord,
+  QuotaCounter,
+  QuotaDecision,
+  QuotaReading,
+  SessionRefresh,
+  Store,
+  StoreDescription,
+  SubnameRecord,
+  WalletRecord,
 } from './store.js';
 import { assertCount, assertKeyCount, normalizeAddress, oneOwner } from './store-arguments.js';
-import { ApiKeyConflictError, ApiKeyNotFoundError } from './store-errors.js';
+import { ApiKeyConflictError } from './store-errors.js';
 
 /** How often (in caller time) expired rows are deleted; reads ignore expired rows, so this only bounds file growth. */
 const SWEEP_INTERVAL_MS = 60_000;
-
-/** A debit as the SQLite transaction takes it. */
-interface SqliteDebit {
-  keyId: string;
-  amount: number;
-  id: string | undefined;
-  now: number;
-}
-
-interface ApiKeyRow {
-  id: string;
-  wallet: string;
-  name: string;
-  key_hash: string;
-  prefix: string;
-  created_at: number;
-  last_used_at: number | null;
-  daily_limit: number;
-  minute_limit: number;
-  credits: number;
-}
-
-interface SubnameRow {
-  parent: string;
-  label: string;
-  owner: string;
-  records: string;
-  created_at: number;
-}
-
-interface NonceRow {
-  nonce: string;
-  domain: string;
-  uri: string;
-  chain_id: number;
-  issued_at: number;
-  expires_at: number;
-}
-
-interface WalletRow {
-  address: string;
-  first_seen_at: number;
-  last_seen_at: number;
-}
 
 const toApiKey = (row: ApiKeyRow): ApiKeyRecord => ({
   id: row.id,
@@ -177,133 +136,8 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   ) {
     super(new SqliteWebhooks(db));
     this.quota = acquireQuotaCounters(file);
-    const prepare = <Row = unknown>(source: string) => db.prepare<unknown[], Row>(source);
-    this.sql = {
-      slotsExpire: prepare('DELETE FROM concurrency_slots WHERE key = ? AND expires_at <= ?'),
-      slotsCount: prepare<{ n: number }>('SELECT count(*) AS n FROM concurrency_slots WHERE key = ?'),
-      slotInsert: prepare('INSERT INTO concurrency_slots (key, token, expires_at) VALUES (?, ?, ?)'),
-      slotDelete: prepare('DELETE FROM concurrency_slots WHERE key = ? AND token = ?'),
-      noncePut: prepare(
-        `INSERT INTO siwe_nonces (nonce, domain, uri, chain_id, issued_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (nonce) DO UPDATE SET domain = excluded.domain, uri = excluded.uri, chain_id = excluded.chain_id,
-           issued_at = excluded.issued_at, expires_at = excluded.expires_at`,
-      ),
-      nonceTake: prepare<NonceRow>('DELETE FROM siwe_nonces WHERE nonce = ? RETURNING *'),
-      noncePeek: prepare<NonceRow>('SELECT * FROM siwe_nonces WHERE nonce = ? AND expires_at > ?'),
-      sessionOpen: prepare(
-        `INSERT INTO siwe_sessions (session_id, token_id, expires_at) VALUES (?, ?, ?)
-         ON CONFLICT (session_id) DO UPDATE SET token_id = excluded.token_id, expires_at = excluded.expires_at`,
-      ),
-      // One statement: the compare (current token, still live) and the set are atomic across connections.
-      sessionRefresh: prepare(
-        `UPDATE siwe_sessions SET token_id = ?, expires_at = ?
-         WHERE session_id = ? AND token_id = ? AND expires_at > ?`,
-      ),
-      sessionEnd: prepare('DELETE FROM siwe_sessions WHERE session_id = ?'),
-      sessionCurrent: prepare<{ token_id: string }>(
-        'SELECT token_id FROM siwe_sessions WHERE session_id = ? AND expires_at > ?',
-      ),
-      walletTouch: prepare<WalletRow>(
-        `INSERT INTO wallets (address, first_seen_at, last_seen_at) VALUES (?, ?, ?)
-         ON CONFLICT (address) DO UPDATE SET last_seen_at = excluded.last_seen_at RETURNING *`,
-      ),
-      walletGet: prepare<WalletRow>('SELECT * FROM wallets WHERE address = ?'),
-      keyInsert: prepare<ApiKeyRow>(
-        `INSERT INTO api_keys (id, wallet, name, key_hash, prefix, created_at, last_used_at, daily_limit, minute_limit, credits)
-         VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?, 0) RETURNING *`,
-      ),
-      keyByHash: prepare<ApiKeyRow>('SELECT * FROM api_keys WHERE key_hash = ?'),
-      keyById: prepare<ApiKeyRow>('SELECT * FROM api_keys WHERE id = ?'),
-      keysByWallet: prepare<ApiKeyRow>('SELECT * FROM api_keys WHERE wallet = ? ORDER BY created_at, id'),
-      keyRotate: prepare<ApiKeyRow>(
-        'UPDATE api_keys SET key_hash = ?, prefix = ? WHERE id = ? AND wallet = ? RETURNING *',
-      ),
-      keyDelete: prepare('DELETE FROM api_keys WHERE id = ? AND wallet = ?'),
-      keyTouch: prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?'),
-      creditsGet: prepare<{ credits: number }>('SELECT credits FROM api_keys WHERE id = ?'),
-      creditsAdd: prepare<{ credits: number }>(
-        'UPDATE api_keys SET credits = credits + ? WHERE id = ? RETURNING credits',
-      ),
-      creditsDebit: prepare<{ credits: number }>(
-        'UPDATE api_keys SET credits = credits - ? WHERE id = ? AND credits >= ? RETURNING credits',
-      ),
-      counterWrite: prepare(
-        `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (key, window_ms, window) DO UPDATE SET count = max(count, excluded.count)`,
-      ),
-      counterSet: prepare(
-        `INSERT INTO quota_counters (key, window_ms, window, count, expires_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (key, window_ms, window) DO UPDATE SET count = excluded.count`,
-      ),
-      receiptInsert: prepare(
-        'INSERT INTO credit_debit_receipts (id, key_id, amount, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (id) DO NOTHING',
-      ),
-      receiptTake: prepare<{ amount: number }>(
-        'DELETE FROM credit_debit_receipts WHERE id = ? AND key_id = ? RETURNING amount',
-      ),
-      ledgerInsert: prepare(
-        `INSERT INTO credit_ledger (reference, key_id, amount, created_at) VALUES (?, ?, ?, ?)
-         ON CONFLICT (reference) DO NOTHING`,
-      ),
-      // Inserts, or takes over a row whose memory has lapsed; changes = 1 exactly when this call spent the nonce.
-      paymentNonceSpend: prepare(
-        `INSERT INTO spent_payment_nonces (key, expires_at) VALUES (?, ?)
-         ON CONFLICT (key) DO UPDATE SET expires_at = excluded.expires_at WHERE spent_payment_nonces.expires_at <= ?`,
-      ),
-      paymentNonceRelease: prepare('DELETE FROM spent_payment_nonces WHERE key = ?'),
-      subnameInsert: prepare(
-        `INSERT INTO subnames (parent, label, owner, records, created_at) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (parent, label) DO NOTHING`,
-      ),
-      subnameGet: prepare<SubnameRow>('SELECT * FROM subnames WHERE parent = ? AND label = ?'),
-      subnameList: prepare<SubnameRow>(
-        'SELECT * FROM subnames WHERE parent = ? ORDER BY created_at, label LIMIT ? OFFSET ?',
-      ),
-      subnameCountAll: prepare<{ n: number }>('SELECT count(*) AS n FROM subnames'),
-      subnameCountParent: prepare<{ n: number }>('SELECT count(*) AS n FROM subnames WHERE parent = ?'),
-      secretInsert: prepare('INSERT INTO service_secrets (name, value) VALUES (?, ?) ON CONFLICT (name) DO NOTHING'),
-      secretGet: prepare<{ value: string }>('SELECT value FROM service_secrets WHERE name = ?'),
-      sweeps: EXPIRING_TABLES.map((table) => prepare(`DELETE FROM ${table} WHERE expires_at <= ?`)),
-    };
-
-    const sql = this.sql;
-    this.tx = {
-      acquireSlot: db.transaction((key: string, max: number, expiresAt: number, now: number): string | null => {
-        sql.slotsExpire.run(key, now);
-        if (sql.slotsCount.get(key)!.n >= max) return null;
-        const token = randomUUID();
-        sql.slotInsert.run(key, token, expiresAt);
-        return token;
-      }),
-      addCredits: db.transaction((keyId: string, amount: number, reference: string, now: number): CreditResult => {
-        const current = sql.creditsGet.get(keyId);
-        if (!current) throw new ApiKeyNotFoundError(keyId);
-        if (sql.ledgerInsert.run(reference, keyId, amount, now).changes === 0) {
-          return { applied: false, balance: current.credits };
-        }
-        return { applied: true, balance: sql.creditsAdd.get(amount, keyId)!.credits };
-      }),
-      debitCredit: db.transaction((debit: SqliteDebit, count?: CounterRow): DebitResult => {
-        const debited = sql.creditsDebit.get(debit.amount, debit.keyId, debit.amount);
-        if (!debited) return { ok: false, balance: sql.creditsGet.get(debit.keyId)?.credits ?? 0 };
-        if (count) sql.counterWrite.run(count.key, count.windowMs, count.window, count.count, count.expiresAt);
-        if (debit.id !== undefined) {
-          sql.receiptInsert.run(debit.id, debit.keyId, debit.amount, debit.now + DEBIT_RECEIPT_TTL_MS);
-        }
-        return { ok: true, balance: debited.credits };
-      }),
-      /** Takes the receipt; with `count`, writes the counter's row one lower (the caller moves it in memory after). */
-      refundDebit: db.transaction((refund: DebitRefund, count?: CounterRow): boolean => {
-        const receipt = sql.receiptTake.get(refund.id, refund.keyId);
-        if (!receipt) return false;
-        sql.creditsAdd.get(receipt.amount, refund.keyId);
-        if (count) sql.counterSet.run(count.key, count.windowMs, count.window, count.count, count.expiresAt);
-        return true;
-      }),
-      sweep: db.transaction((now: number) => {
-        for (const statement of sql.sweeps) statement.run(now);
-      }),
-    };
+    this.sql = storeStatements(db);
+    this.tx = storeTransactions(db, this.sql);
   }
 
   /** Deletes expired rows at most once per {@link SWEEP_INTERVAL_MS} of caller time; a locked file skips a sweep. */
@@ -342,6 +176,27 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
 
   async releaseSlot(params: { key: string; token: string }): Promise<void> {
     this.sql.slotDelete.run(params.key, params.token);
+  }
+
+  async admitKeyCall(params: {
+    keyId: string;
+    slotKey: string;
+    max: number;
+    ttlMs: number;
+    counters: QuotaCounter[];
+    now: number;
+  }): Promise<KeyCallAdmission> {
+    // In-process: the three steps cost no round trip here.
+    const token = await this.acquireSlot({
+      key: params.slotKey,
+      max: params.max,
+      ttlMs: params.ttlMs,
+      now: params.now,
+    });
+    if (token === null) return { token, quota: null };
+    const quota = await this.consumeQuota({ counters: params.counters, now: params.now });
+    if (quota.admitted) await this.touchApiKey({ id: params.keyId, now: params.now });
+    return { token, quota };
   }
 
   async putNonce(nonce: NonceRecord): Promise<void> {

@@ -5,6 +5,7 @@ import {
   DEBIT_RECEIPT_TTL_MS,
   type DebitRefund,
   type DebitResult,
+  type KeyCallAdmission,
   type QuotaCounter,
   type QuotaDecision,
   type Store,
@@ -65,6 +66,14 @@ const UNDO_LATE: Partial<Record<keyof Store, (store: Store, args: unknown[], res
   acquireSlot: (store, args, token) => {
     const { key } = args[0] as { key: string };
     return typeof token === 'string' ? store.releaseSlot({ key, token }) : Promise.resolve();
+  },
+  admitKeyCall: (store, args, result) => {
+    const { slotKey, counters, now } = args[0] as { slotKey: string; counters: QuotaCounter[]; now: number };
+    const { token, quota } = result as KeyCallAdmission;
+    return Promise.all([
+      token === null ? undefined : store.releaseSlot({ key: slotKey, token }),
+      quota?.admitted ? store.refundQuota({ counters, now }) : undefined,
+    ]);
   },
 };
 

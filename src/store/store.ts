@@ -43,6 +43,12 @@ export interface QuotaReading {
   resetsAt: number[];
 }
 
+/** Outcome of {@link Store.admitKeyCall}. */
+export interface KeyCallAdmission {
+  token: string | null;
+  quota: QuotaDecision | null;
+}
+
 /** Outcome of {@link Store.consumeQuota}: admitted means every counter was incremented, refused means none was. */
 export interface QuotaDecision extends QuotaReading {
   admitted: boolean;
@@ -193,6 +199,21 @@ export interface Store extends WebhookStore {
   /** Gives a slot back; releasing an unknown or expired token does nothing. */
   releaseSlot(params: { key: string; token: string }): Promise<void>;
 
+  /**
+   * An API key's counted call in one step, as acquireSlot on `slotKey` then, with a slot, consumeQuota on `counters`
+   * and, once admitted, touchApiKey: the slot's token (null: every slot taken, nothing counted) and the quota decision
+   * (null without a slot). The slot is held whether the quota admitted the call or not; release it with releaseSlot.
+   * One round trip on Redis (the slot key, the counters and the key's record share the key's hash tag).
+   */
+  admitKeyCall(params: {
+    keyId: string;
+    slotKey: string;
+    max: number;
+    ttlMs: number;
+    counters: QuotaCounter[];
+    now: number;
+  }): Promise<KeyCallAdmission>;
+
   // ── SIWE nonces and sessions ────────────────────────────────────────────────────────────
 
   /** Stores a fresh challenge nonce; it is forgotten after `expiresAt`. */
@@ -290,6 +311,18 @@ export interface Store extends WebhookStore {
    */
   getOrCreateSecret(name: string, create: () => string): Promise<string>;
 
+  // ── Instances sharing the store ──────────────────────────────────────────────────────────
+
+  /**
+   * Records this instance in `group` until `now + ttlMs` (a heartbeat: call again before then) with `info`, and
+   * returns the other instances of the group whose heartbeat is still live. Redis only: a SQLite store serves one
+   * instance, and has no such method.
+   */
+  announceInstance?(params: InstanceHeartbeat): Promise<AnnouncedInstance[]>;
+
+  /** Removes this instance from `group` (on a clean stop), so that others stop counting it at once. */
+  leaveInstances?(params: { group: string; id: string }): Promise<void>;
+
   // ── Subnames and CCIP records ────────────────────────────────────────────────────────────
 
   /** Registers `label.parent`; false if the label is already taken. */
@@ -311,4 +344,20 @@ export interface Store extends WebhookStore {
   ping(): Promise<void>;
 
   close(): Promise<void>;
+}
+
+/** One instance's heartbeat in a group of instances sharing the store (Store.announceInstance). */
+export interface InstanceHeartbeat {
+  group: string;
+  id: string;
+  /** What the others are told about this instance (JSON, secret-free). */
+  info: string;
+  ttlMs: number;
+  now: number;
+}
+
+/** Another live instance of the group, as it announced itself. */
+export interface AnnouncedInstance {
+  id: string;
+  info: string;
 }

@@ -3,6 +3,7 @@ import { MAX_ENS_BATCH } from '../../src/arguments/ens-limits.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
 import { type EnsProfileRecord, extrasKey, type ProfileExtras } from '../../src/sources/ens/ens-chain-reader.js';
 import type { EnsPrimaryNameRecord, EnsReader } from '../../src/sources/ens/ens-reader.js';
+import type { EnsRecordKeys } from '../../src/sources/ens/ens-record-keys.js';
 import type { NftAvatarRead, NftAvatarRef } from '../../src/sources/ens/nft-avatar.js';
 import type { Sources } from '../../src/sources/sources.js';
 import { defineLoader } from '../shared/define-loader.js';
@@ -20,6 +21,24 @@ function readerOf(sources: Sources): EnsReader {
 export const ensAddressLoader = defineLoader<string, Address | null, Sources>({
   name: 'ensAddress',
   batch: (names, sources) => readerOf(sources).addresses(names),
+  maxBatchSize: MAX_ENS_BATCH,
+});
+
+/**
+ * The records names have (keys only): every name asked in one request is ONE ask of the source (one `eth_getLogs` on
+ * the embedded chain, one subgraph query live).
+ * @example await ensRecordKeysLoader.of(ctx).load('alice.eth') // { textKeys: ['avatar', …], coinTypes: [60, 0], contentHash: true }
+ */
+export const ensRecordKeysLoader = defineLoader<string, EnsRecordKeys, Sources>({
+  name: 'ensRecordKeys',
+  batch: (names, sources) => {
+    const source = sources.ens.recordKeys;
+    if (!source)
+      throw serviceUnavailable(
+        'The records of a name are unavailable: set ENS_SUBGRAPH_URL (or run the embedded chain)',
+      );
+    return source.recordKeys(names);
+  },
   maxBatchSize: MAX_ENS_BATCH,
 });
 

@@ -28,6 +28,7 @@ import {
   ensAvatarRecordLoader,
   ensPrimaryNameLoader,
   ensProfileLoader,
+  ensRecordKeysLoader,
   nftAvatarLoader,
 } from './loaders.js';
 import { recordsAsked } from './records-asked.js';
@@ -36,6 +37,7 @@ import {
   EnsBatchResult,
   EnsCoinAddress,
   EnsDomainsPage,
+  EnsNameRecords,
   EnsPrimaryName,
   EnsProfile,
   EnsResolution,
@@ -172,6 +174,30 @@ async function withGatewayOwner(profile: EnsProfile, ctx: GraphContext): Promise
   return owner === null ? profile : { ...profile, registrant: getAddress(owner) };
 }
 
+/**
+ * Every record a name has: its keys from the records source (resolver logs, or the subgraph), their values from a
+ * read of the name that asks them all (one Universal Resolver call for every name of the request). A key whose value
+ * is now empty is left out; keys no argument could ask (over-long) are not read.
+ */
+async function allRecords(name: string, ctx: GraphContext, profile?: EnsProfile): Promise<EnsNameRecords | null> {
+  const keys = await ensRecordKeysLoader.of(ctx).load(name);
+  const extras: ProfileExtras = {
+    textKeys: keys.textKeys.filter((key) => ensTextKey.safeParse(key).success),
+    coinTypes: keys.coinTypes,
+  };
+  const read = profile ? await readWith(profile, ctx, extras) : await ensProfileLoader.of(ctx).load({ name, extras });
+  if (!read) return null;
+  const texts = extras.textKeys.flatMap((key) => {
+    const value = textOf(read, key);
+    return value === null || value === '' ? [] : [{ key, value }];
+  });
+  const addresses = extras.coinTypes.flatMap((coinType) => {
+    const address = coinAddressOf(read, coinType);
+    return address === null ? [] : [{ coin: coinLabel(coinType), coinType: String(coinType), address }];
+  });
+  return { name, texts, addresses, contentHash: keys.contentHash ? read.contentHash : null };
+}
+
 /** Rejects the whole batch with the first failure, as one upstream call failed. */
 function settled<T>(values: (T | Error)[]): T[] {
   const failure = values.find((v): v is Error => v instanceof Error);
@@ -254,6 +280,18 @@ export class EnsResolver {
     return primary ? { name: primary.name, address: checksummed, chain: primary.chain } : null;
   }
 
+  @Query(() => EnsNameRecords, {
+    nullable: true,
+    description:
+      'Every record a name has set (text keys, coin addresses, content hash) with its value; null when unregistered or expired',
+  })
+  async ensRecords(
+    @Arg('name', () => String, { description: 'ENS name, e.g. alice.eth' }) name: string,
+    @Ctx() ctx: GraphContext,
+  ): Promise<EnsNameRecords | null> {
+    return allRecords(parseArgument(ensName, 'name', name), ctx);
+  }
+
   @Query(() => EnsBatchResult, { description: `Addresses of up to ${MAX_ENS_BATCH} names in one chain call` })
   async ensBatch(
     @Arg('names', () => [String], { description: `1 to ${MAX_ENS_BATCH} ENS names` }) names: string[],
@@ -308,6 +346,21 @@ export class EnsProfileRecordsResolver {
     const read = await readWith(profile, ctx, { ...NO_EXTRAS, textKeys: ['header'] });
     const record = textOf(read, 'header');
     return record === null ? null : ((await imageLink(record, profile.name, read.address, ctx))?.url ?? null);
+  }
+
+  @FieldResolver(() => EnsNameRecords, {
+    description:
+      'Every record the name has set (text keys, coin addresses, content hash) with its value, as ensRecords lists them',
+  })
+  async allRecords(@Root() profile: EnsProfile, @Ctx() ctx: GraphContext): Promise<EnsNameRecords> {
+    return (
+      (await allRecords(profile.name, ctx, profile)) ?? {
+        name: profile.name,
+        texts: [],
+        addresses: [],
+        contentHash: null,
+      }
+    );
   }
 
   @FieldResolver(() => String, {

@@ -35,6 +35,32 @@ export class EnsCoinAddress {
   address!: string;
 }
 
+@ObjectType({
+  description:
+    'GET /api/ens/records/{name}: every record a name has (text keys, coin addresses, content hash) with its value',
+})
+export class EnsNameRecords {
+  @Field(() => String, { description: 'the name, ENSIP-15 normalised' }) name!: string;
+  @Field(() => [EnsTextRecord], {
+    description: 'every set text record by its ENS key (ENSIP-5), avatar included, in the order first set',
+  })
+  @Extensions({
+    jsonSchema: {
+      example: [
+        { key: 'com.twitter', value: 'alice' },
+        { key: 'org.example.custom', value: 'hello' },
+      ],
+    },
+  })
+  texts!: EnsTextRecord[];
+  @Field(() => [EnsCoinAddress], {
+    description: 'every set address (ENSIP-9/11), ETH (coin type 60) included, in the order first set',
+  })
+  addresses!: EnsCoinAddress[];
+  @Field(() => String, { nullable: true, description: 'ENSIP-7 content hash as a URI; null when unset' })
+  contentHash!: string | null;
+}
+
 @ObjectType({ description: 'A wallet address; the ENS subgraph adds its forward-checked primary name' })
 @Directive('@key(fields: "address")')
 export class Wallet {

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { Readable } from 'node:stream';
 import Fastify from 'fastify';
 
 /** What the bare server answers: one route, the bytes the real service returned for it. */
@@ -10,22 +11,33 @@ export interface BareRouteSpec {
   status: number;
   contentType: string;
   bodyBase64: string;
-  /** Further response headers, sent as given on every answer (the service's own, captured once). */
-  headers?: Record<string, string>;
+  /** Further response headers, [name, value] in the service's order, sent on every answer (captured once). */
+  headers?: [string, string][];
   /** What answers: fastify with defaults (the default), or node:http alone (the floor under any framework). */
   engine?: 'fastify' | 'node:http';
+  /** The service sent its body in chunks (no Content-Length): so does the baseline. */
+  chunked?: boolean;
+  /** The service's `Keep-Alive: timeout=N`: the baseline announces (and keeps) the same. */
+  keepAliveTimeoutS?: number;
 }
 
 /** node:http answering every request with the spec's bytes: no router, no framework, one write per answer. */
 function nodeHttpServer(spec: BareRouteSpec, body: Buffer): Server {
-  const headers = { ...spec.headers, 'content-type': spec.contentType, 'content-length': String(body.length) };
-  return createServer((request, response) => {
+  const headers = [
+    ...(spec.headers ?? []),
+    ['content-type', spec.contentType],
+    ...(spec.chunked ? [] : [['content-length', String(body.length)]]),
+  ].flat();
+  const server = createServer((request, response) => {
     request.resume();
     request.once('end', () => {
       response.writeHead(spec.status, headers);
-      response.end(body);
+      if (spec.chunked) response.write(body);
+      response.end(spec.chunked ? undefined : body);
     });
   });
+  if (spec.keepAliveTimeoutS !== undefined) server.keepAliveTimeout = spec.keepAliveTimeoutS * 1000;
+  return server;
 }
 
 async function listen(server: Server): Promise<number> {
@@ -48,12 +60,19 @@ async function main(): Promise<void> {
     process.once('SIGTERM', () => server.close(() => process.exit(0)));
     return;
   }
-  const app = Fastify({ logger: false });
-  const headers = spec.headers ?? {};
+  const app = Fastify({
+    logger: false,
+    ...(spec.keepAliveTimeoutS !== undefined ? { keepAliveTimeout: spec.keepAliveTimeoutS * 1000 } : {}),
+  });
+  const headers = spec.headers ?? [];
   app.route({
     method: spec.method,
     url: spec.path,
-    handler: async (_request, reply) => reply.code(spec.status).headers(headers).type(spec.contentType).send(body),
+    handler: async (_request, reply) => {
+      reply.code(spec.status);
+      for (const [name, value] of headers) reply.header(name, value);
+      return reply.type(spec.contentType).send(spec.chunked ? Readable.from([body]) : body);
+    },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

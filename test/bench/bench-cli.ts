@@ -11,7 +11,11 @@ with the order rotated each round, and prints req/s, CPU per request (read once 
 round's ratio as median (min–max), with the load average of every round. Without a filter (or with "federation") it
 then compares /graphql with Hive Gateway and @apollo/gateway over the subgraphs.
 --rounds (default 5), --seconds per side per round (10), --warmup seconds (3), --connections (50). "cluster" instead
-starts a 3-master Redis Cluster and 1, 2, 4 instances on it (cluster-bench.ts; BENCH_DURATION, BENCH_CONNECTIONS). "startup" times npm start to ready.
+starts a 3-master Redis Cluster and 1, 2, 4 instances on it and prints Redis round trips per counted call (cluster-bench.ts;
+BENCH_DURATION, BENCH_CONNECTIONS, BENCH_INSTANCES=1,2,4). "startup" times npm start and node dist/bundle/main.mjs to a
+200 from /api/health, in turn (BENCH_STARTUP_RUNS, 5 each; BENCH_SUITE=0 skips the test suite's wall time).
+A side that fails is marked and sits out the later rounds; every finished result is printed and written, also on
+Ctrl-C or SIGTERM, and every process the bench started is stopped on any exit.
 "live" opens 1,000 subscriptions over SSE, reads the memory per subscription, then times npm run demo -- eth from block to
 delivery, p50/p99 (live-bench.ts; BENCH_SUBSCRIPTIONS, BENCH_TRANSFERS, BENCH_POLL_MS).
 Guide: docs/architecture.md#benchmark`,

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
+import { killGroupNow, onBenchExit } from './bench-exit.js';
 
 export interface ChildServer {
   /** http://host:port from the child's `serving on …` line. */
@@ -11,13 +12,6 @@ export interface ChildServer {
    * process group (a grandchild it failed to stop, such as the embedded chain's anvil).
    */
   stop(graceMs?: number): Promise<void>;
-}
-
-const live = new Set<ChildServer>();
-
-/** Stops every child server still running (on Ctrl-C, or when the benchmark fails half-way). */
-export async function stopAllChildServers(): Promise<void> {
-  await Promise.all([...live].map((child) => child.stop()));
 }
 
 const READY_LINE = /^serving on (http:\/\/\S+)\s*$/;
@@ -72,15 +66,17 @@ export async function startChildServer(params: {
   });
 
   let stopping: Promise<void> | undefined;
+  let forget: () => unknown = () => undefined;
   const server: ChildServer = {
     url,
     pid: child.pid!,
     stop: (graceMs = 15_000) => {
-      stopping ??= stopChild(child, exited, graceMs).finally(() => live.delete(server));
+      stopping ??= stopChild(child, exited, graceMs).finally(() => forget());
       return stopping;
     },
   };
-  live.add(server);
+  // Stopped on any way out of the benchmark (Ctrl-C, SIGTERM, an uncaught error), killed at the latest on exit.
+  forget = onBenchExit({ stop: () => server.stop(5_000), killNow: () => killGroupNow(child.pid!) });
   return server;
 }
 

@@ -6,6 +6,7 @@ import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { type RedisClusterProcesses, startRedisCluster } from '../helpers/redis-cluster.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
+import { pidTracker, saveBeforeLeaving } from './bench-exit.js';
 import { type ChildServer, startChildServer } from './child-server.js';
 
 /** One instance count's figures. */
@@ -25,8 +26,11 @@ export interface ClusterRun {
   roundTripsPerCall: number;
   /** Per counted call, by command, the commands scripts run included (the eight most frequent). */
   perCall: Record<string, number>;
-  /** Load average (1 min) when the run ended. */
+  /** Load average (1 min) when the run began and when it ended. */
+  load1AtStart: number;
   load1: number;
+  /** Connection errors the MONITOR sample saw (its count is then a lower bound); 0 normally. */
+  monitorErrors: number;
 }
 
 export interface ClusterResult {
@@ -35,6 +39,8 @@ export interface ClusterResult {
   connections: number;
   durationS: number;
   runs: ClusterRun[];
+  /** Why the remaining instance counts were not measured (their finished runs are kept); null when all were. */
+  error: string | null;
 }
 
 /** The counted route: light tier, answered from its source's cache, so the store's share of each call is visible. */
@@ -45,10 +51,16 @@ const API_KEYS = 12;
 async function commandCounts(cluster: RedisClusterProcesses): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   for (const port of await cluster.masterPorts()) {
-    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true });
-    await redis.connect();
-    const info = await redis.info('commandstats');
-    redis.disconnect();
+    const redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1 });
+    // An 'error' event with no listener would be thrown by ioredis' emitter: the awaited command reports it instead.
+    redis.on('error', () => undefined);
+    let info: string;
+    try {
+      await redis.connect();
+      info = await redis.info('commandstats');
+    } finally {
+      redis.disconnect();
+    }
     for (const [, name, calls] of info.matchAll(/^cmdstat_([a-z|]+):calls=(\d+)/gm)) {
       counts.set(name!, (counts.get(name!) ?? 0) + Number(calls));
     }
@@ -60,21 +72,31 @@ async function commandCounts(cluster: RedisClusterProcesses): Promise<Map<string
  * Counts the commands clients send to every master while `during` runs (MONITOR: a script's own commands are marked
  * `lua` and left out), i.e. the Redis round trips. MONITOR slows Redis down, so only a separate sample uses it.
  */
-async function clientCommands(cluster: RedisClusterProcesses, during: () => Promise<void>): Promise<number> {
+async function clientCommands(
+  cluster: RedisClusterProcesses,
+  during: () => Promise<void>,
+): Promise<{ sent: number; errors: number }> {
   let sent = 0;
-  const monitors = await Promise.all(
-    (await cluster.masterPorts()).map(async (port) => {
-      const connection = new Redis({ port, host: '127.0.0.1' });
+  let errors = 0;
+  const connections: Redis[] = [];
+  try {
+    for (const port of await cluster.masterPorts()) {
+      const connection = new Redis({ port, host: '127.0.0.1', maxRetriesPerRequest: 1 });
+      // ioredis emits 'error' on a reset or refused connection; with no listener that would end the benchmark.
+      connection.on('error', () => errors++);
+      connections.push(connection);
       const monitor = await connection.monitor();
+      monitor.on('error', () => errors++);
+      connections.push(monitor);
       monitor.on('monitor', (_time: string, _args: string[], source: string) => {
         if (source !== 'lua') sent++;
       });
-      return [connection, monitor];
-    }),
-  );
-  await during();
-  for (const connection of monitors.flat()) connection.disconnect();
-  return sent;
+    }
+    await during();
+  } finally {
+    for (const connection of connections) connection.disconnect();
+  }
+  return { sent, errors };
 }
 
 const delta = (after: Map<string, number>, before: Map<string, number>, name: string) =>
@@ -91,11 +113,25 @@ export async function benchCluster(p: {
   durationS: number;
   connections: number;
   instanceCounts: number[];
+  /** Called with what is measured so far after every run (so an interrupted benchmark can print and write it). */
+  progress?: (partial: ClusterResult) => void;
 }): Promise<ClusterResult> {
-  const cluster = await startRedisCluster();
+  // The six redis-server nodes are killed on any way out of the benchmark, even while the cluster is still starting.
+  const tracker = pidTracker();
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-cluster-'));
   const servers: ChildServer[] = [];
+  let cluster: RedisClusterProcesses | undefined;
+  const runs: ClusterRun[] = [];
+  const result: ClusterResult = {
+    route: ROUTE,
+    apiKeys: API_KEYS,
+    connections: p.connections,
+    durationS: p.durationS,
+    runs,
+    error: null,
+  };
   try {
+    cluster = await startRedisCluster({ track: tracker.track });
     const prefix = `bench:${Date.now()}:`;
     const env = {
       ...process.env,
@@ -141,7 +177,6 @@ export async function benchCluster(p: {
     const probe = await client.get(ROUTE, { 'x-api-key': keys[0]! });
     if (probe.status !== 200) throw new Error(`${ROUTE} answered ${probe.status}: ${await probe.text()}`);
 
-    const runs: ClusterRun[] = [];
     for (const instances of p.instanceCounts) {
       while (servers.length < instances) await start();
       const active = servers.slice(0, instances);
@@ -158,6 +193,7 @@ export async function benchCluster(p: {
           ),
         );
       await drive(2); // warm-up
+      const load1AtStart = loadavg()[0]!;
       const before = await commandCounts(cluster);
       const results = await drive(p.durationS);
       const after = await commandCounts(cluster);
@@ -177,14 +213,17 @@ export async function benchCluster(p: {
             .slice(0, 8)
             .map(([command, calls]) => [command, Number(calls.toFixed(2))]),
         ),
+        load1AtStart,
         load1: loadavg()[0]!,
+        monitorErrors: 0,
       });
+      p.progress?.(result);
     }
     // The round trips: a 2 s sample at each instance count, apart from the measured runs (MONITOR costs Redis time).
     for (const run of runs) {
       const active = servers.slice(0, run.instances);
       let completed = 0;
-      const sent = await clientCommands(cluster, async () => {
+      const sample = await clientCommands(cluster, async () => {
         const results = await Promise.all(
           active.map((server) =>
             autocannon({
@@ -197,14 +236,19 @@ export async function benchCluster(p: {
         );
         completed = results.reduce((sum, r) => sum + r['2xx'], 0);
       });
-      run.roundTripsPerCall = sent / completed;
+      run.roundTripsPerCall = sample.sent / completed;
+      run.monitorErrors = sample.errors;
+      p.progress?.(result);
     }
-    return { route: ROUTE, apiKeys: API_KEYS, connections: p.connections, durationS: p.durationS, runs };
+  } catch (err) {
+    result.error = err instanceof Error ? err.message : String(err);
   } finally {
     await Promise.all(servers.map((s) => s.stop()));
-    await cluster.stop();
+    await cluster?.stop();
+    tracker.forget();
     rmSync(dataDir, { recursive: true, force: true });
   }
+  return result;
 }
 
 export function printCluster(result: ClusterResult, write: (text: string) => void): void {
@@ -212,14 +256,17 @@ export function printCluster(result: ClusterResult, write: (text: string) => voi
     `\n${result.route} with ${result.apiKeys} API keys on a 3-master Redis Cluster, ${result.connections} connections ` +
       `split over the instances, ${result.durationS} s per run\n`,
   );
-  write('instances   req/s   p99 ms (worst instance)   non-2xx   EVALSHA/call   round trips/call   load1\n');
+  write('instances   req/s   p99 ms (worst instance)   non-2xx   EVALSHA/call   round trips/call   load1 start→end\n');
   for (const r of result.runs) {
+    const roundTrips = r.roundTripsPerCall === 0 ? 'not sampled' : r.roundTripsPerCall.toFixed(2);
     write(
       `${String(r.instances).padStart(9)} ${r.rps.toFixed(0).padStart(7)} ${r.p99.toFixed(1).padStart(24)} ` +
         `${String(r.non2xx).padStart(9)} ${r.evalshaPerCall.toFixed(2).padStart(14)} ` +
-        `${r.roundTripsPerCall.toFixed(2).padStart(18)} ${r.load1.toFixed(2).padStart(7)}\n`,
+        `${roundTrips.padStart(18)} ${`${r.load1AtStart.toFixed(2)}→${r.load1.toFixed(2)}`.padStart(17)}` +
+        `${r.monitorErrors > 0 ? `  (MONITOR lost ${r.monitorErrors} connections: a lower bound)` : ''}\n`,
     );
   }
+  if (result.error !== null) write(`NOT MEASURED after the runs above: ${result.error}\n`);
   for (const r of result.runs) {
     const commands = Object.entries(r.perCall).map(([command, calls]) => `${command} ${calls}`);
     write(`commands per call with ${r.instances} instance(s), scripts' own included: ${commands.join(', ')}\n`);
@@ -230,13 +277,23 @@ export function printCluster(result: ClusterResult, write: (text: string) => voi
 export async function runClusterBench(): Promise<void> {
   const distRoot = fileURLToPath(new URL('../../', import.meta.url));
   const resultsFile = join(distRoot, '..', 'bench-results-cluster.json');
-  const result = await benchCluster({
+  let latest: ClusterResult | undefined;
+  const report = () => {
+    if (!latest) return;
+    printCluster(latest, (text) => process.stdout.write(text));
+    writeFileSync(resultsFile, `${JSON.stringify({ date: new Date().toISOString(), ...latest }, null, 2)}\n`);
+    process.stdout.write(`\nwritten ${resultsFile}\n`);
+  };
+  saveBeforeLeaving(report);
+  latest = await benchCluster({
     serverScript: join(distRoot, 'bundle/main.mjs'),
     durationS: Number(process.env.BENCH_DURATION ?? 8),
     connections: Math.round(Number(process.env.BENCH_CONNECTIONS ?? 48)),
-    instanceCounts: [1, 2, 4],
+    instanceCounts: (process.env.BENCH_INSTANCES ?? '1,2,4').split(',').map(Number),
+    progress: (partial) => {
+      latest = partial;
+    },
   });
-  printCluster(result, (text) => process.stdout.write(text));
-  writeFileSync(resultsFile, `${JSON.stringify({ date: new Date().toISOString(), ...result }, null, 2)}\n`);
-  process.stdout.write(`\nwritten ${resultsFile}\n`);
+  report();
+  if (latest.error !== null) process.exitCode = 1;
 }

@@ -23,11 +23,23 @@ export interface SideRun {
   cpuMsPerRequest: number;
 }
 
-/** One round: the order the sides ran in, the machine's load average (`uptime`'s 1, 5, 15 min), each side's run. */
+/**
+ * One round: the order the sides ran in, the machine's load average (`uptime`'s 1, 5, 15 min) when it began and when
+ * it ended, each side's run, and the sides that failed in it (their error; they sit out the later rounds).
+ */
 export interface Round {
   order: string[];
   loadAverage: number[];
+  loadAverageAtEnd: number[];
   sides: Record<string, SideRun>;
+  failed: Record<string, string>;
+}
+
+/** A side that failed (a non-2xx, an error or a timeout): in which round (0: the warm-up) and why. */
+export interface SideFailure {
+  side: string;
+  round: number;
+  error: string;
 }
 
 /** A figure over the rounds: its median and its range. */
@@ -45,7 +57,9 @@ export interface RoundOptions {
   warmupS: number;
 }
 
+/** The median and range of `values`; NaN throughout when there are none (a side that failed in every round). */
 export function spread(values: readonly number[]): Spread {
+  if (values.length === 0) return { median: Number.NaN, min: Number.NaN, max: Number.NaN };
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
@@ -54,6 +68,7 @@ export function spread(values: readonly number[]): Spread {
 
 /** `1.23 (1.10–1.31)`: a spread as the tables print it. */
 export function formatSpread(s: Spread, digits = 2): string {
+  if (Number.isNaN(s.median)) return '— (failed)';
   return `${s.median.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 }
 
@@ -82,30 +97,50 @@ async function drainedCpuSeconds(pids: readonly number[]): Promise<number> {
 /**
  * Drives the sides side by side: a warm-up of each, then `rounds` rounds of `seconds` per side, the order rotated by
  * one each round (no side always runs first, after a busy neighbour, or on a cooler machine). Each side's CPU is read
- * before its run and after it has drained, so work left in flight lands on the side that caused it.
+ * before its run and after it has drained, so work left in flight lands on the side that caused it. A side that fails
+ * (its drive throws) is recorded in that round's `failed` and sits out the later rounds; the others go on, and every
+ * finished run is kept.
  * @example const rounds = await runRounds([service, bare], { rounds: 5, seconds: 10, warmupS: 3 }, log)
  */
 export async function runRounds(
   sides: readonly BenchSide[],
   options: RoundOptions,
   log: (line: string) => void,
-): Promise<Round[]> {
+): Promise<{ rounds: Round[]; failures: SideFailure[] }> {
+  const failures = new Map<string, SideFailure>();
+  const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
   log(`warm-up, ${options.warmupS} s per side`);
   for (const side of sides) {
-    await side.drive(options.warmupS);
+    try {
+      await side.drive(options.warmupS);
+    } catch (err) {
+      failures.set(side.name, { side: side.name, round: 0, error: message(err) });
+      log(`${side.name} FAILED in the warm-up: ${message(err)}`);
+    }
     await drainedCpuSeconds(side.pids);
   }
   const rounds: Round[] = [];
   for (let r = 0; r < options.rounds; r++) {
-    const order = sides.map((_, i) => sides[(i + r) % sides.length]!);
-    const loadAverage = loadavg().map((l) => Math.round(l * 100) / 100);
+    const order = sides.map((_, i) => sides[(i + r) % sides.length]!).filter((s) => !failures.has(s.name));
+    if (order.length === 0) break;
+    const loadAverage = roundedLoad();
     log(
       `round ${r + 1}/${options.rounds} (load average ${loadAverage.join(' ')}): ${order.map((s) => s.name).join(' → ')}`,
     );
     const runs: Record<string, SideRun> = {};
+    const failed: Record<string, string> = {};
     for (const side of order) {
       const before = processTreeCpuSeconds(side.pids);
-      const result = await side.drive(options.seconds);
+      let result: autocannon.Result;
+      try {
+        result = await side.drive(options.seconds);
+      } catch (err) {
+        failed[side.name] = message(err);
+        failures.set(side.name, { side: side.name, round: r + 1, error: message(err) });
+        log(`${side.name} FAILED in round ${r + 1}: ${message(err)}`);
+        await drainedCpuSeconds(side.pids);
+        continue;
+      }
       const cpuSeconds = (await drainedCpuSeconds(side.pids)) - before;
       runs[side.name] = {
         rps: result.requests.total / result.duration,
@@ -115,9 +150,14 @@ export async function runRounds(
         cpuMsPerRequest: (1000 * cpuSeconds) / Math.max(1, result.requests.sent),
       };
     }
-    rounds.push({ order: order.map((s) => s.name), loadAverage, sides: runs });
+    rounds.push({ order: order.map((s) => s.name), loadAverage, loadAverageAtEnd: roundedLoad(), sides: runs, failed });
   }
-  return rounds;
+  return { rounds, failures: [...failures.values()] };
+}
+
+/** `uptime`'s three load averages, to two decimals. */
+export function roundedLoad(): number[] {
+  return loadavg().map((l) => Math.round(l * 100) / 100);
 }
 
 /** What the rounds say of one side: medians and ranges of its req/s and CPU per request, medians of its latency. */
@@ -130,7 +170,7 @@ export interface SideSummary {
 }
 
 export function summarizeSide(rounds: readonly Round[], name: string): SideSummary {
-  const runs = rounds.map((r) => r.sides[name]!);
+  const runs = rounds.flatMap((r) => (r.sides[name] ? [r.sides[name]] : []));
   return {
     name,
     rps: spread(runs.map((r) => r.rps)),
@@ -152,10 +192,11 @@ export interface Comparison {
 }
 
 export function compare(rounds: readonly Round[], side: string, baseline: string): Comparison {
+  const both = rounds.flatMap((r) => (r.sides[side] && r.sides[baseline] ? [[r.sides[side], r.sides[baseline]]] : []));
   return {
     side,
     baseline,
-    rps: spread(rounds.map((r) => r.sides[side]!.rps / r.sides[baseline]!.rps)),
-    cpu: spread(rounds.map((r) => r.sides[baseline]!.cpuMsPerRequest / r.sides[side]!.cpuMsPerRequest)),
+    rps: spread(both.map(([s, b]) => s!.rps / b!.rps)),
+    cpu: spread(both.map(([s, b]) => b!.cpuMsPerRequest / s!.cpuMsPerRequest)),
   };
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChainKey } from '../../src/config/chains.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
-import { BASE_NAMES_DEPLOYER, localBaseNamesAddresses } from '../../src/embedded/chain/seed-steps/base-names.js';
+import { localBaseNamesAddresses } from '../../src/embedded/chain/seed-steps/base-names.js';
+import { deployerAccount } from '../../src/embedded/chain/seed-steps/deployer-accounts.js';
 import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
 import { localChainClients } from '../helpers/local-chain-clients.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
@@ -162,7 +163,7 @@ describe('Base names (chain 8453) resolve on Base itself: its registry and L2 re
     // The Base names deployer is a controller of the base.eth registrar: it registers brief.base.eth for an hour.
     const { wallet: registrar, anvil } = localChainClients(
       { rpcUrl: server.localFacilitator!.chain.rpcUrl, chainId: 8453 },
-      BASE_NAMES_DEPLOYER,
+      deployerAccount('baseNames'),
     );
     const names = async () =>
       ((await (await server.get(`/api/ens/domains/${demo}`)).json()) as DomainsPage).data.map((d) => d.name);

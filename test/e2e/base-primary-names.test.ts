@@ -1,4 +1,5 @@
-import { createPublicClient, http, namehash } from 'viem';
+import { createPublicClient, http, namehash, toCoinType } from 'viem';
+import { base, mainnet } from 'viem/chains';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChainKey } from '../../src/config/chains.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
@@ -75,6 +76,29 @@ describe('Base primary names (Basenames: the name record of <address>.80002105.r
     expect(await res.json()).toMatchObject({ error: true, code: 'NOT_FOUND' });
     // Neither chain has a name for carol; dave's Ethereum claim (alice.eth) still fails its own forward check.
     for (const address of [carol, dave]) expect((await server.get(`/api/ens/reverse/${address}`)).status).toBe(404);
+  });
+
+  it("viem's getEnsName({ address, coinType: Base's }) on the embedded Ethereum chain reads each Base primary name as GraphQL and REST answer it (ENSIP-19, through 80002105.reverse and the CCIP gateway)", async () => {
+    const viem = createPublicClient({ chain: mainnet, transport: http(server.localChain!.rpcUrl, { retryCount: 0 }) });
+    const coinType = toCoinType(base.id);
+    for (const address of [demo, alice, claimant, bob]) {
+      const fromViem = await viem.getEnsName({ address, coinType });
+      const ours = (await (await reverse([address])).json()) as {
+        data: { r0: { name: string; chain: string } | null };
+      };
+      // Our answer prefers the Ethereum primary name: compare where it is the Base one, and where there is none.
+      if (ours.data.r0 === null || ours.data.r0.chain === 'base')
+        expect(fromViem, address).toBe(ours.data.r0?.name ?? null);
+      if (ours.data.r0?.chain === 'base') {
+        expect(await (await server.get(`/api/ens/reverse/${address}`)).json()).toEqual({ name: fromViem });
+      }
+    }
+    expect(await viem.getEnsName({ address: demo, coinType })).toBe('demo.base.eth');
+    // alice.eth is Alice's Ethereum primary name; her Base one is alice.base.eth, which viem reads for Base's coin type.
+    expect(await viem.getEnsName({ address: alice, coinType })).toBe('alice.base.eth');
+    expect(await viem.getEnsName({ address: alice })).toBe('alice.eth');
+    // #6 claims demo.base.eth, whose Base address is #5's: the forward check on chain 1 refuses it, as our API does.
+    expect(await viem.getEnsName({ address: claimant, coinType })).toBeNull();
   });
 
   it('a batch of reverse lookups costs what one costs: per chain one eth_call for the reverse records and one for the forward check', async () => {

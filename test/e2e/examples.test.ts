@@ -12,15 +12,18 @@ import { DEMO_X402_RECEIVER } from '../../src/config/public-dev-keys.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { GRAPHIQL_EXAMPLES } from '../../src/http/graphiql-tabs.js';
 import { runDemo } from '../../src/server/demo.js';
-import { bearer, signIn } from '../helpers/siwe-wallet.js';
+import { LIVE_SECRETS } from '../helpers/live-secrets.js';
+import { localChainClients } from '../helpers/local-chain-clients.js';
 import { TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const examplesDir = join(root, 'examples');
+/** What the typed client's generator and tsc write (git ignores both): not examples. */
+const GENERATED = /^typed-client\/(generated|dist)\//;
 /** Every file of examples/, as `rest/profile.sh`. */
 const EXAMPLE_FILES = readdirSync(examplesDir, { recursive: true, encoding: 'utf8' })
-  .filter((file) => /\.\w+$/.test(file))
+  .filter((file) => /\.\w+$/.test(file) && !GENERATED.test(file))
   .sort();
 /** The TypeScript examples' shared helpers and runner: code the examples use, not examples. */
 const NOT_EXAMPLES = new Set(['example.ts', 'run-example.ts']);
@@ -60,6 +63,8 @@ describe('every example in examples/ runs against a test server and prints what 
   /** A second instance on the same store, past its free quota at once: the x402 examples pay there. */
   let paying: TestServer;
   let apiKey: string;
+  /** What `npm run demo -- api-key` printed. */
+  let demoKeyLines: string[];
   const outputs = new Map<string, string>();
   const checked = new Set<string>();
   const check = (file: string) => {
@@ -67,8 +72,9 @@ describe('every example in examples/ runs against a test server and prints what 
     return file;
   };
 
+  const storePrefix = testKeyPrefix('examples');
+
   beforeAll(async () => {
-    const storePrefix = testKeyPrefix('examples');
     const env = { REDIS_URL: TEST_REDIS_URL, WEBHOOK_POLL_MS: '200' };
     [server, paying] = await Promise.all([
       startTestServer(
@@ -77,14 +83,19 @@ describe('every example in examples/ runs against a test server and prints what 
       ),
       startTestServer({ ...env, ANONYMOUS_DAILY_LIMIT: '1', ANONYMOUS_PER_MINUTE_LIMIT: '1000' }, { storePrefix }),
     ]);
-    const session = await signIn(server);
-    const created = await (await server.post('/api/user/keys', { name: 'examples' }, bearer(session.token))).json();
-    apiKey = created.key.key;
+    // The key api-key.sh calls with comes from the command its guide names, run as a reader runs it.
+    const { stdout: demoOut } = await promisify(execFile)('npm', ['run', '--silent', 'demo', '--', 'api-key'], {
+      cwd: root,
+      env: { ...process.env, API_URL: server.url },
+    });
+    demoKeyLines = demoOut.trimEnd().split('\n');
+    apiKey = /^export API_KEY=(\S+)$/.exec(demoKeyLines.at(-1)!)?.[1] ?? '';
 
-    // Every shell example in one bash process (each script still runs in its own bash, with `set -e`).
-    const runs: [string, ...string[]][] = EXAMPLE_FILES.filter((file) => file.endsWith('.sh')).map((file) =>
-      file === 'operators/check-instances.sh' ? [file, server.url, paying.url] : [file],
-    );
+    // Every shell example in one bash process (each script still runs in its own bash).
+    // check-instances.sh compares instances: the operators test runs it on pairs of its own.
+    const runs: [string, ...string[]][] = EXAMPLE_FILES.filter(
+      (file) => file.endsWith('.sh') && file !== 'operators/check-instances.sh',
+    ).map((file) => [file]);
     const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
     const script = runs
       .map(
@@ -151,6 +162,27 @@ describe('every example in examples/ runs against a test server and prints what 
     expect(error).toContain('HTTP 400');
   });
 
+  it('npm run demo -- api-key signs in as alice, prints a demo key once to paste, which api-key.sh called with; a second run rotates it', async () => {
+    expect(demoKeyLines).toEqual([
+      `signed in with Ethereum (SIWE) as alice, dev account #1 ${accounts[1]!.address}`,
+      expect.stringMatching(/^created API key "demo key" \S+$/),
+      'a DEMO key of the embedded default, shown this once: paste the next line into your shell, then run examples/rest/api-key.sh',
+      expect.stringMatching(/^export API_KEY=sk_live_[\w-]{20,}$/),
+    ]);
+    const lines: string[] = [];
+    expect(await runDemo(['api-key'], { env: { API_URL: server.url }, write: (text) => lines.push(text) })).toBe(0);
+    const rotated = lines.join('').trimEnd().split('\n');
+    expect(rotated[1]).toBe(
+      `${demoKeyLines[1]!.replace('created', 'rotated')} (its previous secret is refused from now on)`,
+    );
+    const newKey = rotated.at(-1)!.slice('export API_KEY='.length);
+    expect(newKey).not.toBe(apiKey);
+    expect((await server.get('/api/usage', { 'x-api-key': newKey })).status).toBe(200);
+    const refused = await server.get('/api/usage', { 'x-api-key': apiKey });
+    expect([refused.status, (await refused.json()).code]).toEqual([401, 'INVALID_API_KEY']);
+    apiKey = newKey; // the MCP client below calls with the current secret
+  });
+
   it('graphql/*.graphql: each operation (also GraphiQL’s tabs) answers data and no errors; query.sh runs one over GET', async () => {
     const operations = EXAMPLE_FILES.filter((file) => file.endsWith('.graphql'));
     expect(operations.map((file) => file.slice('graphql/'.length, -'.graphql'.length)).sort()).toEqual(
@@ -181,7 +213,7 @@ describe('every example in examples/ runs against a test server and prints what 
     const lines = await runExample(check('auth/sign-in.ts'), server.url);
     expect(lines).toEqual([
       expect.stringMatching(/^signed in as 0x[0-9a-fA-F]{40} until \d{4}-\d\d-\d\dT/),
-      expect.stringMatching(/^API key \S+: sk_live_[\w-]{4}… \(250 calls a day\)$/),
+      expect.stringMatching(/^API key \S+: sk_live_[\w-]{4}… \(daily limit: 250\)$/),
       'usage on the key: tier api_key, 0 of 250 used today',
     ]);
   });
@@ -282,7 +314,7 @@ describe('every example in examples/ runs against a test server and prints what 
     ]);
   });
 
-  it('operators/*: the production env file, with the two secrets of a secret store, is a configuration npm start accepts; check-instances.sh finds both instances on one store and signer', () => {
+  it('operators/production.env: the production env file, with the two secrets of a secret store, is a configuration npm start accepts', () => {
     const env = Object.fromEntries(
       readFileSync(join(examplesDir, check('operators/production.env')), 'utf8')
         .split('\n')
@@ -301,9 +333,76 @@ describe('every example in examples/ runs against a test server and prints what 
       publicBaseUrl: 'https://api.example.com',
     });
     expect(config.chains.ethereum.rpcUrl).toBe(env.ETH_RPC_URL);
+  });
 
-    const output = shellOutput('operators/check-instances.sh');
-    expect(output).toMatch(/all 2 instances share the redis store and signer 0x[0-9a-fA-F]{40}\n$/);
+  it("operators/check-instances.sh: an instance reading the first one's chain passes; two embedded chains on one store are a mismatch, exit 1", async () => {
+    const script = join(examplesDir, check('operators/check-instances.sh'));
+    const run = (...urls: string[]) =>
+      promisify(execFile)('bash', [script, ...urls]).then(
+        ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
+        (err: { code: number; stdout: string; stderr: string }) => err,
+      );
+    // Two instances on one store, both signing with the operator's CCIP key: the second's Ethereum is the first one's
+    // embedded chain (ETH_RPC_URL, which makes its configuration live: it names the secrets a live one needs).
+    const ownStore = { storePrefix: testKeyPrefix('check-instances') };
+    const env = { REDIS_URL: TEST_REDIS_URL, CCIP_SIGNER_KEY: LIVE_SECRETS.CCIP_SIGNER_KEY };
+    const chainHost = await startTestServer(env, ownStore);
+    const reader = await startTestServer(
+      { ...env, ...LIVE_SECRETS, ETH_RPC_URL: chainHost.localChain!.rpcUrl },
+      ownStore,
+    ).catch(async (err: Error) => {
+      await chainHost.close();
+      throw err;
+    });
+    try {
+      const shared = await run(chainHost.url, reader.url);
+      expect(shared.stderr).toBe('');
+      expect(shared.code).toBe(0);
+      expect(shared.stdout).toMatch(
+        new RegExp(
+          `^${chainHost.url}: health 200, store redis, CCIP signer (0x[0-9a-fA-F]{40}), Ethereum embedded \\(its own\\) at block \\d+\n` +
+            `${reader.url}: health 200, store redis, CCIP signer \\1, Ethereum live at block \\d+\n` +
+            'all 2 instances share the redis store, CCIP signer 0x[0-9a-fA-F]{40} and one Ethereum chain \\(head \\d+ to \\d+\\)\n$',
+        ),
+      );
+    } finally {
+      await Promise.all([reader.close(), chainHost.close()]);
+    }
+    // Two embedded chains from one snapshot: blocks mined on one of them, which the other never sees, until the
+    // second is 5 ahead.
+    const head = (at: TestServer) => localChainClients(at.localChain!.rpcUrl).client.getBlockNumber();
+    const behind = Number((await head(server)) - (await head(paying)));
+    await localChainClients(paying.localChain!.rpcUrl).anvil.mine({ blocks: Math.max(0, behind) + 5 });
+    const apart = await run(server.url, paying.url);
+    expect(apart.code).toBe(1);
+    const heads = [...apart.stdout.matchAll(/at block (\d+)\n/g)].map((m) => Number(m[1]));
+    const [low, high] = [Math.min(...heads), Math.max(...heads)];
+    expect(high - low).toBeGreaterThan(2);
+    expect(apart.stderr).toBe(
+      `mismatch: their Ethereum heads are ${high - low} blocks apart (${low} to ${high})\n` +
+        `mismatch: 2 of the 2 instances each run an embedded Ethereum chain of their own (${server.url} ${paying.url}): a transaction sent to one chain is unknown to the others; point every instance at one chain with ETH_RPC_URL\n`,
+    );
+  });
+
+  it('typed-client/*: types generated from schema/ (openapi-typescript, GraphQL Codegen) compile a client with tsc, which calls the server', async () => {
+    const dir = join(examplesDir, 'typed-client');
+    const run = promisify(execFile);
+    // As its guide runs it: generate from the repository root, compile with its tsconfig, run the output.
+    await run('bash', [join(examplesDir, check('typed-client/generate.sh'))], { cwd: root });
+    check('typed-client/codegen.ts');
+    await run(process.execPath, [
+      join(root, 'node_modules/typescript/bin/tsc'),
+      '-p',
+      join(examplesDir, check('typed-client/tsconfig.json')),
+    ]);
+    check('typed-client/client.ts');
+    const { stdout } = await run(process.execPath, [join(dir, 'dist', 'client.js')], {
+      env: { ...process.env, API_URL: server.url },
+    });
+    const alice = accounts[1]!.address;
+    expect(stdout).toMatch(
+      new RegExp(`^REST: alice.eth → ${alice}\nGraphQL: alice.eth → ${alice}, ETH at \\$\\d+(\\.\\d+)?\n$`),
+    );
   });
 
   it('every file of examples/ was run and checked above: an example added without a check fails here', () => {

@@ -29,6 +29,8 @@ async function spawnServing(p: {
   url?: string;
   ready?: (url: string) => Promise<boolean>;
   timeoutMs?: number;
+  /** Hears the process group's pid at once (a benchmark kills the group on any exit). */
+  track?: (pid: number) => void;
 }): Promise<RunningProcess> {
   const child = spawn(p.command, p.args, {
     cwd: repoRoot,
@@ -36,6 +38,7 @@ async function spawnServing(p: {
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
+  if (child.pid !== undefined) p.track?.(child.pid);
   const exited = once(child, 'exit');
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -87,6 +90,7 @@ export async function startSubgraphProcesses(p: {
   names: readonly SubgraphName[];
   env: NodeJS.ProcessEnv;
   dataDirRoot: string;
+  track?: (pid: number) => void;
 }): Promise<{ subgraphs: Map<SubgraphName, RunningProcess>; stop(): Promise<void> }> {
   const subgraphs = new Map<SubgraphName, RunningProcess>();
   const stop = async () => {
@@ -99,6 +103,7 @@ export async function startSubgraphProcesses(p: {
         command: 'npm',
         args: ['run', 'subgraph', '--', name],
         env: { ...p.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: `${p.dataDirRoot}/${name}` },
+        track: p.track,
       });
       subgraphs.set(name, sub);
     }),
@@ -121,6 +126,7 @@ export async function writeSupergraph(urls: ReadonlyMap<string, string>, out: st
 export async function startHiveGateway(p: {
   supergraphFile: string;
   env?: NodeJS.ProcessEnv;
+  track?: (pid: number) => void;
 }): Promise<RunningProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
@@ -130,6 +136,7 @@ export async function startHiveGateway(p: {
     command: process.execPath,
     args: [bin, 'supergraph', p.supergraphFile, '--host', '127.0.0.1', '--port', String(port)],
     env: { ...process.env, ...p.env },
+    track: p.track,
     url,
     ready: async (u) => {
       const res = await fetch(`${u}/graphql`, {

@@ -16,9 +16,13 @@ export interface OwnRedis {
 
 /**
  * Spawns `redis-server` on `port` (loopback, persisting nothing; `args` add or override options) and resolves once it
- * accepts connections.
+ * accepts connections. `track` hears the process's pid at once (a benchmark kills it on any exit).
  */
-export function startRedisServer(port: number, args: readonly string[]): Promise<ChildProcess> {
+export function startRedisServer(
+  port: number,
+  args: readonly string[],
+  track?: (pid: number) => void,
+): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', ...args],
@@ -26,6 +30,7 @@ export function startRedisServer(port: number, args: readonly string[]): Promise
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
+  if (child.pid !== undefined) track?.(child.pid);
   return new Promise((resolve, reject) => {
     let output = '';
     const timer = setTimeout(() => reject(new Error(`redis-server ${port} did not start:\n${output}`)), 15_000);

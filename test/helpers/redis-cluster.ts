@@ -45,12 +45,16 @@ async function freePortPair(): Promise<number> {
   }
 }
 
-function startNode(port: number, dir: string): Promise<ChildProcess> {
+function startNode(port: number, dir: string, track?: (pid: number) => void): Promise<ChildProcess> {
   mkdirSync(dir, { recursive: true });
-  return startRedisServer(port, [
-    ...['--dir', dir, '--daemonize', 'no', '--repl-diskless-sync-delay', '0'],
-    ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '1000'],
-  ]);
+  return startRedisServer(
+    port,
+    [
+      ...['--dir', dir, '--daemonize', 'no', '--repl-diskless-sync-delay', '0'],
+      ...['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '1000'],
+    ],
+    track,
+  );
 }
 
 /** Runs one command on one node over a short-lived connection. */
@@ -102,10 +106,13 @@ async function clusterNodes(port: number) {
 /**
  * Starts six `redis-server --cluster-enabled yes` processes in a temp dir and joins them with
  * `redis-cli --cluster create … --cluster-replicas 1`: 3 masters, one replica each. Resolves once every node reports
- * cluster_state:ok. Stop it with `stop()`.
+ * cluster_state:ok. Stop it with `stop()`. `track` hears each node's pid as it is spawned (restarts included), so a
+ * benchmark can kill them on any exit, even one that happens while the cluster is still starting.
  * @example const cluster = await startRedisCluster(); const store = await openRedisStore({ target: cluster.target })
  */
-export async function startRedisCluster(): Promise<RedisClusterProcesses> {
+export async function startRedisCluster(
+  options: { track?: (pid: number) => void } = {},
+): Promise<RedisClusterProcesses> {
   const dir = mkdtempSync(join(tmpdir(), 'redis-cluster-'));
   const ports: number[] = [];
   for (let i = 0; i < 6; i++) {
@@ -124,7 +131,7 @@ export async function startRedisCluster(): Promise<RedisClusterProcesses> {
     rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const started = await Promise.all(ports.map((port) => startNode(port, join(dir, String(port)))));
+    const started = await Promise.all(ports.map((port) => startNode(port, join(dir, String(port)), options.track)));
     for (const [i, port] of ports.entries()) children.set(port, started[i]!);
     await run('redis-cli', [
       '--cluster',
@@ -192,7 +199,7 @@ export async function startRedisCluster(): Promise<RedisClusterProcesses> {
         }
         return true;
       });
-      children.set(port, await startNode(port, join(dir, String(port))));
+      children.set(port, await startNode(port, join(dir, String(port)), options.track));
       await waitFor(`node ${port} back as the replica of ${promoted}, in sync`, 30_000, () => inSync(promoted));
       return { promoted };
     },

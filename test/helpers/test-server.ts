@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import type { ChainKey } from '../../src/config/chains.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createServer, type RunningServer } from '../../src/server/create-server.js';
@@ -32,6 +32,8 @@ export async function startTestServer(
     onRpcRequest?: (chain: ChainKey, method: string) => void;
     /** Span processors of the test's own (an in-memory exporter): traces on (src/observability/start-tracing.ts). */
     spanProcessors?: readonly SpanProcessor[];
+    /** A logger of the test's own (to read what the server logs); else silent. */
+    logger?: Logger;
   } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
@@ -52,7 +54,7 @@ export async function startTestServer(
   // A shared Redis keeps counters across runs: each test server gets its own key namespace.
   const server = await createServer({
     config,
-    logger: pino({ level: 'silent' }),
+    logger: options.logger ?? pino({ level: 'silent' }),
     storePrefix: options.storePrefix ?? testKeyPrefix('server'),
     onRpcRequest: options.onRpcRequest,
     spanProcessors: options.spanProcessors,

@@ -209,6 +209,75 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
       });
     });
 
+    describe("an API key's counted call in one step (admitKeyCall)", () => {
+      const callOf = (keyId: string, max = 2) => {
+        const owner = apiKeyOwner(keyId);
+        const counters: QuotaCounter[] = [
+          { key: `q:${owner}:day`, limit: 3, windowMs: DAY, durable: true, owner },
+          { key: `q:${owner}:min`, limit: 5, windowMs: MINUTE, durable: true, owner },
+        ];
+        return { keyId, slotKey: owner, max, ttlMs: 30_000, counters, now: T0 };
+      };
+
+      it('takes a slot, counts the call on every counter and stamps lastUsedAt', async () => {
+        const key = await store.createApiKey(newKey());
+        const call = callOf(key.id);
+        const admitted = await store.admitKeyCall(call);
+        expect(typeof admitted.token).toBe('string');
+        expect(admitted.quota).toMatchObject({ admitted: true, counts: [1, 1] });
+        expect((await store.readQuota({ counters: call.counters, now: T0 })).counts).toEqual([1, 1]);
+        expect((await store.getApiKey(key.id))?.lastUsedAt).toBe(T0);
+      });
+
+      it('with every slot taken counts nothing; a released slot is taken again', async () => {
+        const key = await store.createApiKey(newKey());
+        const call = callOf(key.id);
+        const first = await store.admitKeyCall(call);
+        await store.admitKeyCall(call);
+        expect(await store.admitKeyCall(call)).toEqual({ token: null, quota: null });
+        expect((await store.readQuota({ counters: call.counters, now: T0 })).counts).toEqual([2, 2]);
+        await store.releaseSlot({ key: call.slotKey, token: first.token! });
+        expect((await store.admitKeyCall(call)).quota).toMatchObject({ admitted: true, counts: [3, 3] });
+      });
+
+      it('a slot released just before the next call of the key is free for it, with or without awaiting the release', async () => {
+        const key = await store.createApiKey(newKey());
+        const call = callOf(key.id, 1);
+        const first = await store.admitKeyCall(call);
+        const releasing = store.releaseSlot({ key: call.slotKey, token: first.token! });
+        const second = await store.admitKeyCall(call);
+        await releasing;
+        expect(typeof second.token).toBe('string');
+        expect(await store.admitKeyCall(call)).toEqual({ token: null, quota: null });
+      });
+
+      it('a call past a limit holds its slot but moves no counter, and leaves lastUsedAt alone', async () => {
+        const key = await store.createApiKey(newKey());
+        const call = { ...callOf(key.id, 10) };
+        for (let i = 0; i < 3; i++) await store.admitKeyCall(call);
+        const refused = await store.admitKeyCall({ ...call, now: T0 + 1 });
+        expect(typeof refused.token).toBe('string');
+        expect(refused.quota).toMatchObject({ admitted: false, counts: [3, 3] });
+        expect((await store.getApiKey(key.id))?.lastUsedAt).toBe(T0);
+      });
+
+      it('does not bring a deleted key back to life by stamping it', async () => {
+        const key = await store.createApiKey(newKey());
+        await store.deleteApiKey({ id: key.id, wallet: WALLET_A, now: T0 });
+        await store.admitKeyCall(callOf(key.id));
+        expect(await store.getApiKey(key.id)).toBeNull();
+      });
+
+      it('of 100 concurrent calls of one key with 10 slots, exactly 10 get one and are counted', async () => {
+        const key = await store.createApiKey(newKey());
+        const call = { ...callOf(key.id, 10) };
+        call.counters = call.counters.map((c) => ({ ...c, limit: 1_000 }));
+        const results = await spread(stores, 100, (s) => s.admitKeyCall(call));
+        expect(results.filter((r) => r.token !== null)).toHaveLength(10);
+        expect((await store.readQuota({ counters: call.counters, now: T0 })).counts).toEqual([10, 10]);
+      });
+    });
+
     describe('SIWE nonces', () => {
       const challenge = {
         nonce: 'n0nce1234567',

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AccessGate, createAccessGate } from '../../src/access/access-gate.js';
 import { DEFAULT_MODE_LIMITS } from '../../src/access/caller-limits.js';
 import type { Caller } from '../../src/access/identify-caller.js';
-import { requestsPer } from '../../src/access/quota-refusals.js';
+import { countOf, requestsPer } from '../../src/access/quota-refusals.js';
 import type { ApiError } from '../../src/errors/api-error.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import type { ApiKeyRecord } from '../../src/store/store.js';
@@ -105,5 +105,10 @@ describe('limit messages', () => {
   it('say a limit of one in the singular: "1 request per day", "30 requests per minute"', () => {
     expect(requestsPer(1, 'day')).toBe('1 request per day');
     expect(requestsPer(30, 'minute')).toBe('30 requests per minute');
+    expect([countOf(1, 'second'), countOf(0, 'call'), countOf(2, 'request')]).toEqual([
+      '1 second',
+      '0 calls',
+      '2 requests',
+    ]);
   });
 });

@@ -19,6 +19,7 @@ const records = parseAbi([
   'function text(bytes32 node, string key) view returns (string)',
   'function contenthash(bytes32 node) view returns (bytes)',
   'function name(bytes32 node) view returns (string)',
+  'function pubkey(bytes32 node) view returns (bytes32 x, bytes32 y)',
 ]);
 
 const requestFor = (name: string, inner: Hex): Hex =>
@@ -61,7 +62,7 @@ describe('the gateway refuses requests it must not sign', () => {
     expect(() => decodeResolveRequest(requestFor('test.eth', inner))).toThrow(ResolveRequestError);
   });
 
-  it('addr(bytes32,uint256), text(bytes32,string) and contenthash(bytes32) are read; any other record is refused', () => {
+  it('addr(bytes32,uint256), text(bytes32,string), contenthash(bytes32) and name(bytes32) are read; any other record is refused', () => {
     const node = namehash('dave.offchain.eth');
     const decode = (inner: Hex) => decodeResolveRequest(requestFor('dave.offchain.eth', inner)).query;
     expect(decode(encodeFunctionData({ abi: records, functionName: 'addr', args: [node, 2147483658n] }))).toEqual({
@@ -75,7 +76,9 @@ describe('the gateway refuses requests it must not sign', () => {
     expect(decode(encodeFunctionData({ abi: records, functionName: 'contenthash', args: [node] }))).toEqual({
       kind: 'contenthash',
     });
-    expect(() => decode(encodeFunctionData({ abi: records, functionName: 'name', args: [node] }))).toThrow(
+    // name(bytes32): the reverse record ENSIP-19 L2 primary names are read by (80002105.reverse on the embedded chain).
+    expect(decode(encodeFunctionData({ abi: records, functionName: 'name', args: [node] }))).toEqual({ kind: 'name' });
+    expect(() => decode(encodeFunctionData({ abi: records, functionName: 'pubkey', args: [node] }))).toThrow(
       /unsupported record/,
     );
   });

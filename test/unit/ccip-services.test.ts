@@ -7,7 +7,7 @@ import { packetToBytes } from 'viem/ens';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ccipRequestError } from '../../src/ccip/ccip-request-error.js';
 import { createCcipServices } from '../../src/ccip/ccip-services.js';
-import { ensReaderParent } from '../../src/ccip/chain-served-parent.js';
+import { BASE_REVERSE_PARENT, basePrimaryNameParent, ensReaderParent } from '../../src/ccip/chain-served-parent.js';
 import { resolverServiceAbi } from '../../src/ccip/resolve-request.js';
 import { invalidParameter, serviceUnavailable } from '../../src/errors/api-error.js';
 import { openStore } from '../../src/store/open-store.js';
@@ -25,6 +25,8 @@ const session: CallerIdentity = {
 };
 const textAbi = parseAbi(['function text(bytes32 node, string key) view returns (string)']);
 const addrAbi = parseAbi(['function addr(bytes32 node) view returns (address)']);
+const coinAddrAbi = parseAbi(['function addr(bytes32 node, uint256 coinType) view returns (bytes)']);
+const nameAbi = parseAbi(['function name(bytes32 node) view returns (string)']);
 const config = (signerKey?: Hex) => ({
   ccip: { signerKey, parentNames: ['offchain.eth', 'team.example.eth'], answerTtlSeconds: 120 },
 });
@@ -81,15 +83,24 @@ describe('the CCIP services over the store', () => {
       addresses: async (names: readonly string[]) => names.map((n) => (n === 'demo.base.eth' ? wallet : null)),
       texts: async (names: readonly string[], key: string) =>
         names.map((n) => (n === 'demo.base.eth' && key === 'description' ? 'on Base' : null)),
-      profiles: async () => [null],
+      profiles: async (names: readonly string[], extras?: { coinTypes: readonly number[] }) =>
+        names.map((n) =>
+          n === 'demo.base.eth'
+            ? ({
+                coinAddresses: Object.fromEntries((extras?.coinTypes ?? []).map((c) => [String(c), wallet])),
+              } as never)
+            : null,
+        ),
       primaryNames: async () => [null],
+      basePrimaryNames: async (addresses: readonly string[]) =>
+        addresses.map((a) => (a === wallet ? 'demo.base.eth' : null)),
       nftAvatars: async () => [],
     };
     const ccip = await createCcipServices({
       config: config(),
       store,
       now: () => NOW,
-      chainParents: [ensReaderParent('base.eth', reader)],
+      chainParents: [ensReaderParent('base.eth', reader), basePrimaryNameParent(reader)],
     });
     const ask = async (name: string, inner: Hex) => {
       const data = encodeFunctionData({
@@ -112,6 +123,23 @@ describe('the CCIP services over the store', () => {
     expect(
       decodeAbiParameters([{ type: 'string' }], await ask('demo.base.eth', text('demo.base.eth', 'description')))[0],
     ).toBe('on Base');
+    // ENSIP-19 on L1: Base's coin type of a base.eth name, and the Base primary name under 80002105.reverse.
+    const baseAddr = encodeFunctionData({
+      abi: coinAddrAbi,
+      functionName: 'addr',
+      args: [namehash('demo.base.eth'), 0x8000_2105n],
+    });
+    expect(decodeAbiParameters([{ type: 'bytes' }], await ask('demo.base.eth', baseAddr))[0]).toBe(
+      wallet.toLowerCase(),
+    );
+    const reverseName = `${wallet.toLowerCase().slice(2)}.${BASE_REVERSE_PARENT}`;
+    const name = (node: string) =>
+      encodeFunctionData({ abi: nameAbi, functionName: 'name', args: [namehash(node) as Hex] });
+    expect(decodeAbiParameters([{ type: 'string' }], await ask(reverseName, name(reverseName)))[0]).toBe(
+      'demo.base.eth',
+    );
+    const stranger = `${'12'.repeat(20)}.${BASE_REVERSE_PARENT}`;
+    expect(decodeAbiParameters([{ type: 'string' }], await ask(stranger, name(stranger)))[0]).toBe('');
     // A free label answers unset, as a resolver does: ENS clients find no address.
     expect(decodeAbiParameters([{ type: 'address' }], await ask('nobody.base.eth', addr('nobody.base.eth')))[0]).toBe(
       zeroAddress,

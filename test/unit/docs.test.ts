@@ -4,7 +4,7 @@ import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
 import { CONFIG_VARIABLES } from '../../src/config/config.js';
-import { DEMO_ACTION_LIST } from '../../src/embedded/demo-action-list.js';
+import { DEMO_ACTION_LIST, DEMO_COMMANDS } from '../../src/embedded/demo-action-list.js';
 import { STATUS_OF_CODE } from '../../src/errors/api-error.js';
 import { parseSubgraphUrls } from '../../src/gateway/compose-supergraph.js';
 import { markedBlocks, renderDocBlocks } from '../../src/server/docs-blocks.js';
@@ -72,7 +72,10 @@ describe('the docs are code: generated, included, linked, and true to the code',
 
   it('every example of examples/ is included whole into a guide', () => {
     const included = new Set(DOCUMENTS.flatMap((path) => markedBlocks(read(path))));
-    const examples = filesUnder('examples', /\/.+\.\w+$/);
+    // Not what the typed client's generator and tsc write there (git ignores both).
+    const examples = filesUnder('examples', /\/.+\.\w+$/).filter(
+      (f) => !/^examples\/typed-client\/(generated|dist)\//.test(f),
+    );
     expect(examples.length).toBeGreaterThan(15);
     expect(examples.filter((file) => !included.has(`include: ${file}`))).toEqual([]);
   });
@@ -87,7 +90,7 @@ describe('the docs are code: generated, included, linked, and true to the code',
     for (const [, name] of readme.matchAll(/npm run example -- (\S+)/g)) {
       expect(existsSync(join(root, 'examples', `${name}.ts`)), name).toBe(true);
     }
-    const actions = [...DEMO_ACTION_LIST.map((a) => a.name), 'accounts', '--help'];
+    const actions = [...DEMO_ACTION_LIST.map((a) => a.name), ...DEMO_COMMANDS.map((c) => c.name), '--help'];
     for (const [, action] of readme.matchAll(/npm run demo -- (\S+)/g)) expect(actions, action).toContain(action);
     for (const [, path] of readme.matchAll(/(?<![\w/])(examples\/[\w/.-]+\.\w+)/g)) {
       expect(existsSync(join(root, path!)), path).toBe(true);
@@ -95,6 +98,78 @@ describe('the docs are code: generated, included, linked, and true to the code',
     const paths = new Set(ROUTE_TABLE.rows.map((row) => row.path));
     for (const [, path] of readme.matchAll(/curl -sS http:\/\/127\.0\.0\.1:3000(\/\S+)/g))
       expect(paths, path).toContain(path);
+  });
+
+  it('x402, tier, facilitator and bazaar are explained before they are used: the first mention in a document links to the glossary', () => {
+    // Contributor documents and the contract reference are read after the guides; the glossary is the explanation.
+    const readers = DOCUMENTS.filter(
+      (path) =>
+        !['docs/glossary.md', 'docs/api-contract.md', 'docs/architecture.md', 'docs/contributing.md'].includes(path),
+    );
+    const unexplained: string[] = [];
+    for (const path of readers) {
+      const text = read(path);
+      const glossary = path === 'README.md' ? 'docs/glossary.md' : 'glossary.md';
+      // Code, comments, headings and link targets blanked out (same length: positions stay those of the text).
+      const prose = text
+        .replace(/^```[\s\S]*?^```$/gm, (m) => ' '.repeat(m.length))
+        .replace(/`[^`\n]*`/g, (m) => ' '.repeat(m.length))
+        .replace(/<!--[\s\S]*?-->/g, (m) => ' '.repeat(m.length))
+        .replace(/\]\([^)]*\)/g, (m) => `]${' '.repeat(m.length - 1)}`)
+        .replace(/^#.*$/gm, (m) => ' '.repeat(m.length));
+      for (const term of ['x402', 'tier', 'facilitator', 'bazaar']) {
+        const first = prose.search(new RegExp(`\\b${term}s?\\b`, 'i'));
+        if (first < 0) continue;
+        const link = text.indexOf(`](${glossary}#${term})`);
+        // The first mention is the text of the glossary link itself: `[x402](glossary.md#x402)`.
+        if (link < 0 || text.lastIndexOf('[', link) > first || link < first) {
+          unexplained.push(`${path}:${text.slice(0, first).split('\n').length} ${term}`);
+        }
+      }
+    }
+    expect(unexplained).toEqual([]);
+    for (const term of ['x402', 'tier', 'facilitator', 'bazaar'])
+      expect(anchorsOf(read('docs/glossary.md'))).toContain(term);
+  });
+
+  it('the user guides keep internals out (source and test files, Lua): contributing.md says where each promise is tested', () => {
+    const guides = [
+      'README.md',
+      ...GUIDES,
+      ...['access', 'embedded-default', 'errors', 'quickstart', 'glossary'].map((g) => `docs/${g}.md`),
+    ];
+    const internals: string[] = [];
+    for (const path of guides.filter((g) => g !== 'docs/operators.md')) {
+      // Included examples and generated blocks are code, shown as code.
+      const prose = read(path)
+        .replace(/<!-- (include|generated): \S+ -->\n[\s\S]*?<!-- \/\1 -->/g, '')
+        .replace(/^```[\s\S]*?^```$/gm, '');
+      for (const [found] of prose.matchAll(/\b(?:test|src|rest-compat|subgraphs)\/[\w/.-]+|\bLua\b/g)) {
+        internals.push(`${path}: ${found}`);
+      }
+    }
+    expect(internals).toEqual([]);
+    expect(read('docs/contributing.md')).toContain("### Where the guides' promises are tested");
+  });
+
+  it('no snippet meant to be pasted into a terminal starts with set -e (it closes the terminal on the first error): only scripts run as files do', () => {
+    const pasted: string[] = [];
+    for (const path of DOCUMENTS) {
+      // A fenced sh block that is not an included example file (those run as files: `bash file.sh`, `./file.sh`).
+      const text = read(path).replace(/<!-- include: \S+ -->\n```[\s\S]*?```\n<!-- \/include -->/g, '');
+      for (const [, block] of text.matchAll(/^```(?:sh|bash|shell|console)\n([\s\S]*?)^```$/gm)) {
+        if (/^\s*set -[a-z]*e/m.test(block!)) pasted.push(`${path}: ${block!.split('\n')[0]}`);
+      }
+    }
+    expect(pasted).toEqual([]);
+    // The example scripts the guides show as first calls are pasted as often as run: set -e only in the operators'
+    // and the typed client's scripts, which their guides run as files. Every one has a shebang.
+    const scripts = filesUnder('examples', /\.sh$/);
+    expect(scripts.filter((file) => !read(file).startsWith('#!/usr/bin/env bash\n'))).toEqual([]);
+    expect(scripts.filter((file) => /^set -[a-z]*e/m.test(read(file)))).toEqual([
+      'examples/operators/check-instances.sh',
+      'examples/typed-client/generate.sh',
+    ]);
   });
 
   it('every relative link of the docs leads to a file, and every #anchor to a heading there', () => {

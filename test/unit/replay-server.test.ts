@@ -52,6 +52,19 @@ describe('replay server', () => {
     expect(missingKey.status).toBe(404);
   });
 
+  it('tells POSTs to one path apart by the body fields a recording lists (a GraphQL operationName), else the body-less entry', async () => {
+    const subgraph = (body: unknown) =>
+      fetch(`${replay.baseUrlFor('ens-subgraph')}/subgraphs/name/ensdomains/ens`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<{ data: { domains: Record<string, unknown>[] } }>);
+    const records = await subgraph({ operationName: 'RecordsOfNames', query: '…', variables: { names: [] } });
+    expect(records.data.domains[0]).toHaveProperty('resolver');
+    const domains = await subgraph({ query: '…', variables: { account: '0x…' } });
+    expect(domains.data.domains[0]).toHaveProperty('registrant');
+  });
+
   it('answers 404 "no recorded reply" for unknown paths, methods and sources', async () => {
     for (const response of [
       await get('/api/v3/coins/list'),

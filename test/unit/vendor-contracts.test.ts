@@ -235,7 +235,9 @@ const EXERCISES: Record<string, Exercise> = {
   },
   'ens-subgraph': async ({ fetch }) => {
     const url = 'https://gateway.thegraph.com/subgraphs/name/ensdomains/ens';
-    await new EnsSubgraphClient({ ...common(), url, fetch }).domainsOf(VITALIK);
+    const subgraph = new EnsSubgraphClient({ ...common(), url, fetch });
+    await subgraph.domainsOf(VITALIK);
+    await subgraph.recordKeys(['vitalik.eth']);
   },
 };
 

@@ -1,8 +1,9 @@
-import { type Address, createPublicClient, createWalletClient, http, namehash, zeroAddress } from 'viem';
+import { type Address, createPublicClient, createWalletClient, http, labelhash, namehash, zeroAddress } from 'viem';
 import { loadContractArtifact } from '../../sources/rpc/contract-artifacts.js';
 import { localViemChain } from '../../sources/rpc/viem-chains.js';
 import { loadPublishedContract } from './published-contracts.js';
-import { ENS_DEPLOYER, localEnsAddresses } from './seed-steps/ens.js';
+import { deployerAccount, deployerAddress } from './seed-steps/deployer-accounts.js';
+import { localEnsAddresses } from './seed-steps/ens.js';
 
 const YEAR_SECONDS = 365n * 24n * 3600n;
 
@@ -17,14 +18,29 @@ export interface ServeParentsOffchainParameters {
   gatewayUrl: string;
   /** Addresses whose signatures the resolver accepts. */
   signers: readonly Address[];
-  /** Unregistered second-level .eth names to register and hand to the resolver. */
+  /**
+   * Unregistered second-level .eth names to register and hand to the resolver, and reverse namespaces
+   * (`<coin type>.reverse`, e.g. 80002105.reverse) to create under `reverse` (held by the local ENS deployer) for it.
+   */
   parents: readonly string[];
+}
+
+/** A parent the resolver serves: a .eth label the registrar registers, or a reverse namespace the registry creates. */
+type ServedParent = { kind: 'eth' | 'reverse'; label: string };
+
+function servedParent(parent: string): ServedParent {
+  const [label, tld, ...rest] = parent.split('.');
+  if ((tld === 'eth' || tld === 'reverse') && rest.length === 0 && label) return { kind: tld, label };
+  throw new OffchainParentError(
+    `CCIP_PARENT_NAMES: ${parent} cannot be registered on the embedded chain: use a second-level .eth name`,
+  );
 }
 
 /**
  * Deploys ENS's OffchainResolver (bytecode of @ensdomains/offchain-resolver-contracts) pointing at our gateway, and
- * registers each parent on the embedded chain's .eth registrar (held by the local ENS deployer) with that resolver: a
- * CCIP-Read client then resolves every name under the parent through the gateway (ENSIP-10 wildcard).
+ * registers each parent on the embedded chain's .eth registrar (held by the local ENS deployer) with that resolver, or
+ * creates it under `reverse` for a reverse namespace: a CCIP-Read client then resolves every name under the parent
+ * through the gateway (ENSIP-10 wildcard).
  * The resolver's URL is fixed at construction, so this runs once the server listens and its port is known.
  * @example await serveParentsOffchain({ rpcUrl, gatewayUrl: `${url}/ccip/{sender}/{data}.json`, signers: [signer], parents: ['offchain.eth'] })
  */
@@ -38,15 +54,7 @@ export async function serveParentsOffchain(p: ServeParentsOffchainParameters): P
   const registrar = loadContractArtifact('EthNameRegistrar');
   const offchain = loadPublishedContract('OffchainResolver');
 
-  const labels = p.parents.map((parent) => {
-    const [label, tld, ...rest] = parent.split('.');
-    if (tld !== 'eth' || rest.length > 0 || !label) {
-      throw new OffchainParentError(
-        `CCIP_PARENT_NAMES: ${parent} cannot be registered on the embedded chain: use a second-level .eth name`,
-      );
-    }
-    return label;
-  });
+  const served = p.parents.map(servedParent);
   const owners = await Promise.all(
     p.parents.map((parent) =>
       client.readContract({
@@ -79,21 +87,30 @@ export async function serveParentsOffchain(p: ServeParentsOffchainParameters): P
     }),
   );
   const resolver = deployed.contractAddress!;
-  let nonce = await client.getTransactionCount({ address: ENS_DEPLOYER.address, blockTag: 'pending' });
+  let nonce = await client.getTransactionCount({ address: deployerAddress('ens'), blockTag: 'pending' });
   const sent: `0x${string}`[] = [];
-  for (const [i, label] of labels.entries()) {
+  for (const [i, { kind, label }] of served.entries()) {
     const node = namehash(p.parents[i]!);
     sent.push(
+      kind === 'eth'
+        ? await wallet.writeContract({
+            account: deployerAccount('ens'),
+            address: ens.ethRegistrar,
+            abi: registrar.abi,
+            functionName: 'register',
+            args: [label, deployerAddress('ens'), YEAR_SECONDS],
+            nonce: nonce++,
+          })
+        : await wallet.writeContract({
+            account: deployerAccount('ens'),
+            address: ens.registry,
+            abi: registry.abi,
+            functionName: 'setSubnodeOwner',
+            args: [namehash('reverse'), labelhash(label), deployerAddress('ens')],
+            nonce: nonce++,
+          }),
       await wallet.writeContract({
-        account: ENS_DEPLOYER,
-        address: ens.ethRegistrar,
-        abi: registrar.abi,
-        functionName: 'register',
-        args: [label, ENS_DEPLOYER.address, YEAR_SECONDS],
-        nonce: nonce++,
-      }),
-      await wallet.writeContract({
-        account: ENS_DEPLOYER,
+        account: deployerAccount('ens'),
         address: ens.registry,
         abi: registry.abi,
         functionName: 'setResolver',

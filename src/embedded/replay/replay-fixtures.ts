@@ -11,6 +11,11 @@ const replayRequestSchema = z.strictObject({
   path: z.string().refine((p) => p === '*' || p.startsWith('/'), "must start with '/' or be '*'"),
   /** Exact match per listed key; '*' matches any value of a present key; unlisted keys are ignored. */
   query: z.record(z.string(), z.string()).optional(),
+  /**
+   * Top-level fields a JSON request body must carry, each equal to the value given (e.g. a GraphQL `operationName`),
+   * for upstreams that take every request on one path.
+   */
+  body: z.record(z.string(), z.unknown()).optional(),
 });
 
 const replayResponseSchema = z

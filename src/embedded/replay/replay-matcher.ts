@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { ReplayEntry } from './replay-fixtures.js';
 
 /** The part of an incoming request a recorded reply is chosen by. */
@@ -6,6 +7,15 @@ export interface ReplayRequest {
   /** Relative to the source's base URL, e.g. '/api/v3/simple/price'. */
   path: string;
   query: URLSearchParams;
+  /** The request body parsed as JSON, when it is JSON (undefined otherwise). */
+  body?: unknown;
+}
+
+function bodyMatches(expected: Record<string, unknown> | undefined, actual: unknown): boolean {
+  if (expected === undefined) return true;
+  if (!actual || typeof actual !== 'object') return false;
+  const fields = actual as Record<string, unknown>;
+  return Object.entries(expected).every(([key, value]) => isDeepStrictEqual(fields[key], value));
 }
 
 function queryMatches(expected: Record<string, string> | undefined, actual: URLSearchParams): boolean {
@@ -15,11 +25,12 @@ function queryMatches(expected: Record<string, string> | undefined, actual: URLS
   });
 }
 
-/** Higher is more specific: an exact path beats '*', then more query keys, then more exact values. */
+/** Higher is more specific: an exact path beats '*', then more body fields, then more query keys, then more exact values. */
 function specificity(entry: ReplayEntry): number {
   const query = Object.values(entry.request.query ?? {});
   const exactValues = query.filter((v) => v !== '*').length;
-  return (entry.request.path === '*' ? 0 : 1_000_000) + query.length * 1000 + exactValues;
+  const bodyFields = Object.keys(entry.request.body ?? {}).length;
+  return (entry.request.path === '*' ? 0 : 1_000_000) + bodyFields * 100_000 + query.length * 1000 + exactValues;
 }
 
 /**
@@ -36,7 +47,8 @@ export function selectReplayEntry(
     (e) =>
       e.request.method === request.method.toUpperCase() &&
       (e.request.path === '*' || e.request.path === request.path) &&
-      queryMatches(e.request.query, request.query),
+      queryMatches(e.request.query, request.query) &&
+      bodyMatches(e.request.body, request.body),
   );
   const mostSpecific = (candidates: ReplayEntry[]): ReplayEntry | undefined =>
     candidates.reduce<ReplayEntry | undefined>(

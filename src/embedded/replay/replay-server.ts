@@ -73,6 +73,14 @@ function readSmallBody(req: IncomingMessage): Promise<string> {
   });
 }
 
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((k) => k.toLowerCase() === name);
 }
@@ -138,13 +146,18 @@ export async function startReplayServer(params: StartReplayServerParams): Promis
     sendJson(res, 404, { error: 'unknown replay control route' });
   };
 
-  const handleReplay = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+  const handleReplay = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const [, rawSource = '', ...rest] = url.pathname.split('/');
     const source = decodeURIComponent(rawSource);
     counts.set(source, (counts.get(source) ?? 0) + 1);
+    const entries = fixtures.get(source) ?? [];
+    // Only a source recorded by body fields has its request bodies read.
+    const body = entries.some((e) => e.request.body !== undefined)
+      ? jsonOrUndefined(await readSmallBody(req))
+      : undefined;
     const entry = selectReplayEntry(
-      fixtures.get(source) ?? [],
-      { method: req.method ?? 'GET', path: `/${rest.join('/')}`, query: url.searchParams },
+      entries,
+      { method: req.method ?? 'GET', path: `/${rest.join('/')}`, query: url.searchParams, body },
       scenarios.get(source) ?? null,
     );
     if (entry === undefined) {
@@ -178,7 +191,9 @@ export async function startReplayServer(params: StartReplayServerParams): Promis
         });
         return;
       }
-      handleReplay(req, res, url);
+      handleReplay(req, res, url).catch(() => {
+        if (!res.headersSent) sendJson(res, 400, { error: 'bad request' });
+      });
     } catch {
       // e.g. a malformed percent-encoding: a bad request must not take the server down.
       if (!res.headersSent) sendJson(res, 400, { error: 'bad request' });

@@ -18,11 +18,38 @@ import { mayCall } from './tool-callers.js';
 /** `_meta` keys of x402's MCP transport. */
 export const X402_PAYMENT_META = 'x402/payment';
 export const X402_PAYMENT_RESPONSE_META = 'x402/payment-response';
+/**
+ * `_meta` keys of the npm `x402-mcp` client (x402 v1): its payment is the X-PAYMENT header's base64 string, and its
+ * receipt is read from the dotted response key.
+ */
+export const X402_MCP_PAYMENT_META = 'x402.payment';
+export const X402_MCP_PAYMENT_RESPONSE_META = 'x402.payment-response';
+
+/**
+ * The payment a call's `_meta` carries, under x402's MCP key (a payload object) or x402-mcp's (a base64 string, or a
+ * payload object); both at once are ambiguous and refused as a malformed payment. `receiptKey`: where its receipt goes.
+ */
+export function metaPayment(
+  meta: Record<string, unknown> | undefined,
+): { payment: PresentedPayment; receiptKey: string } | undefined {
+  const standard = meta?.[X402_PAYMENT_META];
+  const dotted = meta?.[X402_MCP_PAYMENT_META];
+  if (standard === undefined && dotted === undefined) return undefined;
+  if (standard !== undefined && dotted !== undefined) {
+    return { payment: { header: 'X-PAYMENT', value: '' }, receiptKey: X402_PAYMENT_RESPONSE_META };
+  }
+  if (standard !== undefined) {
+    return { payment: { header: 'x402/payment', payload: standard }, receiptKey: X402_PAYMENT_RESPONSE_META };
+  }
+  const payment: PresentedPayment =
+    typeof dotted === 'string' ? { header: 'X-PAYMENT', value: dotted } : { header: 'x402/payment', payload: dotted };
+  return { payment, receiptKey: X402_MCP_PAYMENT_RESPONSE_META };
+}
 
 export interface AgentToolCall {
   tool: AgentTool;
   arguments: unknown;
-  /** The call's `_meta`: `x402/payment` carries a payment for it. */
+  /** The call's `_meta`: `x402/payment` (or x402-mcp's `x402.payment`) carries a payment for it. */
   meta: Record<string, unknown> | undefined;
   /** The /mcp request's client address and credentials (X-API-Key or Authorization: Bearer). */
   caller: Pick<AccessRequest, 'ip' | 'headers'>;
@@ -76,17 +103,22 @@ async function sharedResult(body: Promise<string>): Promise<CallToolResult> {
 
 /**
  * A refused call as a tool error (never a protocol error): a 402 is x402's MCP form (PaymentRequired as
- * `structuredContent`, and wrapped in `x402/error` in the text); anything else is the API's error envelope, from the
- * one renderer, as text.
+ * `structuredContent`, and wrapped in `x402/error` in the first text), and the same offer in x402 v1 as the second
+ * text (`{x402Version: 1, error, accepts}`, what the npm x402-mcp client's agents read); anything else is the API's
+ * error envelope, from the one renderer, as text.
  */
 export function errorResult(err: ApiError): CallToolResult {
   const offer = paymentRequiredOf(err);
   if (offer) {
     const wrapped = { 'x402/error': { code: 402, message: err.message, data: offer } };
+    const v1 = { x402Version: 1, error: err.extra.error, accepts: err.extra.accepts };
     return {
       isError: true,
       structuredContent: offer as unknown as Record<string, unknown>,
-      content: [{ type: 'text', text: JSON.stringify(wrapped) }],
+      content: [
+        { type: 'text', text: JSON.stringify(wrapped) },
+        { type: 'text', text: JSON.stringify(v1) },
+      ],
     };
   }
   const { status, body } = renderError(err, 'full');
@@ -96,8 +128,9 @@ export function errorResult(err: ApiError): CallToolResult {
 /**
  * Runs one tool call as its REST path would run: the row's validation, the same access gate (the caller's key or
  * session, else the client IP, counted at the row's tier; past the daily limit an x402 offer; a payment in
- * `_meta["x402/payment"]` verified and its nonce spent in the store), the row's GraphQL operation, and settlement
- * before the answer, whose receipt goes in `_meta["x402/payment-response"]`.
+ * `_meta["x402/payment"]` or `_meta["x402.payment"]` verified and its nonce spent in the store), the row's GraphQL
+ * operation, and settlement before the answer, whose receipt goes in `_meta["x402/payment-response"]` (or
+ * `x402.payment-response`, the key of the payment's family).
  * @example const result = await callAgentTool({ tool, arguments: { name: 'alice.eth' }, meta, caller }, deps)
  */
 export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): Promise<CallToolResult> {
@@ -108,9 +141,8 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
       deps.cache && isCacheableRow(tool.compiled.row) ? `mcp ${tool.name} ${JSON.stringify(call.arguments ?? {})}` : '';
     const cached = cacheKey ? deps.cache!.fresh(cacheKey) : undefined;
     const input = cached === undefined ? toolInput(tool, call.arguments) : undefined;
-    const sent = call.meta?.[X402_PAYMENT_META];
-    const payment: PresentedPayment | undefined =
-      sent === undefined ? undefined : { header: 'x402/payment', payload: sent };
+    const sent = metaPayment(call.meta);
+    const payment = sent?.payment;
     const request: AccessRequest = {
       ip: call.caller.ip,
       headers: call.caller.headers,
@@ -140,7 +172,7 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
         return shared ? sharedResult(shared) : dataResult(await render());
       },
     });
-    return settled ? { ...result, _meta: { [X402_PAYMENT_RESPONSE_META]: settled.receipt } } : result;
+    return settled ? { ...result, _meta: { [sent!.receiptKey]: settled.receipt } } : result;
   } catch (err) {
     if (!(err instanceof ApiError)) deps.log.error({ err, tool: tool.name }, 'tool call failed');
     return errorResult(toApiError(err));

@@ -6,7 +6,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentTool } from './agent-tools.js';
-import { X402_PAYMENT_META } from './call-agent-tool.js';
+import { X402_MCP_PAYMENT_META, X402_PAYMENT_META } from './call-agent-tool.js';
 
 /** A single tools/call of a known tool, as plain as stock clients send it: what the direct path answers. */
 export interface DirectToolCall {
@@ -27,7 +27,7 @@ const hasOnly = (value: Record<string, unknown>, keys: ReadonlySet<string>): boo
 
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PARAMS_KEYS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
-const META_KEYS: ReadonlySet<string> = new Set([X402_PAYMENT_META]);
+const META_KEYS: ReadonlySet<string> = new Set([X402_PAYMENT_META, X402_MCP_PAYMENT_META]);
 const JSON_CONTENT_TYPE = /^application\/json(?:;\s*charset=utf-8)?$/;
 
 /**

@@ -85,7 +85,7 @@ const INSTRUCTIONS =
   'Each tool is one documented REST operation of this API (same validation, limits and prices). Anonymous calls are ' +
   'counted per IP address; send X-API-Key or Authorization: Bearer with the HTTP requests to be counted as a key or a ' +
   'session. Past the free quota a tool answers an x402 PaymentRequired (isError, structuredContent); pay it by calling ' +
-  'again with _meta["x402/payment"].';
+  'again with _meta["x402/payment"] (or _meta["x402.payment"], the X-PAYMENT header value, as x402-mcp sends it).';
 
 /**
  * The MCP server for one /mcp request (stateless Streamable HTTP: any instance answers any request). Tools and

@@ -46,6 +46,13 @@ export const resolverProfileAbi = parseAbi([
   'function multicall(bytes[] data) returns (bytes[] results)',
 ]);
 
+/** Resolver record events (PublicResolver of @ensdomains/resolver): text, address per coin type, content hash. */
+export const resolverEventsAbi = parseAbi([
+  'event TextChanged(bytes32 indexed node, string indexed indexedKey, string key)',
+  'event AddressChanged(bytes32 indexed node, uint256 coinType, bytes newAddress)',
+  'event ContenthashChanged(bytes32 indexed node, bytes hash)',
+]);
+
 /** ENSIP-9: an address for any coin type, as the bytes that coin's chain uses. */
 export const multicoinAddrAbi = parseAbi(['function addr(bytes32 node, uint256 coinType) view returns (bytes)']);
 

@@ -16,6 +16,8 @@ export interface EnsPrimaryNameRecord {
 export interface EnsReader {
   addresses(names: readonly string[]): Promise<(Address | null)[]>;
   primaryNames(addresses: readonly Address[]): Promise<(EnsPrimaryNameRecord | null)[]>;
+  /** Base primary names alone (Basenames' `80002105.reverse` on Base, forward-checked there); 503 without Base. */
+  basePrimaryNames(addresses: readonly Address[]): Promise<(string | null)[]>;
   texts(names: readonly string[], key: string): Promise<(string | null)[]>;
   /** Profiles with the extra text keys and coin types asked, read with the rest in one call per chain. */
   profiles(names: readonly string[], extras?: ProfileExtras): Promise<(EnsProfileRecord | null)[]>;
@@ -90,6 +92,11 @@ export class ChainRoutedEnsReader implements EnsReader {
       const baseName = 'names' in onBase ? onBase.names[i] : null;
       return baseName ? { name: baseName, chain: 'base' } : null;
     });
+  }
+
+  basePrimaryNames(addresses: readonly Address[]): Promise<(string | null)[]> {
+    if (!this.p.base) throw serviceUnavailable('Base names are unavailable: no Base RPC with Basenames is configured');
+    return this.p.base.primaryNames(addresses);
   }
 
   texts(names: readonly string[], key: string): Promise<(string | null)[]> {

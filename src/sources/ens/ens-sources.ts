@@ -10,13 +10,16 @@ import {
   type BaseNamesContracts,
   BaseNamesReader,
 } from './base-names-reader.js';
+import { ChainRoutedRecordKeys } from './chain-routed-record-keys.js';
 import { EnsChainReader } from './ens-chain-reader.js';
 import { type EnsContracts, LOCAL_BATCH_GATEWAY, MAINNET_ENS_CONTRACTS } from './ens-contracts.js';
 import type { EnsDomainsSource } from './ens-domains.js';
 import { EnsEventDomains, type RegistrarOfNames } from './ens-event-domains.js';
 import { ChainRoutedEnsReader, type EnsReader } from './ens-reader.js';
+import type { EnsRecordKeysSource } from './ens-record-keys.js';
 import { EnsSubgraphClient } from './ens-subgraph-client.js';
 import { MergedEnsDomains } from './merged-domains.js';
+import { ResolverLogKeys } from './resolver-log-keys.js';
 
 /** ENS reads: resolution on Ethereum (and Base names on Base), and names by address. Undefined parts answer 503. */
 export interface EnsSources {
@@ -30,6 +33,11 @@ export interface EnsSources {
    * base.eth names from its events merged in.
    */
   domains: EnsDomainsSource | undefined;
+  /**
+   * The records a name has (text keys, coin types, content hash): the ENS subgraph when ENS_SUBGRAPH_URL is set, else
+   * the embedded chains' resolver logs (`ens-record-events`, and `basenames-record-events` for base.eth names).
+   */
+  recordKeys: EnsRecordKeysSource | undefined;
 }
 
 /** Deployment names the local chain seed records (src/embedded/chain/seed-steps/ens.ts). */
@@ -88,6 +96,54 @@ function eventDomains(p: {
   });
 }
 
+/** Record keys from an embedded chain's resolver logs, registered in /api/sources/health as `name`. */
+function logRecordKeys(p: {
+  client: ChainRpcClient;
+  name: string;
+  description: string;
+  registry: SourceHealthRegistry;
+  timeoutMs: number;
+}) {
+  const policy = {
+    name: p.name,
+    kind: 'ens',
+    mode: 'local',
+    description: p.description,
+    freshnessMs: 0,
+    timeoutMs: p.timeoutMs,
+  } as const;
+  return new ResolverLogKeys({ client: p.client, source: new SourceClient({ policy, registry: p.registry }) });
+}
+
+/** The records names have: the subgraph when given, else the embedded chains' resolver logs (Base's for base.eth names). */
+function recordKeysSource(p: {
+  subgraph: EnsSubgraphClient | undefined;
+  ethereum: ChainRpcClient | undefined;
+  base: ChainRpcClient | undefined;
+  registry: SourceHealthRegistry;
+  timeoutMs: number;
+}): EnsRecordKeysSource | undefined {
+  if (p.subgraph) return p.subgraph;
+  if (!p.ethereum) return undefined;
+  const common = { registry: p.registry, timeoutMs: p.timeoutMs };
+  const onEthereum = logRecordKeys({
+    ...common,
+    client: p.ethereum,
+    name: 'ens-record-events',
+    description:
+      'Records an ENS name has: resolver events of the embedded chain (TextChanged, AddressChanged, ContenthashChanged)',
+  });
+  const onBase = p.base
+    ? logRecordKeys({
+        ...common,
+        client: p.base,
+        name: 'basenames-record-events',
+        description: 'Records a Base name has: resolver events of the embedded Base chain',
+      })
+    : undefined;
+  return new ChainRoutedRecordKeys({ ethereum: onEthereum, base: onBase });
+}
+
 /**
  * Builds the ENS sources: the chain reader on Ethereum's client (and Base's), and names by address from the ENS
  * subgraph (live, `ens-subgraph` in /api/sources/health) or from the embedded chain's registrar events (local,
@@ -129,14 +185,13 @@ export function createEnsSources(p: {
       : undefined;
   const reader = onEthereum || onBase ? new ChainRoutedEnsReader({ ethereum: onEthereum, base: onBase }) : undefined;
 
+  const subgraph =
+    p.subgraphUrl === undefined
+      ? undefined
+      : new EnsSubgraphClient({ url: p.subgraphUrl, mode: 'live', registry: p.registry, timeoutMs: p.timeoutMs });
   let onEthereumDomains: EnsDomainsSource | undefined;
-  if (p.subgraphUrl !== undefined) {
-    onEthereumDomains = new EnsSubgraphClient({
-      url: p.subgraphUrl,
-      mode: 'live',
-      registry: p.registry,
-      timeoutMs: p.timeoutMs,
-    });
+  if (subgraph) {
+    onEthereumDomains = subgraph;
   } else if (ethereum.mode === 'local' && ethereum.client && contracts) {
     onEthereumDomains = eventDomains({
       client: ethereum.client,
@@ -161,5 +216,12 @@ export function createEnsSources(p: {
   // Without Ethereum's names the list would be partial: no source at all (503) rather than Base's alone.
   const domains =
     onEthereumDomains && onBaseDomains ? new MergedEnsDomains([onEthereumDomains, onBaseDomains]) : onEthereumDomains;
-  return { reader, domains };
+  const recordKeys = recordKeysSource({
+    subgraph,
+    ethereum: ethereum.mode === 'local' && contracts ? ethereum.client : undefined,
+    base: base.mode === 'local' && baseContracts ? base.client : undefined,
+    registry: p.registry,
+    timeoutMs: p.timeoutMs,
+  });
+  return { reader, domains, recordKeys };
 }

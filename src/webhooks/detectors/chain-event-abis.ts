@@ -3,12 +3,8 @@ import { parseAbi, toEventSelector } from 'viem';
 /** The ENS registry's ownership event (ENSRegistry of @ensdomains/ens). */
 export const registryEventsAbi = parseAbi(['event Transfer(bytes32 indexed node, address owner)']);
 
-/** Resolver record events (PublicResolver of @ensdomains/resolver): text, address per coin type, content hash. */
-export const resolverEventsAbi = parseAbi([
-  'event TextChanged(bytes32 indexed node, string indexed indexedKey, string key)',
-  'event AddressChanged(bytes32 indexed node, uint256 coinType, bytes newAddress)',
-  'event ContenthashChanged(bytes32 indexed node, bytes hash)',
-]);
+/** Resolver record events: one declaration, shared with the record lists of src/sources/ens/resolver-log-keys.ts. */
+export { resolverEventsAbi } from '../../sources/ens/ens-contracts.js';
 
 export const resolverReadAbi = parseAbi(['function text(bytes32 node, string key) view returns (string)']);
 

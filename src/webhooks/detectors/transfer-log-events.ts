@@ -49,6 +49,9 @@ async function logsInvolving(
   return [...seen.values()];
 }
 
+/** When a log's block was made, in Unix milliseconds. */
+const logTime = (range: LogRange, log: RawLog): Promise<number> => range.blockTime(hexToBigInt(log.blockNumber));
+
 const where = (log: RawLog) => ({
   blockNumber: Number(hexToBigInt(log.blockNumber)),
   transactionHash: log.transactionHash,
@@ -65,7 +68,6 @@ export async function transferLogEvents(
   watched: string[],
 ): Promise<DetectedEvent[]> {
   const events: DetectedEvent[] = [];
-  const time = (log: RawLog) => range.blockTime(hexToBigInt(log.blockNumber));
   for (const log of await logsInvolving(client, range, TRANSFER_TOPIC, [1, 2], watched)) {
     const [, fromTopic, toTopic, tokenTopic] = log.topics;
     if (!fromTopic || !toTopic) continue;
@@ -76,7 +78,7 @@ export async function transferLogEvents(
       events.push({
         id: eventId('wallet.nft_transfer', range.chainId, log.transactionHash, logIndex),
         type: 'wallet.nft_transfer',
-        timestamp: await time(log),
+        timestamp: await logTime(range, log),
         data: {
           contract: getAddress(log.address),
           standard: 'erc721',
@@ -91,7 +93,7 @@ export async function transferLogEvents(
       events.push({
         id: eventId('wallet.transfer', range.chainId, log.transactionHash, logIndex),
         type: 'wallet.transfer',
-        timestamp: await time(log),
+        timestamp: await logTime(range, log),
         data: {
           asset: getAddress(log.address),
           from,
@@ -116,7 +118,6 @@ export async function erc1155TransferEvents(
   watched: string[],
 ): Promise<DetectedEvent[]> {
   const events: DetectedEvent[] = [];
-  const time = (log: RawLog) => range.blockTime(hexToBigInt(log.blockNumber));
   for (const topic0 of [TRANSFER_SINGLE_TOPIC, TRANSFER_BATCH_TOPIC]) {
     for (const log of await logsInvolving(client, range, topic0, [2, 3], watched)) {
       const [, , fromTopic, toTopic] = log.topics;
@@ -136,7 +137,7 @@ export async function erc1155TransferEvents(
         events.push({
           id: eventId('wallet.nft_transfer', range.chainId, log.transactionHash, logIndex, i),
           type: 'wallet.nft_transfer',
-          timestamp: await time(log),
+          timestamp: await logTime(range, log),
           data: {
             contract: getAddress(log.address),
             standard: 'erc1155',

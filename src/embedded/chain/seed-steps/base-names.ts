@@ -1,27 +1,16 @@
-import {
-  type Address,
-  getContractAddress,
-  keccak256,
-  labelhash,
-  namehash,
-  parseEther,
-  stringToHex,
-  zeroHash,
-} from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Address, getContractAddress, labelhash, namehash, parseEther, zeroHash } from 'viem';
+import { coinAddressBytes } from '../../../sources/ens/coin-addresses.js';
 import { BASE_COIN_TYPE, reverseNameOf, reverseNamespaceLabel } from '../../../sources/ens/reverse-names.js';
 import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
 import { loadPublishedContract } from '../published-contracts.js';
 import type { SeedStep } from '../seed-local-chain.js';
+import { deployerAccount, deployerAddress } from './deployer-accounts.js';
 import { deployerWriter, recordCalls } from './ens.js';
 
 /**
  * Base names are deployed by an account of their own, so their addresses on the embedded Base chain depend on
  * nothing else: its nonces 0–2 are the registry, the resolver and the base.eth registrar.
  */
-export const BASE_NAMES_DEPLOYER = privateKeyToAccount(
-  keccak256(stringToHex('chain-identity-api: local Base names deployer')),
-);
 
 /** Names in the map the embedded Base chain's seed returns. */
 export const BASE_NAMES_DEPLOYMENTS = {
@@ -37,7 +26,7 @@ export type BaseNamesAddresses = Record<keyof typeof BASE_NAMES_DEPLOYMENTS, Add
  * @example localBaseNamesAddresses().resolver // '0x…'
  */
 export function localBaseNamesAddresses(): BaseNamesAddresses {
-  const at = (nonce: number) => getContractAddress({ from: BASE_NAMES_DEPLOYER.address, nonce: BigInt(nonce) });
+  const at = (nonce: number) => getContractAddress({ from: deployerAddress('baseNames'), nonce: BigInt(nonce) });
   return { registry: at(0), resolver: at(1), registrar: at(2) };
 }
 
@@ -85,7 +74,7 @@ export function baseNamesStep(): SeedStep {
     name: 'base-names',
     async run(context) {
       const { accounts, publicClient, testClient, deployments } = context;
-      const deployer = BASE_NAMES_DEPLOYER.address;
+      const deployer = deployerAddress('baseNames');
       await testClient.setBalance({ address: deployer, value: parseEther('100') });
       const nonce = await publicClient.getTransactionCount({ address: deployer });
       if (nonce !== 0) throw new Error(`Base names deployer already used (nonce ${nonce})`);
@@ -107,7 +96,7 @@ export function baseNamesStep(): SeedStep {
       });
 
       // Every transaction leaves with an explicit nonce and is mined on arrival; receipts are checked once at the end.
-      const tx = deployerWriter(context, 0, BASE_NAMES_DEPLOYER);
+      const tx = deployerWriter(context, 0, deployerAccount('baseNames'));
       await tx.deploy(registry.abi, registry.bytecode, []);
       await tx.deploy(resolver.abi, resolver.bytecode, [at.registry]);
       await tx.deploy(registrar.abi, registrar.bytecode, [at.registry, namehash('base.eth')]);
@@ -126,7 +115,13 @@ export function baseNamesStep(): SeedStep {
         });
         await tx.write(registryWrite('setResolver', [node, at.resolver]));
         await tx.write(
-          resolverWrite('multicall', [recordCalls(resolver.abi, node, owner, demo.texts, demo.contentHash)]),
+          // Basenames' registration sets the name's Base address (coin type 0x80002105) beside its ETH one: what an
+          // ENSIP-19 forward check of a Base primary name reads.
+          resolverWrite('multicall', [
+            recordCalls(resolver.abi, node, owner, demo.texts, demo.contentHash, [
+              [BASE_COIN_TYPE, coinAddressBytes(Number(BASE_COIN_TYPE), owner)],
+            ]),
+          ]),
         );
         await tx.write(registryWrite('setOwner', [node, owner]));
         await tx.write({

@@ -1,8 +1,8 @@
-import { type Address, getContractAddress, keccak256, parseEther, parseUnits, stringToHex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
+import { type Address, getContractAddress, parseEther, parseUnits } from 'viem';
 import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js';
 import type { TokenListEntry } from '../../../sources/wallet/token-lists.js';
 import type { SeedContext, SeedStep } from '../seed-local-chain.js';
+import { deployerAccount, deployerAddress } from './deployer-accounts.js';
 
 /** One ERC-20 of the local chain, standing in for the mainnet token of the same ticker. */
 export interface DemoToken {
@@ -66,7 +66,6 @@ export const DEMO_COLLECTIBLE = {
  * The demo assets are deployed by an account of their own (not dev account 0), so their addresses depend on nothing
  * another seed step does: the replay's recorded explorer replies can name them.
  */
-const DEMO_DEPLOYER = privateKeyToAccount(keccak256(stringToHex('chain-identity-api: local demo assets deployer')));
 
 /** Deployment names in the map seedLocalChain returns. */
 export const demoTokenDeployment = (symbol: string): string => `DemoToken:${symbol}`;
@@ -77,7 +76,7 @@ export const DEMO_COLLECTIBLE_DEPLOYMENT = 'DemoCollectible';
  * @example demoAssetAddresses().tokens.USDC // '0x…'
  */
 export function demoAssetAddresses(): { deployer: Address; tokens: Record<string, Address>; collectible: Address } {
-  const from = DEMO_DEPLOYER.address;
+  const from = deployerAddress('demoAssets');
   const tokens = Object.fromEntries(
     DEMO_TOKENS.map((t, nonce) => [t.symbol, getContractAddress({ from, nonce: BigInt(nonce) })]),
   );
@@ -108,12 +107,12 @@ export function demoAssetsStep(): SeedStep {
     name: 'demo-assets',
     async run(context: SeedContext) {
       const { publicClient, testClient, walletClient, accounts, deployments } = context;
-      await testClient.setBalance({ address: DEMO_DEPLOYER.address, value: parseEther('100') });
-      const account = DEMO_DEPLOYER;
+      await testClient.setBalance({ address: deployerAddress('demoAssets'), value: parseEther('100') });
+      const account = deployerAccount('demoAssets');
       const expected = demoAssetAddresses();
       const tokenArtifact = loadContractArtifact('DemoToken');
       const collectibleArtifact = loadContractArtifact('DemoCollectible');
-      const nonce = await publicClient.getTransactionCount({ address: DEMO_DEPLOYER.address });
+      const nonce = await publicClient.getTransactionCount({ address: deployerAddress('demoAssets') });
       if (nonce !== 0) throw new Error(`demo deployer already used (nonce ${nonce})`);
 
       // Sent with explicit nonces and awaited together: one block per batch instead of one per transaction.

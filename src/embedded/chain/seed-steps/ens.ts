@@ -10,10 +10,9 @@ import {
   namehash,
   numberToHex,
   parseEther,
-  stringToHex,
   zeroHash,
 } from 'viem';
-import { type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
+import type { PrivateKeyAccount } from 'viem/accounts';
 import { coinAddressBytes, coinTypeOf } from '../../../sources/ens/coin-addresses.js';
 import { encodeContentHash } from '../../../sources/ens/content-hash.js';
 import { MAINNET_ENS_CONTRACTS } from '../../../sources/ens/ens-contracts.js';
@@ -21,13 +20,12 @@ import { loadContractArtifact } from '../../../sources/rpc/contract-artifacts.js
 import { loadPublishedContract } from '../published-contracts.js';
 import type { SeedContext, SeedStep } from '../seed-local-chain.js';
 import { demoAssetAddresses } from './demo-assets.js';
+import { deployerAccount, deployerAddress } from './deployer-accounts.js';
 
-/**
- * ENS is deployed by an account of its own (not dev account 0), so its addresses depend on nothing another seed step
- * does: the deployer's nonces 0–4 are the registry, resolver, reverse registrar, .eth registrar, Universal Resolver.
- * The registry and the Universal Resolver are then moved to their mainnet addresses (see localEnsAddresses).
- */
-export const ENS_DEPLOYER = privateKeyToAccount(keccak256(stringToHex('chain-identity-api: local ENS deployer')));
+// deployerAccount('ens') (deployer-accounts.ts):
+// ENS is deployed by an account of its own (not dev account 0), so its addresses depend on nothing another seed step
+// does: the deployer's nonces 0–4 are the registry, resolver, reverse registrar, .eth registrar, Universal Resolver.
+// The registry and the Universal Resolver are then moved to their mainnet addresses (see localEnsAddresses).
 
 /** Names in the map seedLocalChain returns. */
 export const ENS_DEPLOYMENTS = {
@@ -46,7 +44,7 @@ const YEAR_SECONDS = 365n * 24n * 3600n;
 const MIN_TRANSFERABLE_SECONDS = 3600n;
 
 /** Where the deployer's transaction with `nonce` created its contract. */
-const deployedAt = (nonce: number) => getContractAddress({ from: ENS_DEPLOYER.address, nonce: BigInt(nonce) });
+const deployedAt = (nonce: number) => getContractAddress({ from: deployerAddress('ens'), nonce: BigInt(nonce) });
 
 /**
  * Where the ENS contracts of the local chain are (fixed). The registry and the Universal Resolver sit at their mainnet
@@ -56,7 +54,7 @@ const deployedAt = (nonce: number) => getContractAddress({ from: ENS_DEPLOYER.ad
  */
 export function localEnsAddresses(): EnsContractAddresses & { deployer: Address } {
   return {
-    deployer: ENS_DEPLOYER.address,
+    deployer: deployerAddress('ens'),
     registry: MAINNET_ENS_CONTRACTS.registry,
     publicResolver: deployedAt(1),
     reverseRegistrar: deployedAt(2),
@@ -208,7 +206,7 @@ export type Write = { address: Address; abi: Abi; functionName: string; args: re
 export function deployerWriter(
   { publicClient, walletClient }: SeedContext,
   firstNonce: number,
-  account: PrivateKeyAccount = ENS_DEPLOYER,
+  account: PrivateKeyAccount = deployerAccount('ens'),
 ) {
   let nonce = firstNonce;
   const sent: Hex[] = [];
@@ -230,8 +228,8 @@ export function deployerWriter(
 
 async function deployEns(context: SeedContext): Promise<EnsContractAddresses> {
   const { publicClient, testClient } = context;
-  await testClient.setBalance({ address: ENS_DEPLOYER.address, value: parseEther('100') });
-  const nonce = await publicClient.getTransactionCount({ address: ENS_DEPLOYER.address });
+  await testClient.setBalance({ address: deployerAddress('ens'), value: parseEther('100') });
+  const nonce = await publicClient.getTransactionCount({ address: deployerAddress('ens') });
   if (nonce !== 0) throw new Error(`ENS deployer already used (nonce ${nonce})`);
   const expected = localEnsAddresses();
   const registry = loadPublishedContract('ENSRegistry');
@@ -247,7 +245,7 @@ async function deployEns(context: SeedContext): Promise<EnsContractAddresses> {
   await tx.settle();
   const rootOwnerSlot = mappingSlot(zeroHash, 0);
   const rootOwner = await context.publicClient.getStorageAt({ address: deployedAt(0), slot: rootOwnerSlot });
-  if (rootOwner !== numberToHex(BigInt(ENS_DEPLOYER.address), { size: 32 })) {
+  if (rootOwner !== numberToHex(BigInt(deployerAddress('ens')), { size: 32 })) {
     throw new Error(`ENSRegistry keeps its root owner elsewhere than slot ${rootOwnerSlot}`);
   }
   await moveContract(context, deployedAt(0), expected.registry, [rootOwnerSlot]);
@@ -272,13 +270,13 @@ async function deployEns(context: SeedContext): Promise<EnsContractAddresses> {
     args: [parent, labelhash(label), owner],
   });
   await tx.write(setSubnodeOwner(zeroHash, 'eth', expected.ethRegistrar));
-  await tx.write(setSubnodeOwner(zeroHash, 'reverse', ENS_DEPLOYER.address));
+  await tx.write(setSubnodeOwner(zeroHash, 'reverse', deployerAddress('ens')));
   await tx.write(setSubnodeOwner(namehash('reverse'), 'addr', expected.reverseRegistrar));
   await tx.write({
     address: expected.ethRegistrar,
     abi: registrar.abi,
     functionName: 'addController',
-    args: [ENS_DEPLOYER.address],
+    args: [deployerAddress('ens')],
   });
   await tx.settle();
   return expected;
@@ -328,7 +326,7 @@ async function registerDemoNames(context: SeedContext, ens: EnsContractAddresses
   const resolver = loadPublishedContract('PublicResolver');
   const reverse = loadPublishedContract('ReverseRegistrar');
   const registrar = loadContractArtifact('EthNameRegistrar');
-  const deployer = ENS_DEPLOYER.address;
+  const deployer = deployerAddress('ens');
   const tx = deployerWriter(context, await publicClient.getTransactionCount({ address: deployer }));
   const registryWrite = (functionName: string, args: readonly unknown[]): Write => ({
     address: ens.registry,
