@@ -10,6 +10,9 @@ export interface HeaderPayment {
   value: string;
 }
 
+/** The request headers an x402 payment travels in (v1, v2), lower-case. */
+export const PAYMENT_HEADERS = ['x-payment', 'payment-signature'] as const;
+
 /** The payment header a request carries, if any: two property reads, no allocation when there is none. */
 export function presentedPayment(headers: Record<string, string | string[] | undefined>): HeaderPayment | undefined {
   const v1 = headers['x-payment'];

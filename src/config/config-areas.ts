@@ -5,6 +5,7 @@ import type { ConfigArea, ConfigVariable, SettingsOf } from './config-variable.j
 import { DEPLOYMENT_AREA } from './deployment-settings.js';
 import { GRAPHQL_AREA } from './graphql-settings.js';
 import { HTTP_AREA } from './http-settings.js';
+import { LIVE_AREA } from './live-settings.js';
 import { OBSERVABILITY_AREA } from './observability-settings.js';
 import { STORE_AREA } from './store-settings.js';
 import { UPSTREAM_AREA } from './upstream-settings.js';
@@ -28,6 +29,7 @@ export const CONFIG_AREAS = [
   UPSTREAM_AREA,
   GRAPHQL_AREA,
   WEBHOOK_AREA,
+  LIVE_AREA,
 ] as const satisfies readonly ConfigArea[];
 
 type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;

@@ -7,6 +7,7 @@ import { readSettings } from './config-variable.js';
 import { type DeploymentConfig, deploymentConfig } from './deployment-settings.js';
 import { type GraphqlConfig, graphqlConfig } from './graphql-settings.js';
 import { type HttpConfig, httpConfig } from './http-settings.js';
+import { type LiveConfig, liveConfig } from './live-settings.js';
 import { type ObservabilityConfig, observabilityConfig } from './observability-settings.js';
 import { liveBecause, type PartState, partModes } from './part-modes.js';
 import { type StoreConfig, storeConfig } from './store-settings.js';
@@ -34,7 +35,8 @@ export interface AppConfig
     AccessConfig,
     UpstreamConfig,
     GraphqlConfig,
-    WebhookConfig {
+    WebhookConfig,
+    LiveConfig {
   /** Each part demo or live, decided once here (src/config/part-modes.ts). */
   parts: PartState[];
   /** The variables that make this a live configuration (a live chain or facilitator, NODE_ENV=production); empty: the embedded default. */
@@ -75,6 +77,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     ...upstreamConfig(e),
     ...graphqlConfig(e),
     ...webhookConfig(e, e.ETH_RPC_URL === undefined),
+    ...liveConfig(e),
   };
   // HOST's default depends on whether anything is live; nothing else in the decision depends on HTTP.
   const live = liveBecause({ ...beforeHttp, ...httpConfig(e, false) });

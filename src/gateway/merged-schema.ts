@@ -69,6 +69,7 @@ function fieldOwners(subgraphs: readonly BuiltSubgraph[], typeName: string, fiel
           {
             subgraph: sub.name as string,
             resolve: (field.resolve ?? defaultFieldResolver) as Resolver,
+            subscribe: field.subscribe as Resolver | undefined,
             extensions: field.extensions,
           },
         ]
@@ -152,6 +153,8 @@ export function mergeSubgraphSchemas(p: {
       // Objects of a shared entity remember which subgraph made them (for a default resolver: its parent's maker).
       const made = (subgraph: string, value: unknown) => (returnsShared ? tag(value, subgraph) : value);
       if (!entity) {
+        // A subscription field's event stream comes from its subgraph's `subscribe`; `resolve` maps each event.
+        if (first.subscribe) return { ...config, subscribe: first.subscribe, resolve: first.resolve };
         if (!returnsShared) return { ...config, resolve: first.resolve };
         return {
           ...config,

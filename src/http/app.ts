@@ -157,6 +157,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     operations: deps.operations,
     contexts: deps.contexts,
     limits: deps.config.graphql,
+    live: deps.config.live,
     defaultPriceUsd: deps.config.x402.defaultPriceUsd,
     publicBaseUrl: deps.config.publicBaseUrl,
     operationTallies,

@@ -5,8 +5,11 @@ import { newGraphContext } from '../../subgraphs/shared/graph-context.js';
 import { presentedPayment } from '../access/x402-presented-payment.js';
 import type { Sources } from '../sources/sources.js';
 
+/** What a context is made from: a fastify request, or a WebSocket's upgrade request read alike. */
+export type ContextRequest = Pick<FastifyRequest, 'id' | 'ip' | 'headers' | 'protocol' | 'host' | 'url'>;
+
 export interface GraphContextFactory {
-  create(request: FastifyRequest): GraphContext;
+  create(request: ContextRequest): GraphContext;
 }
 
 /** One GraphContext per request: fresh loaders, the shared sources, the caller's base URL. */

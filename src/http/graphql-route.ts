@@ -12,7 +12,9 @@ import { renderGraphiqlPage } from './graphiql-page.js';
 import { graphiqlTabs } from './graphiql-tabs.js';
 import { GraphqlDocuments } from './graphql-documents.js';
 import { graphqlPipeline } from './graphql-pipeline.js';
+import { graphqlSseHandler, graphqlWebSocket, wantsEventStream } from './graphql-streams.js';
 import { keepMalformedJson } from './json-body.js';
+import { liveOperations } from './live-operations.js';
 import { observeOperation } from './observability/observe-operation.js';
 import { type ChargedRow, operationCharges } from './operation-charge.js';
 import { requestResource } from './rest-routes.js';
@@ -25,6 +27,8 @@ export interface GraphqlRouteDeps {
   operations: readonly ChargedRow[];
   contexts: GraphContextFactory;
   limits: AppConfig['graphql'];
+  /** Subscriptions: the cap per caller, the events per counted call, the buffer (docs/live-data.md). */
+  live: AppConfig['live'];
   /** X402_DEFAULT_PRICE_USD: the price of a root field that no REST row exposes. */
   defaultPriceUsd: string;
   /** PUBLIC_BASE_URL: the origin of the x402 `resource` URL (else the request's). */
@@ -54,27 +58,45 @@ export async function registerGraphqlRoute(app: FastifyInstance, deps: GraphqlRo
     maxAliasesRule(deps.limits.maxAliases),
     maxCostRule(deps.limits.maxCost),
   ];
-  const pipeline = graphqlPipeline({
+  const charges = operationCharges(deps.operations, deps.defaultPriceUsd);
+  const documents = new GraphqlDocuments({ schema: deps.gateway.apiSchema, maxTokens: deps.limits.maxTokens, rules });
+  const pipeline = graphqlPipeline({ schema: deps.gateway.apiSchema, access: deps.access, charges, documents });
+  const access = (request: FastifyRequest): AccessRequest => ({
+    ip: request.ip,
+    headers: request.headers,
+    resource: () => requestResource(request, deps.publicBaseUrl),
+  });
+  // Subscriptions (and any operation sent so): GraphQL over SSE and over WebSocket (graphql-streams.ts).
+  const streams = liveOperations({
     schema: deps.gateway.apiSchema,
     access: deps.access,
-    charges: operationCharges(deps.operations, deps.defaultPriceUsd),
-    documents: new GraphqlDocuments({ schema: deps.gateway.apiSchema, maxTokens: deps.limits.maxTokens, rules }),
+    charges,
+    documents,
+    limits: deps.live,
+  });
+  const sse = graphqlSseHandler({ operations: streams, contexts: deps.contexts, access });
+  let wsRequests = 0;
+  const ws = graphqlWebSocket(app, {
+    operations: streams,
+    contexts: deps.contexts,
+    requestIds: () => `ws-${++wsRequests}`,
+  });
+  // Shutdown completes every open stream first: SSE responses end, WebSocket clients get `complete`, then 1001.
+  app.addHook('preClose', async () => {
+    streams.completeAll();
+    await ws.close();
   });
   const graphiql = renderGraphiqlPage({ endpoint: '/graphql', tabs: graphiqlTabs() });
   // GraphiQL's scroll lock (react-remove-scroll) adds a <style> element at run time: styles inline, scripts by hash.
   const graphiqlHeaders = await htmlPageHeaders(graphiql, { styles: 'unsafe-inline' });
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (wantsEventStream(request)) return sse(request, reply);
     const at = request.url.indexOf('?');
     const search = at < 0 ? '' : request.url.slice(at + 1);
     if (wantsPage(request, search)) {
       return reply.headers(graphiqlHeaders).type('text/html; charset=utf-8').send(graphiql);
     }
-    const access: AccessRequest = {
-      ip: request.ip,
-      headers: request.headers,
-      resource: () => requestResource(request, deps.publicBaseUrl),
-    };
     // The one point where a /graphql operation is observed (observe-operation.ts).
     const answer = await observeOperation(
       deps.operationTallies,
@@ -85,7 +107,7 @@ export async function registerGraphqlRoute(app: FastifyInstance, deps: GraphqlRo
           headers: request.headers,
           search,
           body: request.body,
-          access,
+          access: access(request),
           context: () => deps.contexts.create(request),
         }),
       (answered) => answered.errorCode,

@@ -2,6 +2,7 @@ import type { RouteRow, RouteTable } from '../../rest-compat/route-row.js';
 import type { AccountServices } from '../../subgraphs/shared/account-services.js';
 import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
+import type { LiveServices } from '../../subgraphs/shared/live-services.js';
 import type { WebhookServices } from '../../subgraphs/shared/webhook-services.js';
 import type { BazaarExtension } from '../access/bazaar-discovery.js';
 import { type PricedTool, x402Configuration } from '../access/payment-catalog.js';
@@ -30,6 +31,8 @@ export function createAppServices(p: {
   ccip: CcipServices;
   /** Webhook subscriptions and deliveries (src/webhooks/webhook-services.ts). */
   webhooks: WebhookServices;
+  /** The subscription fields' event streams (src/webhooks/live-hub.ts). */
+  live: LiveServices;
   /** The x402 facilitator in use (the embedded local one, or X402_FACILITATOR_URL); default the configured URL. */
   facilitatorUrl?: string;
   /**
@@ -42,6 +45,7 @@ export function createAppServices(p: {
     account: p.account,
     ccip: p.ccip,
     webhooks: p.webhooks,
+    live: p.live,
     async status() {
       const { kind: store, durability } = p.store.describe();
       // Readiness: without its store the service can neither count, sign in nor charge a call.

@@ -15,6 +15,7 @@ import { createLogger } from '../logging/logger.js';
 import { startTracing } from '../observability/start-tracing.js';
 import { warmEnsNormalizer } from '../sources/ens/name-hashes.js';
 import type { Sources } from '../sources/sources.js';
+import type { LiveEventBus } from '../store/live-event-bus.js';
 import type { Store } from '../store/store.js';
 import type { AppOffers } from './app-services.js';
 import { assertPortFree, portInUse } from './port-check.js';
@@ -34,6 +35,8 @@ export interface RunningServer {
   replay: ReplayServer | undefined;
   /** The embedded x402 facilitator and its Base chain, when X402_FACILITATOR_URL does not name one. */
   localFacilitator: LocalFacilitator | undefined;
+  /** Subscriptions: the bus detected events reach them by (src/store/live-event-bus.ts), and how many are open. */
+  live: { bus: LiveEventBus; open(): number };
   /** Stops accepting, finishes in-flight requests, then closes the store and the local chain. */
   close(): Promise<void>;
 }
@@ -140,6 +143,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       localChain,
       replay: services.replay,
       localFacilitator,
+      live: services.live,
       close() {
         closing ??= (async () => {
           for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});

@@ -20,6 +20,8 @@ import { ServiceTelemetry } from '../observability/service-telemetry.js';
 import { BASE_NAMES_PARENT } from '../sources/ens/base-names-reader.js';
 import type { Sources } from '../sources/sources.js';
 import { createFacilitatorSource } from '../sources/x402/facilitator-source.js';
+import type { LiveEventBus } from '../store/live-event-bus.js';
+import { openLiveEventBus } from '../store/open-live-event-bus.js';
 import { openStore } from '../store/open-store.js';
 import { VolatileRedisError } from '../store/redis-durability.js';
 import type { Store } from '../store/store.js';
@@ -42,6 +44,8 @@ export interface Services {
   /** The CCIP signer's address (CCIP_SIGNER_KEY, or the key generated once into the store). */
   ccipSigner: `0x${string}`;
   app: AppServices;
+  /** Where detected events reach subscriptions, on this instance and (Redis) every other; how many are open here. */
+  live: { bus: LiveEventBus; open(): number };
   /** The counts /metrics reports beyond HTTP (store calls, access, webhook attempts). */
   telemetry: ServiceTelemetry;
   /** One GraphContext per HTTP request: fresh loaders, the caller identified by the access gate. */
@@ -148,14 +152,17 @@ function startWebhooksAndDetectors(p: {
   logger: Logger;
   telemetry: ServiceTelemetry;
   localChain: EmbeddedChain | undefined;
+  /** Where detected events go for subscriptions (src/store/live-event-bus.ts). */
+  bus: LiveEventBus;
 }): ReturnType<typeof startWebhooks> {
   const { config, store, sources, logger } = p;
-  const webhooks = startWebhooks({ config, store, logger, attempts: p.telemetry.webhookAttempts });
+  const webhooks = startWebhooks({ config, store, logger, bus: p.bus, attempts: p.telemetry.webhookAttempts });
   webhooks.runDetectors(
     createEventDetectors({
       config,
       sources,
       store,
+      wanted: webhooks.wanted,
       publish: webhooks.publish,
       localDeployments: p.localChain?.deployments,
       logger,
@@ -252,7 +259,13 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     // The embedded default serves a demo subname (dave.offchain.eth) from its first start.
     if (localChain) await registerDemoSubname(store, config.ccip.parentNames);
     // Stopped before the store closes.
-    const webhooks = startWebhooksAndDetectors({ config, store, sources, logger, telemetry, localChain });
+    const bus = await openLiveEventBus({
+      redis: config.redis,
+      prefix: opts.storePrefix ?? config.redisKeyPrefix,
+      onError: (err) => logger.warn({ err }, 'live event bus connection error'),
+    });
+    cleanups.push(() => bus.close());
+    const webhooks = startWebhooksAndDetectors({ config, store, sources, logger, telemetry, localChain, bus });
     cleanups.push(() => webhooks.stop());
     const app = createAppServices({
       config,
@@ -262,6 +275,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       account: access.account,
       ccip,
       webhooks: webhooks.services,
+      live: webhooks.live,
       facilitatorUrl,
       offers: opts.offers,
     });
@@ -274,6 +288,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       access,
       ccipSigner: ccip.signer,
       app,
+      live: { bus, open: () => webhooks.live.size },
       telemetry,
       contexts: graphContextFactory({
         sources,

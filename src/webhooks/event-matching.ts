@@ -1,6 +1,5 @@
 import { type WebhookFilters, webhookFamily } from '../arguments/webhook-body.js';
 import type { WebhookRecord } from '../store/webhook-store.js';
-import type { DetectedEvent } from './event-types.js';
 
 /** `*.base.eth` matches every name under base.eth (any depth); anything else matches exactly. */
 export function namePatternMatches(pattern: string, name: string): boolean {
@@ -15,11 +14,17 @@ function addressesOf(data: Record<string, unknown>): string[] {
     .map((v) => v.toLowerCase());
 }
 
+/** Who wants events: an active webhook, or an open subscription (src/webhooks/live-hub.ts) as the detectors see it. */
+export type Watcher = Pick<WebhookRecord, 'id' | 'events' | 'filters'>;
+
 /**
  * Whether the webhook wants the event: it subscribed to the type, and the event passes its filters (ENS names,
  * watched addresses, watched FIDs). Events addressed to one webhook (pings, price crossings) go to it alone.
  */
-export function webhookWants(webhook: WebhookRecord, event: DetectedEvent): boolean {
+export function webhookWants(
+  webhook: Watcher,
+  event: { type: string; data: Record<string, unknown>; onlyWebhook?: string | undefined },
+): boolean {
   if (event.onlyWebhook !== undefined) return event.onlyWebhook === webhook.id;
   if (!webhook.events.includes(event.type)) return false;
   const filters = webhook.filters as WebhookFilters;

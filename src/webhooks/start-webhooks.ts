@@ -2,9 +2,12 @@ import type { Logger } from 'pino';
 import type { WebhookServices } from '../../subgraphs/shared/webhook-services.js';
 import type { AppConfig } from '../config/config.js';
 import type { WebhookAttemptTallies } from '../observability/webhook-tallies.js';
+import type { LiveEventBus } from '../store/live-event-bus.js';
 import type { Store } from '../store/store.js';
 import { DEFAULT_DELIVERY_POLICY, type DeliveryWorker, startDeliveryWorker } from './delivery-worker.js';
+import type { Watcher } from './event-matching.js';
 import { eventPublisher, type PublishEvents } from './event-publisher.js';
+import { isLiveEvent, type LiveHub, liveHub } from './live-hub.js';
 import { createWebhookServices } from './webhook-services.js';
 
 /** A background task polled on an interval (an event detector); stopped with the server. */
@@ -22,7 +25,12 @@ export interface EventDetector {
 
 export interface RunningWebhooks {
   services: WebhookServices;
+  /** Records events for the webhooks, then publishes them on the live bus for subscriptions on every instance. */
   publish: PublishEvents;
+  /** The subscriptions open on this instance (GraphContext.app.live). */
+  live: LiveHub;
+  /** Who wants events, as the detectors ask: the active webhooks and this instance's open subscriptions. */
+  wanted(): Promise<Watcher[]>;
   worker: DeliveryWorker;
   /** Runs each detector on its interval until stopped (one step at a time each). */
   runDetectors(detectors: EventDetector[]): void;
@@ -38,6 +46,8 @@ export function startWebhooks(p: {
   config: AppConfig;
   store: Store;
   logger: Logger;
+  /** Where detected events go for subscriptions (src/store/live-event-bus.ts). */
+  bus: LiveEventBus;
   /** Delivery attempts by outcome, for /metrics. */
   attempts?: WebhookAttemptTallies;
 }): RunningWebhooks {
@@ -53,23 +63,33 @@ export function startWebhooks(p: {
       allowLocalUrls: settings.allowLocalUrls,
     },
   });
-  const publish = eventPublisher({ store: p.store, onRecorded: () => worker.kick() });
+  const record = eventPublisher({ store: p.store, onRecorded: () => worker.kick() });
+  // Recorded first: an instance whose step lost the race to record publishes nothing the winner did not.
+  const publish: PublishEvents = async (events, cursors) => {
+    const pending = await record(events, cursors);
+    const live = events.filter(isLiveEvent);
+    if (live.length > 0)
+      await p.bus.publish(live).catch((err) => p.logger.warn({ err }, 'live event publication failed'));
+    return pending;
+  };
   const running: EventDetector[] = [];
+  const startWatching = async (events: readonly string[]) => {
+    // A detector that cannot say yet (its source is down) starts on its next step instead, as before any webhook.
+    await Promise.all(
+      running.map((detector) =>
+        detector
+          .startWatching?.(events)
+          .catch((err) => p.logger.warn({ err, detector: detector.name }, 'webhook detection start failed')),
+      ),
+    );
+  };
+  const live = liveHub({ bus: p.bus, bufferEvents: p.config.live.bufferEvents, startWatching });
   const services = createWebhookServices({
     store: p.store,
     publish,
     allowLocalUrls: settings.allowLocalUrls,
     kick: () => worker.kick(),
-    async created(events) {
-      // A detector that cannot say yet (its source is down) starts on its next step instead, as before any webhook.
-      await Promise.all(
-        running.map((detector) =>
-          detector
-            .startWatching?.(events)
-            .catch((err) => p.logger.warn({ err, detector: detector.name }, 'webhook detection start failed')),
-        ),
-      );
-    },
+    created: startWatching,
   });
   const timers = new Set<NodeJS.Timeout>();
   const inFlight = new Set<Promise<void>>();
@@ -78,6 +98,10 @@ export function startWebhooks(p: {
   return {
     services,
     publish,
+    live,
+    async wanted() {
+      return [...(await p.store.listActiveWebhooks()), ...live.watchers()];
+    },
     worker,
     runDetectors(detectors) {
       running.push(...detectors);
@@ -103,6 +127,7 @@ export function startWebhooks(p: {
     },
     async stop() {
       stopped = true;
+      live.stop();
       for (const timer of timers) clearTimeout(timer);
       await Promise.all([...inFlight]);
       await worker.stop();

@@ -1,4 +1,5 @@
 import type { SubgraphModule } from '../shared/build-subgraph.js';
+import { EnsLiveResolver } from './live-resolver.js';
 import {
   EnsProfileRecordsResolver,
   EnsProfileWalletResolver,
@@ -9,6 +10,6 @@ import {
 
 export const ensSubgraph: SubgraphModule = {
   name: 'ens',
-  resolvers: [EnsResolver, EnsProfileWalletResolver, EnsProfileRecordsResolver, EnsWalletResolver],
+  resolvers: [EnsResolver, EnsProfileWalletResolver, EnsProfileRecordsResolver, EnsWalletResolver, EnsLiveResolver],
   referenceResolvers: ensReferenceResolvers,
 };

@@ -1,4 +1,5 @@
 import type { SubgraphModule } from '../shared/build-subgraph.js';
+import { FarcasterLiveResolver } from './live-resolver.js';
 import {
   FarcasterCastResolver,
   FarcasterUserResolver,
@@ -9,7 +10,7 @@ import { Wallet } from './types.js';
 
 export const farcasterSubgraph: SubgraphModule = {
   name: 'farcaster',
-  resolvers: [FarcasterUserResolver, FarcasterCastResolver, FarcasterWalletResolver],
+  resolvers: [FarcasterUserResolver, FarcasterCastResolver, FarcasterWalletResolver, FarcasterLiveResolver],
   orphanedTypes: [Wallet],
   referenceResolvers: farcasterReferenceResolvers,
 };

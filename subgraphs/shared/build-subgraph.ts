@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { type GraphQLSchema, isObjectType, parse } from 'graphql';
-import { type BuildSchemaOptions, buildSchema, createResolversMap } from 'type-graphql';
+import { type BuildSchemaOptions, buildSchema, createResolversMap, type PubSub } from 'type-graphql';
 
 export type SubgraphName =
   | 'ens'
@@ -36,6 +36,19 @@ export interface BuiltSubgraph {
   readonly sdl: string;
 }
 
+/**
+ * type-graphql asks for a PubSub once any subscription exists; ours have none to give: each subscription field has
+ * its own `subscribe` (subgraphs/shared/live-field.ts) over the server's live event bus.
+ */
+const NO_TOPICS: PubSub = {
+  publish() {
+    throw new Error('subscription fields declare their own subscribe; there are no topics to publish to');
+  },
+  subscribe() {
+    throw new Error('subscription fields declare their own subscribe; there are no topics to subscribe to');
+  },
+};
+
 const FEDERATION_LINK = `extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides"])`;
 
 /**
@@ -50,6 +63,7 @@ export async function buildSubgraph(mod: SubgraphModule): Promise<BuiltSubgraph>
     orphanedTypes: mod.orphanedTypes,
     skipCheck: true,
     validate: false,
+    pubSub: NO_TOPICS,
   });
   for (const [typeName, extra] of Object.entries(mod.referenceResolvers ?? {})) {
     const type = schema.getType(typeName);

@@ -4,6 +4,7 @@ import type { X402Config } from '../account/types.js';
 import type { AccountServices, CallerIdentity, PresentedPaymentShape } from './account-services.js';
 import type { CcipServices } from './ccip-services.js';
 import { RequestLoaders } from './define-loader.js';
+import type { LiveServices } from './live-services.js';
 import type { WebhookServices } from './webhook-services.js';
 
 /** Facts about the running service that resolvers report; implemented by the server at start. */
@@ -25,6 +26,8 @@ export interface AppServices {
   ccip: CcipServices;
   /** Webhook subscriptions, deliveries, pings (subgraphs/shared/webhook-services.ts). */
   webhooks: WebhookServices;
+  /** The subscription fields' event streams (subgraphs/shared/live-services.ts). */
+  live: LiveServices;
 }
 
 /** What every resolver receives: the request's id, the shared sources, and this request's loaders. */

@@ -298,6 +298,22 @@ describe('every example in examples/ runs against a test server and prints what 
     expect(demo.join('')).toMatch(/^alice.eth text description = /);
   });
 
+  it('live/subscribe-events.ts: prints the events `npm run demo -- text` and `npm run demo -- eth` cause, as they happen', async () => {
+    const demo: string[] = [];
+    const lines = await runExample(check('live/subscribe-events.ts'), server.url, async (line) => {
+      // What the example asks its reader to do in another terminal, done here in this process.
+      if (!line.startsWith('subscribed: run `npm run demo -- text`')) return;
+      const write = (text: string) => demo.push(text);
+      expect(await runDemo(['text'], { env: { API_URL: server.url }, write })).toBe(0);
+      expect(await runDemo(['eth'], { env: { API_URL: server.url }, write })).toBe(0);
+    });
+    expect(lines).toEqual([
+      'subscribed: run `npm run demo -- text` and `npm run demo -- eth` in another terminal',
+      expect.stringMatching(/^ens.record_changed: alice.eth description = "set by npm run demo at \d{4}-/),
+      `wallet.transfer: 10000000000000000 wei of ETH from ${accounts[1]!.address}`,
+    ]);
+  });
+
   it('operators/production.env: the production env file, with the two secrets of a secret store, is a configuration npm start accepts', () => {
     const env = Object.fromEntries(
       readFileSync(join(examplesDir, check('operators/production.env')), 'utf8')

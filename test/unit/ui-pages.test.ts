@@ -97,12 +97,14 @@ describe('the docs page', () => {
 describe('the GraphiQL page', () => {
   const html = renderGraphiqlPage({});
 
-  it('is a full HTML page that mounts GraphiQL 3 with a fetcher for /graphql', () => {
+  it('is a full HTML page that mounts GraphiQL 3 with a fetcher for /graphql, subscriptions over SSE', () => {
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).toMatch(/<title>[^<]+<\/title>/);
-    expect(html).toContain('GraphiQL.createFetcher({ url: "/graphql" })');
+    expect(html).toContain('var endpoint = "/graphql";');
+    expect(html).toContain('GraphiQL.createFetcher({ url: endpoint })');
+    expect(html).toContain("accept: 'text/event-stream'");
     expect(html).toContain('ReactDOM.createRoot(');
-    expect(renderGraphiqlPage({ endpoint: '/gql' })).toContain('url: "/gql"');
+    expect(renderGraphiqlPage({ endpoint: '/gql' })).toContain('var endpoint = "/gql";');
   });
 
   it('loads React, ReactDOM and GraphiQL, in that order, from /graphql/assets/ only', () => {

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { isChainEvent, type WebhookFilters, webhookFamily } from '../../arguments/webhook-body.js';
 import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
 import type { Store } from '../../store/store.js';
-import type { WebhookRecord } from '../../store/webhook-store.js';
+import type { Watcher } from '../event-matching.js';
 import type { PublishEvents } from '../event-publisher.js';
 import type { DetectedEvent } from '../event-types.js';
 import type { EventDetector } from '../start-webhooks.js';
@@ -37,8 +37,8 @@ interface ChainWants {
   watched: string[];
 }
 
-function chainWants(webhooks: readonly WebhookRecord[]): ChainWants {
-  const filters = (w: WebhookRecord) => w.filters as WebhookFilters;
+function chainWants(webhooks: readonly Watcher[]): ChainWants {
+  const filters = (w: Watcher) => w.filters as WebhookFilters;
   return {
     events: new Set(webhooks.flatMap((w) => w.events)),
     exactNames: webhooks.flatMap((w) => (filters(w).names ?? []).filter((n) => !n.startsWith('*.'))),
@@ -123,12 +123,15 @@ export function chainEventDetector(p: {
   ensHistory: boolean;
   confirmations: number;
   store: Store;
+  /** Who wants events: the active webhooks and the open subscriptions (RunningWebhooks.wanted); default the webhooks. */
+  wanted?: () => Promise<readonly Watcher[]>;
   publish: PublishEvents;
   intervalMs: number;
   /** Trace blocks for ETH contracts move, when the node can (probed once); false: top-level ETH only. */
   traces: boolean;
   logger: Logger;
 }): EventDetector {
+  const wanted = p.wanted ?? (() => p.store.listActiveWebhooks());
   const position = chainPosition(p);
   const tracer = lazyBlockTracer(p);
   const book = new EnsNameBook('eth');
@@ -144,7 +147,7 @@ export function chainEventDetector(p: {
       if (events.some(isChainEvent)) await position.headAndCursor();
     },
     async step() {
-      const wants = chainWants(await p.store.listActiveWebhooks());
+      const wants = chainWants(await wanted());
       // Idle (no RPC at all) while no webhook wants chain events; the cursor then resumes where it stopped.
       if (![...wants.events].some(isChainEvent)) return;
       const { safe, cursor } = await position.headAndCursor();

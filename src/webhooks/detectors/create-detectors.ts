@@ -5,6 +5,7 @@ import { MAINNET_ENS_CONTRACTS } from '../../sources/ens/ens-contracts.js';
 import { localEnsContracts } from '../../sources/ens/ens-sources.js';
 import type { Sources } from '../../sources/sources.js';
 import type { Store } from '../../store/store.js';
+import type { Watcher } from '../event-matching.js';
 import type { PublishEvents } from '../event-publisher.js';
 import type { EventDetector } from '../start-webhooks.js';
 import { chainEventDetector } from './chain-event-detector.js';
@@ -26,6 +27,8 @@ export function createEventDetectors(p: {
   config: AppConfig;
   sources: Sources;
   store: Store;
+  /** Who wants events: the active webhooks and the open subscriptions (RunningWebhooks.wanted). */
+  wanted: () => Promise<readonly Watcher[]>;
   publish: PublishEvents;
   /** What the embedded chain's seed deployed; undefined with a live ETH_RPC_URL. */
   localDeployments: ReadonlyMap<string, Address> | undefined;
@@ -59,6 +62,7 @@ export function createEventDetectors(p: {
         ensHistory: p.localDeployments !== undefined,
         confirmations: webhooks.confirmations,
         store: p.store,
+        wanted: p.wanted,
         publish: p.publish,
         intervalMs: webhooks.pollMs,
         traces: webhooks.traces,
@@ -80,12 +84,14 @@ export function createEventDetectors(p: {
     priceAlertDetector({
       prices: p.sources.prices,
       store: p.store,
+      wanted: p.wanted,
       publish: p.publish,
       intervalMs: webhooks.sourcePollMs,
     }),
     farcasterDetector({
       farcaster: p.sources.farcaster,
       store: p.store,
+      wanted: p.wanted,
       publish: p.publish,
       intervalMs: webhooks.sourcePollMs,
     }),

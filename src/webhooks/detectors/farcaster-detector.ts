@@ -2,6 +2,7 @@ import type { WebhookFilters } from '../../arguments/webhook-body.js';
 import type { FarcasterSources } from '../../sources/farcaster/farcaster-sources.js';
 import type { Store } from '../../store/store.js';
 import { eventId } from '../event-id.js';
+import type { Watcher } from '../event-matching.js';
 import type { PublishEvents } from '../event-publisher.js';
 import type { DetectedEvent } from '../event-types.js';
 import type { EventDetector } from '../start-webhooks.js';
@@ -19,14 +20,17 @@ const REMEMBERED_FOLLOWERS = 1000;
 export function farcasterDetector(p: {
   farcaster: Pick<FarcasterSources, 'casts' | 'followers'>;
   store: Store;
+  /** Who wants events: the active webhooks and the open subscriptions (RunningWebhooks.wanted); default the webhooks. */
+  wanted?: () => Promise<readonly Watcher[]>;
   publish: PublishEvents;
   intervalMs: number;
 }): EventDetector {
+  const wanted = p.wanted ?? (() => p.store.listActiveWebhooks());
   return {
     name: 'farcaster',
     intervalMs: p.intervalMs,
     async step() {
-      const webhooks = await p.store.listActiveWebhooks();
+      const webhooks = await wanted();
       const watching = (type: string) => [
         ...new Set(
           webhooks.filter((w) => w.events.includes(type)).flatMap((w) => (w.filters as WebhookFilters).fids ?? []),

@@ -3,6 +3,7 @@ import type { WebhookFilters } from '../../arguments/webhook-body.js';
 import type { PriceSources } from '../../sources/prices/price-sources.js';
 import type { Store } from '../../store/store.js';
 import { eventId } from '../event-id.js';
+import type { Watcher } from '../event-matching.js';
 import type { PublishEvents } from '../event-publisher.js';
 import type { DetectedEvent } from '../event-types.js';
 import type { EventDetector } from '../start-webhooks.js';
@@ -24,16 +25,19 @@ function parseState(value: string | null): { met: boolean; crossings: number; pr
 export function priceAlertDetector(p: {
   prices: Pick<PriceSources, 'coingecko'>;
   store: Store;
+  /** Who wants events: the active webhooks and the open subscriptions (RunningWebhooks.wanted); default the webhooks. */
+  wanted?: () => Promise<readonly Watcher[]>;
   publish: PublishEvents;
   intervalMs: number;
   now?: () => number;
 }): EventDetector {
+  const wanted = p.wanted ?? (() => p.store.listActiveWebhooks());
   const now = p.now ?? Date.now;
   return {
     name: 'price alerts',
     intervalMs: p.intervalMs,
     async step() {
-      const webhooks = (await p.store.listActiveWebhooks()).filter((w) => w.events.includes('price.alert'));
+      const webhooks = (await wanted()).filter((w) => w.events.includes('price.alert'));
       const thresholds = webhooks.flatMap((w) =>
         ((w.filters as WebhookFilters).prices ?? []).map((t) => ({ webhook: w.id, ...t })),
       );
