@@ -10,6 +10,7 @@ import {
   writeSupergraph,
 } from '../helpers/federation-processes.js';
 import { pidTracker } from './bench-exit.js';
+import { productionBenchEnv } from './captured-answer.js';
 import { type ChildServer, startChildServer } from './child-server.js';
 import {
   type BenchSide,
@@ -100,8 +101,9 @@ export async function benchFederation(p: {
   const subgraphs = await startSubgraphProcesses({
     track: tracker.track,
     names: SUBGRAPH_MODULES.map((m) => m.name),
-    // Every side runs as in production (the gateways too, below): graphql-js skips its development checks.
-    env: { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    // Every side runs as in production (the gateways too, below): graphql-js skips its development checks. A subgraph
+    // is a live configuration then, and refuses the demo receiver, signer and secret as the service does.
+    env: { ...process.env, LOG_LEVEL: 'warn', ...productionBenchEnv() },
     dataDirRoot: join(p.scratch, 'subgraphs'),
   });
   let hive: RunningProcess | undefined;
