@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { type GraphQLSchema, isObjectType, parse } from 'graphql';
-import { type BuildSchemaOptions, buildSchema, createResolversMap, type PubSub } from 'type-graphql';
+import { type BuildSchemaOptions, buildSchema, createResolversMap, getMetadataStorage, type PubSub } from 'type-graphql';
 
 export type SubgraphName =
   | 'ens'
@@ -58,6 +58,7 @@ const FEDERATION_LINK = `extend schema @link(url: "https://specs.apollo.dev/fede
  * @example const ens = await buildSubgraph(ensSubgraph)
  */
 export async function buildSubgraph(mod: SubgraphModule): Promise<BuiltSubgraph> {
+  inModuleOrder(mod);
   const schema = await buildSchema({
     resolvers: mod.resolvers,
     orphanedTypes: mod.orphanedTypes,
@@ -86,6 +87,24 @@ export async function buildSubgraph(mod: SubgraphModule): Promise<BuiltSubgraph>
       return sdl;
     },
   };
+}
+
+/**
+ * type-graphql lays out root fields (and the types they reach) in the order their classes were decorated, that is the
+ * order their modules were first imported; a process that imports one resolver module before another (a test worker
+ * that ran another file first) would print another SDL. Put the module's resolver classes' entries in the order the
+ * module lists them (a stable sort: each class keeps its own order; other modules' entries are left as they are).
+ */
+function inModuleOrder(mod: SubgraphModule): void {
+  const classes = (mod.resolvers ?? []) as readonly unknown[];
+  const rank = (target: unknown) => {
+    const at = classes.indexOf(target);
+    return at === -1 ? classes.length : at;
+  };
+  const storage = getMetadataStorage();
+  for (const list of [storage.queries, storage.mutations, storage.subscriptions, storage.fieldResolvers]) {
+    (list as { target: unknown }[]).sort((a, b) => rank(a.target) - rank(b.target));
+  }
 }
 
 /**
