@@ -2,7 +2,13 @@ import 'reflect-metadata';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { type GraphQLSchema, isObjectType, parse } from 'graphql';
-import { type BuildSchemaOptions, buildSchema, createResolversMap, getMetadataStorage, type PubSub } from 'type-graphql';
+import {
+  type BuildSchemaOptions,
+  buildSchema,
+  createResolversMap,
+  getMetadataStorage,
+  type PubSub,
+} from 'type-graphql';
 
 export type SubgraphName =
   | 'ens'
