@@ -84,19 +84,7 @@ function eventDomains(p: {
   registry: SourceHealthRegistry;
   timeoutMs: number;
 }) {
-  const policy = {
-    name: p.name,
-    kind: 'ens',
-    mode: 'local',
-    description: p.description,
-    freshnessMs: 0,
-    timeoutMs: p.timeoutMs,
-  } as const;
-  return new EnsEventDomains({
-    client: p.client,
-    names: p.names,
-    source: new SourceClient({ policy, registry: p.registry }),
-  });
+  return new EnsEventDomains({ client: p.client, names: p.names, source: localChainSource(p) });
 }
 
 /** Record keys from an embedded chain's resolver logs, registered in /api/sources/health as `name`. */
@@ -107,6 +95,11 @@ function logRecordKeys(p: {
   registry: SourceHealthRegistry;
   timeoutMs: number;
 }) {
+  return new ResolverLogKeys({ client: p.client, source: localChainSource(p) });
+}
+
+/** A source read from an embedded chain's logs: local, never cached, named `name` in /api/sources/health. */
+function localChainSource(p: { name: string; description: string; registry: SourceHealthRegistry; timeoutMs: number }) {
   const policy = {
     name: p.name,
     kind: 'ens',
@@ -115,7 +108,7 @@ function logRecordKeys(p: {
     freshnessMs: 0,
     timeoutMs: p.timeoutMs,
   } as const;
-  return new ResolverLogKeys({ client: p.client, source: new SourceClient({ policy, registry: p.registry }) });
+  return new SourceClient({ policy, registry: p.registry });
 }
 
 /** Record keys from the ENS record index in the store, registered in /api/sources/health as `ens-record-index`. */
