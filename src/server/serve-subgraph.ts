@@ -37,6 +37,10 @@ const subgraph = await startSubgraphServer({ module: mod, config, logger }).catc
   process.exit(1);
 });
 process.stdout.write(`serving on ${subgraph.url}\n`);
+// As npm start's banner does: where to send the transactions its events come from (docs/live-data.md#under-a-router).
+for (const chain of subgraph.chains) {
+  process.stdout.write(`embedded ${chain.name} chain (id ${chain.chainId}): ${chain.rpcUrl}\n`);
+}
 const stop = (signal: string) => {
   logger.info({ signal, subgraph: name }, 'shutting down');
   setTimeout(() => process.exit(1), 10_000).unref();

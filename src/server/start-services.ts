@@ -44,8 +44,11 @@ export interface Services {
   /** The CCIP signer's address (CCIP_SIGNER_KEY, or the key generated once into the store). */
   ccipSigner: `0x${string}`;
   app: AppServices;
-  /** Where detected events reach subscriptions, on this instance and (Redis) every other; how many are open here. */
-  live: { bus: LiveEventBus; open(): number };
+  /**
+   * Where detected events reach subscriptions, on this instance and (Redis) every other; how many are open here; and
+   * the end of every open one (shutdown: each stream completes).
+   */
+  live: { bus: LiveEventBus; open(): number; completeAll(): void };
   /** The counts /metrics reports beyond HTTP (store calls, access, webhook attempts). */
   telemetry: ServiceTelemetry;
   /** One GraphContext per HTTP request: fresh loaders, the caller identified by the access gate. */
@@ -288,7 +291,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
       access,
       ccipSigner: ccip.signer,
       app,
-      live: { bus, open: () => webhooks.live.size },
+      live: { bus, open: () => webhooks.live.size, completeAll: () => webhooks.live.completeAll() },
       telemetry,
       contexts: graphContextFactory({
         sources,

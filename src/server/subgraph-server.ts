@@ -12,19 +12,26 @@ import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
 import { installErrorHandling } from '../http/error-handler.js';
+import { GraphqlDocuments } from '../http/graphql-documents.js';
+import { graphqlSseHandler, graphqlWebSocket, wantsEventStream } from '../http/graphql-streams.js';
 import { startServices } from './start-services.js';
+import { subgraphLiveOperations } from './subgraph-live-operations.js';
 
 export interface RunningSubgraph {
   /** http://host:port; the subgraph answers at `${url}/graphql`. */
   url: string;
+  /** The embedded chains this process runs (none when every chain is live), to send them transactions. */
+  chains: { name: string; chainId: number; rpcUrl: string }[];
   close(): Promise<void>;
 }
 
 /**
  * One subgraph alone at POST/GET /graphql, for a router composing from schema/supergraph.graphql. Its resolvers get
- * what they get inside the server (startServices: the same store, embedded chains and sources), and the caller is
- * identified from the headers a router forwards. The embedded chain's CCIP parents resolve through this process's
- * own GET /ccip/{sender}/{data}.json, as they do through the server's.
+ * what they get inside the server (startServices: the same store, embedded chains and sources, and the live event
+ * bus), and the caller is identified from the headers a router forwards. Its subscription fields stream on the
+ * transports a router speaks to subgraphs: GraphQL over SSE (a request accepting `text/event-stream`, Hive Gateway's
+ * default) and GraphQL over WebSocket (an upgrade of /graphql). The embedded chain's CCIP parents resolve through this
+ * process's own GET /ccip/{sender}/{data}.json, as they do through the server's.
  * @example const sub = await startSubgraphServer({ module: ensSubgraph, config, logger })
  */
 export async function startSubgraphServer(p: {
@@ -48,7 +55,24 @@ export async function startSubgraphServer(p: {
     await apollo.start();
     const http = Fastify({ loggerInstance: logger as FastifyBaseLogger, bodyLimit: 1024 * 1024 });
     installErrorHandling(http);
+    const streams = subgraphLiveOperations({
+      schema: built.schema,
+      documents: new GraphqlDocuments({ schema: built.schema, maxTokens: config.graphql.maxTokens, rules: [] }),
+      live: services.live,
+    });
+    const sse = graphqlSseHandler({
+      operations: streams,
+      contexts: services.contexts,
+      access: (request) => ({ ip: request.ip, headers: request.headers }),
+    });
+    let wsRequests = 0;
+    const ws = graphqlWebSocket(http, {
+      operations: streams,
+      contexts: services.contexts,
+      requestIds: () => `ws-${++wsRequests}`,
+    });
     const graphql = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (wantsEventStream(request)) return sse(request, reply);
       const headers = new HeaderMap();
       for (const [k, v] of Object.entries(request.headers)) {
         if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
@@ -84,10 +108,19 @@ export async function startSubgraphServer(p: {
     await services.listening(url);
     logger.info({ subgraph: built.name, port }, 'subgraph listening');
     let closing: Promise<void> | undefined;
+    const { localChain, localFacilitator } = services;
+    const base = localFacilitator?.chain;
     return {
       url,
+      chains: [
+        ...(localChain ? [{ name: 'ethereum', chainId: localChain.chainId, rpcUrl: localChain.rpcUrl }] : []),
+        ...(base ? [{ name: 'base', chainId: base.chainId, rpcUrl: base.rpcUrl }] : []),
+      ],
       close: () => {
         closing ??= (async () => {
+          // Open streams complete first (SSE: a `complete` event; WebSocket: `complete`, then 1001), then HTTP closes.
+          streams.completeAll();
+          await ws.close();
           await http.close();
           await apollo.stop();
           await services.close();

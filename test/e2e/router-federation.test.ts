@@ -1,10 +1,19 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { FormattedExecutionResult } from 'graphql';
+import { createClient as createSseClient } from 'graphql-sse';
+import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
+import type { DemoActionName } from '../../src/embedded/demo-action-list.js';
+import { DEMO_ACTIONS } from '../../src/embedded/demo-actions.js';
 import { SUBGRAPH_MODULES } from '../../subgraphs/index.js';
+import type { SubgraphName } from '../../subgraphs/shared/build-subgraph.js';
 import {
+  printedChainUrl,
   type RunningProcess,
   startHiveGateway,
   startSubgraphProcesses,
@@ -33,6 +42,65 @@ const CROSS_SUBGRAPH = {
   }`,
 };
 
+/**
+ * Hive Gateway's config, as docs/live-data.md#under-a-router shows it: the wallet subgraph's subscriptions over GraphQL
+ * over WebSocket; every other subgraph's over SSE, the gateway's default.
+ */
+const GATEWAY_CONFIG = `export const gatewayConfig = {
+  transportEntries: { wallet: { options: { subscriptions: { kind: 'ws', location: '/graphql' } } } },
+};
+`;
+
+interface DeliveredEvent {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+
+/** A subscription read in the background: each event it got, and any error. */
+function reading(events: AsyncIterableIterator<FormattedExecutionResult<Record<string, unknown>, unknown>>) {
+  const got: DeliveredEvent[] = [];
+  const errors: unknown[] = [];
+  void (async () => {
+    for await (const result of events) {
+      if (result.errors) errors.push(...result.errors);
+      else got.push(Object.values(result.data!)[0] as DeliveredEvent);
+    }
+  })().catch((err: unknown) => errors.push(err));
+  return { got, errors, stop: () => events.return?.() };
+}
+
+async function within(ms: number, test: () => boolean): Promise<boolean> {
+  for (const start = Date.now(); !test(); await new Promise((r) => setTimeout(r, 50))) {
+    if (Date.now() - start > ms) return false;
+  }
+  return true;
+}
+
+/**
+ * Sends a demo transaction on `chain` until the subscription gets an event (the gateway opens the subgraph's stream
+ * after answering its client, so the first may come too early), then one more: the hash of that last transaction,
+ * once its event arrived and a duplicate had time to follow.
+ */
+async function causeUntilDelivered(
+  stream: ReturnType<typeof reading>,
+  chain: string,
+  action: DemoActionName,
+  args: string[],
+): Promise<string> {
+  const send = async () =>
+    (await DEMO_ACTIONS.find((a) => a.name === action)!.run({ rpcUrl: chain }, args)).transactionHash;
+  for (let tries = 0; stream.got.length === 0; tries += 1) {
+    expect(tries, `no event after ${tries} transactions: ${JSON.stringify(stream.errors)}`).toBeLessThan(10);
+    await send();
+    await within(3_000, () => stream.got.length > 0);
+  }
+  const last = await send();
+  expect(await within(20_000, () => stream.got.some((e) => e.data.transactionHash === last))).toBe(true);
+  await new Promise((r) => setTimeout(r, 1_500));
+  return last;
+}
+
 async function postGraphql(url: string, query: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${url}/graphql`, {
     method: 'POST',
@@ -46,6 +114,7 @@ describe('the subgraphs under Hive Gateway, each served alone by npm run subgrap
   const scratch = mkdtempSync(join(tmpdir(), 'api-router-'));
   let server: TestServer;
   let stopSubgraphs: (() => Promise<void>) | undefined;
+  let subgraphs: Map<SubgraphName, RunningProcess>;
   let subgraphUrls: Map<string, string>;
   let gateway: RunningProcess | undefined;
 
@@ -61,10 +130,13 @@ describe('the subgraphs under Hive Gateway, each served alone by npm run subgrap
     ]);
     server = started[0];
     stopSubgraphs = started[1].stop;
-    subgraphUrls = new Map([...started[1].subgraphs].map(([name, sub]) => [name, sub.url]));
+    subgraphs = started[1].subgraphs;
+    subgraphUrls = new Map([...subgraphs].map(([name, sub]) => [name, sub.url]));
     const supergraphFile = join(scratch, 'supergraph.graphql');
     await writeSupergraph(subgraphUrls, supergraphFile);
-    gateway = await startHiveGateway({ supergraphFile });
+    const configFile = join(scratch, 'gateway.config.mjs');
+    writeFileSync(configFile, GATEWAY_CONFIG);
+    gateway = await startHiveGateway({ supergraphFile, configFile });
   }, 300_000);
 
   afterAll(async () => {
@@ -107,6 +179,65 @@ describe('the subgraphs under Hive Gateway, each served alone by npm run subgrap
     expect((invalid.body.errors as { extensions: unknown }[])[0]!.extensions).toEqual({
       code: 'INVALID_PARAMETER',
       status: 400,
+    });
+  });
+
+  describe('subscriptions: each subgraph streams its own, and Hive Gateway delivers them', () => {
+    it('ensEvents, over SSE from the ens subgraph: a graphql-sse client gets each record change on its chain once', async () => {
+      const client = createSseClient({ url: `${gateway!.url}/graphql`, retryAttempts: 0 });
+      const stream = reading(
+        client.iterate({ query: 'subscription { ensEvents(names: ["alice.eth"]) { id type data } }' }),
+      );
+      try {
+        const chain = printedChainUrl(subgraphs.get('ens')!, 'ethereum');
+        const last = await causeUntilDelivered(stream, chain, 'text', ['alice.eth', 'url', 'https://alice.example/r']);
+        expect(stream.errors).toEqual([]);
+        expect(new Set(stream.got.map((e) => e.id)).size).toBe(stream.got.length);
+        const events = stream.got.filter((e) => e.data.transactionHash === last);
+        expect(events).toHaveLength(1);
+        expect(events[0]!.type).toBe('ens.record_changed');
+        expect(events[0]!.data).toMatchObject({ name: 'alice.eth', key: 'url', value: 'https://alice.example/r' });
+      } finally {
+        await stream.stop();
+        client.dispose();
+      }
+    });
+
+    it('walletTransfers, over WebSocket from the wallet subgraph: a graphql-ws client gets each transfer on its chain once', async () => {
+      const bob = getDevAccounts()[2]!.address;
+      const client = createWsClient({
+        url: `${gateway!.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        retryAttempts: 0,
+      });
+      const stream = reading(
+        client.iterate({ query: `subscription { walletTransfers(addresses: ["${bob}"]) { id type data } }` }),
+      );
+      try {
+        const chain = printedChainUrl(subgraphs.get('wallet')!, 'ethereum');
+        const last = await causeUntilDelivered(stream, chain, 'eth', [bob, '0.01']);
+        expect(stream.errors).toEqual([]);
+        expect(new Set(stream.got.map((e) => e.id)).size).toBe(stream.got.length);
+        const events = stream.got.filter((e) => e.data.transactionHash === last);
+        expect(events).toHaveLength(1);
+        expect(events[0]!.type).toBe('wallet.transfer');
+        expect(String(events[0]!.data.to).toLowerCase()).toBe(bob.toLowerCase());
+      } finally {
+        await stream.stop();
+        await client.dispose();
+      }
+    });
+
+    it('an argument a webhook filter would refuse ends the stream with INVALID_PARAMETER from the subgraph, no stack trace', async () => {
+      const client = createSseClient({ url: `${gateway!.url}/graphql`, retryAttempts: 0 });
+      const results = [];
+      for await (const result of client.iterate({ query: 'subscription { ensEvents(names: ["no-dot"]) { id } }' })) {
+        results.push(result);
+      }
+      client.dispose();
+      expect(results).toHaveLength(1);
+      expect(results[0]!.errors?.[0]?.extensions).toMatchObject({ code: 'INVALID_PARAMETER', status: 400 });
+      expect(JSON.stringify(results)).not.toMatch(/stacktrace|\.js:\d+|\.ts:\d+/);
     });
   });
 });

@@ -13,6 +13,8 @@ export const repoRoot = fileURLToPath(
 export interface RunningProcess {
   url: string;
   pid: number;
+  /** What it printed so far, stdout and stderr. */
+  output(): string;
   /** SIGTERM, then SIGKILL to its whole process group after `graceMs` (anvil chains included). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -67,7 +69,7 @@ async function spawnServing(p: {
       };
       void poll();
     });
-    return { url, pid: child.pid!, stop };
+    return { url, pid: child.pid!, stop, output: () => output };
   } catch (err) {
     await stop(2_000);
     throw err;
@@ -116,15 +118,30 @@ export async function startSubgraphProcesses(p: {
   return { subgraphs, stop };
 }
 
+/**
+ * The JSON-RPC URL of the embedded chain a `npm run subgraph` process printed it runs (`embedded ethereum chain (id 1):
+ * http://…`), to send it the transactions its events come from.
+ */
+export function printedChainUrl(subgraph: RunningProcess, chain: 'ethereum' | 'base'): string {
+  const url = new RegExp(`^embedded ${chain} chain \\(id \\d+\\): (http://\\S+)$`, 'm').exec(subgraph.output())?.[1];
+  if (!url) throw new Error(`the process printed no embedded ${chain} chain:\n${subgraph.output().slice(-2000)}`);
+  return url;
+}
+
 /** `npm run supergraph -- --urls name=url,… --out <file>`: the supergraph with the subgraphs' real URLs. */
 export async function writeSupergraph(urls: ReadonlyMap<string, string>, out: string): Promise<void> {
   const list = [...urls].map(([name, url]) => `${name}=${url}/graphql`).join(',');
   await promisify(execFile)('npm', ['run', '-s', 'supergraph', '--', '--urls', list, '--out', out], { cwd: repoRoot });
 }
 
-/** Hive Gateway's CLI, as documented: `hive-gateway supergraph <file> --host --port`, its defaults otherwise. */
+/**
+ * Hive Gateway's CLI, as documented: `hive-gateway supergraph <file> --host --port`, with `-c <configFile>` when
+ * given, its defaults otherwise.
+ */
 export async function startHiveGateway(p: {
   supergraphFile: string;
+  /** A gateway config file (`export const gatewayConfig = { … }`). */
+  configFile?: string;
   env?: NodeJS.ProcessEnv;
   track?: (pid: number) => void;
 }): Promise<RunningProcess> {
@@ -134,7 +151,16 @@ export async function startHiveGateway(p: {
   return spawnServing({
     label: 'hive-gateway',
     command: process.execPath,
-    args: [bin, 'supergraph', p.supergraphFile, '--host', '127.0.0.1', '--port', String(port)],
+    args: [
+      bin,
+      'supergraph',
+      p.supergraphFile,
+      ...(p.configFile ? ['-c', p.configFile] : []),
+      '--host',
+      '127.0.0.1',
+      '--port',
+      String(port),
+    ],
     env: { ...process.env, ...p.env },
     track: p.track,
     url,
