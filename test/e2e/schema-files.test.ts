@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { introspectionFromSchema } from 'graphql';
+import { introspectionFromSchema, Kind, type ObjectTypeDefinitionNode, parse } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../rest-compat/openapi/build-openapi.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
@@ -35,6 +35,30 @@ describe('schema/ holds the published contracts exactly as the code produces the
     for (const file of subgraphs) {
       expect(supergraph).toMatch(new RegExp(`@join__graph\\(name: "${file.replace('.graphql', '')}"`));
     }
+  });
+
+  it('the subgraphs’ subscription fields compose: the supergraph’s Subscription has each, joined to its own subgraph', () => {
+    const subscriptionOf = (sdl: string) =>
+      parse(sdl).definitions.find(
+        (d): d is ObjectTypeDefinitionNode => d.kind === Kind.OBJECT_TYPE_DEFINITION && d.name.value === 'Subscription',
+      );
+    const joined = new Map(
+      (subscriptionOf(produced.get('supergraph.graphql')!)?.fields ?? []).map((field) => {
+        const join = field.directives?.find((d) => d.name.value === 'join__field');
+        const graph = join?.arguments?.find((a) => a.name.value === 'graph')?.value;
+        return [field.name.value, graph?.kind === Kind.ENUM ? graph.value.toLowerCase() : undefined];
+      }),
+    );
+    const declared = [...produced].flatMap(([file, sdl]) =>
+      file === 'supergraph.graphql' || file === 'api.graphql' || !file.endsWith('.graphql')
+        ? []
+        : (subscriptionOf(sdl)?.fields ?? []).map((f) => [f.name.value, file.replace('.graphql', '')] as const),
+    );
+    expect(declared.map(([field]) => field).sort()).toEqual(
+      ['ensEvents', 'farcasterCasts', 'priceAlerts', 'walletTransfers'].sort(),
+    );
+    for (const [field, subgraph] of declared) expect(joined.get(field), field).toBe(subgraph);
+    expect(joined.size).toBe(declared.length);
   });
 
   it('the server, which reads the checked-in files instead of composing, executes the same schema as a fresh composition', async () => {
