@@ -3,8 +3,9 @@ import { SUBGRAPH_NAMES } from '../../subgraphs/subgraph-names.js';
 import { exitWithHelpIfAsked } from './cli-help.js';
 
 /**
- * `npm run subgraph -- <name>`: serves one subgraph alone at /graphql (PORT, default 4001), configured by the same env
- * vars as `npm start`, and prints `serving on http://…` once it listens. SIGTERM / SIGINT stop it and its chains.
+ * `npm run subgraph -- <name>`: serves one subgraph alone at /graphql (PORT, default 4001; its subscriptions over SSE
+ * and WebSocket), configured by the same env vars as `npm start`, and prints `serving on http://…` once it listens,
+ * then each embedded chain's JSON-RPC URL. SIGTERM / SIGINT complete its open streams and stop it and its chains.
  */
 const usage = `usage: npm run subgraph -- <${SUBGRAPH_NAMES.join('|')}>
 
