@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FormattedExecutionResult } from 'graphql';
 import { createClient as createSseClient } from 'graphql-sse';
 import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +18,7 @@ import {
   startSubgraphProcesses,
   writeSupergraph,
 } from '../helpers/federation-processes.js';
+import { causeUntilDelivered, reading } from '../helpers/live-reading.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /** The cross-subgraph operations a frontend sends; none selects a time of day (each process seeds its own chain). */
@@ -51,54 +51,9 @@ const GATEWAY_CONFIG = `export const gatewayConfig = {
 };
 `;
 
-interface DeliveredEvent {
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-}
-
-/** A subscription read in the background: each event it got, and any error. */
-function reading(events: AsyncIterableIterator<FormattedExecutionResult<Record<string, unknown>, unknown>>) {
-  const got: DeliveredEvent[] = [];
-  const errors: unknown[] = [];
-  void (async () => {
-    for await (const result of events) {
-      if (result.errors) errors.push(...result.errors);
-      else got.push(Object.values(result.data!)[0] as DeliveredEvent);
-    }
-  })().catch((err: unknown) => errors.push(err));
-  return { got, errors, stop: () => events.return?.() };
-}
-
-async function within(ms: number, test: () => boolean): Promise<boolean> {
-  for (const start = Date.now(); !test(); await new Promise((r) => setTimeout(r, 50))) {
-    if (Date.now() - start > ms) return false;
-  }
-  return true;
-}
-
-/**
- * Sends a demo transaction on `chain` until the subscription gets an event (the gateway opens the subgraph's stream
- * after answering its client, so the first may come too early), then one more: the hash of that last transaction,
- * once its event arrived and a duplicate had time to follow.
- */
-async function causeUntilDelivered(
-  stream: ReturnType<typeof reading>,
-  chain: string,
-  action: DemoActionName,
-  args: string[],
-): Promise<string> {
-  const send = async () =>
-    (await DEMO_ACTIONS.find((a) => a.name === action)!.run({ rpcUrl: chain }, args)).transactionHash;
-  for (let tries = 0; stream.got.length === 0; tries += 1) {
-    expect(tries, `no event after ${tries} transactions: ${JSON.stringify(stream.errors)}`).toBeLessThan(10);
-    await send();
-    await within(3_000, () => stream.got.length > 0);
-  }
-  const last = await send();
-  expect(await within(20_000, () => stream.got.some((e) => e.data.transactionHash === last))).toBe(true);
-  await new Promise((r) => setTimeout(r, 1_500));
-  return last;
+/** Sends the demo's `action` on the embedded chain at `rpcUrl`: the hash of its transaction. */
+function demoTransaction(rpcUrl: string, action: DemoActionName, args: string[]): () => Promise<string> {
+  return async () => (await DEMO_ACTIONS.find((a) => a.name === action)!.run({ rpcUrl }, args)).transactionHash;
 }
 
 async function postGraphql(url: string, query: string): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -190,7 +145,8 @@ describe('the subgraphs under Hive Gateway, each served alone by npm run subgrap
       );
       try {
         const chain = printedChainUrl(subgraphs.get('ens')!, 'ethereum');
-        const last = await causeUntilDelivered(stream, chain, 'text', ['alice.eth', 'url', 'https://alice.example/r']);
+        const setUrl = demoTransaction(chain, 'text', ['alice.eth', 'url', 'https://alice.example/r']);
+        const last = await causeUntilDelivered(stream, setUrl, (e) => e.data.transactionHash);
         expect(stream.errors).toEqual([]);
         expect(new Set(stream.got.map((e) => e.id)).size).toBe(stream.got.length);
         const events = stream.got.filter((e) => e.data.transactionHash === last);
@@ -215,7 +171,11 @@ describe('the subgraphs under Hive Gateway, each served alone by npm run subgrap
       );
       try {
         const chain = printedChainUrl(subgraphs.get('wallet')!, 'ethereum');
-        const last = await causeUntilDelivered(stream, chain, 'eth', [bob, '0.01']);
+        const last = await causeUntilDelivered(
+          stream,
+          demoTransaction(chain, 'eth', [bob, '0.01']),
+          (e) => e.data.transactionHash,
+        );
         expect(stream.errors).toEqual([]);
         expect(new Set(stream.got.map((e) => e.id)).size).toBe(stream.got.length);
         const events = stream.got.filter((e) => e.data.transactionHash === last);
