@@ -8,9 +8,34 @@ export interface StartBannerParams {
   /** The address the server listens on, e.g. http://127.0.0.1:3000. */
   url: string;
   /** The embedded chains that run (none when every chain is live). */
-  chains: readonly { name: string; chainId: number; rpcUrl: string }[];
+  chains: readonly EmbeddedChainRow[];
   /** Each part demo or live (config.parts). */
   parts: readonly PartState[];
+}
+
+/** One embedded chain as a process reports it: its name, chain id and loopback JSON-RPC URL. */
+export interface EmbeddedChainRow {
+  name: string;
+  chainId: number;
+  rpcUrl: string;
+}
+
+type RunningChain = { chainId: number; rpcUrl: string } | undefined;
+
+/**
+ * The embedded chains a process runs (none when every chain is live): the embedded Ethereum, then the facilitator's
+ * Base. `npm start`'s banner and `npm run subgraph` print them.
+ * @example embeddedChainRows({ localChain: server.localChain, localFacilitator: server.localFacilitator })
+ */
+export function embeddedChainRows(p: {
+  localChain: RunningChain;
+  localFacilitator: { chain: NonNullable<RunningChain> } | undefined;
+}): EmbeddedChainRow[] {
+  const rows: [string, RunningChain][] = [
+    ['ethereum', p.localChain],
+    ['base', p.localFacilitator?.chain],
+  ];
+  return rows.flatMap(([name, chain]) => (chain ? [{ name, chainId: chain.chainId, rpcUrl: chain.rpcUrl }] : []));
 }
 
 /**

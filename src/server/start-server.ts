@@ -4,7 +4,7 @@ import { createLogger } from '../logging/logger.js';
 import { VolatileRedisError } from '../store/redis-durability.js';
 import { createServer } from './create-server.js';
 import { PortInUseError } from './port-check.js';
-import { startBanner } from './start-banner.js';
+import { embeddedChainRows, startBanner } from './start-banner.js';
 
 /**
  * Serves the configuration main.ts validated, prints the banner, and shuts down gracefully on SIGTERM / SIGINT.
@@ -14,20 +14,7 @@ export async function serve(config: AppConfig): Promise<void> {
   try {
     const logger = createLogger(config.logLevel, secretValues(process.env));
     const server = await createServer({ config, logger });
-    const chains = [
-      ...(server.localChain
-        ? [{ name: 'ethereum', chainId: server.localChain.chainId, rpcUrl: server.localChain.rpcUrl }]
-        : []),
-      ...(server.localFacilitator
-        ? [
-            {
-              name: 'base',
-              chainId: server.localFacilitator.chain.chainId,
-              rpcUrl: server.localFacilitator.chain.rpcUrl,
-            },
-          ]
-        : []),
-    ];
+    const chains = embeddedChainRows(server);
     process.stdout.write(startBanner({ url: server.url, chains, parts: config.parts }));
     const shutdown = (signal: string) => {
       logger.info({ signal }, 'shutting down');

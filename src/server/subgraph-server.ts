@@ -14,6 +14,7 @@ import { ApiError } from '../errors/api-error.js';
 import { installErrorHandling } from '../http/error-handler.js';
 import { GraphqlDocuments } from '../http/graphql-documents.js';
 import { graphqlSseHandler, graphqlWebSocket, wantsEventStream } from '../http/graphql-streams.js';
+import { type EmbeddedChainRow, embeddedChainRows } from './start-banner.js';
 import { startServices } from './start-services.js';
 import { subgraphLiveOperations } from './subgraph-live-operations.js';
 
@@ -21,7 +22,7 @@ export interface RunningSubgraph {
   /** http://host:port; the subgraph answers at `${url}/graphql`. */
   url: string;
   /** The embedded chains this process runs (none when every chain is live), to send them transactions. */
-  chains: { name: string; chainId: number; rpcUrl: string }[];
+  chains: EmbeddedChainRow[];
   close(): Promise<void>;
 }
 
@@ -63,6 +64,7 @@ export async function startSubgraphServer(p: {
     const sse = graphqlSseHandler({
       operations: streams,
       contexts: services.contexts,
+      // The caller as the request names it; nothing admits it here (subgraph-live-operations.ts).
       access: (request) => ({ ip: request.ip, headers: request.headers }),
     });
     let wsRequests = 0;
@@ -108,14 +110,9 @@ export async function startSubgraphServer(p: {
     await services.listening(url);
     logger.info({ subgraph: built.name, port }, 'subgraph listening');
     let closing: Promise<void> | undefined;
-    const { localChain, localFacilitator } = services;
-    const base = localFacilitator?.chain;
     return {
       url,
-      chains: [
-        ...(localChain ? [{ name: 'ethereum', chainId: localChain.chainId, rpcUrl: localChain.rpcUrl }] : []),
-        ...(base ? [{ name: 'base', chainId: base.chainId, rpcUrl: base.rpcUrl }] : []),
-      ],
+      chains: embeddedChainRows(services),
       close: () => {
         closing ??= (async () => {
           // Open streams complete first (SSE: a `complete` event; WebSocket: `complete`, then 1001), then HTTP closes.

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config/config.js';
 import { PART_NAMES } from '../../src/config/part-modes.js';
 import { DEMO_ACTION_LIST } from '../../src/embedded/demo-action-list.js';
 import { DEMO_ACTIONS } from '../../src/embedded/demo-actions.js';
-import { startBanner } from '../../src/server/start-banner.js';
+import { embeddedChainRows, startBanner } from '../../src/server/start-banner.js';
 import { SUBGRAPH_MODULES } from '../../subgraphs/index.js';
 import { SUBGRAPH_NAMES } from '../../subgraphs/subgraph-names.js';
 
@@ -86,5 +86,18 @@ describe('npm scripts', () => {
     expect(privateKeyToAccount(key as `0x${string}`).address).toBe(address);
     // Live chains only: nothing to send transactions to, no key.
     expect(startBanner({ url: 'http://127.0.0.1:3000', chains: [], parts: [] })).not.toMatch(/0x[0-9a-f]{64}/);
+  });
+
+  it('the embedded chains a process prints (npm start, npm run subgraph): Ethereum, then Base, each only when it runs', () => {
+    const ethereum = { chainId: 1, rpcUrl: 'http://127.0.0.1:40001' };
+    const base = { chainId: 8453, rpcUrl: 'http://127.0.0.1:40002' };
+    expect(embeddedChainRows({ localChain: ethereum, localFacilitator: { chain: base } })).toEqual([
+      { name: 'ethereum', ...ethereum },
+      { name: 'base', ...base },
+    ]);
+    expect(embeddedChainRows({ localChain: undefined, localFacilitator: { chain: base } })).toEqual([
+      { name: 'base', ...base },
+    ]);
+    expect(embeddedChainRows({ localChain: undefined, localFacilitator: undefined })).toEqual([]);
   });
 });
