@@ -13,7 +13,8 @@ export function demoUsage(): string {
 
 Sends, from anvil's dev accounts, the transactions each webhook event family comes from, on the embedded Ethereum
 chain of the server at API_URL (default http://127.0.0.1:$PORT, PORT 3000), whose JSON-RPC URL it reads from
-GET /api/sources/health. Names resolve on that chain; the chain starts afresh with every npm start.
+GET /api/sources/health; or, with DEMO_RPC_URL, on the embedded chain at that URL (the one a \`npm run subgraph\`
+process printed). Names resolve on that chain; the chain starts afresh with every npm start.
 
 ${[...DEMO_ACTION_LIST.map((a) => `  ${a.usage.padEnd(width)}  ${a.description}`), ...extra].join('\n')}
 
@@ -63,7 +64,7 @@ export async function runDemo(args: readonly string[], io: DemoIo): Promise<numb
       io.write(`${(await demoApiKey(apiUrl, io.fetch ?? fetch)).join('\n')}\n`);
       return 0;
     }
-    const chain = { rpcUrl: await embeddedRpcUrl(apiUrl, io.fetch ?? fetch) };
+    const chain = { rpcUrl: io.env.DEMO_RPC_URL || (await embeddedRpcUrl(apiUrl, io.fetch ?? fetch)) };
     // viem and the seed's addresses load only for an action, not for --help.
     const { DEMO_ACTIONS, demoAccounts } = await import('../embedded/demo-actions.js');
     if (!action) {

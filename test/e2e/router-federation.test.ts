@@ -7,8 +7,7 @@ import { createClient as createWsClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
-import type { DemoActionName } from '../../src/embedded/demo-action-list.js';
-import { DEMO_ACTIONS } from '../../src/embedded/demo-actions.js';
+import { runDemo } from '../../src/server/demo.js';
 import { SUBGRAPH_MODULES } from '../../subgraphs/index.js';
 import type { SubgraphName } from '../../subgraphs/shared/build-subgraph.js';
 import {
@@ -51,9 +50,14 @@ const GATEWAY_CONFIG = `export const gatewayConfig = {
 };
 `;
 
-/** Sends the demo's `action` on the embedded chain at `rpcUrl`: the hash of its transaction. */
-function demoTransaction(rpcUrl: string, action: DemoActionName, args: string[]): () => Promise<string> {
-  return async () => (await DEMO_ACTIONS.find((a) => a.name === action)!.run({ rpcUrl }, args)).transactionHash;
+/** `npm run demo -- <args>` with DEMO_RPC_URL, as a person sends to a subgraph's own chain: its transaction's hash. */
+function demo(rpcUrl: string, ...args: string[]): () => Promise<string> {
+  return async () => {
+    let out = '';
+    const code = await runDemo(args, { env: { DEMO_RPC_URL: rpcUrl }, write: (t) => void (out += t) });
+    expect(code, out).toBe(0);
+    return /^transaction (0x[0-9a-f]{64}) /m.exec(out)![1]!;
+  };
 }
 
 async function postGraphql(url: string, query: string): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -145,7 +149,7 @@ describe('the subgraphs under Hive Gateway, each served alone by npm run subgrap
       );
       try {
         const chain = printedChainUrl(subgraphs.get('ens')!, 'ethereum');
-        const setUrl = demoTransaction(chain, 'text', ['alice.eth', 'url', 'https://alice.example/r']);
+        const setUrl = demo(chain, 'text', 'alice.eth', 'url', 'https://alice.example/r');
         const last = await causeUntilDelivered(stream, setUrl, (e) => e.data.transactionHash);
         expect(stream.errors).toEqual([]);
         expect(new Set(stream.got.map((e) => e.id)).size).toBe(stream.got.length);
@@ -171,11 +175,7 @@ describe('the subgraphs under Hive Gateway, each served alone by npm run subgrap
       );
       try {
         const chain = printedChainUrl(subgraphs.get('wallet')!, 'ethereum');
-        const last = await causeUntilDelivered(
-          stream,
-          demoTransaction(chain, 'eth', [bob, '0.01']),
-          (e) => e.data.transactionHash,
-        );
+        const last = await causeUntilDelivered(stream, demo(chain, 'eth', bob, '0.01'), (e) => e.data.transactionHash);
         expect(stream.errors).toEqual([]);
         expect(new Set(stream.got.map((e) => e.id)).size).toBe(stream.got.length);
         const events = stream.got.filter((e) => e.data.transactionHash === last);
