@@ -16,7 +16,7 @@ import { CoinbaseSpotClient } from '../../src/sources/prices/coinbase-spot-clien
 import { CoinGeckoClient } from '../../src/sources/prices/coingecko-client.js';
 import { DefiLlamaCoinsClient } from '../../src/sources/prices/defillama-coins-client.js';
 import type { SourceHealthRegistry } from '../../src/sources/source-health.js';
-import type { SourceProbe } from './source-probes.js';
+import type { SourceProbe } from './source-probe.js';
 
 /** A wallet every upstream knows something (or nothing) about: anvil's second development account. */
 const PROBE_WALLET = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
