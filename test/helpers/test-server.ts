@@ -41,7 +41,10 @@ export async function startTestServer(
     spanProcessors?: readonly SpanProcessor[];
     /** A logger of the test's own (to read what the server logs); else silent. */
     logger?: Logger;
-    /** How get/post/request travel: in process (default) or over a socket to `url`, as fetch sends them. */
+    /**
+     * How get/post/request travel: in process (default) or over a socket to `url`, as fetch sends them. The env var
+     * TEST_TRANSPORT=socket makes the socket every server's default.
+     */
     transport?: 'inject' | 'socket';
   } = {},
 ): Promise<TestServer> {
@@ -69,8 +72,10 @@ export async function startTestServer(
     spanProcessors: options.spanProcessors,
   });
   const close = server.close.bind(server);
+  // TEST_TRANSPORT=socket sends every test's calls over sockets, as before the inject harness (to compare the two).
+  const transport = options.transport ?? (process.env.TEST_TRANSPORT === 'socket' ? 'socket' : 'inject');
   const request =
-    options.transport === 'socket'
+    transport === 'socket'
       ? ({ method, path, headers, body }: TestRequest) => fetch(`${server.url}${path}`, { method, headers, body })
       : injectedFetch(server.app, new URL(server.url).host);
   return Object.assign(server, {
