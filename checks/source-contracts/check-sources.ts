@@ -1,6 +1,7 @@
 import type { AppConfig } from '../../src/config/config.js';
 import { describeUpstreamFailure } from '../../src/sources/upstream-failure.js';
-import { type SourceProbe, sourceProbes } from './source-probes.js';
+import type { SourceProbe } from './source-probe.js';
+import { sourceProbes } from './source-probes.js';
 import type { SentRequest } from './vendor-contract.js';
 import { loadVendorContract, requestExpectations, vendorContractSpec } from './vendor-contracts.js';
 

@@ -22,11 +22,8 @@ export interface CreatedSources {
   close(): Promise<void>;
 }
 
-/**
- * Every upstream client, each live where its env var is set and local otherwise (the embedded chain, or the
- * replay of recorded replies on an ephemeral loopback port), all reporting to one health registry.
- */
-export async function createSources(p: {
+/** Parameters of {@link createSources}: the config, and what the embedded chains started with. */
+export interface CreateSourcesParams {
   config: AppConfig;
   localRpcUrl: string | undefined;
   /** The embedded Base chain (the local x402 facilitator's), when it runs: the `base` chain when BASE_RPC_URL is unset. */
@@ -43,7 +40,56 @@ export async function createSources(p: {
   localDeployments?: ReadonlyMap<string, Address>;
   /** The store's ENS record index, which the chain detector keeps (the records list reads it). */
   recordKeysIndex?: RecordKeysIndex | undefined;
-}): Promise<CreatedSources> {
+}
+
+/** Started only when some source has no live URL configured; ephemeral port, so instances never collide. */
+async function startReplayIfNeeded(
+  config: AppConfig,
+  recordingsDir: string | undefined,
+): Promise<ReplayServer | undefined> {
+  const { coingecko, defillamaCoins, coinbase } = config.upstreams;
+  const needsReplay =
+    [coingecko.url, defillamaCoins.url, coinbase.url].some((url) => url === undefined) ||
+    config.upstreams.farcaster.mode === 'local' ||
+    walletSourcesNeedReplay(config) ||
+    defiSourcesNeedReplay(config);
+  return needsReplay ? await startReplayServer({ recordingsDir: recordingsDir ?? defaultRecordingsDir() }) : undefined;
+}
+
+/** The price upstreams: live where the env var names one, else the replay's recordings under recordings/<source>/. */
+function priceSourcesFrom(config: AppConfig, replay: ReplayServer | undefined, health: SourceHealthRegistry) {
+  const { coingecko, defillamaCoins, coinbase } = config.upstreams;
+  const upstream = (url: string | undefined, replayName: string): PriceUpstream =>
+    url !== undefined ? { baseUrl: url, mode: 'live' } : { baseUrl: replay!.baseUrlFor(replayName), mode: 'local' };
+  return createPriceSources({
+    coingecko: { ...upstream(coingecko.url, 'coingecko'), apiKey: coingecko.apiKey },
+    defillamaCoins: upstream(defillamaCoins.url, 'defillama-coins'),
+    coinbase: upstream(coinbase.url, 'coinbase'),
+    registry: health,
+    timeoutMs: config.upstreamTimeoutMs,
+  });
+}
+
+/** Farcaster: both replayed, or each configured one live (a missing one stays absent, never replayed in live mode). */
+function farcasterSourcesFrom(config: AppConfig, replay: ReplayServer | undefined, health: SourceHealthRegistry) {
+  const { farcaster: fc } = config.upstreams;
+  const social = (live: { url: string; apiKey: string | undefined } | undefined, replayName: string) =>
+    fc.mode === 'local'
+      ? { baseUrl: replay!.baseUrlFor(replayName), mode: 'local' as const }
+      : live && { baseUrl: live.url, apiKey: live.apiKey, mode: 'live' as const };
+  return createFarcasterSources({
+    neynar: social(fc.neynar, 'neynar'),
+    hub: social(fc.hub, 'farcaster-hub'),
+    registry: health,
+    timeoutMs: config.upstreamTimeoutMs,
+  });
+}
+
+/**
+ * Every upstream client, each live where its env var is set and local otherwise (the embedded chain, or the
+ * replay of recorded replies on an ephemeral loopback port), all reporting to one health registry.
+ */
+export async function createSources(p: CreateSourcesParams): Promise<CreatedSources> {
   const { config } = p;
   const health = new SourceHealthRegistry();
   const chains = createChainClients({
@@ -56,39 +102,9 @@ export async function createSources(p: {
   });
   const rpc = createRpcSourceClients({ chains, registry: health, timeoutMs: config.upstreamTimeoutMs });
 
-  // Started only when some source has no live URL configured; ephemeral port, so instances never collide.
-  const { coingecko, defillamaCoins, coinbase } = config.upstreams;
-  const needsReplay =
-    [coingecko.url, defillamaCoins.url, coinbase.url].some((url) => url === undefined) ||
-    config.upstreams.farcaster.mode === 'local' ||
-    walletSourcesNeedReplay(config) ||
-    defiSourcesNeedReplay(config);
-  const replay = needsReplay
-    ? await startReplayServer({ recordingsDir: p.recordingsDir ?? defaultRecordingsDir() })
-    : undefined;
-  // Live where the env var names the upstream, else the replay's recordings under recordings/<source>/.
-  const upstream = (url: string | undefined, replayName: string): PriceUpstream =>
-    url !== undefined ? { baseUrl: url, mode: 'live' } : { baseUrl: replay!.baseUrlFor(replayName), mode: 'local' };
-  const prices = createPriceSources({
-    coingecko: { ...upstream(coingecko.url, 'coingecko'), apiKey: coingecko.apiKey },
-    defillamaCoins: upstream(defillamaCoins.url, 'defillama-coins'),
-    coinbase: upstream(coinbase.url, 'coinbase'),
-    registry: health,
-    timeoutMs: config.upstreamTimeoutMs,
-  });
-
-  // Farcaster: both replayed, or each configured one live (a missing one stays absent, never replayed in live mode).
-  const { farcaster: fc } = config.upstreams;
-  const social = (live: { url: string; apiKey: string | undefined } | undefined, replayName: string) =>
-    fc.mode === 'local'
-      ? { baseUrl: replay!.baseUrlFor(replayName), mode: 'local' as const }
-      : live && { baseUrl: live.url, apiKey: live.apiKey, mode: 'live' as const };
-  const farcaster = createFarcasterSources({
-    neynar: social(fc.neynar, 'neynar'),
-    hub: social(fc.hub, 'farcaster-hub'),
-    registry: health,
-    timeoutMs: config.upstreamTimeoutMs,
-  });
+  const replay = await startReplayIfNeeded(config, p.recordingsDir);
+  const prices = priceSourcesFrom(config, replay, health);
+  const farcaster = farcasterSourcesFrom(config, replay, health);
 
   const wallet = createWalletSources({
     config,

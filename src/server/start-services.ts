@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { Logger } from 'pino';
 import type { RouteTable } from '../../rest-compat/route-row.js';
+import type { CcipServices } from '../../subgraphs/shared/ccip-services.js';
 import type { AppServices } from '../../subgraphs/shared/graph-context.js';
 import { type Access, createAccess } from '../access/create-access.js';
 import { createCcipServices } from '../ccip/ccip-services.js';
@@ -192,6 +193,90 @@ async function serveEmbeddedParents(
   });
 }
 
+/** What the embedded chains (when they run) hand the sources: their RPC URLs, deployments and tokens. */
+function createServiceSources(
+  opts: StartServicesOptions,
+  p: { store: Store; localChain: EmbeddedChain | undefined; localFacilitator: LocalFacilitator | undefined },
+): ReturnType<typeof createSources> {
+  const { localChain, localFacilitator } = p;
+  return createSources({
+    config: opts.config,
+    localRpcUrl: localChain?.rpcUrl,
+    localBaseRpcUrl: localFacilitator?.chain.rpcUrl,
+    localBaseDeployments: localFacilitator?.deployments,
+    recordingsDir: opts.recordingsDir,
+    onRpcRequest: opts.onRpcRequest,
+    localTokens: localChain ? localTokenList(localChain.deployments) : [],
+    localDeployments: localChain?.deployments,
+    recordKeysIndex: p.store,
+  });
+}
+
+/** The URL the process listens at: known once it does (PORT may be 0); no request, hence no challenge, comes before. */
+function listenUrlCell(): { set(url: string): void; get(): string } {
+  let listenUrl: string | undefined;
+  return {
+    set: (url) => {
+      listenUrl = url;
+    },
+    get: () => {
+      if (listenUrl === undefined) throw new Error('the server is not listening yet');
+      return listenUrl;
+    },
+  };
+}
+
+/** Access (keys, sessions, limits, x402) and the facilitator it settles with: the embedded one, or the configured. */
+function createServiceAccess(p: {
+  config: AppConfig;
+  store: Store;
+  sources: Sources;
+  localFacilitator: LocalFacilitator | undefined;
+  telemetry: ServiceTelemetry;
+  listenUrl: () => string;
+}): { access: Access; facilitatorUrl: string } {
+  const { config, store, sources, localFacilitator } = p;
+  const facilitatorUrl = localFacilitator?.url ?? config.x402.facilitatorUrl!;
+  const facilitator = createFacilitatorSource({
+    url: facilitatorUrl,
+    mode: localFacilitator ? 'local' : 'live',
+    registry: sources.health,
+    timeoutMs: config.upstreamTimeoutMs,
+  });
+  const access = createAccess({
+    config,
+    store,
+    sources,
+    facilitator,
+    listenUrl: p.listenUrl,
+    tallies: p.telemetry.access,
+  });
+  return { access, facilitatorUrl };
+}
+
+/** The CCIP-Read gateway's services and every parent it serves: the configured ones, and the embedded chains'. */
+async function startCcipGateway(p: {
+  config: AppConfig;
+  store: Store;
+  sources: Sources;
+  localChain: EmbeddedChain | undefined;
+  localFacilitator: LocalFacilitator | undefined;
+}): Promise<{ ccip: CcipServices & { signer: `0x${string}` }; parentNames: string[] }> {
+  const { config, store, sources, localChain } = p;
+  // On the embedded default, base.eth on the embedded Ethereum chain resolves through this gateway to the embedded
+  // Base chain's names, as Basenames' L1 resolver does on mainnet: ENS clients on chain 1 find them as REST does;
+  // 80002105.reverse answers Base primary names (ENSIP-19), as viem's getEnsName({ coinType }) reads them on chain 1.
+  const chainParents =
+    localChain && p.localFacilitator && sources.ens.reader
+      ? [ensReaderParent(BASE_NAMES_PARENT, sources.ens.reader), basePrimaryNameParent(sources.ens.reader)]
+      : [];
+  const ccip = await createCcipServices({ config, store, chainParents });
+  const parentNames = [...config.ccip.parentNames, ...chainParents.map((served) => served.parent)];
+  // The embedded default serves a demo subname (dave.offchain.eth) from its first start.
+  if (localChain) await registerDemoSubname(store, config.ccip.parentNames);
+  return { ccip, parentNames };
+}
+
 /**
  * The composition root: store, embedded chains (when no RPC is configured), sources, access, CCIP and the app
  * services, from validated config. `createServer` and `npm run subgraph` both start here, so a subgraph served
@@ -215,52 +300,20 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     const { localChain, localFacilitator } = await startEmbeddedNetworks(config, logger, cleanups);
     await announceEmbeddedChains({ store, localChain, localFacilitator, logger, cleanups });
 
-    const created = await createSources({
-      config,
-      localRpcUrl: localChain?.rpcUrl,
-      localBaseRpcUrl: localFacilitator?.chain.rpcUrl,
-      localBaseDeployments: localFacilitator?.deployments,
-      recordingsDir: opts.recordingsDir,
-      onRpcRequest: opts.onRpcRequest,
-      localTokens: localChain ? localTokenList(localChain.deployments) : [],
-      localDeployments: localChain?.deployments,
-      recordKeysIndex: store,
-    });
+    const created = await createServiceSources(opts, { store, localChain, localFacilitator });
     cleanups.push(() => created.close());
     const { sources } = created;
 
-    const facilitatorUrl = localFacilitator?.url ?? config.x402.facilitatorUrl!;
-    const facilitator = createFacilitatorSource({
-      url: facilitatorUrl,
-      mode: localFacilitator ? 'local' : 'live',
-      registry: sources.health,
-      timeoutMs: config.upstreamTimeoutMs,
-    });
-    // Known once the process listens (PORT may be 0); no request, hence no challenge, comes before.
-    let listenUrl: string | undefined;
-    const currentListenUrl = () => {
-      if (listenUrl === undefined) throw new Error('the server is not listening yet');
-      return listenUrl;
-    };
-    const access = createAccess({
+    const listenUrl = listenUrlCell();
+    const { access, facilitatorUrl } = createServiceAccess({
       config,
       store,
       sources,
-      facilitator,
-      listenUrl: currentListenUrl,
-      tallies: telemetry.access,
+      localFacilitator,
+      telemetry,
+      listenUrl: listenUrl.get,
     });
-    // On the embedded default, base.eth on the embedded Ethereum chain resolves through this gateway to the embedded
-    // Base chain's names, as Basenames' L1 resolver does on mainnet: ENS clients on chain 1 find them as REST does;
-    // 80002105.reverse answers Base primary names (ENSIP-19), as viem's getEnsName({ coinType }) reads them on chain 1.
-    const chainParents =
-      localChain && localFacilitator && sources.ens.reader
-        ? [ensReaderParent(BASE_NAMES_PARENT, sources.ens.reader), basePrimaryNameParent(sources.ens.reader)]
-        : [];
-    const ccip = await createCcipServices({ config, store, chainParents });
-    const parentNames = [...config.ccip.parentNames, ...chainParents.map((served) => served.parent)];
-    // The embedded default serves a demo subname (dave.offchain.eth) from its first start.
-    if (localChain) await registerDemoSubname(store, config.ccip.parentNames);
+    const { ccip, parentNames } = await startCcipGateway({ config, store, sources, localChain, localFacilitator });
     // Stopped before the store closes.
     const bus = await openLiveEventBus({
       redis: config.redis,
@@ -300,10 +353,10 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
         identify: access.gate.identify,
       }),
       async listening(url) {
-        listenUrl = url;
+        listenUrl.set(url);
         if (localChain) await serveEmbeddedParents(localChain, url, ccip.signer, parentNames);
       },
-      listenUrl: currentListenUrl,
+      listenUrl: listenUrl.get,
       close: closeAll,
     };
   } catch (err) {

@@ -29,7 +29,7 @@ async function createKey(server: TestServer, token: string, name = 'backend') {
 }
 
 const del = (server: TestServer, path: string, headers: Record<string, string>) =>
-  fetch(`${server.url}${path}`, { method: 'DELETE', headers });
+  server.request({ method: 'DELETE', path, headers });
 
 describe('API keys (docs/api-contract.md#api-keys, docs/api-contract.md#states-and-transitions)', () => {
   let server: TestServer;

@@ -341,8 +341,9 @@ describe('REST and GraphQL refuse the same bad input with the same 400 code and 
         differences.push(`${row.id}: no bad value found in any leaf of the object parameter ${key}`);
       }
       for (const bad of cases) {
-        const rest = await fetch(`${server.url}${restUrl(row, bad.input)}`, {
+        const rest = await server.request({
           method: row.method,
+          path: restUrl(row, bad.input),
           ...(row.params?.body
             ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(bad.input.body) }
             : {}),

@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 /**
  * A call as many HTTP clients send it (axios, a fetch wrapper with default headers): `content-type:
- * application/json` and no body at all.
+ * application/json` and no body at all. Over a socket: the subject is how such a client frames the request.
  */
 const bodyless = (server: TestServer, method: string, path: string, headers: Record<string, string>) =>
   fetch(`${server.url}${path}`, { method, headers: { 'content-type': 'application/json', ...headers } });
@@ -46,11 +46,7 @@ describe('body-less calls that carry a JSON content type reach their route', () 
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ code: 'INVALID_PARAMETER', message: 'body must be a JSON object' });
     // A body that is there but not JSON is still refused.
-    const bad = await fetch(`${server.url}/api/ens/bulk`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: '{names',
-    });
+    const bad = await server.post('/api/ens/bulk', '{names');
     expect(bad.status).toBe(400);
   });
 });

@@ -19,8 +19,9 @@ const RATE_LIMIT_HEADERS = [
 const EXPOSED = [...RATE_LIMIT_HEADERS, 'Retry-After', 'X-Request-Id', 'PAYMENT-REQUIRED', 'X-PAYMENT-RESPONSE'];
 
 function preflight(server: TestServer, path: string, origin = APP, method = 'POST'): Promise<Response> {
-  return fetch(`${server.url}${path}`, {
+  return server.request({
     method: 'OPTIONS',
+    path,
     headers: {
       origin,
       'access-control-request-method': method,
@@ -79,14 +80,14 @@ describe('browser callers: CORS for any origin by default, security headers, /do
 
   it('preflights count nothing: the one free call of the day is still there afterwards', async () => {
     for (let i = 0; i < 5; i++) expect((await preflight(server, '/api/price/ETH', APP, 'GET')).status).toBe(204);
-    const res = await fetch(`${server.url}/api/price/ETH`, { headers: { origin: APP } });
+    const res = await server.get('/api/price/ETH', { origin: APP });
     expect(res.status).toBe(200);
   });
 
   it('a cross-origin answer (200 or the x402 402) lets the script read the limits, the request id and the offer', async () => {
-    const offer = await fetch(`${server.url}/api/price/BTC`, { headers: { origin: APP } });
+    const offer = await server.get('/api/price/BTC', { origin: APP });
     expect(offer.status).toBe(402);
-    for (const res of [offer, await fetch(`${server.url}/api/health`, { headers: { origin: APP } })]) {
+    for (const res of [offer, await server.get('/api/health', { origin: APP })]) {
       expect(res.headers.get('access-control-allow-origin')).toBe('*');
       const exposed = (res.headers.get('access-control-expose-headers') ?? '').split(/,\s*/);
       expect(exposed).toEqual(expect.arrayContaining([...EXPOSED, 'PAYMENT-RESPONSE']));
@@ -166,12 +167,12 @@ describe('CORS with an allow-list (CORS_ORIGINS)', () => {
     expect(listed.status).toBe(204);
     expect(listed.headers.get('access-control-allow-origin')).toBe(APP);
     expect(listed.headers.get('vary')).toMatch(/origin/i);
-    const call = await fetch(`${server.url}/api/health`, { headers: { origin: 'https://admin.example.com' } });
+    const call = await server.get('/api/health', { origin: 'https://admin.example.com' });
     expect(call.headers.get('access-control-allow-origin')).toBe('https://admin.example.com');
 
     const stranger = await preflight(server, '/graphql', 'https://evil.example.net');
     expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
-    const strangerCall = await fetch(`${server.url}/api/health`, { headers: { origin: 'https://evil.example.net' } });
+    const strangerCall = await server.get('/api/health', { origin: 'https://evil.example.net' });
     expect(strangerCall.status).toBe(200);
     expect(strangerCall.headers.get('access-control-allow-origin')).toBeNull();
   });

@@ -13,16 +13,12 @@ async function send(
   const headers: Record<string, string> = accept ? { accept } : {};
   const res =
     init.method === 'POST'
-      ? await fetch(`${server.url}/graphql`, {
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          body: JSON.stringify(init.body),
-        })
-      : await fetch(
-          `${server.url}/graphql?${new URLSearchParams(
+      ? await server.post('/graphql', init.body, headers)
+      : await server.get(
+          `/graphql?${new URLSearchParams(
             Object.entries(init.body).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
           )}`,
-          { headers },
+          headers,
         );
   const kept: Record<string, string> = {};
   // What differs from one call to the next: the clock, the request id and the quota counters.
@@ -70,11 +66,7 @@ describe('/graphql: one pipeline, whichever way a request is sent', () => {
 
   it("a body that is not JSON is a 400 in GraphQL's error shape (BAD_REQUEST), not the REST envelope", async () => {
     for (const accept of ['application/json', 'application/graphql-response+json']) {
-      const res = await fetch(`${server.url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept },
-        body: '{"query": "{ __typename }"',
-      });
+      const res = await server.post('/graphql', '{"query": "{ __typename }"', { accept });
       expect(res.status).toBe(400);
       expect(await res.json()).toEqual({
         errors: [{ message: expect.stringContaining('not valid JSON'), extensions: { code: 'BAD_REQUEST' } }],
@@ -83,11 +75,7 @@ describe('/graphql: one pipeline, whichever way a request is sent', () => {
   });
 
   it("a body too large is a 413 in GraphQL's error shape too", async () => {
-    const res = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: `{ __typename } # ${'x'.repeat(2 * 1024 * 1024)}` }),
-    });
+    const res = await server.post('/graphql', { query: `{ __typename } # ${'x'.repeat(2 * 1024 * 1024)}` });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({
       errors: [{ message: expect.any(String), extensions: { code: 'PAYLOAD_TOO_LARGE' } }],
@@ -95,19 +83,11 @@ describe('/graphql: one pipeline, whichever way a request is sent', () => {
   });
 
   it('a document that makes the server parse it is counted against its caller (Medium) even when it does not run', async () => {
-    const invalid = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ a' }),
-    });
+    const invalid = await server.post('/graphql', { query: '{ a' });
     expect(invalid.status).toBe(200);
     expect(invalid.headers.get('x-ratelimit-tier')).toBe('medium');
     expect((await invalid.json()).errors[0].extensions.code).toBe('GRAPHQL_PARSE_FAILED');
-    const next = await fetch(`${server.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ noSuchField }' }),
-    });
+    const next = await server.post('/graphql', { query: '{ noSuchField }' });
     expect(Number(next.headers.get('x-ratelimit-tier-remaining'))).toBe(
       Number(invalid.headers.get('x-ratelimit-tier-remaining')) - 1,
     );

@@ -39,8 +39,8 @@ describe('limits exactly as docs/api-contract.md#limits states them (anonymous: 
   };
   beforeAll(async () => {
     // docs/api-contract.md#limits-by-access-mode: nothing raised. The test process is the proxy: loopback is trusted,
-    // as an nginx beside it would be.
-    server = await startTestServer({ TRUST_PROXY: 'loopback' });
+    // as an nginx beside it would be. Over a socket: which address is trusted is the connection's peer.
+    server = await startTestServer({ TRUST_PROXY: 'loopback' }, { transport: 'socket' });
   });
   afterAll(async () => {
     await server?.close();

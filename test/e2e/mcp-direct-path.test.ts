@@ -7,8 +7,9 @@ import { sharedTestServer, type TestServer } from '../helpers/test-server.js';
  * server and transport. Both must answer the same bytes.
  */
 async function post(server: TestServer, body: unknown, contentType: string) {
-  const res = await fetch(`${server.url}/mcp`, {
+  const res = await server.request({
     method: 'POST',
+    path: '/mcp',
     headers: {
       'content-type': contentType,
       accept: 'application/json, text/event-stream',

@@ -149,8 +149,9 @@ describe('MCP with stock clients: the SDK’s plain Client.callTool, Ajv strict,
 
   it('a body that is not JSON is a JSON-RPC parse error (-32700), not the REST envelope', async () => {
     for (const body of ['{not json', '', '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"__proto__":{}}}']) {
-      const res = await fetch(`${server.url}/mcp`, {
+      const res = await server.request({
         method: 'POST',
+        path: '/mcp',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
         body,
       });

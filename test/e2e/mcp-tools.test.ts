@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -17,8 +16,9 @@ const textOf = (result: CallToolResult): string => (result.content[0] as { type:
 
 /** A raw JSON-RPC POST to /mcp, as any HTTP client may send it (batches included). */
 async function rpc(server: TestServer, body: unknown): Promise<{ status: number; bytes: number; json: unknown }> {
-  const res = await fetch(`${server.url}/mcp`, {
+  const res = await server.request({
     method: 'POST',
+    path: '/mcp',
     headers: {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -223,21 +223,16 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
   });
 
   it('a foreign Host or Origin is refused (DNS-rebinding protection); loopback is answered', async () => {
-    // node:http, not fetch: fetch does not let a caller choose the Host header.
-    const post = (headers: Record<string, string>) =>
-      new Promise<number>((resolve, reject) => {
-        const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-        const req = httpRequest(`${server.url}/mcp`, {
+    // Sent in process, where the caller chooses the Host header (fetch does not let it).
+    const post = async (headers: Record<string, string>) =>
+      (
+        await server.request({
           method: 'POST',
+          path: '/mcp',
           headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        });
-        req.on('response', (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        });
-        req.on('error', reject);
-        req.end(body);
-      });
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+        })
+      ).status;
     const port = new URL(server.url).port;
     expect(await post({ origin: 'http://evil.example' })).toBe(403);
     expect(await post({ host: `evil.example:${port}` })).toBe(403);
@@ -255,8 +250,9 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
 
   it('a body that is not JSON-RPC is answered without a 500: not JSON (or a __proto__ key) is a 400, not JSON a 415', async () => {
     const post = (body: string, type = 'application/json') =>
-      fetch(`${server.url}/mcp`, {
+      server.request({
         method: 'POST',
+        path: '/mcp',
         headers: { 'content-type': type, accept: 'application/json, text/event-stream' },
         body,
       });
@@ -271,7 +267,7 @@ describe('MCP: every documented read operation is an agent tool on /mcp (Streama
     ]) {
       expect((await post(body)).status, body).toBeLessThan(500);
     }
-    expect((await fetch(`${server.url}/mcp`)).status).toBe(405);
+    expect((await server.get('/mcp')).status).toBe(405);
   });
 
   it('Write-tier tools (subname registration, creating a webhook) are listed to a SIWE session only, and refused without one', async () => {

@@ -137,8 +137,9 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
     // src/http/mcp/direct-tool-call.ts answers a plain application/json; `charset=UTF-8` in capitals goes to the SDK.
     const paidCall = async (contentType: string) => {
       const payment = await payments.createPaymentPayload(offered);
-      const res = await fetch(`${first.url}/mcp`, {
+      const res = await first.request({
         method: 'POST',
+        path: '/mcp',
         headers: { 'content-type': contentType, accept: 'application/json, text/event-stream' },
         body: JSON.stringify({
           jsonrpc: '2.0',
@@ -299,8 +300,9 @@ describe('x402 over MCP: an agent past its free quota pays a tool call (x402 MCP
   });
 
   it('instances keep no MCP session: a tools/call sent to another instance than the one that initialized is answered there', async () => {
-    const res = await fetch(`${second.url}/mcp`, {
+    const res = await second.request({
       method: 'POST',
+      path: '/mcp',
       headers: {
         'content-type': 'application/json',
         accept: 'application/json, text/event-stream',

@@ -110,16 +110,17 @@ describe('every documented OpenAPI example answers 2xx on the embedded default',
       : /refresh|logout/.test(d.path)
         ? bearer((await signIn(server)).token)
         : session;
-    // A credit purchase is paid with x402 (x402-fetch pays the 402's offer from a dev account on the local Base chain).
-    const pay = d.path.endsWith('/purchase')
-      ? (wrapFetchV1(fetch, getDevAccounts()[8]!, parseUnits('1', 6)) as typeof fetch)
-      : fetch;
     const search = query.toString();
-    return pay(`${server.url}${path}${search ? `?${search}` : ''}`, {
+    const target = `${path}${search ? `?${search}` : ''}`;
+    const init = {
       method: d.method.toUpperCase(),
       headers: { ...credentials, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
+    };
+    // A credit purchase is paid with x402 (x402-fetch pays the 402's offer from a dev account on the local Base chain).
+    if (d.path.endsWith('/purchase'))
+      return wrapFetchV1(fetch, getDevAccounts()[8]!, parseUnits('1', 6))(`${server.url}${target}`, init);
+    return server.request({ path: target, ...init });
   }
 
   it('an operation whose security does not list {} refuses an anonymous call with 401, as it declares', async () => {
@@ -136,7 +137,8 @@ describe('every documented OpenAPI example answers 2xx on the embedded default',
         encodeURIComponent(String(params.find((p) => p.in === 'path' && p.name === name)?.example)),
       );
       const body = d.operation.requestBody?.content['application/json']?.example;
-      const res = await fetch(`${server.url}${path}`, {
+      const res = await server.request({
+        path,
         method: d.method.toUpperCase(),
         ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
       });

@@ -140,11 +140,14 @@ async function call(row: OperationRow): Promise<Response> {
   const path = row.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(input.path[name])));
   const query = new URLSearchParams(Object.entries(input.query).map(([k, v]) => [k, String(v)])).toString();
   const hasBody = row.method !== 'GET' && row.method !== 'DELETE';
-  return (real.fetch ?? fetch)(`${server.url}${path}${query ? `?${query}` : ''}`, {
+  const target = `${path}${query ? `?${query}` : ''}`;
+  const init = {
     method: row.method,
     headers: { ...session, ...(hasBody ? { 'content-type': 'application/json' } : {}) },
     ...(hasBody ? { body: JSON.stringify(input.body) } : {}),
-  });
+  };
+  // A paying client (x402) reaches the server over its socket, as it would; every other call goes in process.
+  return real.fetch ? real.fetch(`${server.url}${target}`, init) : server.request({ path: target, ...init });
 }
 
 describe('every operation row documents the body it answers', () => {

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { request } from 'node:http';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, type Challenge, getChallenge, messageFor, newWallet, signIn } from '../helpers/siwe-wallet.js';
@@ -12,16 +11,14 @@ const DAY = 24 * 60 * 60 * 1000;
 const verify = (server: TestServer, message: string, signature: string) =>
   server.post('/api/auth/siwe/verify', { message, signature });
 
-/** A GET with headers fetch will not send (Host): what a relaying phishing site or a lying proxy sends. */
-function getWithHost(base: string, path: string, headers: Record<string, string>): Promise<Challenge> {
-  return new Promise((resolve, reject) => {
-    const req = request(new URL(path, base), { headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(body))));
-    });
-    req.on('error', reject).end();
-  });
+/**
+ * A GET with headers fetch will not send (Host): what a relaying phishing site or a lying proxy sends. In process, where
+ * the caller chooses the Host header.
+ */
+async function getWithHost(server: TestServer, path: string, headers: Record<string, string>): Promise<Challenge> {
+  const res = await server.get(path, headers);
+  if (res.status !== 200) throw new Error(await res.text());
+  return (await res.json()) as Challenge;
 }
 
 describe('SIWE sign-in and sessions (the contract: authentication, states and transitions)', () => {
@@ -159,7 +156,7 @@ describe('SIWE sign-in and sessions (the contract: authentication, states and tr
   });
 
   it('a phishing site that relays the challenge with its own Host gets this server’s domain, so its signature is refused', async () => {
-    const relayed = await getWithHost(server.url, '/api/auth/siwe/challenge', { host: 'login-phish.example' });
+    const relayed = await getWithHost(server, '/api/auth/siwe/challenge', { host: 'login-phish.example' });
     expect(relayed).toMatchObject({ domain: new URL(server.url).host, uri: server.url });
     // The victim signs what the phishing page shows: a message for the phishing domain, with the relayed nonce.
     const wallet = newWallet();
@@ -360,7 +357,7 @@ describe('the relying party SIWE names comes from configuration (SIWE_DOMAIN, SI
 
   it('every challenge names the configured domain and URI, whatever Host or X-Forwarded-Host is sent', async () => {
     const direct = await getChallenge(server);
-    const relayed = await getWithHost(server.url, '/api/auth/siwe/challenge', {
+    const relayed = await getWithHost(server, '/api/auth/siwe/challenge', {
       host: 'login-phish.example',
       'x-forwarded-host': 'login-phish.example',
       'x-forwarded-proto': 'https',

@@ -8,8 +8,9 @@ let server: TestServer;
 let receiver: WebhookReceiver;
 
 const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
-  fetch(`${server.url}${path}`, {
+  server.request({
     method,
+    path,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

@@ -81,8 +81,9 @@ describe('a webhook whose receiver keeps failing', () => {
     // Disabled: no ping is queued; resumed with the receiver back, the next one arrives.
     expect((await server.post(`/api/webhooks/${created.id}/test`, {}, auth)).status).toBe(409);
     receiver.fallbackStatus = 200;
-    const patched = await fetch(`${server.url}/api/webhooks/${created.id}`, {
+    const patched = await server.request({
       method: 'PATCH',
+      path: `/api/webhooks/${created.id}`,
       headers: { 'content-type': 'application/json', ...auth },
       body: JSON.stringify({ status: 'active' }),
     });

@@ -50,7 +50,8 @@ describe("x402 on /graphql: an operation past the free tier is sold at its heavi
   let server: TestServer;
   let graphqlUrl: string;
   const payers = getDevAccounts();
-  const gql = (query: string, headers: Record<string, string> = {}) => fetch(graphqlUrl, graphqlInit(query, headers));
+  // A call with no payment or a payment header written by the test goes in process; x402 clients pay over a socket.
+  const gql = (query: string, headers: Record<string, string> = {}) => server.post('/graphql', { query }, headers);
 
   beforeAll(async () => {
     server = await startTestServer(ONE_FREE_CALL);
@@ -310,11 +311,12 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
 
   it('a settlement that fails sends no data: 402 with the reason, as on REST', async () => {
     asked.length = 0;
-    const res = await fetch(
-      `${server.url}/graphql`,
-      graphqlInit(CHECKSUM, {
+    const res = await server.post(
+      '/graphql',
+      { query: CHECKSUM },
+      {
         'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[1]!, { value: 5000n, to: LIVE_SECRETS.X402_RECEIVER }),
-      }),
+      },
     );
     expect(res.status).toBe(402);
     const body = await res.json();
@@ -331,11 +333,12 @@ describe('x402 on /graphql with a facilitator that refuses to settle', () => {
 
   it('an operation that fails is never sent to settlement', async () => {
     asked.length = 0;
-    const res = await fetch(
-      `${server.url}/graphql`,
-      graphqlInit(FAILING, {
+    const res = await server.post(
+      '/graphql',
+      { query: FAILING },
+      {
         'X-PAYMENT': await v1PaymentHeader(getDevAccounts()[2]!, { value: 5000n, to: LIVE_SECRETS.X402_RECEIVER }),
-      }),
+      },
     );
     expect(res.status).toBe(200);
     expect((await res.json()).errors[0].extensions).toMatchObject({ code: 'INVALID_PARAMETER' });

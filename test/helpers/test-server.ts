@@ -6,12 +6,16 @@ import { type Logger, pino } from 'pino';
 import type { ChainKey } from '../../src/config/chains.js';
 import { loadConfig } from '../../src/config/config.js';
 import { createServer, type RunningServer } from '../../src/server/create-server.js';
+import { injectedFetch, type TestRequest } from './inject-fetch.js';
 import { localChainClients } from './local-chain-clients.js';
 import { testKeyPrefix } from './test-redis.js';
 
 export interface TestServer extends RunningServer {
   dataDir: string;
+  /** One request, in process unless the server was started with `transport: 'socket'` (see startTestServer). */
+  request(request: TestRequest): Promise<Response>;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** A JSON body (a string is sent as it is), `content-type: application/json` unless `headers` name another. */
   post(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   /**
    * Mines an empty block on an embedded chain: reads exact for the head block are made again after it, so a test
@@ -22,7 +26,10 @@ export interface TestServer extends RunningServer {
 
 /**
  * The whole service on an ephemeral port with a fresh data dir, the embedded chain and the replay,
- * configured through the same env vars as `npm start`.
+ * configured through the same env vars as `npm start`. It listens (the embedded chain's CCIP resolver, x402 offers and
+ * stock clients reach it by its URL), but `get`, `post` and `request` go in process through Fastify's inject: the same
+ * routes, hooks and answers without a socket. A test whose subject is the socket (the client's address behind
+ * TRUST_PROXY, connections, framing) starts its server with `transport: 'socket'`, or calls `fetch(server.url…)`.
  */
 export async function startTestServer(
   env: Record<string, string> = {},
@@ -34,6 +41,11 @@ export async function startTestServer(
     spanProcessors?: readonly SpanProcessor[];
     /** A logger of the test's own (to read what the server logs); else silent. */
     logger?: Logger;
+    /**
+     * How get/post/request travel: in process (default) or over a socket to `url`, as fetch sends them. The env var
+     * TEST_TRANSPORT=socket makes the socket every server's default.
+     */
+    transport?: 'inject' | 'socket';
   } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-test-'));
@@ -60,12 +72,20 @@ export async function startTestServer(
     spanProcessors: options.spanProcessors,
   });
   const close = server.close.bind(server);
+  // TEST_TRANSPORT=socket sends every test's calls over sockets, as before the inject harness (to compare the two).
+  const transport = options.transport ?? (process.env.TEST_TRANSPORT === 'socket' ? 'socket' : 'inject');
+  const request =
+    transport === 'socket'
+      ? ({ method, path, headers, body }: TestRequest) => fetch(`${server.url}${path}`, { method, headers, body })
+      : injectedFetch(server.app, new URL(server.url).host);
   return Object.assign(server, {
     dataDir,
-    get: (path: string, headers: Record<string, string> = {}) => fetch(`${server.url}${path}`, { headers }),
+    request,
+    get: (path: string, headers: Record<string, string> = {}) => request({ path, headers }),
     post: (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(`${server.url}${path}`, {
+      request({
         method: 'POST',
+        path,
         headers: { 'content-type': 'application/json', ...headers },
         body: typeof body === 'string' ? body : JSON.stringify(body),
       }),
