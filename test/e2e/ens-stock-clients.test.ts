@@ -204,6 +204,17 @@ describe('every demo name and record kind, as viem and ethers v6 at default sett
     }
   });
 
+  it('expired.eth: not found on REST, GraphQL and MCP once its registration ran out, while viem and ethers still read its records on chain', async () => {
+    const expired = DEMO_ENS_NAMES.find((demo) => demo.name === 'expired.eth')!;
+    expect((await server.get('/api/ens/expired.eth')).status).toBe(404);
+    const res = await server.post('/graphql', { query: '{ ensProfile(name: "expired.eth") { name } }' });
+    expect(await res.json()).toEqual({ data: { ensProfile: null } });
+    const fromMcp = await tool('get_ens_profile', { name: 'expired.eth' });
+    expect(fromMcp).toMatchObject({ isError: true, body: { code: 'NOT_FOUND' } });
+    expect(await viem.getEnsText({ name: 'expired.eth', key: 'description' })).toBe(expired.texts.description);
+    expect(await (await ethers.getResolver('expired.eth'))!.getText('description')).toBe(expired.texts.description);
+  });
+
   it('text records: as viem getEnsText reads them; ethers getText too, an unset key read as ""', async () => {
     for (const demo of CASES) {
       const { rest } = answers.get(demo.name)!;
