@@ -133,6 +133,17 @@ describe('the ENS record index keeps the keys each name has set, and drops those
     expect(await held()).toEqual({ textKeys: [], coinTypes: [], contentHash: false });
   });
 
+  it('VersionChanged (clearRecords on ENS’s current resolver) drops every key the name held, but those set again after it', async () => {
+    chain.block([text('url', 'a'), text('email', 'b'), addr(60n, `0x${'12'.repeat(20)}`), contenthash('0xe301')]);
+    await step();
+    const clearRecords: Log = { eventName: 'VersionChanged', address: RESOLVER, args: { node: NODE, newVersion: 1n } };
+    chain.block([text('com.twitter'), clearRecords, text('email', 'c'), addr(0n, '0x0014')], { 'com.twitter': 'x' });
+    await step();
+    expect(await held()).toEqual({ textKeys: ['email'], coinTypes: [0], contentHash: false });
+    // The key changed before the drop is not read: the drop cleared it.
+    expect(chain.reads).toEqual([]);
+  });
+
   it('a read that fails keeps the key: the values read per request leave an empty one out', async () => {
     chain.block([text('url')], {});
     await step();

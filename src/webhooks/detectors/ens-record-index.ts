@@ -14,11 +14,15 @@ const MAX_BLOCKS_PER_STEP = 500n;
 
 /**
  * The resolver events the index reads: the embedded chain's PublicResolver's (its TextChanged carries the key only),
- * and the TextChanged of ENS's current PublicResolver, which carries the value too (mainnet's resolvers).
+ * and ENS's current PublicResolver's (mainnet's): a TextChanged that carries the value too, and VersionChanged, which
+ * `clearRecords` emits as it drops every record of the name.
  */
 const indexEventsAbi = [
   ...resolverEventsAbi,
-  ...parseAbi(['event TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)']),
+  ...parseAbi([
+    'event TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)',
+    'event VersionChanged(bytes32 indexed node, uint64 newVersion)',
+  ]),
 ];
 
 /** The store name of the index's cursor: by chain id and genesis hash, as the event detector's (chain-cursor.ts). */
@@ -35,10 +39,19 @@ function clearedAddress(coinType: bigint, bytes: Hex): boolean {
 
 /** What a range's events leave of one name's records: each key's last state (true: set, false: cleared). */
 interface NodeChanges {
+  /** Every record was dropped (VersionChanged); the states below are those of the events after the last drop. */
+  cleared: boolean;
   texts: Map<string, boolean>;
   coinTypes: Map<number, boolean>;
   contenthash: boolean | undefined;
 }
+
+const noChanges = (): NodeChanges => ({
+  cleared: false,
+  texts: new Map(),
+  coinTypes: new Map(),
+  contenthash: undefined,
+});
 
 /** A text key whose last event in the range carried no value: the resolver that emitted it is asked. */
 interface TextToRead {
@@ -61,8 +74,11 @@ async function rangeChanges(client: ChainRpcClient, fromBlock: bigint, toBlock: 
     const node = log.args.node as Hex | undefined;
     if (!node) continue;
     let changes = byNode.get(node);
-    if (!changes) byNode.set(node, (changes = { texts: new Map(), coinTypes: new Map(), contenthash: undefined }));
-    if (log.eventName === 'TextChanged' && typeof log.args.key === 'string') {
+    if (!changes) byNode.set(node, (changes = noChanges()));
+    if (log.eventName === 'VersionChanged') {
+      byNode.set(node, { ...noChanges(), cleared: true });
+      for (const id of toRead.keys()) if (id.startsWith(`${node}\n`)) toRead.delete(id);
+    } else if (log.eventName === 'TextChanged' && typeof log.args.key === 'string') {
       const key = log.args.key;
       const value = 'value' in log.args ? log.args.value : undefined;
       toRead.delete(`${node}\n${key}`);
@@ -107,8 +123,8 @@ const withState = <K>(map: Map<K, boolean>, state: boolean): K[] =>
 /**
  * The ENS record index of one chain: reads its resolvers' TextChanged, AddressChanged and ContenthashChanged logs a
  * block range per step, `confirmations` behind the head, and keeps in the store the keys each name has set
- * (Store.addNameRecordKeys) and drops those cleared — a text set to "", an address or content hash set to none
- * (Store.removeNameRecordKeys) — so every instance answers the same list (src/sources/ens/indexed-record-keys.ts)
+ * (Store.addNameRecordKeys) and drops those cleared — a text set to "", an address or content hash set to none, every
+ * record of a name whose resolver's `clearRecords` ran (Store.removeNameRecordKeys) — so every instance answers the same list (src/sources/ens/indexed-record-keys.ts)
  * without reading logs per request. Its cursor is its own, in the store: it runs whether or not a webhook wants chain
  * events. From block 0 when `fromGenesis` (an embedded chain), else from the head it first sees (a live chain's history
  * is the ENS subgraph's). Keys are kept before the cursor moves: a step cut short is read again, and both are
@@ -143,11 +159,17 @@ export function ensRecordIndex(p: {
       const toBlock = safe - cursor > MAX_BLOCKS_PER_STEP ? cursor + MAX_BLOCKS_PER_STEP : safe;
       const byNode = await rangeChanges(p.client, fromBlock, toBlock);
       for (const [node, changes] of byNode) {
+        // A name whose records were all dropped: every key held is removed, but those set again after the drop.
+        const held = changes.cleared ? (await p.store.nameRecordKeys([node]))[0] : undefined;
         const removal = {
           node,
-          texts: withState(changes.texts, false),
-          coinTypes: withState(changes.coinTypes, false),
-          contenthash: changes.contenthash === false,
+          texts: [...(held?.textKeys ?? []), ...withState(changes.texts, false)].filter(
+            (key) => changes.texts.get(key) !== true,
+          ),
+          coinTypes: [...(held?.coinTypes ?? []), ...withState(changes.coinTypes, false)].filter(
+            (coinType) => changes.coinTypes.get(coinType) !== true,
+          ),
+          contenthash: changes.contenthash === false || (held?.contentHash === true && changes.contenthash !== true),
         };
         if (removal.texts.length > 0 || removal.coinTypes.length > 0 || removal.contenthash)
           await p.store.removeNameRecordKeys(removal);
