@@ -1,4 +1,4 @@
-import type { NameRecordKeys, NameRecordKeysUpdate } from './store.js';
+import type { NameRecordKeys, NameRecordKeysRemoval, NameRecordKeysUpdate } from './store.js';
 import { assertCount } from './store-arguments.js';
 import { StoreArgumentError } from './store-errors.js';
 
@@ -22,6 +22,17 @@ export function checkedUpdate(update: NameRecordKeysUpdate): NameRecordKeysUpdat
     coinTypes: [...new Set(update.coinTypes)],
     contenthash: update.contenthash,
     limits: update.limits,
+  };
+}
+
+/** A removal checked once for both backends: node normalized, coin types whole numbers, keys deduplicated. */
+export function checkedRemoval(removal: NameRecordKeysRemoval): NameRecordKeysRemoval {
+  for (const coinType of removal.coinTypes) assertCount('coinType', coinType, 0);
+  return {
+    node: indexNode(removal.node),
+    texts: [...new Set(removal.texts)],
+    coinTypes: [...new Set(removal.coinTypes)],
+    contenthash: removal.contenthash,
   };
 }
 

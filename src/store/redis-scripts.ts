@@ -288,6 +288,25 @@ return 1
 );
 
 /**
+ * KEYS: [a name's record keys hash]. ARGV: [content hash '1'/'0', text count, texts…, coins…]. Deletes the fields of
+ * addNameRecordKeys's layout and counts each deleted one off its kind's counter, in one step: a removed key frees its
+ * place under the limit, and no reader sees a field gone with its counter not yet lowered.
+ */
+export const removeNameRecordKeysScript = script(
+  'removeNameRecordKeys',
+  `
+local function remove(field, counter)
+  if redis.call('HDEL', KEYS[1], field) == 1 then redis.call('HINCRBY', KEYS[1], counter, -1) end
+end
+local texts = tonumber(ARGV[2])
+for i = 3, 2 + texts do remove('t:' .. ARGV[i], '#t') end
+for i = 3 + texts, #ARGV do remove('c:' .. ARGV[i], '#c') end
+if ARGV[1] == '1' then remove('h', '#h') end
+return 1
+`,
+);
+
+/**
  * How many replicas must hold a write before it is answered (WAIT after it, in the same round trip); without it a
  * write is answered once its master has it, and a failover may lose the last ones (REDIS_WAIT_REPLICAS).
  */

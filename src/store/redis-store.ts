@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { describeRedisTarget, type RedisTarget } from '../config/redis-target.js';
 import { ForwardedWebhookStore } from './forwarded-webhook-store.js';
-import { checkedUpdate, type IndexedKey, indexNode, keysOfRows } from './name-record-keys.js';
+import { checkedRemoval, checkedUpdate, type IndexedKey, indexNode, keysOfRows } from './name-record-keys.js';
 import { quotaWindow } from './quota-window.js';
 import { admitKeyCallScript } from './redis-admission-script.js';
 import { connectRedis, type RedisClient } from './redis-client.js';
@@ -26,6 +26,7 @@ import {
   refundDebitScript,
   refundQuotaScript,
   releaseCreditReferenceScript,
+  removeNameRecordKeysScript,
   replicated,
   rotateApiKeyScript,
   runScript,
@@ -47,6 +48,7 @@ import {
   type KeyCallAdmission,
   type KeyRotation,
   type NameRecordKeys,
+  type NameRecordKeysRemoval,
   type NameRecordKeysUpdate,
   type NewApiKey,
   type NonceRecord,
@@ -640,6 +642,17 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
       ...update.coinTypes.map(String),
     ];
     await this.run(addNameRecordKeysScript, [this.keys.nameRecordKeys(update.node)], args);
+  }
+
+  async removeNameRecordKeys(raw: NameRecordKeysRemoval): Promise<void> {
+    const removal = checkedRemoval(raw);
+    const args = [
+      removal.contenthash ? '1' : '0',
+      removal.texts.length,
+      ...removal.texts,
+      ...removal.coinTypes.map(String),
+    ];
+    await this.run(removeNameRecordKeysScript, [this.keys.nameRecordKeys(removal.node)], args);
   }
 
   async nameRecordKeys(nodes: readonly string[]): Promise<NameRecordKeys[]> {

@@ -25,6 +25,7 @@ import type {
   KeyCallAdmission,
   KeyRotation,
   NameRecordKeys,
+  NameRecordKeysRemoval,
   NameRecordKeysUpdate,
   NewApiKey,
   NonceRecord,
@@ -383,6 +384,10 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
 
   async addNameRecordKeys(update: NameRecordKeysUpdate): Promise<void> {
     this.recordKeys.add(update);
+  }
+
+  async removeNameRecordKeys(removal: NameRecordKeysRemoval): Promise<void> {
+    this.recordKeys.remove(removal);
   }
 
   async nameRecordKeys(nodes: readonly string[]): Promise<NameRecordKeys[]> {

@@ -192,6 +192,14 @@ export interface NameRecordKeysUpdate {
   limits: { texts: number; coinTypes: number };
 }
 
+/** Keys seen cleared on one name (a text set to "", an address or content hash set to none): the index drops them. */
+export interface NameRecordKeysRemoval {
+  node: string;
+  texts: readonly string[];
+  coinTypes: readonly number[];
+  contenthash: boolean;
+}
+
 /** Webhook subscriptions, plans and the delivery outbox are declared in webhook-store.ts. */
 export interface Store extends WebhookStore {
   // ── Rate limiting ────────────────────────────────────────────────────────────────────────
@@ -363,6 +371,12 @@ export interface Store extends WebhookStore {
    * first added, at most `limits` per kind; adding again what is held changes nothing.
    */
   addNameRecordKeys(update: NameRecordKeysUpdate): Promise<void>;
+
+  /**
+   * Drops the keys a name's resolver events cleared, all at once: each frees its place under the limits, and one
+   * added again later comes last; removing what is not held changes nothing.
+   */
+  removeNameRecordKeys(removal: NameRecordKeysRemoval): Promise<void>;
 
   /** The indexed keys of each node, in the order asked (none for a node never indexed). */
   nameRecordKeys(nodes: readonly string[]): Promise<NameRecordKeys[]>;

@@ -25,16 +25,19 @@ describe('Base names (chain 8453) resolve on Base itself: its registry and L2 re
   const askedOn = (chain: ChainKey) => rpc.filter((r) => r.chain === chain).length;
 
   beforeAll(async () => {
-    // The ENS record index polls Ethereum each detector cycle: one cycle at start (it reads the seed), then none for
-    // a minute, so the calls counted here are the requests' own.
+    // The ENS record indexes poll Ethereum and Base each detector cycle: one cycle at start (they read the seed), then
+    // none for a minute, so the calls counted here are the requests' own.
     server = await startTestServer(
       { ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', WEBHOOK_POLL_MS: '60000' },
       { onRpcRequest: (chain, method) => rpc.push({ chain, method }) },
     );
+    // Both chains' record indexes have read their seed (Ethereum's and Base's).
     await vi.waitFor(
       async () => {
-        const list = (await (await server.get('/api/ens/records/alice.eth')).json()) as { texts?: object };
-        expect(Object.keys(list.texts ?? {}).length).toBeGreaterThan(0);
+        for (const name of ['alice.eth', 'demo.base.eth']) {
+          const list = (await (await server.get(`/api/ens/records/${name}`)).json()) as { texts?: object };
+          expect(Object.keys(list.texts ?? {}).length, name).toBeGreaterThan(0);
+        }
       },
       { timeout: 30_000, interval: 100 },
     );

@@ -1,6 +1,10 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcProvider } from 'ethers';
 import { createPublicClient, http, namehash, toCoinType } from 'viem';
 import { base, mainnet } from 'viem/chains';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ChainKey } from '../../src/config/chains.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { loadPublishedContract } from '../../src/embedded/chain/published-contracts.js';
@@ -25,13 +29,39 @@ describe('Base primary names (Basenames: the name record of <address>.80002105.r
       query: `{ ${addresses.map((a, i) => `r${i}: ensReverse(address: "${a}") { name address chain }`).join(' ')} }`,
     });
 
+  let mcp: Client;
+  /** get_ens_primary_name's answer: the name, or null where it answers NOT_FOUND. */
+  const primaryNameTool = async (address: string) => {
+    const result = (await mcp.callTool({ name: 'get_ens_primary_name', arguments: { address } })) as CallToolResult;
+    const body = JSON.parse((result.content[0] as { text: string }).text) as { name?: string; code?: string };
+    if (result.isError) {
+      expect(body.code, address).toBe('NOT_FOUND');
+      return null;
+    }
+    return body.name ?? null;
+  };
+
   beforeAll(async () => {
+    // The ENS record indexes poll each chain each detector cycle: one cycle at start (they read the seed), then none
+    // for a minute, so the calls counted here are the requests' own.
     server = await startTestServer(
-      { ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000' },
+      { ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', WEBHOOK_POLL_MS: '60000' },
       { onRpcRequest: (chain, method) => rpc.push({ chain, method }) },
     );
+    await vi.waitFor(
+      async () => {
+        for (const name of ['alice.eth', 'demo.base.eth']) {
+          const list = (await (await server.get(`/api/ens/records/${name}`)).json()) as { texts?: object };
+          expect(Object.keys(list.texts ?? {}).length, name).toBeGreaterThan(0);
+        }
+      },
+      { timeout: 30_000, interval: 100 },
+    );
+    mcp = new Client({ name: 'base-primary-names-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
   });
   afterAll(async () => {
+    await mcp?.close();
     await server?.close();
   });
   beforeEach(() => {
@@ -78,21 +108,46 @@ describe('Base primary names (Basenames: the name record of <address>.80002105.r
     for (const address of [carol, dave]) expect((await server.get(`/api/ens/reverse/${address}`)).status).toBe(404);
   });
 
-  it("viem's getEnsName({ address, coinType: Base's }) on the embedded Ethereum chain reads each Base primary name as GraphQL and REST answer it (ENSIP-19, through 80002105.reverse and the CCIP gateway)", async () => {
+  it("viem's getEnsName({ address, coinType: Base's }) on the embedded Ethereum chain reads each Base primary name as GraphQL, REST and MCP answer it (ENSIP-19, through 80002105.reverse and the CCIP gateway); ethers v6 reads the Ethereum ones", async () => {
     const viem = createPublicClient({ chain: mainnet, transport: http(server.localChain!.rpcUrl, { retryCount: 0 }) });
+    // ethers at default settings: the chain is chain 1, so ethers uses ENS's Universal Resolver, as on mainnet.
+    const ethers = new JsonRpcProvider(server.localChain!.rpcUrl);
     const coinType = toCoinType(base.id);
-    for (const address of [demo, alice, claimant, bob]) {
-      const fromViem = await viem.getEnsName({ address, coinType });
-      const ours = (await (await reverse([address])).json()) as {
-        data: { r0: { name: string; chain: string } | null };
-      };
-      // Our answer prefers the Ethereum primary name: compare where it is the Base one, and where there is none.
-      if (ours.data.r0 === null || ours.data.r0.chain === 'base')
-        expect(fromViem, address).toBe(ours.data.r0?.name ?? null);
-      if (ours.data.r0?.chain === 'base') {
-        expect(await (await server.get(`/api/ens/reverse/${address}`)).json()).toEqual({ name: fromViem });
+    const compared: string[] = [];
+    try {
+      for (const address of [demo, alice, claimant, bob, carol, dave]) {
+        const fromViem = await viem.getEnsName({ address, coinType });
+        // ethers 6.17 asks the Universal Resolver's reverse(address, coinType) with the gateways it was deployed with:
+        // on the embedded chain viem's in-client batch gateway, which ethers does not run (docs/ens-ccip.md).
+        await expect(ethers.lookupAddress(address, coinType), address).rejects.toThrow(
+          /unsupported protocol x-batch-gateway/,
+        );
+        const ours = (await (await reverse([address])).json()) as {
+          data: { r0: { name: string; chain: string } | null };
+        };
+        const rest = await server.get(`/api/ens/reverse/${address}`);
+        const fromRest = rest.status === 404 ? null : ((await rest.json()) as { name: string }).name;
+        const fromMcp = await primaryNameTool(address);
+        // The three surfaces answer alike.
+        expect({ rest: fromRest, mcp: fromMcp }, address).toEqual({
+          rest: ours.data.r0?.name ?? null,
+          mcp: ours.data.r0?.name ?? null,
+        });
+        // Our answer prefers the Ethereum primary name (what viem and ethers read without a coin type): compare with
+        // the Base one where ours is it, or where there is none.
+        if (ours.data.r0 === null || ours.data.r0.chain === 'base') {
+          expect(fromViem, address).toBe(ours.data.r0?.name ?? null);
+          compared.push(address);
+        } else {
+          expect(ours.data.r0.name, address).toBe(await viem.getEnsName({ address }));
+          expect(ours.data.r0.name, address).toBe(await ethers.lookupAddress(address));
+        }
       }
+    } finally {
+      ethers.destroy();
     }
+    // #5 (a Base name only), #6 (a refused claim), carol and dave (none) are compared with the Base coin type's answer.
+    expect(compared).toEqual([demo, claimant, carol, dave]);
     expect(await viem.getEnsName({ address: demo, coinType })).toBe('demo.base.eth');
     // alice.eth is Alice's Ethereum primary name; her Base one is alice.base.eth, which viem reads for Base's coin type.
     expect(await viem.getEnsName({ address: alice, coinType })).toBe('alice.base.eth');

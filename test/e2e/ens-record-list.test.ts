@@ -1,14 +1,18 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type Hex, namehash, parseAbi, stringToHex } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
-import { DEMO_BASE_NAMES } from '../../src/embedded/chain/seed-steps/base-names.js';
-import { DEMO_ENS_NAMES } from '../../src/embedded/chain/seed-steps/ens.js';
+import { DEMO_BASE_NAMES, localBaseNamesAddresses } from '../../src/embedded/chain/seed-steps/base-names.js';
+import { DEMO_ENS_NAMES, localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
 import { DEMO_ACTIONS } from '../../src/embedded/demo-actions.js';
+import { localChainClients } from '../helpers/local-chain-clients.js';
 import { startTestServer, type TestServer } from '../helpers/test-server.js';
 
 const accounts = getDevAccounts().map((a) => a.address);
+const setAddrAbi = parseAbi(['function setAddr(bytes32 node, uint256 coinType, bytes a)']);
+const OP_COIN_TYPE = 0x8000_000an;
 const alice = accounts[1]!;
 const demoBase = DEMO_BASE_NAMES.find((demo) => demo.name === 'demo.base.eth')!;
 const aliceSeed = DEMO_ENS_NAMES.find((demo) => demo.name === 'alice.eth')!;
@@ -37,6 +41,9 @@ describe('the list of records a name has (ensRecords, allRecords, GET /api/ens/r
   let mcp: Client;
   const rpcCalls: RpcCall[] = [];
   const calls = (method: string) => rpcCalls.filter((c) => c.method === method);
+  /** Whether an eth_call since the last reset asked a value by `key` (its bytes are in the call's data). */
+  const askedKey = (key: string) =>
+    calls('eth_call').some((c) => JSON.stringify(c.params).includes(stringToHex(key).slice(2)));
   const graphql = async (query: string, variables: Record<string, unknown> = {}) => {
     const res = await server.post('/graphql', { query, variables });
     expect(res.status).toBe(200);
@@ -137,7 +144,76 @@ describe('the list of records a name has (ensRecords, allRecords, GET /api/ens/r
     expect((await tool('alice.eth')).texts['org.example.custom']).toBe(value);
   });
 
-  it('a base.eth name lists its records from the Base chain’s resolver events (basenames-record-events)', async () => {
+  it('a text record cleared on chain (`npm run demo -- text alice.eth <key> ""`) leaves the list on REST, GraphQL and MCP, and the index, within one detector cycle', async () => {
+    const key = 'org.example.cleared';
+    const text = DEMO_ACTIONS.find((a) => a.name === 'text')!;
+    await text.run({ rpcUrl: server.localChain!.rpcUrl }, ['alice.eth', key, 'soon gone']);
+    await expect
+      .poll(async () => (await rest('alice.eth')).texts[key], { timeout: 10_000, interval: 20 })
+      .toBe('soon gone');
+    await text.run({ rpcUrl: server.localChain!.rpcUrl }, ['alice.eth', key, '']);
+    const clearedAt = Date.now();
+    // The index dropped the key: a read of the list (at a new block: no values reused) no longer asks its value.
+    await expect
+      .poll(
+        async () => {
+          await server.mineBlock('ethereum');
+          rpcCalls.length = 0;
+          const list = await rest('alice.eth');
+          return { listed: key in list.texts, read: calls('eth_call').length, asked: askedKey(key) };
+        },
+        { timeout: 10_000, interval: 20 },
+      )
+      .toEqual({ listed: false, read: 1, asked: false });
+    expect(Date.now() - clearedAt).toBeLessThan(2 * POLL_MS + 2_000);
+    const { data } = await graphql('{ ensProfile(name: "alice.eth") { allRecords { texts { key value } } } }');
+    const profile = data?.ensProfile as { allRecords: { texts: { key: string }[] } } | undefined;
+    expect(profile?.allRecords.texts.map((t) => t.key)).not.toContain(key);
+    expect(profile?.allRecords.texts.map((t) => t.key)).toContain('com.twitter');
+    expect(Object.keys((await tool('alice.eth')).texts)).not.toContain(key);
+    // Set again, it is listed again.
+    await text.run({ rpcUrl: server.localChain!.rpcUrl }, ['alice.eth', key, 'back']);
+    await expect.poll(async () => (await rest('alice.eth')).texts[key], { timeout: 10_000, interval: 20 }).toBe('back');
+  });
+
+  it('an address cleared on chain (setAddr with no bytes) leaves the list on REST, GraphQL and MCP within one detector cycle', async () => {
+    const { wallet } = localChainClients(server.localChain!.rpcUrl, getDevAccounts()[1]!);
+    const setAddr = (a: Hex) =>
+      wallet.writeContract({
+        address: localEnsAddresses().publicResolver,
+        abi: setAddrAbi,
+        functionName: 'setAddr',
+        args: [namehash('alice.eth'), OP_COIN_TYPE, a],
+      });
+    await setAddr(alice);
+    await expect
+      .poll(async () => (await rest('alice.eth')).addresses.op, { timeout: 10_000, interval: 20 })
+      .toBe(alice);
+    await setAddr('0x');
+    const clearedAt = Date.now();
+    await expect
+      .poll(
+        async () => {
+          await server.mineBlock('ethereum');
+          rpcCalls.length = 0;
+          const list = await rest('alice.eth');
+          // The coin type's bytes in the Universal Resolver's call: addr(node, 0x8000000a).
+          const asked = calls('eth_call').some((c) => JSON.stringify(c.params).includes('8000000a'));
+          return { listed: 'op' in list.addresses, read: calls('eth_call').length, asked };
+        },
+        { timeout: 10_000, interval: 20 },
+      )
+      .toEqual({ listed: false, read: 1, asked: false });
+    expect(Date.now() - clearedAt).toBeLessThan(2 * POLL_MS + 2_000);
+    const { data } = await graphql('{ ensRecords(name: "alice.eth") { addresses { coin } } }');
+    const records = data?.ensRecords as { addresses: { coin: string }[] } | undefined;
+    const coins = records?.addresses.map((a) => a.coin);
+    expect(coins).toEqual(expect.arrayContaining(['eth', 'btc', 'sol', 'base']));
+    expect(coins).not.toContain('op');
+    expect(Object.keys((await tool('alice.eth')).addresses)).not.toContain('op');
+  });
+
+  it('a base.eth name lists its records from the Base chain’s record index (basenames-record-index), a text set there within one detector cycle', async () => {
     const list = await rest('demo.base.eth');
     const holder = accounts[demoBase.account]!;
     expect(list).toEqual({
@@ -149,7 +225,28 @@ describe('the list of records a name has (ensRecords, allRecords, GET /api/ens/r
     const health = (await (await server.get('/api/sources/health')).json()) as {
       sources: { name: string; mode: string }[];
     };
-    expect(health.sources).toContainEqual(expect.objectContaining({ name: 'basenames-record-events', mode: 'local' }));
+    expect(health.sources).toContainEqual(expect.objectContaining({ name: 'basenames-record-index', mode: 'local' }));
+    expect(health.sources.map((s) => s.name)).not.toContain('basenames-record-events');
+    // Set on the Base chain's resolver by the name's holder, then cleared: listed, then gone, each within a cycle.
+    const baseRpcUrl = server.localFacilitator!.chain.rpcUrl;
+    const { wallet } = localChainClients({ rpcUrl: baseRpcUrl, chainId: 8453 }, getDevAccounts()[demoBase.account]!);
+    const setText = (value: string) =>
+      wallet.writeContract({
+        address: localBaseNamesAddresses().resolver,
+        abi: parseAbi(['function setText(bytes32 node, string key, string value)']),
+        functionName: 'setText',
+        args: [namehash('demo.base.eth'), 'org.example.on-base', value],
+      });
+    await setText('on base');
+    const setAt = Date.now();
+    await expect
+      .poll(async () => (await rest('demo.base.eth')).texts['org.example.on-base'], { timeout: 10_000, interval: 20 })
+      .toBe('on base');
+    expect(Date.now() - setAt).toBeLessThan(2 * POLL_MS + 2_000);
+    await setText('');
+    await expect
+      .poll(async () => 'org.example.on-base' in (await rest('demo.base.eth')).texts, { timeout: 10_000, interval: 20 })
+      .toBe(false);
   });
 
   it('404 for an unregistered name, 400 for a bad one; /api/sources/health labels the source', async () => {

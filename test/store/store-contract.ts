@@ -805,9 +805,97 @@ export function describeStoreContract(name: string, makeStores: () => Promise<St
         expect(held!.contentHash).toBe(true);
       });
 
+      it('drops the keys a removal names, all of them at once; removing what is not held changes nothing', async () => {
+        await store.addNameRecordKeys({
+          node: node(5),
+          texts: ['avatar', 'url', 'com.twitter'],
+          coinTypes: [60, 0],
+          contenthash: true,
+          limits,
+        });
+        await stores[stores.length - 1].removeNameRecordKeys({
+          node: node(5).toUpperCase().replace('0X', '0x'),
+          texts: ['url', 'never-added'],
+          coinTypes: [0, 501],
+          contenthash: true,
+        });
+        await store.removeNameRecordKeys({ node: node(6), texts: ['url'], coinTypes: [60], contenthash: true });
+        expect(await store.nameRecordKeys([node(5), node(6)])).toEqual([
+          { textKeys: ['avatar', 'com.twitter'], coinTypes: [60], contentHash: false },
+          { textKeys: [], coinTypes: [], contentHash: false },
+        ]);
+      });
+
+      it('a removed key frees its place under the limits, and one added again comes last', async () => {
+        await store.addNameRecordKeys({
+          node: node(7),
+          texts: ['a', 'b', 'c'],
+          coinTypes: [1, 2],
+          contenthash: false,
+          limits,
+        });
+        await store.removeNameRecordKeys({ node: node(7), texts: ['a'], coinTypes: [1], contenthash: false });
+        await store.addNameRecordKeys({
+          node: node(7),
+          texts: ['d', 'a'],
+          coinTypes: [3, 1],
+          contenthash: false,
+          limits,
+        });
+        expect(await store.nameRecordKeys([node(7)])).toEqual([
+          { textKeys: ['b', 'c', 'd'], coinTypes: [2, 3], contentHash: false },
+        ]);
+        await store.removeNameRecordKeys({
+          node: node(7),
+          texts: ['b', 'c', 'd'],
+          coinTypes: [2, 3],
+          contenthash: false,
+        });
+        await store.addNameRecordKeys({ node: node(7), texts: ['a'], coinTypes: [1], contenthash: true, limits });
+        expect(await store.nameRecordKeys([node(7)])).toEqual([{ textKeys: ['a'], coinTypes: [1], contentHash: true }]);
+      });
+
+      it('removals and additions racing on one name leave the limits counting what is held', async () => {
+        await store.addNameRecordKeys({
+          node: node(8),
+          texts: ['a', 'b', 'c'],
+          coinTypes: [],
+          contenthash: false,
+          limits,
+        });
+        // Each key is removed and added again many times over, concurrently, from every store.
+        await spread(stores, 30, (s, i) => {
+          const key = ['a', 'b', 'c'][i % 3]!;
+          return i % 2 === 0
+            ? s.removeNameRecordKeys({ node: node(8), texts: [key], coinTypes: [], contenthash: false })
+            : s.addNameRecordKeys({ node: node(8), texts: [key], coinTypes: [], contenthash: false, limits });
+        });
+        await store.addNameRecordKeys({
+          node: node(8),
+          texts: ['a', 'b', 'c'],
+          coinTypes: [],
+          contenthash: false,
+          limits,
+        });
+        const [held] = await store.nameRecordKeys([node(8)]);
+        expect([...held!.textKeys].sort()).toEqual(['a', 'b', 'c']);
+        await store.removeNameRecordKeys({ node: node(8), texts: ['a', 'b', 'c'], coinTypes: [], contenthash: false });
+        await store.addNameRecordKeys({
+          node: node(8),
+          texts: ['x', 'y', 'z', 'w'],
+          coinTypes: [],
+          contenthash: false,
+          limits,
+        });
+        expect((await store.nameRecordKeys([node(8)]))[0]!.textKeys).toEqual(['x', 'y', 'z']);
+      });
+
       it('refuses a node that is no namehash', async () => {
         await expect(
           store.addNameRecordKeys({ node: 'alice.eth', texts: ['a'], coinTypes: [], contenthash: false, limits }),
+        ).rejects.toThrow(/namehash/);
+        await expect(
+          store.removeNameRecordKeys({ node: 'alice.eth', texts: ['a'], coinTypes: [], contenthash: false }),
         ).rejects.toThrow(/namehash/);
         await expect(store.nameRecordKeys(['{x}'])).rejects.toThrow(/namehash/);
       });

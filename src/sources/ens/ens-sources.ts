@@ -38,7 +38,8 @@ export interface EnsSources {
    * The records a name has (text keys, coin types, content hash): the ENS subgraph when ENS_SUBGRAPH_URL is set, else
    * the ENS record index the chain detector keeps in the store (`ens-record-index`, embedded or live chain alike), else
    * (no index runs) the embedded chain's resolver logs read per request (`ens-record-events`); base.eth names from the
-   * embedded Base chain's resolver logs, read per request (`basenames-record-events`: no index runs on Base).
+   * record index the detector keeps of the embedded Base chain (`basenames-record-index`), else its resolver logs read
+   * per request (`basenames-record-events`).
    */
   recordKeys: EnsRecordKeysSource | undefined;
 }
@@ -111,21 +112,20 @@ function localChainSource(p: { name: string; description: string; registry: Sour
   return new SourceClient({ policy, registry: p.registry });
 }
 
-/** Record keys from the ENS record index in the store, registered in /api/sources/health as `ens-record-index`. */
+/** Record keys from an ENS record index in the store, registered in /api/sources/health as `name`. */
 function indexedRecordKeys(p: {
   index: RecordKeysIndex;
   mode: 'local' | 'live';
+  name: string;
+  description: string;
   registry: SourceHealthRegistry;
   timeoutMs: number;
 }) {
   const policy = {
-    name: 'ens-record-index',
+    name: p.name,
     kind: 'ens',
     mode: p.mode,
-    description:
-      p.mode === 'local'
-        ? 'Records an ENS name has: resolver events of the embedded chain, indexed by the chain detector from block 0 (store)'
-        : 'Records an ENS name has: resolver events indexed by the chain detector since it started (set ENS_SUBGRAPH_URL for the full history)',
+    description: p.description,
     freshnessMs: 0,
     timeoutMs: p.timeoutMs,
   } as const;
@@ -134,12 +134,15 @@ function indexedRecordKeys(p: {
 
 /**
  * The records names have: the subgraph when given, else the record index when the chain detector keeps one, else the
- * embedded chain's resolver logs per request; base.eth names from the embedded Base chain's resolver logs.
+ * embedded chain's resolver logs per request; base.eth names from the embedded Base chain's record index (its
+ * detector runs where the store is given), else its resolver logs per request.
  */
 function recordKeysSource(p: {
   subgraph: EnsSubgraphClient | undefined;
   /** The store's record index, when the chain detector keeps it for Ethereum (it has a client). */
   index: { index: RecordKeysIndex; mode: 'local' | 'live' } | undefined;
+  /** The store's record index, when the detector keeps it for the embedded Base chain too. */
+  baseIndex: RecordKeysIndex | undefined;
   /** The embedded chain, read per request when no index runs. */
   ethereum: ChainRpcClient | undefined;
   base: ChainRpcClient | undefined;
@@ -149,7 +152,16 @@ function recordKeysSource(p: {
   if (p.subgraph) return p.subgraph;
   const common = { registry: p.registry, timeoutMs: p.timeoutMs };
   let onEthereum: EnsRecordKeysSource | undefined;
-  if (p.index) onEthereum = indexedRecordKeys({ ...common, ...p.index });
+  if (p.index)
+    onEthereum = indexedRecordKeys({
+      ...common,
+      ...p.index,
+      name: 'ens-record-index',
+      description:
+        p.index.mode === 'local'
+          ? 'Records an ENS name has: resolver events of the embedded chain, indexed by the chain detector from block 0 (store)'
+          : 'Records an ENS name has: resolver events indexed by the chain detector since it started (set ENS_SUBGRAPH_URL for the full history)',
+    });
   else if (p.ethereum)
     onEthereum = logRecordKeys({
       ...common,
@@ -159,14 +171,23 @@ function recordKeysSource(p: {
         'Records an ENS name has: resolver events of the embedded chain (TextChanged, AddressChanged, ContenthashChanged), read per request (no index runs)',
     });
   if (!onEthereum) return undefined;
-  const onBase = p.base
-    ? logRecordKeys({
-        ...common,
-        client: p.base,
-        name: 'basenames-record-events',
-        description: 'Records a Base name has: resolver events of the embedded Base chain, read per request',
-      })
-    : undefined;
+  let onBase: EnsRecordKeysSource | undefined;
+  if (p.base && p.baseIndex)
+    onBase = indexedRecordKeys({
+      ...common,
+      index: p.baseIndex,
+      mode: 'local',
+      name: 'basenames-record-index',
+      description:
+        'Records a Base name has: resolver events of the embedded Base chain, indexed by its detector from block 0 (store)',
+    });
+  else if (p.base)
+    onBase = logRecordKeys({
+      ...common,
+      client: p.base,
+      name: 'basenames-record-events',
+      description: 'Records a Base name has: resolver events of the embedded Base chain, read per request',
+    });
   return new ChainRoutedRecordKeys({ ethereum: onEthereum, base: onBase });
 }
 
@@ -250,6 +271,8 @@ export function createEnsSources(p: {
       p.recordKeysIndex && ethereum.client && ethereum.mode !== 'absent'
         ? { index: p.recordKeysIndex, mode: ethereum.mode }
         : undefined,
+    // The detectors index the embedded Base chain whenever it has a client (createEventDetectors).
+    baseIndex: base.mode === 'local' && base.client ? p.recordKeysIndex : undefined,
     ethereum: ethereum.mode === 'local' && contracts ? ethereum.client : undefined,
     base: base.mode === 'local' && baseContracts ? base.client : undefined,
     registry: p.registry,

@@ -8,10 +8,9 @@ export interface RecordKeysIndex {
 }
 
 /**
- * The records names have, from the ENS record index the chain's detector keeps (src/webhooks/detectors/ens-record-index.ts):
+ * The records names have, from the ENS record index a chain's detector keeps (src/webhooks/detectors/ens-record-index.ts):
  * one store read for all the names of a request, no chain call. A record set on chain is listed once the index has
- * read its block (one detector cycle, WEBHOOK_POLL_MS). A key set and later cleared is still listed here; the values
- * read next leave it out.
+ * read its block (one detector cycle, WEBHOOK_POLL_MS), and one cleared on chain leaves it in the same way.
  * @example await new IndexedRecordKeys({ index: store, source }).recordKeys(['alice.eth'])
  */
 export class IndexedRecordKeys implements EnsRecordKeysSource {

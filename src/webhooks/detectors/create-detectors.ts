@@ -19,8 +19,9 @@ const LOCAL_RESOLVER_DEPLOYMENT = 'PublicResolver';
 
 /**
  * Every event detector this instance runs: Ethereum's ENS and wallet events (the embedded chain's seeded ENS, or
- * mainnet's) and its ENS record index, price alerts, and Farcaster casts and follows. The record index runs exactly
- * when Ethereum has a client: createEnsSources reads the records list from it under the same condition.
+ * mainnet's) and its ENS record index, the embedded Base chain's ENS record index, price alerts, and Farcaster casts
+ * and follows. Each record index runs exactly when its chain has a client (Base: an embedded one): createEnsSources
+ * reads the records list from it under the same condition.
  * @example webhooks.runDetectors(createEventDetectors({ config, sources, store, publish, localDeployments, logger }))
  */
 export function createEventDetectors(p: {
@@ -73,6 +74,22 @@ export function createEventDetectors(p: {
         client: ethereum.client,
         chainId: ethereum.chainId,
         fromGenesis: p.localDeployments !== undefined,
+        confirmations: webhooks.confirmations,
+        store: p.store,
+        publish: p.publish,
+        intervalMs: webhooks.pollMs,
+      }),
+    );
+  }
+  const base = p.sources.chains.base;
+  if (base.client && base.mode === 'local') {
+    // The embedded Base chain's records (base.eth names), into the same store index: a namehash names one name, and
+    // each name's records are on one chain (createEnsSources asks Base's index for names under base.eth only).
+    detectors.push(
+      ensRecordIndex({
+        client: base.client,
+        chainId: base.chainId,
+        fromGenesis: true,
         confirmations: webhooks.confirmations,
         store: p.store,
         publish: p.publish,
