@@ -46,12 +46,20 @@ export const resolverProfileAbi = parseAbi([
   'function multicall(bytes[] data) returns (bytes[] results)',
 ]);
 
-/** Resolver record events (PublicResolver of @ensdomains/resolver): text, address per coin type, content hash. */
+/**
+ * Resolver record events: text, address per coin type, content hash. `TextChanged` has two forms (two topics): the
+ * embedded chain's PublicResolver (@ensdomains/resolver) emits the key only, ENS's current PublicResolver (mainnet's)
+ * the key and the value.
+ */
 export const resolverEventsAbi = parseAbi([
   'event TextChanged(bytes32 indexed node, string indexed indexedKey, string key)',
+  'event TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)',
   'event AddressChanged(bytes32 indexed node, uint256 coinType, bytes newAddress)',
   'event ContenthashChanged(bytes32 indexed node, bytes hash)',
 ]);
+
+/** ENS's current PublicResolver's `clearRecords`: every record of the name is dropped (a new record version). */
+export const resolverVersionEventAbi = parseAbi(['event VersionChanged(bytes32 indexed node, uint64 newVersion)']);
 
 /** ENSIP-9: an address for any coin type, as the bytes that coin's chain uses. */
 export const multicoinAddrAbi = parseAbi(['function addr(bytes32 node, uint256 coinType) view returns (bytes)']);

@@ -1,3 +1,5 @@
+import type { Hex } from 'viem';
+
 /** Which records a name has set on its resolver: the keys only; the values are read through the Universal Resolver. */
 export interface EnsRecordKeys {
   /** ENSIP-5 text keys, in the order first set. */
@@ -22,6 +24,13 @@ export const MAX_LISTED_COIN_TYPES = 20;
 export interface EnsRecordKeysSource {
   /** The record keys of each name, in the order asked (NO_RECORD_KEYS for a name the source does not know). */
   recordKeys(names: readonly string[]): Promise<EnsRecordKeys[]>;
+}
+
+/** Whether an address record's bytes say "no address": none at all, or the zero address of an EVM chain. */
+export function clearedAddress(coinType: bigint, bytes: Hex): boolean {
+  if (bytes === '0x') return true;
+  const evm = coinType === 60n || coinType >= 0x8000_0000n;
+  return evm && /^0x(00)+$/.test(bytes);
 }
 
 /** Keys gathered in order, capped at the listed maximums: the list a source answers. */

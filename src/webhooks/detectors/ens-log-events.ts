@@ -63,7 +63,8 @@ function recordValue(record: 'addr' | 'contenthash', bytes: Hex, coinType?: bigi
 
 /**
  * `ens.transfer` (registrar token and registry ownership moves) and `ens.record_changed` (text, address and content
- * hash records) from one block range's logs; also keeps the book's labels and expiries up to date.
+ * hash records; a text's value from ENS's current resolver's `TextChanged`, or read as of the block of the embedded
+ * chain's key-only one) from one block range's logs; also keeps the book's labels and expiries up to date.
  */
 export async function ensLogEvents(p: {
   client: ChainRpcClient;
@@ -132,18 +133,24 @@ export async function ensLogEvents(p: {
     const base = { name: book.nameOf(node), node, resolver: getAddress(log.address) };
     let change: Record<string, unknown>;
     if (log.eventName === 'TextChanged') {
-      const { key } = log.args as { key: string };
-      // The event carries the key only: the value is read as of the log's block.
-      const value = await client
-        .readContract({
-          address: log.address,
-          abi: resolverReadAbi,
-          functionName: 'text',
-          args: [node, key],
-          blockNumber: log.blockNumber,
-        })
-        .catch(() => null);
-      change = { record: 'text', key, value };
+      const { key, value } = log.args as { key: string; value?: string };
+      // ENS's current resolver's event carries the value; the embedded chain's, the key only: its value is read as of
+      // the log's block.
+      change = {
+        record: 'text',
+        key,
+        value:
+          value ??
+          (await client
+            .readContract({
+              address: log.address,
+              abi: resolverReadAbi,
+              functionName: 'text',
+              args: [node, key],
+              blockNumber: log.blockNumber,
+            })
+            .catch(() => null)),
+      };
     } else if (log.eventName === 'AddressChanged') {
       const { coinType, newAddress } = log.args as { coinType: bigint; newAddress: Hex };
       change = { record: 'addr', key: coinType.toString(), value: recordValue('addr', newAddress, coinType) };

@@ -1,5 +1,6 @@
-import { type Address, type Hex, parseAbi } from 'viem';
-import { MAX_LISTED_COIN_TYPES, MAX_LISTED_TEXT_KEYS } from '../../sources/ens/ens-record-keys.js';
+import type { Address, Hex } from 'viem';
+import { resolverVersionEventAbi } from '../../sources/ens/ens-contracts.js';
+import { clearedAddress, MAX_LISTED_COIN_TYPES, MAX_LISTED_TEXT_KEYS } from '../../sources/ens/ens-record-keys.js';
 import type { ChainRpcClient } from '../../sources/rpc/chain-clients.js';
 import type { Store } from '../../store/store.js';
 import type { PublishEvents } from '../event-publisher.js';
@@ -12,29 +13,12 @@ import { resolverEventsAbi, resolverReadAbi } from './chain-event-abis.js';
  */
 const MAX_BLOCKS_PER_STEP = 500n;
 
-/**
- * The resolver events the index reads: the embedded chain's PublicResolver's (its TextChanged carries the key only),
- * and ENS's current PublicResolver's (mainnet's): a TextChanged that carries the value too, and VersionChanged, which
- * `clearRecords` emits as it drops every record of the name.
- */
-const indexEventsAbi = [
-  ...resolverEventsAbi,
-  ...parseAbi([
-    'event TextChanged(bytes32 indexed node, string indexed indexedKey, string key, string value)',
-    'event VersionChanged(bytes32 indexed node, uint64 newVersion)',
-  ]),
-];
+/** The resolver events the index reads: both forms of TextChanged, and VersionChanged (`clearRecords`). */
+const indexEventsAbi = [...resolverEventsAbi, ...resolverVersionEventAbi];
 
 /** The store name of the index's cursor: by chain id and genesis hash, as the event detector's (chain-cursor.ts). */
 export function recordIndexCursorName(chainId: number, genesisHash: string): string {
   return `ens-record-index:${chainId}:${genesisHash}:block`;
-}
-
-/** Whether an address record's bytes say "no address": none at all, or the zero address of an EVM chain. */
-function clearedAddress(coinType: bigint, bytes: Hex): boolean {
-  if (bytes === '0x') return true;
-  const evm = coinType === 60n || coinType >= 0x8000_0000n;
-  return evm && /^0x(00)+$/.test(bytes);
 }
 
 /** What a range's events leave of one name's records: each key's last state (true: set, false: cleared). */
