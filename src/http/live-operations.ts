@@ -1,11 +1,12 @@
 import {
+  createSourceEventStream,
   type DocumentNode,
+  type ExecutionArgs,
   type ExecutionResult,
   execute,
   type GraphQLFormattedError,
   type GraphQLSchema,
   type OperationDefinitionNode,
-  subscribe,
 } from 'graphql';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 import type { AccessGate } from '../access/access-gate.js';
@@ -28,10 +29,46 @@ export interface LiveOperationRequest {
   context: () => GraphContext;
 }
 
+/**
+ * Where a subscription result's event sits in the replay log (LiveEvent.position): the SSE transport writes it as the
+ * message's `id:`. A symbol, so no transport serialises it into the result.
+ */
+export const EVENT_POSITION = Symbol('live event position');
+
+/** One result of a subscription: an event's, with its position, or a terminal error. */
+export type LiveResult = ExecutionResult & { [EVENT_POSITION]?: string };
+
+/**
+ * graphql-js's subscribe, with each result carrying its event's position: the field's source stream, and each event
+ * executed as the root value of the operation, in order.
+ */
+async function subscribeWithPositions(
+  args: ExecutionArgs,
+): Promise<ExecutionResult | (AsyncGenerator<LiveResult> & { source: AsyncIterator<unknown> })> {
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return source;
+  const events = source[Symbol.asyncIterator]();
+  const results = (async function* () {
+    try {
+      while (true) {
+        const step = await events.next();
+        if (step.done) return;
+        const event = step.value as { position?: unknown };
+        const result: LiveResult = await execute({ ...args, rootValue: event });
+        if (typeof event?.position === 'string') result[EVENT_POSITION] = event.position;
+        yield result;
+      }
+    } finally {
+      await events.return?.();
+    }
+  })();
+  return Object.assign(results, { source: events });
+}
+
 /** What a transport sends: a refusal before anything ran (with the HTTP status it would have), or the results. */
 export type LiveOperationAnswer =
   | { refused: { status: number; headers: Map<string, string>; errors: GraphQLFormattedError[] } }
-  | { result: ExecutionResult | AsyncIterable<ExecutionResult> };
+  | { result: ExecutionResult | AsyncIterable<LiveResult> };
 
 /** Streaming operations of one instance: what the transports start, and what shutdown ends. */
 export interface LiveOperations {
@@ -162,7 +199,7 @@ export function liveOperations(deps: {
       const { value } = await runAdmitted<LiveOperationAnswer>({
         admit: () => deps.access.admit(request.access, route),
         run: async () => {
-          const result = await subscribe({
+          const result = await subscribeWithPositions({
             schema: deps.schema,
             document,
             contextValue: request.context(),
@@ -187,7 +224,7 @@ export function liveOperations(deps: {
             open.delete(entry);
             release();
             // A stream returned before its first read never ran its own cleanup: the source is let go here too.
-            void result.return?.();
+            void result.source.return?.();
           };
           return { result: endingOnce(events, end) };
         },
