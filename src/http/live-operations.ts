@@ -39,30 +39,36 @@ export const EVENT_POSITION = Symbol('live event position');
 export type LiveResult = ExecutionResult & { [EVENT_POSITION]?: string };
 
 /**
- * graphql-js's subscribe, with each result carrying its event's position: the field's source stream, and each event
- * executed as the root value of the operation, in order.
+ * graphql-js's subscribe, with each result carrying its event's position: the field's source stream, each event
+ * executed as the root value of the operation, in order. Like graphql-js's own mapping (and unlike a generator), its
+ * return() reaches the source at once, even while a next() waits on it: the source's end settles that next().
  */
 async function subscribeWithPositions(
   args: ExecutionArgs,
-): Promise<ExecutionResult | (AsyncGenerator<LiveResult> & { source: AsyncIterator<unknown> })> {
+): Promise<ExecutionResult | AsyncIterableIterator<LiveResult>> {
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source;
   const events = source[Symbol.asyncIterator]();
-  const results = (async function* () {
-    try {
-      while (true) {
-        const step = await events.next();
-        if (step.done) return;
-        const event = step.value as { position?: unknown };
-        const result: LiveResult = await execute({ ...args, rootValue: event });
-        if (typeof event?.position === 'string') result[EVENT_POSITION] = event.position;
-        yield result;
-      }
-    } finally {
+  const toResult = async (step: IteratorResult<unknown>): Promise<IteratorResult<LiveResult>> => {
+    if (step.done) return step;
+    const event = step.value as { position?: unknown } | undefined;
+    const result: LiveResult = await execute({ ...args, rootValue: event });
+    if (typeof event?.position === 'string') result[EVENT_POSITION] = event.position;
+    return { value: result, done: false };
+  };
+  const results: AsyncIterableIterator<LiveResult> = {
+    next: () => events.next().then(toResult),
+    async return() {
       await events.return?.();
-    }
-  })();
-  return Object.assign(results, { source: events });
+      return { value: undefined, done: true };
+    },
+    async throw(error?: unknown) {
+      await events.return?.();
+      throw error;
+    },
+    [Symbol.asyncIterator]: () => results,
+  };
+  return results;
 }
 
 /** What a transport sends: a refusal before anything ran (with the HTTP status it would have), or the results. */
@@ -224,7 +230,7 @@ export function liveOperations(deps: {
             open.delete(entry);
             release();
             // A stream returned before its first read never ran its own cleanup: the source is let go here too.
-            void result.source.return?.();
+            void result.return?.();
           };
           return { result: endingOnce(events, end) };
         },

@@ -1,13 +1,17 @@
 import type { LiveEvent, LiveServices, LiveVia } from '../../subgraphs/shared/live-services.js';
-import type { LiveWatch } from '../arguments/live-arguments.js';
+import type { LivePrice, LiveWatch } from '../arguments/live-arguments.js';
 import type { LiveTallies } from '../observability/live-tallies.js';
 import type { BusEvent, LiveEventBus, LoggedEvent } from '../store/live-event-bus.js';
 import { type Watcher, webhookWants } from './event-matching.js';
 import { LiveStream, type LiveStreamObserver } from './live-stream.js';
 
-/** The id of a price threshold watched by subscriptions: every instance names it alike, so its crossings are shared. */
-const priceWatcherId = (t: { symbol: string; above?: number | undefined; below?: number | undefined }) =>
-  t.above !== undefined ? `live:price:${t.symbol}:above:${t.above}` : `live:price:${t.symbol}:below:${t.below}`;
+/** The id of a price watched by subscriptions: every instance names it alike, so its events (and their ids) are shared. */
+const priceWatcherId = (t: LivePrice) =>
+  t.everyRefresh
+    ? `live:price:${t.symbol}:every`
+    : t.above !== undefined
+      ? `live:price:${t.symbol}:above:${t.above}`
+      : `live:price:${t.symbol}:below:${t.below}`;
 
 /** Whether an event may reach subscriptions: not a webhook's own (a ping, a webhook's price crossing). */
 export const isLiveEvent = (event: Pick<BusEvent, 'type' | 'onlyWebhook'>): boolean =>

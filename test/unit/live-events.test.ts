@@ -38,7 +38,9 @@ describe('a subscription checks its arguments as a webhook filter of its family'
   it('refuses what a webhook would refuse, as a 400 naming the argument', () => {
     expect(() => liveWatch('wallet', { addresses: ['0x12'] })).toThrow(/parameter addresses\.0/);
     expect(() => liveWatch('farcaster', { fids: [] })).toThrow(/parameter fids/);
-    expect(() => liveWatch('price', { prices: [{ symbol: 'ETH' }] })).toThrow(/exactly one of above or below/);
+    expect(() => liveWatch('price', { prices: [{ symbol: 'ETH' }] })).toThrow(
+      /exactly one of above, below or everyRefresh/,
+    );
     expect(() => liveWatch('ens', { names: ['alice.eth'], events: ['wallet.transfer'] })).toThrow(
       /wallet.transfer is not one of ens\.transfer/,
     );
