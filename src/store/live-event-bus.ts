@@ -1,4 +1,4 @@
-import { formatPosition, isAfter, parsePosition, positionClock } from './replay-position.js';
+import { formatPosition, isAfter, parsePosition, positionClock, type ReplayPosition } from './replay-position.js';
 
 /** An event as a detector found it (src/webhooks/event-types.ts DetectedEvent), as it travels between instances. */
 export interface BusEvent {
@@ -61,7 +61,8 @@ const REMEMBERED_IDS = 50_000;
 export function inProcessEventBus(replay: ReplayBounds, now: () => number = Date.now): LiveEventBus {
   const listeners = new Set<(event: LoggedEvent) => void>();
   const claimed = new Map<string, number>();
-  const log: { at: number; event: LoggedEvent }[] = [];
+  // In publication order, so in position order: a resume finds its place by binary search.
+  const log: { position: ReplayPosition; event: LoggedEvent }[] = [];
   const nextPosition = positionClock(now);
   const claim = (id: string): boolean => {
     const at = now();
@@ -75,7 +76,7 @@ export function inProcessEventBus(replay: ReplayBounds, now: () => number = Date
   const trim = () => {
     const oldest = now() - replay.windowMs;
     let drop = Math.max(0, log.length - replay.maxEvents);
-    while (drop < log.length && log[drop]!.at < oldest) drop += 1;
+    while (drop < log.length && log[drop]!.position.ms < oldest) drop += 1;
     if (drop > 0) log.splice(0, drop);
   };
   return {
@@ -85,7 +86,7 @@ export function inProcessEventBus(replay: ReplayBounds, now: () => number = Date
         if (!claim(event.id)) continue;
         const position = nextPosition();
         const logged: LoggedEvent = { ...event, position: formatPosition(position) };
-        log.push({ at: position.ms, event: logged });
+        log.push({ position, event: logged });
         trim();
         for (const listener of listeners) listener(logged);
       }
@@ -98,7 +99,14 @@ export function inProcessEventBus(replay: ReplayBounds, now: () => number = Date
       const after = parsePosition(position);
       if (!after) return [];
       trim();
-      return log.filter((e) => isAfter(parsePosition(e.event.position)!, after)).map((e) => e.event);
+      let low = 0;
+      let high = log.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (isAfter(log[middle]!.position, after)) high = middle;
+        else low = middle + 1;
+      }
+      return log.slice(low).map((e) => e.event);
     },
     async close() {
       listeners.clear();

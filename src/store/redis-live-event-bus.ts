@@ -1,6 +1,5 @@
 import type { RedisTarget } from '../config/redis-target.js';
 import {
-  type BusEvent,
   EVENT_CLAIM_MS,
   type LiveEventBus,
   type LoggedEvent,
@@ -8,13 +7,33 @@ import {
   type ReplayBounds,
 } from './live-event-bus.js';
 import { connectRedis } from './redis-client.js';
+import { runScript, script } from './redis-scripts.js';
 import { formatPosition, isAfter, parsePosition } from './replay-position.js';
+
+/**
+ * KEYS: [the replay stream]. ARGV: [the event's JSON (an object), maxEvents, windowMs, channel]. Appends the event
+ * (trimmed to maxEvents, roughly, and to the window), then PUBLISHes it with the entry's id as its `position`; one
+ * script, so every publisher's events reach the channel in the stream's order, and an `id:` a client saw last is the
+ * latest it has. Returns the entry's id.
+ */
+const appendAndPublishScript = script(
+  'liveAppendAndPublish',
+  `
+local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'event', ARGV[1])
+local oldest = tonumber(string.match(id, '^(%d+)')) - tonumber(ARGV[3])
+if oldest > 0 then redis.call('XTRIM', KEYS[1], 'MINID', '~', string.format('%.0f-0', oldest)) end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+redis.call('PUBLISH', ARGV[4], '{"position":"' .. id .. '",' .. string.sub(ARGV[1], 2))
+return id
+`,
+);
 
 /**
  * The bus of instances sharing one Redis or Redis Cluster: an event is claimed by its id (`SET NX PX`, one key per
  * command, so any slot of a cluster), and only the instance whose claim succeeded appends it to the replay stream
  * (`XADD … MAXLEN ~ maxEvents`, trimmed to the window by `XTRIM MINID`, the key expiring a window after the last
- * event) and PUBLISHes it with the entry's id as its position; every instance's subscriber connection hears it.
+ * event) and PUBLISHes it with the entry's id as its position, in one script; every instance's subscriber connection
+ * hears it.
  * Classic pub/sub reaches every node of a cluster, so one SUBSCRIBE on any node hears every PUBLISH. A message missed
  * while an instance's subscriber is reconnecting is not heard live; it stays in the stream for a client resuming.
  * @example const bus = await redisEventBus({ target: { kind: 'single', url }, prefix: 'api:', replay: { windowMs: 60_000, maxEvents: 10_000 } })
@@ -43,32 +62,19 @@ export async function redisEventBus(p: {
     if (event) for (const listener of listeners) listener(event);
   });
   await subscriber.subscribe(channel);
-  const append = async (event: BusEvent): Promise<string> => {
-    const position = await commands.xadd(
-      replayKey,
-      'MAXLEN',
-      '~',
-      String(p.replay.maxEvents),
-      '*',
-      'event',
-      JSON.stringify(event),
-    );
-    const at = parsePosition(position ?? undefined);
-    if (!at) throw new Error(`XADD answered ${position}, not a stream id`);
-    await Promise.all([
-      commands.xtrim(replayKey, 'MINID', '~', `${Math.max(0, at.ms - p.replay.windowMs)}-0`),
-      commands.pexpire(replayKey, p.replay.windowMs),
-    ]);
-    return position!;
-  };
   return {
     kind: 'redis',
     async publish(events) {
       for (const event of events) {
         const claimed = await commands.set(claimKey(event.id), '1', 'PX', EVENT_CLAIM_MS, 'NX');
         if (claimed !== 'OK') continue;
-        const logged: LoggedEvent = { ...event, position: await append(event) };
-        await commands.publish(channel, JSON.stringify(logged));
+        await runScript(
+          commands,
+          appendAndPublishScript,
+          [replayKey],
+          // Its own position (were it a logged event published again) is the stream's to give.
+          [JSON.stringify({ ...event, position: undefined }), p.replay.maxEvents, p.replay.windowMs, channel],
+        );
       }
     },
     listen(listener) {
