@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { partError } from './parse-argument.js';
 import {
   missingFilter,
+  priceThreshold,
   WEBHOOK_EVENT_TYPES,
   type WebhookEventType,
   type WebhookFamily,
@@ -23,13 +24,36 @@ export const LIVE_DEFAULT_EVENTS: Record<WebhookFamily, readonly WebhookEventTyp
   price: ['price.alert'],
 };
 
+/**
+ * A price a subscription watches: a webhook's threshold (exactly one of above or below), or `everyRefresh`, a
+ * `price.alert` on each refresh of the prices source whatever the price (docs/live-data.md).
+ */
+const livePrice = priceThreshold
+  .extend({ everyRefresh: z.literal(true).optional() })
+  .refine(
+    (p) => [p.above, p.below, p.everyRefresh].filter((v) => v !== undefined).length === 1,
+    'give exactly one of above, below or everyRefresh',
+  );
+
 /** A subscription's events and filters as one object, named as the fields' arguments are. */
-const liveInput = z.object({ events: webhookEvents, ...webhookFilters.shape }).strict();
+const liveInput = z
+  .object({
+    events: webhookEvents,
+    ...webhookFilters.shape,
+    prices: z.array(livePrice).min(1).max(20).optional().describe('price thresholds, or every refresh (price.alert)'),
+  })
+  .strict();
+
+/** A watched price: a webhook's threshold, or (a subscription's) every refresh. */
+export type LivePrice = z.infer<typeof livePrice>;
+
+/** The filters of a watch: a webhook's (WebhookFilters is one), or a subscription's, whose prices may be every refresh. */
+export type LiveFilters = Omit<WebhookFilters, 'prices'> & { prices?: LivePrice[] | undefined };
 
 /** What a subscription watches: the webhook filters it was given, and the event types of its family. */
 export interface LiveWatch {
   events: WebhookEventType[];
-  filters: WebhookFilters;
+  filters: LiveFilters;
 }
 
 /**

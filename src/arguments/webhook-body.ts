@@ -48,7 +48,7 @@ const address = evmAddressSyntax.transform((v) => v.toLowerCase());
  * The token a price alert follows: a ticker (tokenSymbol), upper-cased, that the token table knows; the price detector
  * could never quote any other.
  */
-const alertSymbol = tokenSymbol
+export const alertSymbol = tokenSymbol
   .describe('a token the price routes quote: its ticker, any case, e.g. ETH')
   .transform((v) => v.toUpperCase())
   .superRefine((symbol, ctx) => {
@@ -64,14 +64,19 @@ const alertSymbol = tokenSymbol
 const FID_RANGE = `must be an integer from 1 to ${MAX_FID}`;
 const watchedFid = z.number({ error: FID_RANGE }).int(FID_RANGE).min(1, FID_RANGE).max(MAX_FID, FID_RANGE);
 
-const priceAlert = z
+/** A price threshold's fields; a webhook gives exactly one of above or below (a subscription may also watch every refresh). */
+export const priceThreshold = z
   .object({
     symbol: alertSymbol,
     above: z.number().positive().finite().optional(),
     below: z.number().positive().finite().optional(),
   })
-  .strict()
-  .refine((p) => (p.above === undefined) !== (p.below === undefined), 'give exactly one of above or below');
+  .strict();
+
+const priceAlert = priceThreshold.refine(
+  (p) => (p.above === undefined) !== (p.below === undefined),
+  'give exactly one of above or below',
+);
 
 /** Which events of the subscribed types a webhook wants. */
 export const webhookFilters = z

@@ -21,11 +21,27 @@ export const LIVE_AREA = {
       z.coerce.number().int().min(1).max(100_000),
       'events waiting for one slow subscriber before it is dropped with an error',
     ),
+    LIVE_REPLAY_SECONDS: withDefault(
+      '60',
+      z.coerce.number().int().min(1).max(3600),
+      'how long published events are kept for an SSE client that reconnects with Last-Event-ID (it gets what it missed)',
+    ),
+    LIVE_REPLAY_EVENTS: withDefault(
+      '10000',
+      z.coerce.number().int().min(1).max(1_000_000),
+      'the most published events kept for reconnecting SSE clients (the oldest go first), in process or in the Redis stream',
+    ),
   },
 } as const satisfies ConfigArea;
 
 export interface LiveConfig {
-  live: { maxSubscriptionsPerCaller: number; eventsPerCall: number; bufferEvents: number };
+  live: {
+    maxSubscriptionsPerCaller: number;
+    eventsPerCall: number;
+    bufferEvents: number;
+    /** What the live bus keeps for a client resuming with Last-Event-ID (src/store/live-event-bus.ts). */
+    replay: { windowMs: number; maxEvents: number };
+  };
 }
 
 export function liveConfig(e: SettingsOf<typeof LIVE_AREA.variables>): LiveConfig {
@@ -34,6 +50,7 @@ export function liveConfig(e: SettingsOf<typeof LIVE_AREA.variables>): LiveConfi
       maxSubscriptionsPerCaller: e.LIVE_MAX_SUBSCRIPTIONS_PER_CALLER,
       eventsPerCall: e.LIVE_EVENTS_PER_CALL,
       bufferEvents: e.LIVE_BUFFER_EVENTS,
+      replay: { windowMs: e.LIVE_REPLAY_SECONDS * 1000, maxEvents: e.LIVE_REPLAY_EVENTS },
     },
   };
 }

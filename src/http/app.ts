@@ -161,6 +161,7 @@ export async function buildHttpApp(deps: HttpAppDeps): Promise<FastifyInstance> 
     defaultPriceUsd: deps.config.x402.defaultPriceUsd,
     publicBaseUrl: deps.config.publicBaseUrl,
     operationTallies,
+    trustProxy: deps.config.trustProxy,
   });
   return app;
 }

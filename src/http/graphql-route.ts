@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccessGate } from '../access/access-gate.js';
 import type { AccessRequest } from '../access/identify-caller.js';
 import type { AppConfig } from '../config/config.js';
+import type { TrustProxy } from '../config/trust-proxy.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { maxAliasesRule, maxCostRule, maxDepthRule } from '../gateway/operation-limits.js';
 import { graphqlOperationName } from '../observability/graphql-request-observation.js';
@@ -19,6 +20,7 @@ import { observeOperation } from './observability/observe-operation.js';
 import { type ChargedRow, operationCharges } from './operation-charge.js';
 import { requestResource } from './rest-routes.js';
 import { htmlPageHeaders } from './security-headers.js';
+import { proxyTrust } from './trusted-proxies.js';
 
 export interface GraphqlRouteDeps {
   gateway: InProcessGateway;
@@ -35,6 +37,8 @@ export interface GraphqlRouteDeps {
   publicBaseUrl?: string | undefined;
   /** Each operation's run, for /metrics (and its span). */
   operationTallies: OperationTallies;
+  /** TRUST_PROXY: a WebSocket upgrade's caller is found as request.ip is (graphql-streams.ts). */
+  trustProxy: TrustProxy;
 }
 
 /** A browser's plain GET (no `query`, HTML accepted) opens GraphiQL. */
@@ -79,6 +83,7 @@ export async function registerGraphqlRoute(app: FastifyInstance, deps: GraphqlRo
   const ws = graphqlWebSocket(app, {
     operations: streams,
     contexts: deps.contexts,
+    trust: proxyTrust(deps.trustProxy),
     requestIds: () => `ws-${++wsRequests}`,
   });
   // Shutdown completes every open stream first: SSE responses end, WebSocket clients get `complete`, then 1001.

@@ -1,13 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type ExecutionResult, GraphQLError, type GraphQLFormattedError, parse } from 'graphql';
-import { createHandler as createSseHandler } from 'graphql-sse/lib/use/fastify';
 import { useServer as serveGraphqlWs } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { AccessRequest } from '../access/identify-caller.js';
 import type { GraphContextFactory } from './graph-context-factory.js';
 import { formatErrors, newResponseHead } from './graphql-coded-errors.js';
+import { sseReplyHandler } from './graphql-sse-reply.js';
 import type { LiveOperationAnswer, LiveOperations } from './live-operations.js';
+import { forwardedClient, type ProxyTrust } from './trusted-proxies.js';
 
 /** Whether a /graphql request asks for GraphQL over SSE (graphql-sse's distinct connections mode). */
 export function wantsEventStream(request: FastifyRequest): boolean {
@@ -47,10 +48,17 @@ function streamed(answer: LiveOperationAnswer) {
   return result;
 }
 
+/** The position an SSE client resumes after: its `Last-Event-ID` (an EventSource sends it back as it reconnects). */
+function lastEventId(request: FastifyRequest): string | undefined {
+  const value = request.headers['last-event-id'];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
 /**
  * GraphQL over SSE on /graphql (graphql-sse's protocol, distinct connections mode): every operation through
  * liveOperations (documents, limits, access, cost). The route calls it for a request that accepts
- * `text/event-stream`; the reply is written on the raw response.
+ * `text/event-stream`; the reply is written on the raw response, each event's message with its `id:`
+ * (graphql-sse-reply.ts), and a request with `Last-Event-ID` resumes after it (docs/live-data.md#reconnecting).
  * @example if (wantsEventStream(request)) return sse(request, reply)
  */
 export function graphqlSseHandler(deps: {
@@ -58,16 +66,17 @@ export function graphqlSseHandler(deps: {
   contexts: GraphContextFactory;
   access: (request: FastifyRequest) => AccessRequest;
 }): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
-  const handler = createSseHandler<undefined>({
+  const handler = sseReplyHandler({
     async onSubscribe(req, params) {
       const request = req.raw;
+      const live = { transport: 'sse', resumeAfter: lastEventId(request) } as const;
       return streamed(
         await deps.operations.run({
           query: params.query,
           variables: params.variables,
           operationName: params.operationName,
           access: deps.access(request),
-          context: () => deps.contexts.create(request),
+          context: () => ({ ...deps.contexts.create(request), live }),
         }),
       );
     },
@@ -104,13 +113,20 @@ interface WsContextValue {
 /**
  * GraphQL over WebSocket on /graphql (graphql-ws, `graphql-transport-ws`): an upgrade of /graphql is handed to a
  * `ws` server; each subscribe message runs through liveOperations, with the upgrade's headers and the connection
- * parameters' `x-api-key` or `authorization` (browsers cannot set WebSocket headers). A refusal is the protocol's
- * `error` message. `close()` ends every socket with 1001 once the streams have completed.
- * @example const ws = graphqlWebSocket(app, { operations, contexts }); app.addHook('preClose', () => ws.close())
+ * parameters' `x-api-key` or `authorization` (browsers cannot set WebSocket headers). The caller's address is the
+ * upgrade's, by the same TRUST_PROXY rule as request.ip (X-Forwarded-For believed from trusted proxies only). A
+ * refusal is the protocol's `error` message. `close()` ends every socket with 1001 once the streams have completed.
+ * @example const ws = graphqlWebSocket(app, { operations, contexts, trust, requestIds }); app.addHook('preClose', () => ws.close())
  */
 export function graphqlWebSocket(
   app: FastifyInstance,
-  deps: { operations: LiveOperations; contexts: GraphContextFactory; requestIds: () => string },
+  deps: {
+    operations: LiveOperations;
+    contexts: GraphContextFactory;
+    /** TRUST_PROXY as Fastify takes it (trusted-proxies.ts proxyTrust). */
+    trust: boolean | ProxyTrust;
+    requestIds: () => string;
+  },
 ): { close(): Promise<void> } {
   const wss = new WebSocketServer({ noServer: true });
   const server = serveGraphqlWs<Record<string, unknown>>(
@@ -118,14 +134,14 @@ export function graphqlWebSocket(
       async onSubscribe(ctx, _id, payload) {
         const request = ctx.extra.request;
         const headers = connectionHeaders(request, ctx.connectionParams);
-        const ip = request.socket.remoteAddress ?? '';
+        const ip = forwardedClient(request, deps.trust);
         const answer = await deps.operations.run({
           query: payload.query,
           variables: payload.variables,
           operationName: payload.operationName,
           access: { ip, headers },
-          context: () =>
-            deps.contexts.create({
+          context: () => ({
+            ...deps.contexts.create({
               id: deps.requestIds(),
               ip,
               headers,
@@ -133,6 +149,8 @@ export function graphqlWebSocket(
               host: request.headers.host ?? '',
               url: request.url ?? '/graphql',
             }),
+            live: { transport: 'websocket' },
+          }),
         });
         if ('refused' in answer) {
           return answer.refused.errors.map((e) => new GraphQLError(e.message, { extensions: e.extensions }));

@@ -1,11 +1,12 @@
 import {
+  createSourceEventStream,
   type DocumentNode,
+  type ExecutionArgs,
   type ExecutionResult,
   execute,
   type GraphQLFormattedError,
   type GraphQLSchema,
   type OperationDefinitionNode,
-  subscribe,
 } from 'graphql';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 import type { AccessGate } from '../access/access-gate.js';
@@ -28,10 +29,52 @@ export interface LiveOperationRequest {
   context: () => GraphContext;
 }
 
+/**
+ * Where a subscription result's event sits in the replay log (LiveEvent.position): the SSE transport writes it as the
+ * message's `id:`. A symbol, so no transport serialises it into the result.
+ */
+export const EVENT_POSITION = Symbol('live event position');
+
+/** One result of a subscription: an event's, with its position, or a terminal error. */
+export type LiveResult = ExecutionResult & { [EVENT_POSITION]?: string };
+
+/**
+ * graphql-js's subscribe, with each result carrying its event's position: the field's source stream, each event
+ * executed as the root value of the operation, in order. Like graphql-js's own mapping (and unlike a generator), its
+ * return() reaches the source at once, even while a next() waits on it: the source's end settles that next().
+ */
+async function subscribeWithPositions(
+  args: ExecutionArgs,
+): Promise<ExecutionResult | AsyncIterableIterator<LiveResult>> {
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return source;
+  const events = source[Symbol.asyncIterator]();
+  const toResult = async (step: IteratorResult<unknown>): Promise<IteratorResult<LiveResult>> => {
+    if (step.done) return step;
+    const event = step.value as { position?: unknown } | undefined;
+    const result: LiveResult = await execute({ ...args, rootValue: event });
+    if (typeof event?.position === 'string') result[EVENT_POSITION] = event.position;
+    return { value: result, done: false };
+  };
+  const results: AsyncIterableIterator<LiveResult> = {
+    next: () => events.next().then(toResult),
+    async return() {
+      await events.return?.();
+      return { value: undefined, done: true };
+    },
+    async throw(error?: unknown) {
+      await events.return?.();
+      throw error;
+    },
+    [Symbol.asyncIterator]: () => results,
+  };
+  return results;
+}
+
 /** What a transport sends: a refusal before anything ran (with the HTTP status it would have), or the results. */
 export type LiveOperationAnswer =
   | { refused: { status: number; headers: Map<string, string>; errors: GraphQLFormattedError[] } }
-  | { result: ExecutionResult | AsyncIterable<ExecutionResult> };
+  | { result: ExecutionResult | AsyncIterable<LiveResult> };
 
 /** Streaming operations of one instance: what the transports start, and what shutdown ends. */
 export interface LiveOperations {
@@ -162,7 +205,7 @@ export function liveOperations(deps: {
       const { value } = await runAdmitted<LiveOperationAnswer>({
         admit: () => deps.access.admit(request.access, route),
         run: async () => {
-          const result = await subscribe({
+          const result = await subscribeWithPositions({
             schema: deps.schema,
             document,
             contextValue: request.context(),

@@ -29,3 +29,28 @@ export function proxyTrust(setting: TrustProxy): boolean | ProxyTrust {
     }
   }
 }
+
+/**
+ * The client address of a request Fastify does not see (a WebSocket upgrade), as Fastify's request.ip with
+ * `trustProxy: trust` (proxy-addr's rule): the socket's peer is hop 0, then X-Forwarded-For from the right; the
+ * caller is the first hop not trusted, or the leftmost address when every hop is.
+ * @example forwardedClient(upgradeRequest, proxyTrust(config.trustProxy)) // '203.0.113.7'
+ */
+export function forwardedClient(
+  request: { socket: { remoteAddress?: string | undefined }; headers: Record<string, string | string[] | undefined> },
+  trust: boolean | ProxyTrust,
+): string {
+  const peer = request.socket.remoteAddress ?? '';
+  if (trust === false) return peer;
+  const header = request.headers['x-forwarded-for'];
+  const forwarded = (Array.isArray(header) ? header.join(',') : (header ?? ''))
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
+  const hops = [peer, ...forwarded.reverse()];
+  for (const [hop, address] of hops.entries()) {
+    if (hop === hops.length - 1) return address;
+    if (trust !== true && !trust(address, hop)) return address;
+  }
+  return peer;
+}

@@ -160,7 +160,14 @@ function startWebhooksAndDetectors(p: {
   bus: LiveEventBus;
 }): ReturnType<typeof startWebhooks> {
   const { config, store, sources, logger } = p;
-  const webhooks = startWebhooks({ config, store, logger, bus: p.bus, attempts: p.telemetry.webhookAttempts });
+  const webhooks = startWebhooks({
+    config,
+    store,
+    logger,
+    bus: p.bus,
+    attempts: p.telemetry.webhookAttempts,
+    liveTallies: p.telemetry.live,
+  });
   webhooks.runDetectors(
     createEventDetectors({
       config,
@@ -318,6 +325,7 @@ export async function startServices(opts: StartServicesOptions): Promise<Service
     const bus = await openLiveEventBus({
       redis: config.redis,
       prefix: opts.storePrefix ?? config.redisKeyPrefix,
+      replay: config.live.replay,
       onError: (err) => logger.warn({ err }, 'live event bus connection error'),
     });
     cleanups.push(() => bus.close());

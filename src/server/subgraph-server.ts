@@ -71,6 +71,8 @@ export async function startSubgraphServer(p: {
     const ws = graphqlWebSocket(http, {
       operations: streams,
       contexts: services.contexts,
+      // As this Fastify's request.ip: a subgraph believes no X-Forwarded-For (it trusts no proxy).
+      trust: false,
       requestIds: () => `ws-${++wsRequests}`,
     });
     const graphql = async (request: FastifyRequest, reply: FastifyReply) => {

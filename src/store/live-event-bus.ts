@@ -1,3 +1,5 @@
+import { formatPosition, isAfter, parsePosition, positionClock, type ReplayPosition } from './replay-position.js';
+
 /** An event as a detector found it (src/webhooks/event-types.ts DetectedEvent), as it travels between instances. */
 export interface BusEvent {
   /** Stable across detections of the same fact, on any instance: the bus publishes each id once. */
@@ -10,20 +12,41 @@ export interface BusEvent {
   onlyWebhook?: string;
 }
 
+/** An event as the bus hands it to its listeners: with its place in the replay log (src/store/replay-position.ts). */
+export interface LoggedEvent extends BusEvent {
+  /** `<ms>-<seq>`: the SSE `id:` a client resumes after. */
+  position: string;
+}
+
+/**
+ * What the bus keeps of what it published, for a client that reconnects (LIVE_REPLAY_SECONDS, LIVE_REPLAY_EVENTS):
+ * the events of the last `windowMs`, at most `maxEvents` of them (the oldest go first).
+ */
+export interface ReplayBounds {
+  windowMs: number;
+  maxEvents: number;
+}
+
 /** How long an event id stays claimed: a detection of the same fact within it is not published again. */
 export const EVENT_CLAIM_MS = 10 * 60_000;
 
 /**
  * The live events every instance hears: published once by whichever instance claims an event's id first, heard by
- * every instance sharing the bus (itself included). In process on the embedded default; Redis pub/sub with
- * REDIS_URL (src/store/redis-live-event-bus.ts).
+ * every instance sharing the bus (itself included), and kept in a bounded replay log for a client that reconnects
+ * (ReplayBounds). In process on the embedded default; Redis pub/sub and a Redis stream with REDIS_URL
+ * (src/store/redis-live-event-bus.ts).
  */
 export interface LiveEventBus {
   readonly kind: 'in-process' | 'redis';
   /** Publishes the events whose id no instance published within EVENT_CLAIM_MS; resolves once they are sent. */
   publish(events: readonly BusEvent[]): Promise<void>;
-  /** Hears every event published from now on; returns the function that stops hearing. */
-  listen(listener: (event: BusEvent) => void): () => void;
+  /** Hears every event published from now on, with its position; returns the function that stops hearing. */
+  listen(listener: (event: LoggedEvent) => void): () => void;
+  /**
+   * The events published after `position` that the replay bounds still hold, oldest first; none for a position this
+   * bus never gave out (a malformed `Last-Event-ID`).
+   */
+  since(position: string): Promise<LoggedEvent[]>;
   close(): Promise<void>;
 }
 
@@ -31,12 +54,16 @@ export interface LiveEventBus {
 const REMEMBERED_IDS = 50_000;
 
 /**
- * The embedded default's bus: one process, so the listeners are called in turn as an event is published.
- * @example const bus = inProcessEventBus(); bus.listen((e) => console.log(e.id)); await bus.publish([event])
+ * The embedded default's bus: one process, so the listeners are called in turn as an event is published; the replay
+ * log is an array of the last published events, trimmed to its bounds as it grows and as it is read.
+ * @example const bus = inProcessEventBus({ windowMs: 60_000, maxEvents: 10_000 }); bus.listen((e) => console.log(e.id))
  */
-export function inProcessEventBus(now: () => number = Date.now): LiveEventBus {
-  const listeners = new Set<(event: BusEvent) => void>();
+export function inProcessEventBus(replay: ReplayBounds, now: () => number = Date.now): LiveEventBus {
+  const listeners = new Set<(event: LoggedEvent) => void>();
   const claimed = new Map<string, number>();
+  // In publication order, so in position order: a resume finds its place by binary search.
+  const log: { position: ReplayPosition; event: LoggedEvent }[] = [];
+  const nextPosition = positionClock(now);
   const claim = (id: string): boolean => {
     const at = now();
     const until = claimed.get(id);
@@ -46,17 +73,40 @@ export function inProcessEventBus(now: () => number = Date.now): LiveEventBus {
     if (claimed.size > REMEMBERED_IDS) claimed.delete(claimed.keys().next().value!);
     return true;
   };
+  const trim = () => {
+    const oldest = now() - replay.windowMs;
+    let drop = Math.max(0, log.length - replay.maxEvents);
+    while (drop < log.length && log[drop]!.position.ms < oldest) drop += 1;
+    if (drop > 0) log.splice(0, drop);
+  };
   return {
     kind: 'in-process',
     async publish(events) {
       for (const event of events) {
         if (!claim(event.id)) continue;
-        for (const listener of listeners) listener(event);
+        const position = nextPosition();
+        const logged: LoggedEvent = { ...event, position: formatPosition(position) };
+        log.push({ position, event: logged });
+        trim();
+        for (const listener of listeners) listener(logged);
       }
     },
     listen(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    async since(position) {
+      const after = parsePosition(position);
+      if (!after) return [];
+      trim();
+      let low = 0;
+      let high = log.length;
+      while (low < high) {
+        const middle = (low + high) >> 1;
+        if (isAfter(log[middle]!.position, after)) high = middle;
+        else low = middle + 1;
+      }
+      return log.slice(low).map((e) => e.event);
     },
     async close() {
       listeners.clear();
@@ -64,17 +114,22 @@ export function inProcessEventBus(now: () => number = Date.now): LiveEventBus {
   };
 }
 
-/** A bus message back into an event; null for anything else (a message of another version, a stray publisher). */
-export function parseBusEvent(message: string): BusEvent | null {
+/**
+ * A bus message back into an event; null for anything else (a message of another version, a stray publisher).
+ * `position`: where it was read from the replay log (a stream entry keeps the event without it).
+ */
+export function parseBusEvent(message: string, position?: string): LoggedEvent | null {
   let value: unknown;
   try {
     value = JSON.parse(message);
   } catch {
     return null;
   }
-  const e = value as Partial<BusEvent> | null;
+  if (position !== undefined && typeof value === 'object' && value !== null) value = { ...value, position };
+  const e = value as Partial<LoggedEvent> | null;
   if (
     typeof e?.id !== 'string' ||
+    typeof e.position !== 'string' ||
     typeof e.type !== 'string' ||
     typeof e.timestamp !== 'number' ||
     typeof e.data !== 'object' ||
@@ -82,5 +137,5 @@ export function parseBusEvent(message: string): BusEvent | null {
     (e.onlyWebhook !== undefined && typeof e.onlyWebhook !== 'string')
   )
     return null;
-  return e as BusEvent;
+  return e as LoggedEvent;
 }

@@ -1,3 +1,4 @@
+import type { LiveFilters } from '../arguments/live-arguments.js';
 import { type WebhookFilters, webhookFamily } from '../arguments/webhook-body.js';
 import type { WebhookRecord } from '../store/webhook-store.js';
 
@@ -15,7 +16,7 @@ function addressesOf(data: Record<string, unknown>): string[] {
 }
 
 /** Who wants events: an active webhook, or an open subscription (src/webhooks/live-hub.ts) as the detectors see it. */
-export type Watcher = Pick<WebhookRecord, 'id' | 'events' | 'filters'>;
+export type Watcher = Pick<WebhookRecord, 'id' | 'events'> & { filters: LiveFilters };
 
 /**
  * Whether the webhook wants the event: it subscribed to the type, and the event passes its filters (ENS names,

@@ -4,6 +4,14 @@ import { ApiError } from '../errors/api-error.js';
 /** Event ids one stream remembers, so an event heard twice (a reconnect, two publishers) is delivered once. */
 const REMEMBERED_IDS = 256;
 
+/** What a stream reports as it goes (src/observability/live-tallies.ts). */
+export interface LiveStreamObserver {
+  /** An event went to the reader. */
+  delivered(): void;
+  /** The stream was dropped: its reader let `capacity` events wait. */
+  dropped(): void;
+}
+
 /**
  * One subscription's events, waiting for its reader: at most `capacity` wait; one more and the stream ends with an
  * error and lets go of what waited (a reader that never reads costs at most `capacity` events).
@@ -19,6 +27,7 @@ export class LiveStream implements AsyncIterableIterator<LiveEvent> {
   constructor(
     private readonly capacity: number,
     private readonly onEnd: () => void,
+    private readonly observer?: LiveStreamObserver,
   ) {}
 
   /** Hands an event to the reader, or keeps it waiting; false once the stream has ended. */
@@ -30,10 +39,12 @@ export class LiveStream implements AsyncIterableIterator<LiveEvent> {
     if (this.reader) {
       const reader = this.reader;
       this.reader = undefined;
+      this.observer?.delivered();
       reader.resolve({ value: event, done: false });
       return true;
     }
     if (this.waiting.length >= this.capacity) {
+      this.observer?.dropped();
       this.fail(
         new ApiError(
           'SERVICE_UNAVAILABLE',
@@ -78,7 +89,10 @@ export class LiveStream implements AsyncIterableIterator<LiveEvent> {
 
   next(): Promise<IteratorResult<LiveEvent>> {
     const event = this.waiting.shift();
-    if (event) return Promise.resolve({ value: event, done: false });
+    if (event) {
+      this.observer?.delivered();
+      return Promise.resolve({ value: event, done: false });
+    }
     if (this.failure) {
       const failure = this.failure;
       this.failure = undefined;

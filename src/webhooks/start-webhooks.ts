@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { WebhookServices } from '../../subgraphs/shared/webhook-services.js';
 import type { AppConfig } from '../config/config.js';
+import type { LiveTallies } from '../observability/live-tallies.js';
 import type { WebhookAttemptTallies } from '../observability/webhook-tallies.js';
 import type { LiveEventBus } from '../store/live-event-bus.js';
 import type { Store } from '../store/store.js';
@@ -50,6 +51,8 @@ export function startWebhooks(p: {
   bus: LiveEventBus;
   /** Delivery attempts by outcome, for /metrics. */
   attempts?: WebhookAttemptTallies;
+  /** Subscriptions open, events delivered and subscriptions dropped, for /metrics. */
+  liveTallies?: LiveTallies;
 }): RunningWebhooks {
   const { webhooks: settings } = p.config;
   const worker = startDeliveryWorker({
@@ -83,7 +86,12 @@ export function startWebhooks(p: {
       ),
     );
   };
-  const live = liveHub({ bus: p.bus, bufferEvents: p.config.live.bufferEvents, startWatching });
+  const live = liveHub({
+    bus: p.bus,
+    bufferEvents: p.config.live.bufferEvents,
+    startWatching,
+    tallies: p.liveTallies,
+  });
   const services = createWebhookServices({
     store: p.store,
     publish,

@@ -4,7 +4,7 @@ import type { X402Config } from '../account/types.js';
 import type { AccountServices, CallerIdentity, PresentedPaymentShape } from './account-services.js';
 import type { CcipServices } from './ccip-services.js';
 import { RequestLoaders } from './define-loader.js';
-import type { LiveServices } from './live-services.js';
+import type { LiveServices, LiveVia } from './live-services.js';
 import type { WebhookServices } from './webhook-services.js';
 
 /** Facts about the running service that resolvers report; implemented by the server at start. */
@@ -45,6 +45,8 @@ export interface GraphContext {
   payment?: PresentedPaymentShape | undefined;
   /** Absolute URL of the request (x402 `resource` of offers made by resolvers). */
   requestUrl: string;
+  /** A subscription's transport and resume point, set by the streaming transports (src/http/graphql-streams.ts). */
+  live?: LiveVia;
 }
 
 export function newGraphContext(params: {

@@ -21,7 +21,7 @@ export function liveEvents(
     } catch (err) {
       return Promise.reject(err);
     }
-    return context.app.live.open(watch);
+    return context.app.live.open(watch, context.live);
   };
 }
 

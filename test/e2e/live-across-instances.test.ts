@@ -45,17 +45,22 @@ describe('two instances on one Redis', () => {
     cleanups.push(() => b.close());
     expect(b.live.bus.kind).toBe('redis');
 
+    const query = `subscription { walletTransfers(addresses: ["${bob}"]) { id type data } }`;
     const client = createSseClient({ url: `${b.url}/graphql`, retryAttempts: 0 });
-    const subscription = reading(
-      client.iterate({ query: `subscription { walletTransfers(addresses: ["${bob}"]) { id type data } }` }),
-    );
+    const subscription = reading(client.iterate({ query }));
     await until(() => b.live.open() === 1, 'the subscription on B');
+    // A subscriber on A too: each instance's chain detector now watches bob, so both detect the transfer.
+    const onA = reading(createSseClient({ url: `${a.url}/graphql`, retryAttempts: 0 }).iterate({ query }));
+    await until(() => a.live.open() === 1, 'the subscription on A');
+    const heardOnA: string[] = [];
+    a.live.bus.listen((e) => void heardOnA.push(e.id));
 
-    // alice sends bob ETH on the chain both instances watch: detected, published and delivered once.
+    // alice sends bob ETH on the chain both instances watch: detected by both, published once, delivered once to each.
     let out = '';
     const code = await runDemo(['eth', bob, '0.03'], { env: { API_URL: a.url }, write: (t) => void (out += t) });
     expect(code, out).toBe(0);
-    await until(() => subscription.got.length >= 1, 'the transfer on B');
+    await until(() => subscription.got.length >= 1 && onA.got.length >= 1, 'the transfer on B and on A');
+    const transferId = (subscription.got[0] as { walletTransfers: { id: string } }).walletTransfers.id;
 
     // An event as A's detectors publish it, and the same event published again by B: B's subscriber gets it once.
     const event: BusEvent = {
@@ -74,9 +79,15 @@ describe('two instances on one Redis', () => {
     expect(ids[1]).toBe('evt_live_across_1');
     const transfer = (subscription.got[0] as { walletTransfers: { data: { to: string } } }).walletTransfers;
     expect(transfer.data.to.toLowerCase()).toBe(bob.toLowerCase());
+    // Two detections, one publication (the id's SET NX claim): the bus carried it once, A's subscriber got it once.
+    expect(heardOnA.filter((id) => id === transferId)).toHaveLength(1);
+    const idsOnA = onA.got.map((d) => (d as { walletTransfers: { id: string } }).walletTransfers.id);
+    expect(idsOnA.filter((id) => id === transferId)).toHaveLength(1);
 
-    // SIGTERM's graceful stop: the open stream completes (no error) before the instance is gone.
+    // SIGTERM's graceful stop: the open streams complete (no error) before the instance is gone.
     await b.close();
     expect(await subscription.done).toBe(true);
+    await a.close();
+    expect(await onA.done).toBe(true);
   });
 });

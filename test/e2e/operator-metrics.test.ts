@@ -81,6 +81,9 @@ describe('/metrics: the families an operator runs the service by (docs/operators
       x402_offers_total: { type: 'counter', labels: [] },
       x402_settlements_total: { type: 'counter', labels: [] },
       x402_payment_failures_total: { type: 'counter', labels: [] },
+      live_subscriptions_open: { type: 'gauge', labels: ['transport'] },
+      live_events_delivered_total: { type: 'counter', labels: ['transport'] },
+      live_subscriptions_dropped_total: { type: 'counter', labels: ['transport'] },
     };
     for (const [name, { type, labels }] of Object.entries(expected)) {
       expect(families.get(name)?.type, name).toBe(type);

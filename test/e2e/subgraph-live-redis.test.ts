@@ -43,10 +43,10 @@ describe('a subgraph served alone with REDIS_URL (npm run subgraph -- ens)', () 
     cleanups.push(() => started.stop());
     const ens = started.subgraphs.get('ens')!;
     // Two other instances of the deployment (a server and another subgraph), on the same Redis and key prefix.
-    const redis = loadConfig({ REDIS_URL: TEST_REDIS_URL }).redis;
+    const { redis, live } = loadConfig({ REDIS_URL: TEST_REDIS_URL });
     const others: LiveEventBus[] = [];
     for (let i = 0; i < 2; i += 1) {
-      const bus = await openLiveEventBus({ redis, prefix });
+      const bus = await openLiveEventBus({ redis, prefix, replay: live.replay });
       cleanups.push(() => bus.close());
       others.push(bus);
     }

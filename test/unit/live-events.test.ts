@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { liveWatch } from '../../src/arguments/live-arguments.js';
+import { LiveTallies } from '../../src/observability/live-tallies.js';
 import { type BusEvent, inProcessEventBus, type LiveEventBus } from '../../src/store/live-event-bus.js';
 import { redisEventBus } from '../../src/store/redis-live-event-bus.js';
 import { liveHub } from '../../src/webhooks/live-hub.js';
@@ -7,6 +8,7 @@ import { LiveStream } from '../../src/webhooks/live-stream.js';
 import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 
 const ALICE = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
+const REPLAY = { windowMs: 60_000, maxEvents: 100 };
 const transfer = (id: string, to = ALICE): BusEvent => ({
   id,
   type: 'wallet.transfer',
@@ -36,7 +38,9 @@ describe('a subscription checks its arguments as a webhook filter of its family'
   it('refuses what a webhook would refuse, as a 400 naming the argument', () => {
     expect(() => liveWatch('wallet', { addresses: ['0x12'] })).toThrow(/parameter addresses\.0/);
     expect(() => liveWatch('farcaster', { fids: [] })).toThrow(/parameter fids/);
-    expect(() => liveWatch('price', { prices: [{ symbol: 'ETH' }] })).toThrow(/exactly one of above or below/);
+    expect(() => liveWatch('price', { prices: [{ symbol: 'ETH' }] })).toThrow(
+      /exactly one of above, below or everyRefresh/,
+    );
     expect(() => liveWatch('ens', { names: ['alice.eth'], events: ['wallet.transfer'] })).toThrow(
       /wallet.transfer is not one of ens\.transfer/,
     );
@@ -79,7 +83,7 @@ async function collect(hub: ReturnType<typeof liveHub>, addresses: string[]): Pr
 
 describe('the live event bus', () => {
   it('in process: a subscription hears the events its watch wants, and the detectors learn what it watches', async () => {
-    const bus = inProcessEventBus();
+    const bus = inProcessEventBus(REPLAY);
     const watching: string[][] = [];
     const hub = liveHub({ bus, bufferEvents: 10, startWatching: async (e) => void watching.push([...e]) });
     const ids = await collect(hub, [ALICE]);
@@ -96,7 +100,7 @@ describe('the live event bus', () => {
     const prefix = testKeyPrefix('live-bus');
     cleanups.push(() => deleteKeysUnder(TEST_REDIS_URL, prefix));
     const open = async (): Promise<LiveEventBus> => {
-      const bus = await redisEventBus({ target: { kind: 'single', url: TEST_REDIS_URL }, prefix });
+      const bus = await redisEventBus({ target: { kind: 'single', url: TEST_REDIS_URL }, prefix, replay: REPLAY });
       cleanups.push(() => bus.close());
       return bus;
     };
@@ -108,6 +112,101 @@ describe('the live event bus', () => {
     for (let waited = 0; ids.length < 2 && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
     await new Promise((r) => setTimeout(r, 100));
     expect(ids).toEqual(['x1', 'x2']);
+    hub.stop();
+  });
+});
+
+describe('the replay log a reconnecting client resumes from (Last-Event-ID)', () => {
+  const positions = (events: { position: string }[]) => events.map((e) => e.position);
+  const ids = (events: { id: string }[]) => events.map((e) => e.id);
+
+  it('in process: gives the events after a position, oldest first, at most maxEvents and none older than the window', async () => {
+    let now = Date.UTC(2026, 0, 1);
+    const bus = inProcessEventBus({ windowMs: 60_000, maxEvents: 3 }, () => now);
+    const heard: { id: string; position: string }[] = [];
+    bus.listen((e) => void heard.push(e));
+    await bus.publish([transfer('r1'), transfer('r2')]);
+    now += 1;
+    await bus.publish([transfer('r3'), transfer('r2')]);
+    expect(ids(heard)).toEqual(['r1', 'r2', 'r3']);
+    // Positions grow within one millisecond and across: the SSE ids a client sends back.
+    expect(positions(heard)).toEqual([`${now - 1}-0`, `${now - 1}-1`, `${now}-0`]);
+    expect(ids(await bus.since(heard[0]!.position))).toEqual(['r2', 'r3']);
+    expect(await bus.since(heard[2]!.position)).toEqual([]);
+    // Count: the fourth event pushes the first out.
+    await bus.publish([transfer('r4')]);
+    expect(ids(await bus.since('0-0'))).toEqual(['r2', 'r3', 'r4']);
+    // Time: past the window, nothing is kept.
+    now += 60_001;
+    expect(await bus.since('0-0')).toEqual([]);
+    // A Last-Event-ID this service never gave out resumes nothing.
+    expect(await bus.since('not-a-position')).toEqual([]);
+  });
+
+  it('on Redis: an instance replays what another published, the newest maxEvents within the window', async () => {
+    const prefix = testKeyPrefix('live-replay');
+    cleanups.push(() => deleteKeysUnder(TEST_REDIS_URL, prefix));
+    let now = Date.now();
+    const open = async (maxEvents: number): Promise<LiveEventBus> => {
+      const bus = await redisEventBus({
+        target: { kind: 'single', url: TEST_REDIS_URL },
+        prefix,
+        replay: { windowMs: 60_000, maxEvents },
+        now: () => now,
+      });
+      cleanups.push(() => bus.close());
+      return bus;
+    };
+    const [a, b] = await Promise.all([open(100), open(2)]);
+    const heard: { id: string; position: string }[] = [];
+    b.listen((e) => void heard.push(e));
+    await a.publish([transfer('s1'), transfer('s2'), transfer('s3')]);
+    for (let waited = 0; heard.length < 3 && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    expect(ids(heard)).toEqual(['s1', 's2', 's3']);
+    expect(ids(await a.since(heard[0]!.position))).toEqual(['s2', 's3']);
+    expect(positions(await a.since(heard[0]!.position))).toEqual(positions(heard.slice(1)));
+    // b keeps (reads) the newest two.
+    expect(ids(await b.since('0-0'))).toEqual(['s2', 's3']);
+    // Past the window (counted from this instance's clock, which started before the events were added).
+    now += 120_000;
+    expect(await a.since('0-0')).toEqual([]);
+  });
+
+  it('a resuming subscription gets the missed events it wants, then the live ones, each once', async () => {
+    const bus = inProcessEventBus(REPLAY);
+    const heard: { position: string }[] = [];
+    bus.listen((e) => void heard.push(e));
+    await bus.publish([transfer('m0')]);
+    const seen = heard[0]!.position;
+    // Missed while away: two for ALICE, one for someone else.
+    await bus.publish([transfer('m1'), transfer('m2', '0x00000000000000000000000000000000000000ff'), transfer('m3')]);
+    const tallies = new LiveTallies();
+    const hub = liveHub({ bus, bufferEvents: 10, startWatching: async () => {}, tallies });
+    const events = await hub.open(liveWatch('wallet', { addresses: [ALICE] }), {
+      transport: 'sse',
+      resumeAfter: seen,
+    });
+    expect(tallies.open.get('sse')).toBe(1);
+    await bus.publish([transfer('m4'), transfer('m3')]);
+    const got: { id: string; position?: string }[] = [];
+    for (let i = 0; i < 3; i++) got.push((await events.next()).value);
+    expect(ids(got)).toEqual(['m1', 'm3', 'm4']);
+    expect(got.every((e) => typeof e.position === 'string')).toBe(true);
+    expect(tallies.delivered.get('sse')).toBe(3);
+    await events.return?.();
+    expect(tallies.open.get('sse')).toBe(0);
+    hub.stop();
+  });
+
+  it('a subscription dropped for a slow reader is counted by its transport', async () => {
+    const bus = inProcessEventBus(REPLAY);
+    const tallies = new LiveTallies();
+    const hub = liveHub({ bus, bufferEvents: 1, startWatching: async () => {}, tallies });
+    const events = await hub.open(liveWatch('wallet', { addresses: [ALICE] }), { transport: 'websocket' });
+    await bus.publish([transfer('d1'), transfer('d2')]);
+    await expect(events.next()).rejects.toThrow(/subscription dropped/);
+    expect(tallies.dropped.get('websocket')).toBe(1);
+    expect(tallies.open.get('websocket')).toBe(0);
     hub.stop();
   });
 });

@@ -6,11 +6,14 @@ import { pino } from 'pino';
 import { createPublicClient, custom, type Hex, HttpRequestError, toHex } from 'viem';
 import { mainnet } from 'viem/chains';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveWatch } from '../../src/arguments/live-arguments.js';
+import { createWebhookBody, parseWebhookInput } from '../../src/arguments/webhook-body.js';
 import { loadConfig } from '../../src/config/config.js';
 import type { FarcasterCastRecord } from '../../src/sources/farcaster/farcaster-records.js';
 import type { FarcasterSources } from '../../src/sources/farcaster/farcaster-sources.js';
 import type { PriceSources } from '../../src/sources/prices/price-sources.js';
 import type { ChainRpcClient } from '../../src/sources/rpc/chain-clients.js';
+import { inProcessEventBus } from '../../src/store/live-event-bus.js';
 import { openSqliteStore, type SqliteStore } from '../../src/store/sqlite-store.js';
 import { nextAttemptAt } from '../../src/webhooks/delivery-worker.js';
 import { chainEventDetector } from '../../src/webhooks/detectors/chain-event-detector.js';
@@ -18,6 +21,7 @@ import { farcasterDetector } from '../../src/webhooks/detectors/farcaster-detect
 import { priceAlertDetector } from '../../src/webhooks/detectors/price-alert-detector.js';
 import { eventId } from '../../src/webhooks/event-id.js';
 import { eventPublisher } from '../../src/webhooks/event-publisher.js';
+import { isLiveEvent, liveHub } from '../../src/webhooks/live-hub.js';
 import { eventMonth } from '../../src/webhooks/webhook-plans.js';
 
 const WALLET = `0x${'ab'.repeat(20)}`;
@@ -90,6 +94,85 @@ describe('price.alert', () => {
       { symbol: 'ETH', price: 3001, threshold: 3000, direction: 'above', previousPrice: 2950 },
     ]);
     expect(sent.every((p) => p.type === 'price.alert')).toBe(true);
+  });
+});
+
+describe('price.alert on every refresh (a subscription’s everyRefresh)', () => {
+  it('fires on each new refresh of the prices source, whatever the price, once across instances', async () => {
+    let quote = { price: 3000, quotedAt: 100 };
+    const prices = {
+      coingecko: {
+        marketQuotes: async (ids: readonly string[]) =>
+          new Map(ids.map((id) => [id, { coingeckoId: id, priceUsd: quote.price, quotedAt: quote.quotedAt }])),
+      },
+    } as unknown as PriceSources;
+    const bus = inProcessEventBus({ windowMs: 60_000, maxEvents: 100 });
+    const hub = liveHub({ bus, bufferEvents: 10, startWatching: async () => {} });
+    const events = await hub.open(liveWatch('price', { prices: [{ symbol: 'eth', everyRefresh: true }] }));
+    const record = eventPublisher({ store });
+    const publish = async (detected: Parameters<typeof record>[0], cursors?: Record<string, string>) => {
+      const pending = await record(detected, cursors);
+      await bus.publish(detected.filter(isLiveEvent));
+      return pending;
+    };
+    const wanted = async () => hub.watchers();
+    const instances = [0, 1].map(() => priceAlertDetector({ prices, store, wanted, publish, intervalMs: 1000 }));
+    const refresh = async (next: typeof quote) => {
+      quote = next;
+      for (const detector of instances) await detector.step();
+    };
+    await refresh({ price: 3000, quotedAt: 100 });
+    // The source has not refreshed: nothing new.
+    await refresh({ price: 3000, quotedAt: 100 });
+    // Refreshed at the same price, then at another.
+    await refresh({ price: 3000, quotedAt: 160 });
+    await refresh({ price: 2990.5, quotedAt: 220 });
+    hub.completeAll();
+    const got: unknown[] = [];
+    for await (const event of events) got.push({ timestamp: event.timestamp, ...event.data });
+    expect(got).toEqual([
+      {
+        timestamp: new Date(100_000).toISOString(),
+        symbol: 'ETH',
+        price: 3000,
+        threshold: null,
+        direction: 'refresh',
+        previousPrice: null,
+      },
+      {
+        timestamp: new Date(160_000).toISOString(),
+        symbol: 'ETH',
+        price: 3000,
+        threshold: null,
+        direction: 'refresh',
+        previousPrice: 3000,
+      },
+      {
+        timestamp: new Date(220_000).toISOString(),
+        symbol: 'ETH',
+        price: 2990.5,
+        threshold: null,
+        direction: 'refresh',
+        previousPrice: 3000,
+      },
+    ]);
+    hub.stop();
+  });
+
+  it('is a subscription’s argument only: exactly one of above, below or everyRefresh; a webhook keeps its thresholds', () => {
+    expect(liveWatch('price', { prices: [{ symbol: 'eth', everyRefresh: true }] }).filters.prices).toEqual([
+      { symbol: 'ETH', everyRefresh: true },
+    ]);
+    expect(() => liveWatch('price', { prices: [{ symbol: 'ETH', above: 1, everyRefresh: true }] })).toThrow(
+      /exactly one of above, below or everyRefresh/,
+    );
+    expect(() =>
+      parseWebhookInput(createWebhookBody, {
+        url: 'https://hooks.example.org',
+        events: ['price.alert'],
+        filters: { prices: [{ symbol: 'ETH', everyRefresh: true }] },
+      }),
+    ).toThrow(/parameter filters\.prices\.0/);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { PartMode, PartState } from '../../config/part-modes.js';
+import { LIVE_TRANSPORTS } from '../../observability/live-tallies.js';
 import type { OperationTallies } from '../../observability/operation-tallies.js';
 import {
   type ScrapedSeries,
@@ -194,6 +195,31 @@ function registerWebhookFamilies(registry: Registry, s: OperatorMetricSources): 
   });
 }
 
+/** GraphQL subscriptions: open now, events delivered, subscriptions dropped for a slow reader; by transport. */
+function registerLiveFamilies(registry: Registry, s: OperatorMetricSources): void {
+  const { live } = s.telemetry;
+  const byTransport = (counts: Map<string, number>) =>
+    LIVE_TRANSPORTS.map((transport) => ({ labels: { transport }, value: counts.get(transport) ?? 0 }));
+  scrapedGauge(registry, {
+    name: 'live_subscriptions_open',
+    help: 'GraphQL subscriptions open on this instance, by transport (sse, websocket)',
+    labelNames: ['transport'],
+    series: () => byTransport(live.open),
+  });
+  scrapedCounter(registry, {
+    name: 'live_events_delivered_total',
+    help: 'Subscription events this instance handed to a transport (sse, websocket), replayed ones included',
+    labelNames: ['transport'],
+    series: () => byTransport(live.delivered),
+  });
+  scrapedCounter(registry, {
+    name: 'live_subscriptions_dropped_total',
+    help: 'Subscriptions ended because their reader let LIVE_BUFFER_EVENTS events wait, by transport',
+    labelNames: ['transport'],
+    series: () => byTransport(live.dropped),
+  });
+}
+
 /** Access: refusals by mode and limit, x402 offers, settlements, failures by stage. */
 function registerAccessFamilies(registry: Registry, s: OperatorMetricSources): void {
   const { access } = s.telemetry;
@@ -239,5 +265,6 @@ export function registerOperatorMetrics(registry: Registry, s: OperatorMetricSou
   registerStoreFamilies(registry, s);
   registerWebhookFamilies(registry, s);
   registerAccessFamilies(registry, s);
+  registerLiveFamilies(registry, s);
   registerPartFamilies(registry, s);
 }
