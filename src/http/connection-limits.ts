@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anonymousNetwork } from '../access/client-address.js';
 import type { AppConfig } from '../config/config.js';
 import { ApiError } from '../errors/api-error.js';
@@ -40,10 +40,14 @@ export interface ConnectionShares {
  * answered 503 SERVICE_UNAVAILABLE with `Connection: close` (through the one error renderer, with every header an
  * answer gets), and it holds no place meanwhile. Node's own `maxConnections` would reset it without a word. A
  * connection that sends no byte within `firstByteTimeoutMs` is closed: silent sockets do not hold places for the whole
- * headers timeout (one that has started its headers has the headers timeout to finish them).
- * @example limitConnections(app, { ...config.connections, isTrustedProxy, clientOf })
+ * headers timeout (one that has started its headers has the headers timeout to finish them). Returns the refusal of a
+ * request on a connection past a limit (undefined: none), which the request entry hook (request-entry.ts) raises.
+ * @example const refusal = limitConnections(app, { ...config.connections, isTrustedProxy, clientOf })
  */
-export function limitConnections(app: FastifyInstance, shares: ConnectionShares): void {
+export function limitConnections(
+  app: FastifyInstance,
+  shares: ConnectionShares,
+): (request: FastifyRequest) => ApiError | undefined {
   const { max, maxPerAddress } = shares;
   let open = 0;
   const byClient = new Map<string, number>();
@@ -78,11 +82,11 @@ export function limitConnections(app: FastifyInstance, shares: ConnectionShares)
       else byClient.set(client, left);
     });
   });
-  app.addHook('onRequest', (request, _reply, done) => {
+  return (request) => {
     const reason = refused.get(request.raw.socket);
-    if (reason === undefined) return done();
-    done(new ApiError('SERVICE_UNAVAILABLE', reason, {}, { Connection: 'close', 'Retry-After': '1' }));
-  });
+    if (reason === undefined) return undefined;
+    return new ApiError('SERVICE_UNAVAILABLE', reason, {}, { Connection: 'close', 'Retry-After': '1' });
+  };
 }
 
 /**

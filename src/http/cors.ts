@@ -1,5 +1,5 @@
 import fastifyCors from '@fastify/cors';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { RATE_LIMIT_HEADERS } from '../../rest-compat/openapi/rate-limit-headers.js';
 
 /** Response headers a browser script may read: limits, the 429's wait, the request id and the x402 offer and receipts. */
@@ -25,15 +25,18 @@ export function allowedOrigin(origins: '*' | ReadonlySet<string>, origin: string
   return origin !== undefined && origins.has(origin) ? origin : undefined;
 }
 
+/** The CORS headers of one answer, [lower-case name, value] in the order they are written. */
+export type CorsHeaders = (request: FastifyRequest) => readonly (readonly [string, string])[];
+
 /**
  * CORS on every route: `origins` (CORS_ORIGINS) may call from a browser, without credentials, since callers
  * authenticate with headers (X-API-Key, Authorization, X-PAYMENT), never cookies. @fastify/cors answers preflights
  * (OPTIONS to any path: 204 with the methods and the headers asked for, never counted); the other answers get the same
- * Allow-Origin and Expose-Headers from one light hook, since the plugin's own per-request hook costs ~3 µs (measured),
- * 5 % of a cached call.
- * @example await registerCors(app, config.corsOrigins)
+ * Allow-Origin and Expose-Headers from the returned function, which the request entry hook (request-entry.ts) applies,
+ * since the plugin's own per-request hook costs ~3 µs (measured), 5 % of a cached call.
+ * @example const cors = await registerCors(app, config.corsOrigins); cors(request) // [['access-control-allow-origin', '*'], …]
  */
-export async function registerCors(app: FastifyInstance, origins: '*' | readonly string[]): Promise<void> {
+export async function registerCors(app: FastifyInstance, origins: '*' | readonly string[]): Promise<CorsHeaders> {
   const allowed = origins === '*' ? '*' : new Set(origins);
   // In a context of its own, the plugin's hook runs for its OPTIONS route only.
   await app.register(async (preflights) => {
@@ -47,21 +50,16 @@ export async function registerCors(app: FastifyInstance, origins: '*' | readonly
       strictPreflight: false,
     });
   });
-  const exposed = EXPOSED_HEADERS.join(', ');
+  const exposed = ['access-control-expose-headers', EXPOSED_HEADERS.join(', ')] as const;
   if (allowed === '*') {
-    app.addHook('onRequest', (_request, reply, done) => {
-      reply.header('access-control-allow-origin', '*').header('access-control-expose-headers', exposed);
-      done();
-    });
-    return;
+    const any = [['access-control-allow-origin', '*'], exposed] as const;
+    return () => any;
   }
-  app.addHook('onRequest', (request, reply, done) => {
-    // The answer depends on the caller's Origin: shared caches must keep one copy per origin.
-    reply.header('vary', 'Origin');
+  // The answer depends on the caller's Origin: shared caches must keep one copy per origin.
+  const vary = ['vary', 'Origin'] as const;
+  const other = [vary] as const;
+  return (request) => {
     const origin = allowedOrigin(allowed, request.headers.origin);
-    if (origin !== undefined) {
-      reply.header('access-control-allow-origin', origin).header('access-control-expose-headers', exposed);
-    }
-    done();
-  });
+    return origin === undefined ? other : [vary, ['access-control-allow-origin', origin], exposed];
+  };
 }

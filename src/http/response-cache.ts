@@ -29,15 +29,22 @@ interface Entry {
  * The micro-cache key of a cacheable row's request: the row, its path parameters and only the query parameters the
  * row declares, in the order it declares them. A parameter the row does not take cannot make a new entry (the row's
  * schema drops it, so the answer is the same), and neither can the order parameters come in.
- * @example responseCacheKey(row)({ params: {}, query: { chain: 'base', pad: 'x' } }) // 'getGasPrices{}["base"]'
+ * @example responseCacheKey(row)({ params: {}, query: { chain: 'base', pad: 'x' } }) // 'getGasPrices{}"base",'
  */
 export function responseCacheKey(
   row: Pick<OperationRow, 'id' | 'params'>,
 ): (request: { params: unknown; query: unknown }) => string {
   const declared = Object.keys(row.params?.query?.shape ?? {});
+  // Concatenated, not one JSON.stringify of an array: this runs on every call of a cached row. Each path parameter is
+  // `/name=value` and each declared query parameter `value,` (null when absent), values JSON-encoded: unambiguous.
   return ({ params, query }) => {
+    let key = `${row.id}{`;
+    const path = (params ?? {}) as Record<string, unknown>;
+    for (const name in path) key += `/${name}=${JSON.stringify(path[name])}`;
+    key += '}';
     const asked = (query ?? {}) as Record<string, unknown>;
-    return `${row.id}${JSON.stringify(params ?? {})}${JSON.stringify(declared.map((name) => asked[name] ?? null))}`;
+    for (const name of declared) key += `${JSON.stringify(asked[name] ?? null)},`;
+    return key;
   };
 }
 

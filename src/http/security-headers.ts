@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify from 'fastify';
 
 /** Headers that are the framework's, not helmet's, in a probe answer. */
 const NOT_HELMETS = new Set(['content-type', 'content-length', 'date', 'connection', 'keep-alive']);
@@ -41,19 +41,13 @@ const API_OPTIONS: FastifyHelmetOptions = {
 };
 
 /**
- * Security headers on every answer: helmet's, computed at registration and set by one onRequest hook (the hot path
- * pays six property writes). HTML pages replace them with {@link htmlPageHeaders}. Returns them, for the answers
- * written before any hook runs (error-handler.ts).
- * @example const headers = await registerSecurityHeaders(app)
+ * Security headers on every answer: helmet's, computed once at start, [lower-case name, value] (the request entry hook,
+ * request-entry.ts, writes them: six property writes on the hot path). HTML pages replace them with
+ * {@link htmlPageHeaders}; answers written before any hook runs get them too (error-handler.ts).
+ * @example const headers = await apiSecurityHeaders() // { 'content-security-policy': "default-src 'none';…", … }
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<Record<string, string>> {
-  const apiHeaders = await helmetHeaders(API_OPTIONS);
-  const headers = Object.entries(apiHeaders);
-  app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of headers) reply.header(name, value);
-    done();
-  });
-  return apiHeaders;
+export function apiSecurityHeaders(): Promise<Record<string, string>> {
+  return helmetHeaders(API_OPTIONS);
 }
 
 const INLINE_SCRIPTS = /<script(?![^>]*\ssrc=)[^>]*>([\s\S]*?)<\/script>/g;

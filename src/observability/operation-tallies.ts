@@ -29,7 +29,14 @@ const ERROR_CODE = /^[A-Z][A-Z0-9_]{0,47}$/;
  */
 export class OperationTallies {
   private readonly published: ReadonlySet<string>;
-  private readonly byKey = new Map<string, OperationTally>();
+  /** Every tally, in the order each was first recorded. */
+  private readonly all: OperationTally[] = [];
+  /** The same tallies by surface, then operation: looked up on every run without building a key. */
+  private readonly bySurface: Record<OperationSurface, Map<string, OperationTally>> = {
+    graphql: new Map(),
+    rest: new Map(),
+    mcp: new Map(),
+  };
 
   constructor(publishedNames: Iterable<string>) {
     this.published = new Set(publishedNames);
@@ -43,17 +50,18 @@ export class OperationTallies {
 
   /** Records one run of an operation already labelled by {@link label}; `errorCode` when it failed. */
   record(surface: OperationSurface, operation: string, seconds: number, errorCode: string | undefined): void {
-    const key = `${surface} ${operation}`;
-    let tally = this.byKey.get(key);
+    const ofSurface = this.bySurface[surface];
+    let tally = ofSurface.get(operation);
     if (!tally) {
       tally = new OperationTally(surface, operation);
-      this.byKey.set(key, tally);
+      ofSurface.set(operation, tally);
+      this.all.push(tally);
     }
     tally.duration.record(seconds);
     if (errorCode !== undefined) countInto(tally.errors, ERROR_CODE.test(errorCode) ? errorCode : 'OTHER');
   }
 
   tallies(): IterableIterator<OperationTally> {
-    return this.byKey.values();
+    return this.all.values();
   }
 }

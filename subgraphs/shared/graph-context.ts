@@ -59,11 +59,16 @@ export function newGraphContext(params: {
   payment?: PresentedPaymentShape | undefined;
   requestUrl?: string;
 }): GraphContext {
+  // Spelled out, not spread: one object shape for every request's context (a spread of the params costs ~3 µs).
   return {
-    ...params,
-    caller: params.caller ?? unknownCaller,
-    requestUrl: params.requestUrl ?? params.publicBaseUrl,
+    requestId: params.requestId,
+    sources: params.sources,
+    app: params.app,
+    publicBaseUrl: params.publicBaseUrl,
     loaders: new RequestLoaders(),
+    caller: params.caller ?? unknownCaller,
+    payment: params.payment,
+    requestUrl: params.requestUrl ?? params.publicBaseUrl,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { ExecutionResult } from 'graphql';
 import type { InProcessGateway } from '../../gateway/in-process-gateway.js';
 import type { OperationSurface, OperationTallies } from '../../observability/operation-tallies.js';
-import { inSpan } from '../../observability/tracer.js';
+import { inSpan, tracingEnabled } from '../../observability/tracer.js';
 
 /** The code of a failed run: an ApiError's, or INTERNAL_ERROR for anything else thrown. */
 function thrownCode(err: unknown): string {
@@ -22,6 +22,7 @@ export function observeOperation<T>(
   errorCodeOf: (result: T) => string | undefined,
 ): Promise<T> {
   const operation = tallies.label(p.name);
+  if (!tracingEnabled()) return tallied(tallies, p.surface, operation, run, errorCodeOf);
   const attributes = { 'graphql.operation.name': operation, 'api.surface': p.surface };
   return inSpan(`graphql ${operation}`, attributes, async (span) => {
     const started = performance.now();
@@ -36,6 +37,26 @@ export function observeOperation<T>(
       throw err;
     }
   });
+}
+
+/** {@link observeOperation} without tracing: the run and its tally alone (no span, no attributes: every call pays this). */
+async function tallied<T>(
+  tallies: OperationTallies,
+  surface: OperationSurface,
+  operation: string,
+  run: () => Promise<T>,
+  errorCodeOf: (result: T) => string | undefined,
+): Promise<T> {
+  const started = performance.now();
+  let result: T;
+  try {
+    result = await run();
+  } catch (err) {
+    tallies.record(surface, operation, (performance.now() - started) / 1000, thrownCode(err));
+    throw err;
+  }
+  tallies.record(surface, operation, (performance.now() - started) / 1000, errorCodeOf(result));
+  return result;
 }
 
 /** The code of an execution result's first error (`extensions.code`), undefined when it has none. */

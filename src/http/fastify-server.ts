@@ -1,0 +1,41 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/config.js';
+import { requestLoggerFactory } from '../logging/request-logger.js';
+import { connectionOptions } from './connection-limits.js';
+import { clientErrorResponse, sendFrameworkError } from './error-handler.js';
+import { requestIdFor } from './request-id.js';
+import { proxyTrust } from './trusted-proxies.js';
+
+/** Request bodies are small JSON documents; 1 MiB bounds what a caller can make us parse. */
+const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The fastify instance the service answers on, with no route and no hook yet: its logger, proxy trust, connection
+ * timeouts, body limit and request ids, and the answers written before any hook runs (a request Node's parser refuses,
+ * a path that is not valid percent-encoding), which carry `answerHeaders` (the security headers, once known).
+ * @example const app = createFastifyServer({ config, logger }, answerHeaders)
+ */
+export function createFastifyServer(
+  deps: { config: AppConfig; logger: Logger },
+  answerHeaders: Readonly<Record<string, string>>,
+): FastifyInstance {
+  return Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    // request.log becomes a pino child only when a line is written (most requests write none at LOG_LEVEL=warn).
+    childLoggerFactory: (logger, bindings, options) => requestLoggerFactory(logger as Logger, bindings, options),
+    trustProxy: proxyTrust(deps.config.trustProxy),
+    // Keep-alive, headers and request timeouts (MAX_CONNECTIONS and the rest: README "Running behind a proxy").
+    ...connectionOptions(deps.config.connections),
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: requestIdFor,
+    clientErrorHandler: (err, socket) => {
+      if (socket.writable) socket.end(clientErrorResponse(err, answerHeaders));
+      else socket.destroy(err);
+    },
+    // A path parameter that is not valid percent-encoding ('/api/price/%') is a 400 in the envelope too.
+    frameworkErrors: (err, request, reply) => sendFrameworkError(err, request, reply, answerHeaders),
+    // CCIP calldata travels in the path; ERC-3668 requests run to a few KB of hex.
+    routerOptions: { maxParamLength: 16_384 },
+  });
+}

@@ -1,0 +1,32 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ApiError } from '../errors/api-error.js';
+import type { CorsHeaders } from './cors.js';
+
+/** What every request meets on its way in, before routing's hooks and its handler. */
+export interface RequestEntry {
+  /** The CORS headers of its answer (cors.ts). */
+  cors: CorsHeaders;
+  /** The security headers every API answer carries (security-headers.ts), lower-case names. */
+  securityHeaders: Readonly<Record<string, string>>;
+  /** Why a request on this connection is refused (connection-limits.ts); undefined: it is not. */
+  refusal: (request: FastifyRequest) => ApiError | undefined;
+}
+
+/**
+ * ONE onRequest hook for what every answer gets as its request arrives: X-Request-Id, the CORS headers, the security
+ * headers (in that order), then the refusal of a connection past its limits, which is answered with all of them. One
+ * callback hook instead of four: fastify's hook runner costs per hook, and this runs on every request.
+ * @example registerRequestEntry(app, { cors: await registerCors(app, origins), securityHeaders, refusal })
+ */
+export function registerRequestEntry(app: FastifyInstance, entry: RequestEntry): void {
+  const security = Object.entries(entry.securityHeaders).map(([name, value]) => [name.toLowerCase(), value] as const);
+  const { cors, refusal } = entry;
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    for (const [name, value] of cors(request)) reply.header(name, value);
+    for (const [name, value] of security) reply.header(name, value);
+    const refused = refusal(request);
+    if (refused === undefined) done();
+    else done(refused);
+  });
+}
