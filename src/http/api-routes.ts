@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { OperationTallies } from '../observability/operation-tallies.js';
-import type { HttpAppDeps } from './app.js';
 import { registerBatchRoutes } from './batch-route.js';
 import { registerDocumentRoutes } from './document-routes.js';
 import { registerGraphqlRoute } from './graphql-route.js';
+import type { HttpAppDeps } from './http-app-deps.js';
 import { mcpAllowedHosts, registerMcpRoute } from './mcp/mcp-route.js';
 import { observedGateway } from './observability/observe-operation.js';
 import { ResponseCache } from './response-cache.js';

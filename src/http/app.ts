@@ -1,45 +1,22 @@
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
-import type { RouteTable } from '../../rest-compat/route-row.js';
-import type { ServedDocument } from '../../rest-compat/routes/documents.js';
-import type { AccessGate } from '../access/access-gate.js';
 import type { AppConfig } from '../config/config.js';
-import type { InProcessGateway } from '../gateway/in-process-gateway.js';
 import { OperationTallies } from '../observability/operation-tallies.js';
 import { registerApiRoutes } from './api-routes.js';
 import { connectionShares, limitConnections } from './connection-limits.js';
 import { registerCors } from './cors.js';
 import { installErrorHandling } from './error-handler.js';
 import { createFastifyServer } from './fastify-server.js';
-import type { GraphContextFactory } from './graph-context-factory.js';
 import { graphiqlTabs } from './graphiql-tabs.js';
+import type { HttpAppDeps } from './http-app-deps.js';
 import { registerJsonBodyParser } from './json-body.js';
 import { registerLandingPage } from './landing-page.js';
-import type { AgentSurface } from './mcp/agent-surface.js';
 import { createHttpMetrics, registerMetrics } from './metrics.js';
 import { registerHttpSpans } from './observability/http-spans.js';
-import type { OperatorMetricSources } from './observability/operator-metrics.js';
 import { publishedOperationNames } from './observability/published-operation-names.js';
 import { registerRequestEntry } from './request-entry.js';
 import { apiSecurityHeaders } from './security-headers.js';
 import { uiAssets } from './ui-assets.js';
-
-export interface HttpAppDeps {
-  config: AppConfig;
-  logger: Logger;
-  gateway: InProcessGateway;
-  table: RouteTable;
-  operations: readonly CompiledOperationRow[];
-  /** Document rows with the bytes rendered at start. */
-  documents: readonly ServedDocument[];
-  /** MCP tools and resources (POST /mcp). */
-  agents: AgentSurface;
-  access: AccessGate;
-  contexts: GraphContextFactory;
-  /** What /metrics reports beyond HTTP: the server's tallies, its sources, its store's outbox. */
-  observed: Omit<OperatorMetricSources, 'operations'>;
-}
 
 /**
  * What every request meets before its route: one error renderer, its span (when tracing), the JSON body parser, and
