@@ -31,6 +31,11 @@ export const LIVE_AREA = {
       z.coerce.number().int().min(1).max(1_000_000),
       'the most published events kept for reconnecting SSE clients (the oldest go first), in process or in the Redis stream',
     ),
+    LIVE_REPLAY_BYTES: withDefault(
+      '8388608',
+      z.coerce.number().int().min(1024).max(1_073_741_824),
+      'the most bytes of events (as JSON) kept in process for reconnecting SSE clients, and given to one resuming client from the Redis stream (the oldest go first)',
+    ),
   },
 } as const satisfies ConfigArea;
 
@@ -40,7 +45,7 @@ export interface LiveConfig {
     eventsPerCall: number;
     bufferEvents: number;
     /** What the live bus keeps for a client resuming with Last-Event-ID (src/store/live-event-bus.ts). */
-    replay: { windowMs: number; maxEvents: number };
+    replay: { windowMs: number; maxEvents: number; maxBytes: number };
   };
 }
 
@@ -50,7 +55,11 @@ export function liveConfig(e: SettingsOf<typeof LIVE_AREA.variables>): LiveConfi
       maxSubscriptionsPerCaller: e.LIVE_MAX_SUBSCRIPTIONS_PER_CALLER,
       eventsPerCall: e.LIVE_EVENTS_PER_CALL,
       bufferEvents: e.LIVE_BUFFER_EVENTS,
-      replay: { windowMs: e.LIVE_REPLAY_SECONDS * 1000, maxEvents: e.LIVE_REPLAY_EVENTS },
+      replay: {
+        windowMs: e.LIVE_REPLAY_SECONDS * 1000,
+        maxEvents: e.LIVE_REPLAY_EVENTS,
+        maxBytes: e.LIVE_REPLAY_BYTES,
+      },
     },
   };
 }

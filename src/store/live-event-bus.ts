@@ -20,11 +20,13 @@ export interface LoggedEvent extends BusEvent {
 
 /**
  * What the bus keeps of what it published, for a client that reconnects (LIVE_REPLAY_SECONDS, LIVE_REPLAY_EVENTS):
- * the events of the last `windowMs`, at most `maxEvents` of them (the oldest go first).
+ * the events of the last `windowMs`, at most `maxEvents` of them and `maxBytes` of their JSON (the oldest go first).
  */
 export interface ReplayBounds {
   windowMs: number;
   maxEvents: number;
+  /** The most bytes of events (as JSON) kept, or given to one resuming client; the oldest go first. */
+  maxBytes: number;
 }
 
 /** How long an event id stays claimed: a detection of the same fact within it is not published again. */
@@ -56,13 +58,14 @@ const REMEMBERED_IDS = 50_000;
 /**
  * The embedded default's bus: one process, so the listeners are called in turn as an event is published; the replay
  * log is an array of the last published events, trimmed to its bounds as it grows and as it is read.
- * @example const bus = inProcessEventBus({ windowMs: 60_000, maxEvents: 10_000 }); bus.listen((e) => console.log(e.id))
+ * @example const bus = inProcessEventBus({ windowMs: 60_000, maxEvents: 10_000, maxBytes: 8 << 20 }); bus.listen((e) => console.log(e.id))
  */
 export function inProcessEventBus(replay: ReplayBounds, now: () => number = Date.now): LiveEventBus {
   const listeners = new Set<(event: LoggedEvent) => void>();
   const claimed = new Map<string, number>();
   // In publication order, so in position order: a resume finds its place by binary search.
-  const log: { position: ReplayPosition; event: LoggedEvent }[] = [];
+  const log: { position: ReplayPosition; event: LoggedEvent; bytes: number }[] = [];
+  let loggedBytes = 0;
   const nextPosition = positionClock(now);
   const claim = (id: string): boolean => {
     const at = now();
@@ -75,8 +78,13 @@ export function inProcessEventBus(replay: ReplayBounds, now: () => number = Date
   };
   const trim = () => {
     const oldest = now() - replay.windowMs;
-    let drop = Math.max(0, log.length - replay.maxEvents);
-    while (drop < log.length && log[drop]!.position.ms < oldest) drop += 1;
+    let drop = 0;
+    const dropOne = () => {
+      loggedBytes -= log[drop]!.bytes;
+      drop += 1;
+    };
+    while (drop < log.length && log.length - drop > replay.maxEvents) dropOne();
+    while (drop < log.length && (log[drop]!.position.ms < oldest || loggedBytes > replay.maxBytes)) dropOne();
     if (drop > 0) log.splice(0, drop);
   };
   return {
@@ -86,7 +94,12 @@ export function inProcessEventBus(replay: ReplayBounds, now: () => number = Date
         if (!claim(event.id)) continue;
         const position = nextPosition();
         const logged: LoggedEvent = { ...event, position: formatPosition(position) };
-        log.push({ position, event: logged });
+        const bytes = Buffer.byteLength(JSON.stringify(logged));
+        // One event larger than the whole budget is heard live but not kept (it would push out every other).
+        if (bytes <= replay.maxBytes) {
+          log.push({ position, event: logged, bytes });
+          loggedBytes += bytes;
+        }
         trim();
         for (const listener of listeners) listener(logged);
       }

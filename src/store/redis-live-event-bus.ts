@@ -36,7 +36,7 @@ return id
  * hears it.
  * Classic pub/sub reaches every node of a cluster, so one SUBSCRIBE on any node hears every PUBLISH. A message missed
  * while an instance's subscriber is reconnecting is not heard live; it stays in the stream for a client resuming.
- * @example const bus = await redisEventBus({ target: { kind: 'single', url }, prefix: 'api:', replay: { windowMs: 60_000, maxEvents: 10_000 } })
+ * @example const bus = await redisEventBus({ target: { kind: 'single', url }, prefix: 'api:', replay: { windowMs: 60_000, maxEvents: 10_000, maxBytes: 8 << 20 } })
  */
 export async function redisEventBus(p: {
   target: RedisTarget;
@@ -93,14 +93,19 @@ export async function redisEventBus(p: {
         'COUNT',
         p.replay.maxEvents,
       );
+      // Newest first: within maxBytes, as the in-process log keeps them.
       const events: LoggedEvent[] = [];
-      for (const [id, fields] of entries.reverse()) {
+      let bytes = 0;
+      for (const [id, fields] of entries) {
         const at = parsePosition(id);
         if (!at || at.ms < oldest || !isAfter(at, after)) continue;
-        const event = parseBusEvent(fields[1] ?? '', id);
+        const message = fields[1] ?? '';
+        bytes += Buffer.byteLength(message);
+        if (bytes > p.replay.maxBytes) break;
+        const event = parseBusEvent(message, id);
         if (event) events.push(event);
       }
-      return events;
+      return events.reverse();
     },
     async close() {
       listeners.clear();

@@ -23,7 +23,7 @@ describe('the live event bus on a 3-master Redis Cluster', () => {
       const bus = await redisEventBus({
         target: cluster.target,
         prefix: 'live-cluster:',
-        replay: { windowMs: 60_000, maxEvents: 1000 },
+        replay: { windowMs: 60_000, maxEvents: 1000, maxBytes: 1 << 20 },
       });
       buses.push(bus);
       return bus;

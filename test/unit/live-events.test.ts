@@ -8,7 +8,7 @@ import { LiveStream } from '../../src/webhooks/live-stream.js';
 import { deleteKeysUnder, TEST_REDIS_URL, testKeyPrefix } from '../helpers/test-redis.js';
 
 const ALICE = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
-const REPLAY = { windowMs: 60_000, maxEvents: 100 };
+const REPLAY = { windowMs: 60_000, maxEvents: 100, maxBytes: 1 << 20 };
 const transfer = (id: string, to = ALICE): BusEvent => ({
   id,
   type: 'wallet.transfer',
@@ -122,7 +122,7 @@ describe('the replay log a reconnecting client resumes from (Last-Event-ID)', ()
 
   it('in process: gives the events after a position, oldest first, at most maxEvents and none older than the window', async () => {
     let now = Date.UTC(2026, 0, 1);
-    const bus = inProcessEventBus({ windowMs: 60_000, maxEvents: 3 }, () => now);
+    const bus = inProcessEventBus({ windowMs: 60_000, maxEvents: 3, maxBytes: 1 << 20 }, () => now);
     const heard: { id: string; position: string }[] = [];
     bus.listen((e) => void heard.push(e));
     await bus.publish([transfer('r1'), transfer('r2')]);
@@ -151,7 +151,7 @@ describe('the replay log a reconnecting client resumes from (Last-Event-ID)', ()
       const bus = await redisEventBus({
         target: { kind: 'single', url: TEST_REDIS_URL },
         prefix,
-        replay: { windowMs: 60_000, maxEvents },
+        replay: { windowMs: 60_000, maxEvents, maxBytes: 1 << 20 },
         now: () => now,
       });
       cleanups.push(() => bus.close());
@@ -170,6 +170,32 @@ describe('the replay log a reconnecting client resumes from (Last-Event-ID)', ()
     // Past the window (counted from this instance's clock, which started before the events were added).
     now += 120_000;
     expect(await a.since('0-0')).toEqual([]);
+  });
+
+  it('keeps at most maxBytes of events (as JSON), in process and given from the Redis stream: the oldest go first', async () => {
+    const bytesOf = (e: BusEvent) => Buffer.byteLength(JSON.stringify({ ...e, position: `${Date.now()}-00` }));
+    // Room for two transfers' JSON, not three.
+    const maxBytes = 2 * bytesOf(transfer('b1')) + 4;
+    const local = inProcessEventBus({ windowMs: 60_000, maxEvents: 100, maxBytes });
+    await local.publish([transfer('b1'), transfer('b2'), transfer('b3')]);
+    expect(ids(await local.since('0-0'))).toEqual(['b2', 'b3']);
+    // An event larger than the whole budget is published but not kept.
+    const heard: string[] = [];
+    local.listen((e) => void heard.push(e.id));
+    await local.publish([transfer('b4'), { ...transfer('huger'), data: { memo: 'x'.repeat(maxBytes) } }]);
+    expect(heard).toEqual(['b4', 'huger']);
+    expect(ids(await local.since('0-0'))).toEqual(['b3', 'b4']);
+
+    const prefix = testKeyPrefix('live-replay-bytes');
+    cleanups.push(() => deleteKeysUnder(TEST_REDIS_URL, prefix));
+    const redis = await redisEventBus({
+      target: { kind: 'single', url: TEST_REDIS_URL },
+      prefix,
+      replay: { windowMs: 60_000, maxEvents: 100, maxBytes },
+    });
+    cleanups.push(() => redis.close());
+    await redis.publish([transfer('r-b1'), transfer('r-b2'), transfer('r-b3')]);
+    expect(ids(await redis.since('0-0'))).toEqual(['r-b2', 'r-b3']);
   });
 
   it('a resuming subscription gets the missed events it wants, then the live ones, each once', async () => {

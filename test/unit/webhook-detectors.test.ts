@@ -106,7 +106,7 @@ describe('price.alert on every refresh (a subscription’s everyRefresh)', () =>
           new Map(ids.map((id) => [id, { coingeckoId: id, priceUsd: quote.price, quotedAt: quote.quotedAt }])),
       },
     } as unknown as PriceSources;
-    const bus = inProcessEventBus({ windowMs: 60_000, maxEvents: 100 });
+    const bus = inProcessEventBus({ windowMs: 60_000, maxEvents: 100, maxBytes: 1 << 20 });
     const hub = liveHub({ bus, bufferEvents: 10, startWatching: async () => {} });
     const events = await hub.open(liveWatch('price', { prices: [{ symbol: 'eth', everyRefresh: true }] }));
     const record = eventPublisher({ store });
