@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChainKey } from '../../src/config/chains.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { localBaseNamesAddresses } from '../../src/embedded/chain/seed-steps/base-names.js';
 import { deployerAccount } from '../../src/embedded/chain/seed-steps/deployer-accounts.js';
 import { loadContractArtifact } from '../../src/sources/rpc/contract-artifacts.js';
 import { localChainClients } from '../helpers/local-chain-clients.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { startRpcCountingServer } from '../helpers/rpc-counting-server.js';
+import type { TestServer } from '../helpers/test-server.js';
 
 interface DomainsPage {
   data: { name: string; registrant: string | null; controller: string | null; expiration: string | null }[];
@@ -27,20 +28,7 @@ describe('Base names (chain 8453) resolve on Base itself: its registry and L2 re
   beforeAll(async () => {
     // The ENS record indexes poll Ethereum and Base each detector cycle: one cycle at start (they read the seed), then
     // none for a minute, so the calls counted here are the requests' own.
-    server = await startTestServer(
-      { ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', WEBHOOK_POLL_MS: '60000' },
-      { onRpcRequest: (chain, method) => rpc.push({ chain, method }) },
-    );
-    // Both chains' record indexes have read their seed (Ethereum's and Base's).
-    await vi.waitFor(
-      async () => {
-        for (const name of ['alice.eth', 'demo.base.eth']) {
-          const list = (await (await server.get(`/api/ens/records/${name}`)).json()) as { texts?: object };
-          expect(Object.keys(list.texts ?? {}).length, name).toBeGreaterThan(0);
-        }
-      },
-      { timeout: 30_000, interval: 100 },
-    );
+    server = await startRpcCountingServer((chain, method) => rpc.push({ chain, method }));
   });
   afterAll(async () => {
     await server?.close();

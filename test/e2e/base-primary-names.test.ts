@@ -4,14 +4,15 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcProvider } from 'ethers';
 import { createPublicClient, http, namehash, toCoinType } from 'viem';
 import { base, mainnet } from 'viem/chains';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChainKey } from '../../src/config/chains.js';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { loadPublishedContract } from '../../src/embedded/chain/published-contracts.js';
 import { localBaseNamesAddresses } from '../../src/embedded/chain/seed-steps/base-names.js';
 import { BASE_COIN_TYPE, reverseNameOf } from '../../src/sources/ens/reverse-names.js';
 import { localViemChain } from '../../src/sources/rpc/viem-chains.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { startRpcCountingServer } from '../helpers/rpc-counting-server.js';
+import type { TestServer } from '../helpers/test-server.js';
 
 const accounts = getDevAccounts().map((a) => a.address);
 const [, alice, bob, carol, dave] = accounts;
@@ -44,19 +45,7 @@ describe('Base primary names (Basenames: the name record of <address>.80002105.r
   beforeAll(async () => {
     // The ENS record indexes poll each chain each detector cycle: one cycle at start (they read the seed), then none
     // for a minute, so the calls counted here are the requests' own.
-    server = await startTestServer(
-      { ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', WEBHOOK_POLL_MS: '60000' },
-      { onRpcRequest: (chain, method) => rpc.push({ chain, method }) },
-    );
-    await vi.waitFor(
-      async () => {
-        for (const name of ['alice.eth', 'demo.base.eth']) {
-          const list = (await (await server.get(`/api/ens/records/${name}`)).json()) as { texts?: object };
-          expect(Object.keys(list.texts ?? {}).length, name).toBeGreaterThan(0);
-        }
-      },
-      { timeout: 30_000, interval: 100 },
-    );
+    server = await startRpcCountingServer((chain, method) => rpc.push({ chain, method }));
     mcp = new Client({ name: 'base-primary-names-test', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
   });

@@ -7,11 +7,12 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcProvider } from 'ethers';
 import { createPublicClient, type Hex, hexToBytes, http } from 'viem';
 import { mainnet } from 'viem/chains';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { DEMO_ACTIONS } from '../../src/embedded/demo-actions.js';
+import { startRpcCountingServer } from '../helpers/rpc-counting-server.js';
 import { bearer, signIn } from '../helpers/siwe-wallet.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import type { TestServer } from '../helpers/test-server.js';
 
 const [, alice, bob] = getDevAccounts().map((a) => a.address);
 const BASE_COIN_TYPE = 0x8000_2105;
@@ -39,17 +40,7 @@ describe('ENS records by their own keys and addresses of any coin (ENSIP-5, ENSI
   beforeAll(async () => {
     // The ENS record index polls Ethereum each detector cycle (and reads the values of the text keys a range changed):
     // one cycle at start (it reads the seed), then none for a minute, so the calls counted here are the requests' own.
-    server = await startTestServer(
-      { ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', WEBHOOK_POLL_MS: '60000' },
-      { onRpcRequest: (chain, method) => chain === 'ethereum' && rpcMethods.push(method) },
-    );
-    await vi.waitFor(
-      async () => {
-        const list = (await (await server.get('/api/ens/records/alice.eth')).json()) as { texts?: object };
-        expect(Object.keys(list.texts ?? {}).length).toBeGreaterThan(0);
-      },
-      { timeout: 30_000, interval: 100 },
-    );
+    server = await startRpcCountingServer((chain, method) => chain === 'ethereum' && rpcMethods.push(method));
     mcp = new Client({ name: 'ens-records-test', version: '1.0.0' });
     await mcp.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
   });

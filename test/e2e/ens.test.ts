@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
 import { expectEnvelope } from '../helpers/error-envelope.js';
-import { startTestServer, type TestServer } from '../helpers/test-server.js';
+import { startRpcCountingServer } from '../helpers/rpc-counting-server.js';
+import type { TestServer } from '../helpers/test-server.js';
 
 const [, alice, bob, carol, dave] = getDevAccounts().map((a) => a.address);
 const ens = localEnsAddresses();
@@ -15,17 +16,7 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
   beforeAll(async () => {
     // The ENS record index polls Ethereum each detector cycle: one cycle at start (it reads the seed), then none for
     // a minute, so the calls counted here are the requests' own.
-    server = await startTestServer(
-      { ANONYMOUS_DAILY_LIMIT: '1000000', ANONYMOUS_PER_MINUTE_LIMIT: '1000000', WEBHOOK_POLL_MS: '60000' },
-      { onRpcRequest: (chain, method) => chain === 'ethereum' && rpcMethods.push(method) },
-    );
-    await vi.waitFor(
-      async () => {
-        const list = (await (await server.get('/api/ens/records/alice.eth')).json()) as { texts?: object };
-        expect(Object.keys(list.texts ?? {}).length).toBeGreaterThan(0);
-      },
-      { timeout: 30_000, interval: 100 },
-    );
+    server = await startRpcCountingServer((chain, method) => chain === 'ethereum' && rpcMethods.push(method));
   });
   afterAll(async () => {
     await server?.close();
