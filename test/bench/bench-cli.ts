@@ -13,7 +13,8 @@ then compares /graphql with Hive Gateway and @apollo/gateway over the subgraphs.
 --rounds (default 5), --seconds per side per round (10), --warmup seconds (3), --connections (50). "cluster" instead
 starts a 3-master Redis Cluster and 1, 2, 4 instances on it and prints Redis round trips per counted call (cluster-bench.ts;
 BENCH_DURATION, BENCH_CONNECTIONS, BENCH_INSTANCES=1,2,4). "startup" times npm start and node dist/bundle/main.mjs to a
-200 from /api/health, in turn (BENCH_STARTUP_RUNS, 5 each; BENCH_SUITE=0 skips the test suite's wall time).
+200 from /api/health, in turn (BENCH_STARTUP_RUNS, 5 each; BENCH_SUITE=0 skips the test suite's wall time), and
+the first request of each surface 2 s after ready.
 A side that fails is marked and sits out the later rounds; every finished result is printed and written, also on
 Ctrl-C or SIGTERM, and every process the bench started is stopped on any exit.
 "live" opens 1,000 subscriptions over SSE, reads the memory per subscription, then times npm run demo -- eth from block to

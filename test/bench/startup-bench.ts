@@ -3,8 +3,11 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { encodeFunctionData, type Hex, namehash, parseAbi, toHex } from 'viem';
+import { packetToBytes } from 'viem/ens';
 import { freePort } from '../helpers/free-port.js';
 import { killGroupNow, onBenchExit } from './bench-exit.js';
+import { CROSS_SUBGRAPH_MIX } from './federation-bench.js';
 import { processCpuSeconds, processTreeCpuSeconds } from './process-cpu.js';
 import { spread } from './side-rounds.js';
 
@@ -17,6 +20,86 @@ interface ReadySample {
   treeCpuMs: number;
   /** The machine's load average (1 min) when this start began. */
   load1: number;
+  /** Each surface's first request, FIRST_REQUEST_AFTER_MS after ready (the node entry's starts only). */
+  firstRequests?: FirstRequest[];
+}
+
+/** One surface's first request after a start: wall time to its whole answer. */
+interface FirstRequest {
+  surface: string;
+  ms: number;
+  status: number;
+  /** Whether it was the start's very first request (the surfaces take turns at going first). */
+  first: boolean;
+}
+
+/** How long after ready the first requests are sent: the post-listen warm-ups (300 ms, 1.5 s) have run by then. */
+const FIRST_REQUEST_AFTER_MS = 2_000;
+
+const ccipAbi = parseAbi([
+  'function resolve(bytes name, bytes data) view returns (bytes result, uint64 expires, bytes sig)',
+  'function addr(bytes32 node) view returns (address)',
+]);
+/** The callData an OffchainResolver puts in its OffchainLookup for a subname's address (the embedded seed's). */
+const CCIP_LOOKUP: Hex = encodeFunctionData({
+  abi: ccipAbi,
+  functionName: 'resolve',
+  args: [
+    toHex(packetToBytes('dave.offchain.eth')),
+    encodeFunctionData({ abi: ccipAbi, functionName: 'addr', args: [namehash('dave.offchain.eth')] }),
+  ],
+});
+
+/** The first request of each surface a user meets: REST, GraphQL across subgraphs, MCP, CCIP-Read. */
+const FIRST_REQUESTS: { surface: string; path: string; init?: RequestInit }[] = [
+  { surface: 'REST GET /api/ens/resolve/alice.eth', path: '/api/ens/resolve/alice.eth' },
+  {
+    surface: 'GraphQL cross-subgraph (ensProfile)',
+    path: '/graphql',
+    init: {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ query: CROSS_SUBGRAPH_MIX[0] }),
+    },
+  },
+  {
+    surface: 'MCP tools/call get_token_price',
+    path: '/mcp',
+    init: {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'get_token_price', arguments: { symbol: 'ETH' } },
+      }),
+    },
+  },
+  { surface: 'CCIP-Read GET /ccip/{sender}/{data}.json', path: `/ccip/${'0x'.padEnd(42, '1')}/${CCIP_LOOKUP}.json` },
+];
+
+/** The surfaces' first requests, in turn from the `start`-th (so each goes first in some starts). */
+async function firstRequests(base: string, start: number): Promise<FirstRequest[]> {
+  await new Promise((resolve) => setTimeout(resolve, FIRST_REQUEST_AFTER_MS));
+  const timed: FirstRequest[] = [];
+  const from = start % FIRST_REQUESTS.length;
+  for (const r of [...FIRST_REQUESTS.slice(from), ...FIRST_REQUESTS.slice(0, from)]) {
+    const startedAt = performance.now();
+    const res = await fetch(`${base}${r.path}`, r.init);
+    await res.arrayBuffer();
+    timed.push({
+      surface: r.surface,
+      ms: performance.now() - startedAt,
+      status: res.status,
+      first: timed.length === 0,
+    });
+  }
+  return timed;
 }
 
 /** How a start is spawned: what `npm start` runs, through npm as a user types it, or the node entry alone. */
@@ -58,7 +141,7 @@ function serverPid(rootPid: number): number | undefined {
   return undefined;
 }
 
-async function readyOnce(main: string, method: StartMethod, repoRoot: string): Promise<ReadySample> {
+async function readyOnce(main: string, method: StartMethod, repoRoot: string, start = 0): Promise<ReadySample> {
   const dataDir = mkdtempSync(join(tmpdir(), 'api-startup-'));
   const port = await freePort();
   const load1 = loadavg()[0]!;
@@ -83,12 +166,15 @@ async function readyOnce(main: string, method: StartMethod, repoRoot: string): P
       if (ok) {
         const readyMs = performance.now() - startedAt;
         const server = serverPid(child.pid!) ?? child.pid!;
-        return {
+        const sample: ReadySample = {
           readyMs,
           serverCpuMs: processCpuSeconds(server) * 1000,
           treeCpuMs: processTreeCpuSeconds([child.pid!]) * 1000,
           load1,
         };
+        if (method === 'node dist/bundle/main.mjs')
+          sample.firstRequests = await firstRequests(`http://127.0.0.1:${port}`, start);
+        return sample;
       }
       if (performance.now() - startedAt > 120_000) throw new Error(`${method} was not ready within 120 s`);
       await new Promise((resolve) => setTimeout(resolve, 5));
@@ -183,7 +269,7 @@ export async function benchStartup(p: {
   const samples = new Map<StartMethod, ReadySample[]>(methods.map((m) => [m, []]));
   for (let i = 0; i < p.runs; i++) {
     for (const method of i % 2 === 0 ? methods : [...methods].reverse()) {
-      const sample = await readyOnce(p.main, method, p.repoRoot);
+      const sample = await readyOnce(p.main, method, p.repoRoot, i);
       samples.get(method)!.push(sample);
       p.log(
         `${method} ${i + 1}/${p.runs}: ready in ${Math.round(sample.readyMs)} ms, server CPU ` +
@@ -223,6 +309,7 @@ export function printStartup(r: StartupResult, write: (text: string) => void): v
         `${verdict(f)}; load (1 min) per start: ${loads}\n`,
     );
   }
+  printFirstRequests(r, write);
   write(
     `busy PORT: exit ${r.busyPort.exitCode} after ${s(r.busyPort.ms)} (goal < 1 s: ${r.busyPort.ms < 1000 && r.busyPort.exitCode === 1 ? 'PASS' : 'FAIL'}): ${r.busyPort.stderr}\n`,
   );
@@ -230,6 +317,35 @@ export function printStartup(r: StartupResult, write: (text: string) => void): v
     write(
       `npm test: ${s(r.suite.wallMs)} wall, exit ${r.suite.exitCode}, ${r.suite.files} files, ${r.suite.tests} tests, ` +
         `${r.suite.failed} failed; goal ≤ 180 s quiet: ${r.suite.wallMs <= 180_000 ? 'PASS' : 'FAIL'}\n`,
+    );
+  }
+}
+
+/** Each surface's first request after ready, median over the node entry's starts; goal ≤ 50 ms, judged at load ≤ 2. */
+function printFirstRequests(r: StartupResult, write: (text: string) => void): void {
+  const samples = r.ready.flatMap((f) => f.samples).filter((x) => x.firstRequests !== undefined);
+  if (samples.length === 0) return;
+  const judged = samples.every((x) => x.load1 <= 2);
+  write(
+    `first request of each surface, ${FIRST_REQUEST_AFTER_MS / 1000} s after ready (node entry, ${samples.length} starts):\n`,
+  );
+  for (const { surface } of FIRST_REQUESTS) {
+    const of = samples.map((x) => x.firstRequests!.find((f) => f.surface === surface)!);
+    const ms = of.map((f) => f.ms);
+    const statuses = [...new Set(of.map((f) => f.status))].join(',');
+    const m = median(ms);
+    const asFirst = of.filter((f) => f.first).map((f) => `${f.ms.toFixed(1)} ms`);
+    const result =
+      statuses !== '200'
+        ? `FAIL (status ${statuses})`
+        : !judged
+          ? 'NOT JUDGED (load above 2)'
+          : m <= 50
+            ? 'PASS'
+            : 'FAIL';
+    write(
+      `  ${surface}: median ${m.toFixed(1)} ms (${Math.min(...ms).toFixed(1)}–${Math.max(...ms).toFixed(1)}), ` +
+        `${asFirst.length > 0 ? `as the very first request ${asFirst.join(', ')}, ` : ''}status ${statuses}; goal ≤ 50 ms: ${result}\n`,
     );
   }
 }
