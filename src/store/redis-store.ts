@@ -169,6 +169,12 @@ export async function openRedisStore(params: {
 const tag = (entity: string): string => `{${entity}}`;
 
 /** The shared store (see {@link openRedisStore}); every read-modify-write is one Lua script. */
+/**
+ * How long a released concurrency slot waits for its key's next admission to carry it (one round trip fewer) before
+ * it is sent alone: under load a key's next call comes within it (npm run bench -- cluster counts the round trips).
+ */
+const RELEASE_FLUSH_MS = 5;
+
 export class RedisStore extends ForwardedWebhookStore implements Store {
   constructor(
     /** The connection (one Redis, or the cluster); for operator checks such as src/store/redis-durability.ts. */
@@ -260,10 +266,12 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
 
   /**
    * Slots given back but not yet removed, by slot key: the next admitKeyCall of that key removes them in its own round
-   * trip; whatever is left when the current I/O phase ends goes as one ZREM per key (releaseSlot resolves then).
+   * trip; whatever is left RELEASE_FLUSH_MS later goes as one ZREM per key (releaseSlot resolves then). A key's own
+   * next call is never refused for them (its script removes them before it counts); other instances may see them
+   * held that much longer.
    */
   private readonly pendingReleases = new Map<string, { tokens: string[]; done: (() => void)[] }>();
-  private releaseFlush: NodeJS.Immediate | undefined;
+  private releaseFlush: NodeJS.Timeout | undefined;
 
   releaseSlot(params: { key: string; token: string }): Promise<void> {
     let pending = this.pendingReleases.get(params.key);
@@ -272,7 +280,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
       this.pendingReleases.set(params.key, pending);
     }
     pending.tokens.push(params.token);
-    this.releaseFlush ??= setImmediate(() => this.flushReleases());
+    this.releaseFlush ??= setTimeout(() => this.flushReleases(), RELEASE_FLUSH_MS);
     const waiting = pending;
     return new Promise((resolve) => waiting.done.push(resolve));
   }
@@ -699,6 +707,11 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
   async close(): Promise<void> {
     for (const stop of this.closing.splice(0)) stop();
     if (this.redis.status === 'end') return;
+    // Slots given back and still waiting to ride along go now, before the connection ends.
+    if (this.releaseFlush) {
+      clearTimeout(this.releaseFlush);
+      this.flushReleases();
+    }
     try {
       await this.redis.quit();
     } catch {
