@@ -24,6 +24,8 @@ export interface ClusterRun {
    */
   evalshaPerCall: number;
   roundTripsPerCall: number;
+  /** The round trips per counted call by command (the MONITOR sample's, scripts' own left out). */
+  roundTripsByCommand: Record<string, number>;
   /** Per counted call, by command, the commands scripts run included (the eight most frequent). */
   perCall: Record<string, number>;
   /** Load average (1 min) when the run began and when it ended. */
@@ -75,8 +77,9 @@ async function commandCounts(cluster: RedisClusterProcesses): Promise<Map<string
 async function clientCommands(
   cluster: RedisClusterProcesses,
   during: () => Promise<void>,
-): Promise<{ sent: number; errors: number }> {
+): Promise<{ sent: number; errors: number; byCommand: Map<string, number> }> {
   let sent = 0;
+  const byCommand = new Map<string, number>();
   let errors = 0;
   const connections: Redis[] = [];
   try {
@@ -89,14 +92,17 @@ async function clientCommands(
       monitor.on('error', () => errors++);
       connections.push(monitor);
       monitor.on('monitor', (_time: string, _args: string[], source: string) => {
-        if (source !== 'lua') sent++;
+        if (source === 'lua') return;
+        sent++;
+        const command = String(_args[0] ?? '').toLowerCase();
+        byCommand.set(command, (byCommand.get(command) ?? 0) + 1);
       });
     }
     await during();
   } finally {
     for (const connection of connections) connection.disconnect();
   }
-  return { sent, errors };
+  return { sent, errors, byCommand };
 }
 
 const delta = (after: Map<string, number>, before: Map<string, number>, name: string) =>
@@ -206,6 +212,7 @@ export async function benchCluster(p: {
         completed,
         evalshaPerCall: delta(after, before, 'evalsha') / completed,
         roundTripsPerCall: 0,
+        roundTripsByCommand: {},
         perCall: Object.fromEntries(
           [...after.keys()]
             .map((command) => [command, delta(after, before, command) / completed] as const)
@@ -237,6 +244,11 @@ export async function benchCluster(p: {
         completed = results.reduce((sum, r) => sum + r['2xx'], 0);
       });
       run.roundTripsPerCall = sample.sent / completed;
+      run.roundTripsByCommand = Object.fromEntries(
+        [...sample.byCommand]
+          .sort((a, b) => b[1] - a[1])
+          .map(([command, sent]) => [command, Number((sent / completed).toFixed(3))]),
+      );
       run.monitorErrors = sample.errors;
       p.progress?.(result);
     }
@@ -270,6 +282,9 @@ export function printCluster(result: ClusterResult, write: (text: string) => voi
   for (const r of result.runs) {
     const commands = Object.entries(r.perCall).map(([command, calls]) => `${command} ${calls}`);
     write(`commands per call with ${r.instances} instance(s), scripts' own included: ${commands.join(', ')}\n`);
+    const trips = Object.entries(r.roundTripsByCommand).map(([command, sent]) => `${command} ${sent}`);
+    if (trips.length > 0)
+      write(`round trips per call with ${r.instances} instance(s), by command: ${trips.join(', ')}\n`);
   }
 }
 
