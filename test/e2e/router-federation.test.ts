@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient as createSseClient } from 'graphql-sse';
@@ -45,10 +45,10 @@ const CROSS_SUBGRAPH = {
  * Hive Gateway's config, as docs/live-data.md#under-a-router shows it: the wallet subgraph's subscriptions over GraphQL
  * over WebSocket; every other subgraph's over SSE, the gateway's default.
  */
-const GATEWAY_CONFIG = `export const gatewayConfig = {
-  transportEntries: { wallet: { options: { subscriptions: { kind: 'ws', location: '/graphql' } } } },
-};
-`;
+/** Hive Gateway's config file as docs/live-data.md#under-a-router gives it (the wallet subgraph over WebSocket). */
+const GATEWAY_CONFIG = /```js\n\/\/ gateway\.config\.mjs\n([\s\S]*?)```/.exec(
+  readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'live-data.md'), 'utf8'),
+)![1]!;
 
 /** `npm run demo -- <args>` with DEMO_RPC_URL, as a person sends to a subgraph's own chain: its transaction's hash. */
 function demo(rpcUrl: string, ...args: string[]): () => Promise<string> {
