@@ -46,6 +46,7 @@ import {
   type DebitResult,
   type InstanceHeartbeat,
   type KeyCallAdmission,
+  type KeyCallParams,
   type KeyRotation,
   type NameRecordKeys,
   type NameRecordKeysRemoval,
@@ -297,14 +298,7 @@ export class RedisStore extends ForwardedWebhookStore implements Store {
     this.pendingReleases.clear();
   }
 
-  async admitKeyCall(params: {
-    keyId: string;
-    slotKey: string;
-    max: number;
-    ttlMs: number;
-    counters: QuotaCounter[];
-    now: number;
-  }): Promise<KeyCallAdmission> {
+  async admitKeyCall(params: KeyCallParams): Promise<KeyCallAdmission> {
     assertCount('max', params.max, 0);
     assertCount('ttlMs', params.ttlMs, 1);
     const { counters, now } = params;

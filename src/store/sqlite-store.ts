@@ -23,6 +23,7 @@ import type {
   DebitRefund,
   DebitResult,
   KeyCallAdmission,
+  KeyCallParams,
   KeyRotation,
   NameRecordKeys,
   NameRecordKeysRemoval,
@@ -184,14 +185,7 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
     this.sql.slotDelete.run(params.key, params.token);
   }
 
-  async admitKeyCall(params: {
-    keyId: string;
-    slotKey: string;
-    max: number;
-    ttlMs: number;
-    counters: QuotaCounter[];
-    now: number;
-  }): Promise<KeyCallAdmission> {
+  async admitKeyCall(params: KeyCallParams): Promise<KeyCallAdmission> {
     // In-process: the three steps cost no round trip here.
     const token = await this.acquireSlot({
       key: params.slotKey,

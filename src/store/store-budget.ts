@@ -6,6 +6,7 @@ import {
   type DebitRefund,
   type DebitResult,
   type KeyCallAdmission,
+  type KeyCallParams,
   type QuotaCounter,
   type QuotaDecision,
   type Store,
@@ -68,7 +69,7 @@ const UNDO_LATE: Partial<Record<keyof Store, (store: Store, args: unknown[], res
     return typeof token === 'string' ? store.releaseSlot({ key, token }) : Promise.resolve();
   },
   admitKeyCall: (store, args, result) => {
-    const { slotKey, counters, now } = args[0] as { slotKey: string; counters: QuotaCounter[]; now: number };
+    const { slotKey, counters, now } = args[0] as KeyCallParams;
     const { token, quota } = result as KeyCallAdmission;
     return Promise.all([
       token === null ? undefined : store.releaseSlot({ key: slotKey, token }),

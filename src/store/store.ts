@@ -43,6 +43,16 @@ export interface QuotaReading {
   resetsAt: number[];
 }
 
+/** What {@link Store.admitKeyCall} is asked: the key, its concurrency slot (at most `max`, each held `ttlMs`) and counters. */
+export interface KeyCallParams {
+  keyId: string;
+  slotKey: string;
+  max: number;
+  ttlMs: number;
+  counters: QuotaCounter[];
+  now: number;
+}
+
 /** Outcome of {@link Store.admitKeyCall}. */
 export interface KeyCallAdmission {
   token: string | null;
@@ -233,14 +243,7 @@ export interface Store extends WebhookStore {
    * (null without a slot). The slot is held whether the quota admitted the call or not; release it with releaseSlot.
    * One round trip on Redis (the slot key, the counters and the key's record share the key's hash tag).
    */
-  admitKeyCall(params: {
-    keyId: string;
-    slotKey: string;
-    max: number;
-    ttlMs: number;
-    counters: QuotaCounter[];
-    now: number;
-  }): Promise<KeyCallAdmission>;
+  admitKeyCall(params: KeyCallParams): Promise<KeyCallAdmission>;
 
   // ── SIWE nonces and sessions ────────────────────────────────────────────────────────────
 
