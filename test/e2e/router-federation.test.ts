@@ -83,7 +83,8 @@ describe('the subgraphs under Hive Gateway, each served alone by npm run subgrap
       // Development mode on purpose: Apollo Server would add stack traces there unless told never to.
       startSubgraphProcesses({
         names: SUBGRAPH_MODULES.map((m) => m.name),
-        env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn' },
+        // Chain events detected every 100 ms (as live-subscriptions.test), not every second: the streams' tests wait less.
+        env: { ...process.env, NODE_ENV: 'development', LOG_LEVEL: 'warn', WEBHOOK_POLL_MS: '100' },
         dataDirRoot: scratch,
       }),
     ]);
