@@ -3,9 +3,12 @@
 // one subgraph served alone (dist/src/server/serve-subgraph.js) into dist/bundle/subgraph/subgraph.mjs, which
 // `npm run subgraph` runs. Loading ~2,800 modules one by one was about half of every start; one bundle (tree-shaken,
 // split at the dynamic imports so a busy port or --help is answered before the rest loads) starts in about half the
-// CPU time.
-// Run by `npm run build` after tsc and, when dist/ is stale, by vitest's global setup. Exits 1 on any warning but
-// the expected ones below.
+// CPU time. What main.mjs runs once the configuration and the port passed (start-server.js and all it imports) is one
+// CommonJS script, dist/bundle/server.cjs, which main.mjs compiles with the V8 code cache written here after a start
+// of it (scripts/write-code-cache.mjs; src/server/server-body.ts): compiling it was the largest part of a start.
+// Run by `npm run build` after tsc and the chain snapshots (the code cache's start loads them) and, when dist/ is
+// stale, by vitest's global setup. Exits 1 on any warning but the expected ones below.
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -41,11 +44,11 @@ rmSync(outDir, { recursive: true, force: true });
  * One entry, bundled on its own into `dir`: two entries in one build share chunks whose order of evaluation no longer
  * puts `reflect-metadata` before the decorated classes.
  */
-const bundle = (name, entry, dir) =>
+const bundle = (name, entry, dir, output = {}, extraDefine = {}) =>
   build({
     input: { [name]: join(projectRoot, 'dist', 'src', 'server', entry) },
     platform: 'node',
-    transform: { define },
+    transform: { define: { ...define, ...extraDefine } },
     external: (id) => id.startsWith('node:') || EXTERNAL.some((pkg) => id === pkg || id.startsWith(`${pkg}/`)),
     onLog(level, log) {
       if (level === 'warn') problems.push(log.message);
@@ -59,12 +62,29 @@ const bundle = (name, entry, dir) =>
       // CommonJS packages inside an ES module bundle still call require() (node built-ins, optional peers).
       banner:
         "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);",
+      ...output,
     },
   });
-await bundle('main', 'main.js', outDir);
+/** main.mjs finds the server body here (src/server/server-body.ts). */
+const SERVER_BODY = 'server.cjs';
+await bundle('main', 'main.js', outDir, {}, { __SERVER_BODY_FILE__: JSON.stringify(`./${SERVER_BODY}`) });
+// One script (its dynamic imports inlined: evaluated when first imported, as before, but compiled from one cache),
+// strict as the ES modules it is made of.
+await bundle('server', 'start-server.js', outDir, {
+  format: 'cjs',
+  entryFileNames: SERVER_BODY,
+  codeSplitting: false,
+  strict: true,
+  banner: undefined,
+});
 await bundle('subgraph', 'serve-subgraph.js', join(outDir, 'subgraph'));
 if (problems.length > 0) {
   process.stderr.write(`bundling the server warned:\n${problems.join('\n')}\n`);
   process.exit(1);
 }
+// After a start of the body, in a process of its own with the server's V8 flags: fails the build if it cannot start.
+execFileSync(process.execPath, [join(projectRoot, 'scripts', 'write-code-cache.mjs'), join(outDir, SERVER_BODY)], {
+  cwd: projectRoot,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});
 process.stdout.write(`bundled the server into dist/bundle in ${Math.round(performance.now() - startedAt)} ms\n`);

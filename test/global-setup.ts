@@ -14,9 +14,12 @@ const contractsDir = join(projectRoot, 'contracts');
 const artifactsDir = join(projectRoot, 'generated', 'contracts');
 const tscScript = join(projectRoot, 'node_modules', 'typescript', 'bin', 'tsc');
 const bundleScript = join(projectRoot, 'scripts', 'bundle-server.mjs');
-/** What tsconfig.build.json compiles (then bundled), and the bundles every build writes last (start, subgraph). */
+/**
+ * What tsconfig.build.json compiles (then bundled), and what every build writes last: the start (main.mjs, the server
+ * body it runs and that body's code cache) and the subgraph.
+ */
 const BUILD_INPUTS = ['src', 'subgraphs', 'rest-compat', 'checks', 'test/bench', 'test/helpers', 'examples'];
-const BUILT_ENTRIES = ['main.mjs', join('subgraph', 'subgraph.mjs')].map((file) =>
+const BUILT_ENTRIES = ['main.mjs', 'server.cjs', 'server.cjs.v8-cache', join('subgraph', 'subgraph.mjs')].map((file) =>
   join(projectRoot, 'dist', 'bundle', file),
 );
 

@@ -1,11 +1,7 @@
-import { setFlagsFromString } from 'node:v8';
+import { applyServerV8Flags } from './server-v8-flags.js';
 
-// `npm start`. V8's allocation-site pretenuring learns at start-up, while the schema is composed and the contracts are
-// loaded, that objects from many shared allocation sites live long; it then allocates the per-request objects of
-// those sites straight into the old generation, so under load the old space grows by megabytes per scavenge and
-// mark-compacts follow. Turned off before anything else is loaded: measured on GET /api/price/ETH, 10.5k → 16k
-// req/s, scavenges 8 ms → 1 ms, a flat heap (npm run bench; docs/architecture.md#benchmark).
-setFlagsFromString('--no-allocation-site-pretenuring');
+// `npm start`. The server's V8 flags are set before anything else is loaded.
+applyServerV8Flags();
 
 const { exitWithHelpIfAsked } = await import('./cli-help.js');
 exitWithHelpIfAsked(
@@ -43,9 +39,7 @@ try {
   process.stderr.write(`${err.message}\n`);
   process.exit(1);
 }
-// The decorators' metadata polyfill, evaluated before any module that declares GraphQL types: in the bundle the
-// subgraphs' types share a chunk with code that imports 'reflect-metadata' only further down, and their decorators
-// ran first (ReflectMetadataMissingError at start).
-await import('reflect-metadata');
-const { serve } = await import('./start-server.js');
+// The rest of the server (start-server.ts and what it imports), from the code cache the build wrote when bundled.
+const { loadServerBody } = await import('./server-body.js');
+const { serve } = await loadServerBody();
 await serve(config);
