@@ -52,7 +52,8 @@ export function prepareOperation(
 /**
  * The composed supergraph, executed in process: the API schema (derived from the supergraph as a router would, see
  * api-schema.ts) with each field running the resolver of the subgraph that defines it (merged-schema.ts), with no
- * query plan and no subgraph requests in between.
+ * query plan and no subgraph requests in between. The `apiSchema` given becomes that executable schema (made so in
+ * place): it is the gateway's from then on.
  * @example const gw = await startInProcessGateway({ subgraphs, ...readPublishedSchema() })
  */
 export async function startInProcessGateway(params: {
