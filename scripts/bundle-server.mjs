@@ -3,9 +3,10 @@
 // one subgraph served alone (dist/src/server/serve-subgraph.js) into dist/bundle/subgraph/subgraph.mjs, which
 // `npm run subgraph` runs. Loading ~2,800 modules one by one was about half of every start; one bundle (tree-shaken,
 // split at the dynamic imports so a busy port or --help is answered before the rest loads) starts in about half the
-// CPU time. What main.mjs runs once the configuration and the port passed (start-server.js and all it imports) is one
-// CommonJS script, dist/bundle/server.cjs, which main.mjs compiles with the V8 code cache written here after a start
-// of it (scripts/write-code-cache.mjs; src/server/server-body.ts): compiling it was the largest part of a start.
+// CPU time. What main.mjs runs once no --help was asked (start-server.js and all it imports: configuration, port,
+// serving) is one CommonJS script, dist/bundle/server.cjs, which main.mjs compiles with the V8 code cache written here
+// after a start of it (scripts/write-code-cache.mjs; src/server/server-body.ts): compiling it was the largest part of
+// a start.
 // Run by `npm run build` after tsc and the chain snapshots (the code cache's start loads them) and, when dist/ is
 // stale, by vitest's global setup. Exits 1 on any warning but the expected ones below.
 import { execFileSync } from 'node:child_process';

@@ -18,28 +18,8 @@ Every variable: docs/configuration.md (and .env.example). Check live upstreams f
 SIGTERM or SIGINT stops it gracefully.`,
 );
 
-// The configuration is validated, and a live part leaning on a demo value refused, before anything else loads: one
-// line per variable, exit 2. A busy port is refused next, before the server's modules load (~3 s) and any chain starts.
-const { ConfigError, loadConfig } = await import('../config/config.js');
-const { assertLiveReady } = await import('../config/live-guard.js');
-let config: import('../config/config.js').AppConfig;
-try {
-  config = loadConfig(process.env);
-  assertLiveReady(config);
-} catch (err) {
-  if (!(err instanceof ConfigError)) throw err;
-  process.stderr.write(`${err.message}\n`);
-  process.exit(2);
-}
-const { assertPortFree, PortInUseError } = await import('./port-check.js');
-try {
-  await assertPortFree(config.port, config.host);
-} catch (err) {
-  if (!(err instanceof PortInUseError)) throw err;
-  process.stderr.write(`${err.message}\n`);
-  process.exit(1);
-}
-// The rest of the server (start-server.ts and what it imports), from the code cache the build wrote when bundled.
+// The rest (start-server.ts and all it imports) is loaded next, from the code cache the build wrote when bundled; it
+// validates the configuration and refuses a busy port before the store opens or any chain starts.
 const { loadServerBody } = await import('./server-body.js');
-const { serve } = await loadServerBody();
-await serve(config);
+const { startFromEnv } = await loadServerBody();
+await startFromEnv(process.env);

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { constants, Script } from 'node:vm';
 
-/** What main.ts runs once the configuration and the port passed: start-server.ts. */
+/** What main.ts runs once no --help was asked: start-server.ts (configuration, port, then serving). */
 export type ServerBody = typeof import('./start-server.js');
 
 /**

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
-import { type AppConfig, secretValues } from '../config/config.js';
+import { type AppConfig, ConfigError, loadConfig, secretValues } from '../config/config.js';
+import { assertLiveReady } from '../config/live-guard.js';
 import { createLogger } from '../logging/logger.js';
 import { VolatileRedisError } from '../store/redis-durability.js';
 import { createServer } from './create-server.js';
-import { PortInUseError } from './port-check.js';
+import { assertPortFree, PortInUseError } from './port-check.js';
 import { embeddedChainRows, startBanner } from './start-banner.js';
 
 /**
@@ -38,4 +39,30 @@ export async function serve(config: AppConfig): Promise<void> {
     process.stderr.write(`failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
     process.exit(1);
   }
+}
+
+/**
+ * `npm start` once its code is loaded (main.ts): the configuration is validated, and a live part leaning on a demo
+ * value refused (one line per variable, exit 2), then a busy port is refused (one line, exit 1), both before the store
+ * opens or any chain starts; then it serves.
+ * @example await startFromEnv(process.env)
+ */
+export async function startFromEnv(env: NodeJS.ProcessEnv): Promise<void> {
+  let config: AppConfig;
+  try {
+    config = loadConfig(env);
+    assertLiveReady(config);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
+  try {
+    await assertPortFree(config.port, config.host);
+  } catch (err) {
+    if (!(err instanceof PortInUseError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+  await serve(config);
 }
