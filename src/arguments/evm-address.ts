@@ -17,7 +17,31 @@ export const evmAddress = evmAddressSyntax
   .meta({ example: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' });
 
 /**
+ * Checksummed forms already made, by the text asked: only valid addresses get in (42 characters), at most
+ * CHECKSUMMED_MAX of them with their values, under 1.4 MiB; past it the oldest goes. viem's own cache reorders its
+ * LRU map on every hit (four map operations and two key strings per call, for its validity check and again for the
+ * checksum), and resolvers checksum every wallet of every request.
+ */
+const checksummed = new Map<string, Address>();
+const CHECKSUMMED_MAX = 8192;
+
+/**
+ * An EVM address (0x and 40 hex digits, any case) in its EIP-55 checksummed form, as viem's `getAddress` gives it,
+ * made once per address text; throws viem's InvalidAddressError for anything else, as `getAddress` does.
+ * @example eip55Address('0xd8da6bf26964af9d7eed9e03e53415d37aa96045') // '0xd8dA6BF2…6045'
+ */
+export function eip55Address(address: string): Address {
+  let value = checksummed.get(address);
+  if (value === undefined) {
+    value = getAddress(address);
+    if (checksummed.size >= CHECKSUMMED_MAX) checksummed.delete(checksummed.keys().next().value!);
+    checksummed.set(address, value);
+  }
+  return value;
+}
+
+/**
  * An {@link evmAddress} in its EIP-55 checksummed form: what resolvers work with.
  * @example checksummedAddress.parse('0xd8da6bf26964af9d7eed9e03e53415d37aa96045') // '0xd8dA6BF2…6045'
  */
-export const checksummedAddress = evmAddress.transform((value): Address => getAddress(value));
+export const checksummedAddress = evmAddress.transform((value): Address => eip55Address(value));

@@ -13,6 +13,7 @@ import {
   isSpecifiedScalarType,
   Kind,
 } from 'graphql';
+import { getMetadataStorage } from 'type-graphql';
 import type { BuiltSubgraph } from '../../subgraphs/shared/build-subgraph.js';
 
 export class MergedSchemaError extends Error {
@@ -62,8 +63,52 @@ function sharedEntities(subgraphs: readonly BuiltSubgraph[]): Map<string, Shared
   return shared;
 }
 
+/**
+ * The fields type-graphql answers by reading a property of the object, by GraphQL type and field name: the property.
+ * A plain `@Field` (no field resolver, middleware or roles) gets type-graphql's basic resolver, which returns
+ * `root[property]` through its middleware chain: a context object and two closures per field of every object
+ * answered. Reading the property directly gives the same value. A field is listed only when every class that
+ * declares a type of that name reads it so (subgraphs declare their own class of a shared type).
+ */
+function plainPropertyFields(): Map<string, Map<string, string>> {
+  const storage = getMetadataStorage();
+  const withResolver = new Set(storage.fieldResolvers.map((r) => `${r.getObjectType?.()?.name}.${r.methodName}`));
+  const plain = new Map<string, Map<string, string>>();
+  const refused = new Set<string>();
+  for (const objectType of storage.objectTypes) {
+    const fields = plain.get(objectType.name) ?? new Map<string, string>();
+    plain.set(objectType.name, fields);
+    for (const field of objectType.fields ?? []) {
+      const at = `${objectType.name}.${field.schemaName}`;
+      const isPlain =
+        !field.middlewares?.length &&
+        field.roles === undefined &&
+        !withResolver.has(`${field.target.name}.${field.name}`) &&
+        (fields.get(field.schemaName) ?? field.name) === field.name;
+      if (isPlain && !refused.has(at)) fields.set(field.schemaName, field.name);
+      else {
+        refused.add(at);
+        fields.delete(field.schemaName);
+      }
+    }
+  }
+  return plain;
+}
+
+/** Reads one property of the parent, as type-graphql's basic field resolver does. */
+const propertyReader =
+  (property: string): Resolver =>
+  (parent) =>
+    (parent as Record<string, unknown>)[property];
+
 /** The subgraphs that define `typeName.fieldName`, in order, each with its resolver and the field's extensions. */
-function fieldOwners(subgraphs: readonly BuiltSubgraph[], typeName: string, fieldName: string) {
+function fieldOwners(
+  subgraphs: readonly BuiltSubgraph[],
+  typeName: string,
+  fieldName: string,
+  plain: Map<string, Map<string, string>>,
+) {
+  const property = plain.get(typeName)?.get(fieldName);
   return subgraphs.flatMap((sub) => {
     const type = sub.schema.getType(typeName);
     const field = type && isObjectType(type) ? type.getFields()[fieldName] : undefined;
@@ -71,7 +116,11 @@ function fieldOwners(subgraphs: readonly BuiltSubgraph[], typeName: string, fiel
       ? [
           {
             subgraph: sub.name as string,
-            resolve: (field.resolve ?? defaultFieldResolver) as Resolver,
+            resolve: (field.resolve === undefined
+              ? defaultFieldResolver
+              : property !== undefined
+                ? propertyReader(property)
+                : field.resolve) as Resolver,
             subscribe: field.subscribe as Resolver | undefined,
             extensions: field.extensions,
           },
@@ -110,6 +159,7 @@ export function mergeSubgraphSchemas(p: {
   subgraphs: readonly BuiltSubgraph[];
 }): GraphQLSchema {
   const shared = sharedEntities(p.subgraphs);
+  const plain = plainPropertyFields();
 
   /** Which subgraph produced an entity object: only that subgraph's resolvers may read it as it is. */
   const origin = new WeakMap<object, string>();
@@ -152,7 +202,7 @@ export function mergeSubgraphSchemas(p: {
 
   /** Gives the API field `typeName.field` the resolver (and the event stream) of the subgraph(s) defining it. */
   const resolveField = (field: GraphQLField<unknown, unknown>, typeName: string): void => {
-    const owners = fieldOwners(p.subgraphs, typeName, field.name);
+    const owners = fieldOwners(p.subgraphs, typeName, field.name, plain);
     if (owners.length === 0) throw new MergedSchemaError(`no subgraph resolves ${typeName}.${field.name}`);
     // What the subgraphs' classes declare beyond SDL (`@Extensions`: the OpenAPI document's JSON Schema facts).
     field.extensions = Object.assign(Object.create(null), field.extensions, ...owners.map((o) => o.extensions));

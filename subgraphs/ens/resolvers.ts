@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, Info, Int, Query, Resolver, Root } from 'type-graphql';
-import { type Address, getAddress, isAddress } from 'viem';
+import { getAddress } from 'viem';
 import { argumentOptions } from '../../src/arguments/argument-options.js';
 import {
   coinLabel,
@@ -14,7 +14,7 @@ import {
 } from '../../src/arguments/ens-arguments.js';
 import { MAX_ENS_BATCH, MAX_ENS_COIN_TYPES, MAX_ENS_TEXT_KEYS } from '../../src/arguments/ens-limits.js';
 import { ensName, normalizeEnsName } from '../../src/arguments/ens-name.js';
-import { checksummedAddress } from '../../src/arguments/evm-address.js';
+import { checksummedAddress, EVM_ADDRESS_PATTERN, eip55Address } from '../../src/arguments/evm-address.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { serviceUnavailable } from '../../src/errors/api-error.js';
 import { type AvatarLink, avatarLink } from '../../src/sources/ens/avatar-uri.js';
@@ -438,7 +438,7 @@ export class EnsWalletResolver {
       'Primary ENS name of the wallet, only if it resolves back to the address: the Ethereum one (ENSIP-19) when set, else the Base one',
   })
   async primaryName(@Root() wallet: Wallet, @Ctx() ctx: GraphContext): Promise<string | null> {
-    return (await ensPrimaryNameLoader.of(ctx).load(getAddress(wallet.address)))?.name ?? null;
+    return (await ensPrimaryNameLoader.of(ctx).load(eip55Address(wallet.address)))?.name ?? null;
   }
 }
 
@@ -450,8 +450,8 @@ export const ensReferenceResolvers = {
   },
   Wallet: {
     __resolveReference: (ref: { address?: unknown }): Wallet | null =>
-      typeof ref.address === 'string' && isAddress(ref.address, { strict: false })
-        ? { address: getAddress(ref.address as Address) }
+      typeof ref.address === 'string' && EVM_ADDRESS_PATTERN.test(ref.address)
+        ? { address: eip55Address(ref.address) }
         : null,
   },
 };

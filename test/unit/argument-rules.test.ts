@@ -1,8 +1,8 @@
-import { isAddress } from 'viem';
+import { getAddress, InvalidAddressError, isAddress } from 'viem';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ensName, normalizeEnsName } from '../../src/arguments/ens-name.js';
-import { checksummedAddress, EVM_ADDRESS_PATTERN, evmAddress } from '../../src/arguments/evm-address.js';
+import { checksummedAddress, EVM_ADDRESS_PATTERN, eip55Address, evmAddress } from '../../src/arguments/evm-address.js';
 import { parseArgument } from '../../src/arguments/parse-argument.js';
 import { subnameLabelArgument, subnameRecordsArgument } from '../../src/arguments/subname-arguments.js';
 
@@ -47,6 +47,25 @@ describe('an EVM address argument', () => {
       '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
     );
     expect(checksummedAddress.safeParse('0x123').success).toBe(false);
+  });
+
+  it('is checksummed once per text as viem checksums it, the same on the second ask, and refused as viem refuses', () => {
+    for (const text of [
+      '0x70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      '0x70997970C51812DC3A010C7D01B50E0D17DC79C8',
+      '0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+    ]) {
+      expect(eip55Address(text)).toBe(getAddress(text));
+      expect(eip55Address(text)).toBe('0x70997970C51812dc3A010C7d01b50e0d17dc79C8');
+    }
+    for (const bad of [
+      '0x123',
+      '70997970c51812dc3a010c7d01b50e0d17dc79c8',
+      '0x70997970c51812dc3a010c7d01b50e0d17dc79cg',
+    ]) {
+      expect(() => eip55Address(bad)).toThrow(InvalidAddressError);
+      expect(() => eip55Address(bad)).toThrow(InvalidAddressError);
+    }
   });
 });
 
