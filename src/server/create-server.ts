@@ -13,7 +13,6 @@ import { buildHttpApp } from '../http/app.js';
 import { pricedTools } from '../http/mcp/agent-surface.js';
 import { createLogger } from '../logging/logger.js';
 import { startTracing } from '../observability/start-tracing.js';
-import { warmEnsNormalizer } from '../sources/ens/name-hashes.js';
 import type { Sources } from '../sources/sources.js';
 import type { LiveEventBus } from '../store/live-event-bus.js';
 import type { Store } from '../store/store.js';
@@ -21,9 +20,13 @@ import type { AppOffers } from './app-services.js';
 import { assertPortFree, portInUse } from './port-check.js';
 import { prepareApi } from './prepared-api.js';
 import { startServices } from './start-services.js';
+import { type WarmUpOutcome, warmAfterListening } from './warm-after-listening.js';
 
-/** How long after listening the ENS normaliser's tables are built (the first requests come before). */
-const ENS_TABLES_WARM_DELAY_MS = 1_500;
+/**
+ * How long after listening the first request's one-time costs are paid (warm-after-listening.ts): past the start's own
+ * work and the GraphQL documents' warm-up (300 ms), early enough that few first callers come before it.
+ */
+const WARM_UP_DELAY_MS = 500;
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -37,6 +40,8 @@ export interface RunningServer {
   localFacilitator: LocalFacilitator | undefined;
   /** Subscriptions: the bus detected events reach them by (src/store/live-event-bus.ts), and how many are open. */
   live: { bus: LiveEventBus; open(): number };
+  /** The background warm-up after listening (warm-after-listening.ts): settles once it has run or been stopped. */
+  warmedUp: Promise<WarmUpOutcome>;
   /** Stops accepting, finishes in-flight requests, then closes the store and the local chain. */
   close(): Promise<void>;
 }
@@ -119,11 +124,10 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const listenUrl = `http://${host}:${port}`;
     await services.listening(listenUrl);
-    // Plain ASCII names need no ENSIP-15 tables; the first other name would pay ~0.5 s to build them. Built once the
-    // server has been listening a moment (not on the start's time, nor on a request's), unless it closes first.
-    const warm = setTimeout(warmEnsNormalizer, ENS_TABLES_WARM_DELAY_MS);
-    warm.unref();
-    cleanups.push(async () => clearTimeout(warm));
+    // The upstream clients' first-time code and the ENS normaliser's tables, paid once the server has been listening
+    // a moment (not on the start's time, nor on a request's), unless it closes first.
+    const warmUp = warmAfterListening({ delayMs: WARM_UP_DELAY_MS, logger });
+    cleanups.push(() => warmUp.stop());
     logger.info(
       {
         port,
@@ -144,6 +148,7 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
       replay: services.replay,
       localFacilitator,
       live: services.live,
+      warmedUp: warmUp.done,
       close() {
         closing ??= (async () => {
           for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
