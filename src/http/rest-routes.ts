@@ -4,6 +4,7 @@ import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { OperationRow, RouteInput, RouteParams, RouteRow } from '../../rest-compat/route-row.js';
 import { type AccessGate, type AccessRoute, admitsAtOnce } from '../access/access-gate.js';
 import type { BazaarExtension } from '../access/bazaar-discovery.js';
+import { BoundedMemo } from '../access/bounded-memo.js';
 import { partError } from '../arguments/parse-argument.js';
 import { invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
@@ -13,6 +14,10 @@ import type { GraphContextFactory } from './graph-context-factory.js';
 import { isCacheableRow, type ResponseCache, responseCacheKey } from './response-cache.js';
 import { runAdmitted } from './run-admitted.js';
 import { runOperationRow } from './run-operation-row.js';
+
+/** Micro-cache keys remembered per row, by URL; longer URLs have their key made on every call. */
+const CACHE_KEYS_KEPT = 64;
+const CACHE_KEY_URL_MAX = 256;
 
 /** The content type of every REST row's answer. */
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -92,6 +97,19 @@ export function registerOperationRoutes(
     const cacheable = isCacheableRow(row);
     const ttlMs = (row.maxAge ?? 0) * 1000;
     const keyOf = responseCacheKey(row);
+    // The key of each URL seen most recently: a URL decides the params and query its key is made of, and the key kept
+    // is a flat string whose hash is known, where a new one is concatenated, flattened and hashed on every call.
+    const keyByUrl = new BoundedMemo<string, string>(CACHE_KEYS_KEPT);
+    const cacheKeyOf = (request: FastifyRequest): string => {
+      const url = request.url;
+      if (url.length > CACHE_KEY_URL_MAX) return keyOf(request);
+      let key = keyByUrl.peek(url);
+      if (key === undefined) {
+        key = keyOf(request);
+        keyByUrl.set(url, key);
+      }
+      return key;
+    };
     /**
      * The admitted path (admit → run → settle → release): a body that is not rendered yet is validated and rendered,
      * or awaited when its render is under way; `ready` is a fresh rendered body's bytes, sent as they are.
@@ -137,7 +155,7 @@ export function registerOperationRoutes(
       method: row.method,
       url: fastifyPath(row.path),
       handler: (request: FastifyRequest, reply: FastifyReply) => {
-        const cacheKey = cacheable ? keyOf(request) : '';
+        const cacheKey = cacheable ? cacheKeyOf(request) : '';
         const ready = cacheable ? deps.cache.ready(cacheKey) : undefined;
         // A fresh body of a free row called without credentials: the gate's decision is fixed (no headers, nothing to
         // count, release or settle; an inner call of a batch gets the same), so the answer is the admitted path's,
