@@ -103,6 +103,16 @@ export function paymentTermsFor(
 export const noRelease = (): void => {};
 
 /**
+ * Whether the gate admits a call without looking anyone up, counting anything or waiting on anything: a free route
+ * called without credentials. Its decision is always the same (no caller, no headers, nothing to release or settle),
+ * so a caller holding its answer already (a fresh cached body) may send it at once, without a decision object.
+ * @example if (admitsAtOnce(req, route) && body !== undefined) reply.send(body)
+ */
+export function admitsAtOnce(req: Pick<AccessRequest, 'headers'>, route: Pick<AccessRoute, 'tier'>): boolean {
+  return route.tier === 'free' && !hasCredentials(req);
+}
+
+/**
  * Counts every non-free call against the caller's daily and per-minute quotas in the store, atomically, so that
  * instances sharing one store never admit more than the limits. An API key also holds one of its concurrency
  * slots for the duration of the call, and past its daily limit pays 1 credit per call
@@ -134,11 +144,12 @@ export function createAccessGate(params: {
   return {
     identify,
     async admit(req, route) {
+      if (admitsAtOnce(req, route)) return { caller: null, headers: {}, release: noRelease };
       if (route.tier === 'free') {
         // Nothing is needed or counted here, but credentials that are sent are checked: a bad key or token is a
         // 401 on every route (docs/access.md#who-is-counted), so a client learns of it on its first call, whatever it
         // calls.
-        if (hasCredentials(req)) await identify(req, route.endsSession);
+        await identify(req, route.endsSession);
         return { caller: null, headers: {}, release: noRelease };
       }
       const tier = route.tier;
@@ -195,6 +206,6 @@ function identifiedOncePerRequest(identify: IdentifyCaller): AccessGate['identif
 }
 
 /** Whether the request sends an API key or an Authorization header (anything else is an anonymous caller). */
-function hasCredentials(req: AccessRequest): boolean {
+function hasCredentials(req: Pick<AccessRequest, 'headers'>): boolean {
   return req.headers['x-api-key'] !== undefined || req.headers.authorization !== undefined;
 }

@@ -19,6 +19,11 @@ export class BoundedMemo<K, V extends NonNullable<unknown>> {
     return value;
   }
 
+  /** The value kept for `key`, if any (made by nothing: a caller that checks it first then sets it). */
+  peek(key: K): V | undefined {
+    return this.values.get(key);
+  }
+
   /** Replaces the value of a key (a stale one). */
   set(key: K, value: V): void {
     this.values.delete(key);

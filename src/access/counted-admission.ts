@@ -61,10 +61,13 @@ function quotaPlans(): (caller: Caller, tier: CountedTier) => QuotaPlan {
       memo = new BoundedMemo(PLANS_KEPT);
       plans.set(tier, memo);
     }
-    const made = () => ({ limits: caller.limits, plan: quotaPlan(caller, tier) });
-    let entry = memo.get(caller.key, made);
-    if (entry.limits.daily !== caller.limits.daily || entry.limits.perMinute !== caller.limits.perMinute) {
-      entry = made();
+    let entry = memo.peek(caller.key);
+    if (
+      entry === undefined ||
+      entry.limits.daily !== caller.limits.daily ||
+      entry.limits.perMinute !== caller.limits.perMinute
+    ) {
+      entry = { limits: caller.limits, plan: quotaPlan(caller, tier) };
       memo.set(caller.key, entry);
     }
     return entry.plan;
@@ -87,9 +90,10 @@ export function countedAdmission(p: {
     const plan = planFor(caller, tier);
     const at = decided?.at ?? p.now();
     const result = decided?.result ?? (await store.consumeQuota({ counters: plan.counters, now: at }));
+    // The common case first, with nothing made for the refusals below.
+    if (result.admitted) return { headers: rateLimitHeaders({ plan, tier, counts: result.counts, now: at }) };
     const days = plan.daily.length;
     const headersFor = (counts: readonly number[]) => rateLimitHeaders({ plan, tier, counts, now: at });
-    if (result.admitted) return { headers: headersFor(result.counts) };
 
     const minuteLimit = reachedLimit(plan.perMinute, result.counts, days);
     if (minuteLimit !== undefined) {

@@ -10,7 +10,9 @@ function resetIso(at: number): string {
 }
 
 /**
- * docs/api-contract.md#rate-limit-headers: all eight X-RateLimit-* headers; X-RateLimit-Reset as ISO 8601
+ * docs/api-contract.md#rate-limit-headers: all eight X-RateLimit-* headers, named in lower case as they go on the wire
+ * (fastify lower-cases every name it is given: a name already in lower case is neither copied nor looked up again on
+ * each call); X-RateLimit-Reset as ISO 8601
  * (docs/api-contract.md#choices-where-the-specification-conflicts-or-is-silent). Limit and
  * Tier-Limit are the daily and per-minute limits that bind this call (the tier's own, or the mode's cap across tiers,
  * whichever has fewer calls left), and each Remaining is counted from the Limit shown with it.
@@ -26,13 +28,13 @@ export function rateLimitHeaders(p: {
   const daily = bindingCounter(plan.daily, counts);
   const minute = bindingCounter(plan.perMinute, counts, plan.daily.length);
   return {
-    'X-RateLimit-Limit': String(daily.limit),
-    'X-RateLimit-Remaining': String(Math.max(0, daily.limit - daily.used)),
-    'X-RateLimit-Reset': resetIso(windowResetsAt(p.now, plan.daily[0]!.windowMs)),
-    'X-RateLimit-Tier': p.tier,
-    'X-RateLimit-Tier-Limit': String(minute.limit),
-    'X-RateLimit-Tier-Remaining': String(Math.max(0, minute.limit - minute.used)),
-    'X-RateLimit-Global-Used': String(counts[0]),
-    'X-RateLimit-Global-Limit': String(plan.daily[0]!.limit),
+    'x-ratelimit-limit': String(daily.limit),
+    'x-ratelimit-remaining': String(Math.max(0, daily.limit - daily.used)),
+    'x-ratelimit-reset': resetIso(windowResetsAt(p.now, plan.daily[0]!.windowMs)),
+    'x-ratelimit-tier': p.tier,
+    'x-ratelimit-tier-limit': String(minute.limit),
+    'x-ratelimit-tier-remaining': String(Math.max(0, minute.limit - minute.used)),
+    'x-ratelimit-global-used': String(counts[0]),
+    'x-ratelimit-global-limit': String(plan.daily[0]!.limit),
   };
 }

@@ -6,7 +6,7 @@ import {
   type GraphQLSchema,
 } from 'graphql';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
-import type { AccessGate, AccessRoute } from '../access/access-gate.js';
+import { type AccessGate, type AccessRoute, admitsAtOnce } from '../access/access-gate.js';
 import type { AccessRequest } from '../access/identify-caller.js';
 import { ApiError } from '../errors/api-error.js';
 import {
@@ -115,6 +115,9 @@ export function graphqlPipeline(deps: {
     contentType: string,
     run: () => Promise<GraphqlAnswer>,
   ): Promise<GraphqlAnswer> => {
+    // A free operation without credentials: the gate's decision is fixed (no headers, nothing to count, settle or
+    // release; access-gate.ts admitsAtOnce), so the run is all there is to it, with no decision made for it.
+    if (admitsAtOnce(call.access, route)) return run();
     const { value, settled } = await runAdmitted({
       admit: () => deps.access.admit(call.access, route),
       run: (decision) => {

@@ -26,10 +26,23 @@ export interface GraphqlHttpRequest {
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   value !== null && typeof value === 'object' && !Array.isArray(value) && !Buffer.isBuffer(value);
 
+/** Whether a parsed JSON object has any member (no array of its keys made, as Object.keys would on every request). */
+function hasMembers(body: Record<string, unknown>): boolean {
+  for (const _ in body) return true;
+  return false;
+}
+
+/** `variables` or `extensions` sent as a JSON-encoded string instead of an object. */
+function encodedTwice(name: 'variables' | 'extensions'): never {
+  throw badRequest(
+    `\`${name}\` in a POST body should be provided as an object, not a recursively JSON-encoded string.`,
+  );
+}
+
 function checkPostBody(body: unknown): asserts body is Record<string, unknown> {
   if (body instanceof MalformedJsonBody) throw badRequest(`POST body is not valid JSON: ${body.reason}`);
   if (Array.isArray(body)) throw badRequest('Operation batching disabled.');
-  if (!isRecord(body) || Object.keys(body).length === 0) {
+  if (!isRecord(body) || !hasMembers(body)) {
     throw badRequest('POST body missing, invalid Content-Type, or JSON object has no keys.');
   }
   const { query, variables, extensions, operationName } = body;
@@ -40,16 +53,8 @@ function checkPostBody(body: unknown): asserts body is Record<string, unknown> {
         : 'GraphQL queries must be strings.',
     );
   }
-  for (const [name, value] of [
-    ['variables', variables],
-    ['extensions', extensions],
-  ] as const) {
-    if (typeof value === 'string') {
-      throw badRequest(
-        `\`${name}\` in a POST body should be provided as an object, not a recursively JSON-encoded string.`,
-      );
-    }
-  }
+  if (typeof variables === 'string') encodedTwice('variables');
+  if (typeof extensions === 'string') encodedTwice('extensions');
   if ('extensions' in body && extensions !== null && !isRecord(extensions)) {
     throw badRequest('`extensions` in a POST body must be an object if provided.');
   }

@@ -12,7 +12,7 @@ import type { GraphContextFactory } from './graph-context-factory.js';
 import { renderGraphiqlPage } from './graphiql-page.js';
 import { graphiqlTabs } from './graphiql-tabs.js';
 import { GraphqlDocuments } from './graphql-documents.js';
-import { graphqlPipeline } from './graphql-pipeline.js';
+import { type GraphqlAnswer, graphqlPipeline } from './graphql-pipeline.js';
 import { graphqlSseHandler, graphqlWebSocket, wantsEventStream } from './graphql-streams.js';
 import { keepMalformedJson } from './json-body.js';
 import { liveOperations } from './live-operations.js';
@@ -62,6 +62,9 @@ function warmAfterListening(app: FastifyInstance, warm: () => void): void {
     done();
   });
 }
+
+/** What observeOperation records of an answer: the code of its first error. */
+const errorCodeOfAnswer = (answered: GraphqlAnswer): string | undefined => answered.errorCode;
 
 /** A browser's plain GET (no `query`, HTML accepted) opens GraphiQL. */
 function wantsPage(request: FastifyRequest, search: string): boolean {
@@ -141,7 +144,7 @@ export async function registerGraphqlRoute(app: FastifyInstance, deps: GraphqlRo
           access: access(request),
           context: () => deps.contexts.create(request),
         }),
-      (answered) => answered.errorCode,
+      errorCodeOfAnswer,
     );
     reply.code(answer.status);
     for (const [k, v] of answer.headers) reply.header(k, v);

@@ -19,12 +19,15 @@ export interface RequestEntry {
  * @example registerRequestEntry(app, { cors: await registerCors(app, origins), securityHeaders, refusal })
  */
 export function registerRequestEntry(app: FastifyInstance, entry: RequestEntry): void {
-  const security = Object.entries(entry.securityHeaders).map(([name, value]) => [name.toLowerCase(), value] as const);
+  // Names and values in two flat arrays, walked by index: no iterator and no destructuring per header per request.
+  const securityNames = Object.keys(entry.securityHeaders).map((name) => name.toLowerCase());
+  const securityValues = Object.values(entry.securityHeaders);
   const { cors, refusal } = entry;
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
-    for (const [name, value] of cors(request)) reply.header(name, value);
-    for (const [name, value] of security) reply.header(name, value);
+    const corsHeaders = cors(request);
+    for (let i = 0; i < corsHeaders.length; i++) reply.header(corsHeaders[i]![0], corsHeaders[i]![1]);
+    for (let i = 0; i < securityNames.length; i++) reply.header(securityNames[i]!, securityValues[i]!);
     const refused = refusal(request);
     if (refused === undefined) done();
     else done(refused);

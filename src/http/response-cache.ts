@@ -20,6 +20,8 @@ const ENTRY_OVERHEAD_BYTES = 200;
 
 interface Entry {
   body: Promise<string>;
+  /** The body's UTF-8 bytes once it is rendered: what a hit sends with no await and no encoding. */
+  rendered: Buffer | undefined;
   expiresAt: number;
   /** Its key's and (once rendered) its body's bytes, with ENTRY_OVERHEAD_BYTES. */
   bytes: number;
@@ -74,6 +76,15 @@ export class ResponseCache {
     return hit && hit.expiresAt > this.now() ? hit.body : undefined;
   }
 
+  /**
+   * The UTF-8 bytes of the body stored under `key` if it is still fresh and rendered already (undefined while its
+   * render runs): a hit answered without waiting on a promise, and sent as bytes (no encoding per answer).
+   */
+  ready(key: string): Buffer | undefined {
+    const hit = this.entries.get(key);
+    return hit !== undefined && hit.expiresAt > this.now() ? hit.rendered : undefined;
+  }
+
   /** The fresh body under `key`, else the one `render` makes (kept for `ttlMs`, at most RESPONSE_CACHE_MAX_MS). */
   get(key: string, ttlMs: number, render: () => Promise<string>): Promise<string> {
     const at = this.now();
@@ -85,6 +96,7 @@ export class ResponseCache {
     const body = render();
     const entry: Entry = {
       body,
+      rendered: undefined,
       expiresAt: at + Math.min(ttlMs, RESPONSE_CACHE_MAX_MS),
       bytes: ENTRY_OVERHEAD_BYTES + stringBytes(key),
     };
@@ -94,8 +106,10 @@ export class ResponseCache {
     body.then(
       (text) => {
         if (this.entries.get(key) !== entry) return;
-        entry.bytes += stringBytes(text);
-        this.bytes += stringBytes(text);
+        entry.rendered = Buffer.from(text, 'utf8');
+        const held = stringBytes(text) + entry.rendered.length;
+        entry.bytes += held;
+        this.bytes += held;
         this.fit();
       },
       () => {
@@ -110,7 +124,7 @@ export class ResponseCache {
     return this.entries.size;
   }
 
-  /** Bytes held (keys, rendered bodies, per-entry overhead). */
+  /** Bytes held (keys, rendered bodies as text and as UTF-8, per-entry overhead). */
   get heldBytes(): number {
     return this.bytes;
   }

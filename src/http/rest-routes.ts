@@ -2,8 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { OperationRow, RouteInput, RouteParams, RouteRow } from '../../rest-compat/route-row.js';
-import type { AccessGate, AccessRoute } from '../access/access-gate.js';
+import { type AccessGate, type AccessRoute, admitsAtOnce } from '../access/access-gate.js';
 import type { BazaarExtension } from '../access/bazaar-discovery.js';
+import { BoundedMemo } from '../access/bounded-memo.js';
 import { partError } from '../arguments/parse-argument.js';
 import { invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
@@ -13,6 +14,13 @@ import type { GraphContextFactory } from './graph-context-factory.js';
 import { isCacheableRow, type ResponseCache, responseCacheKey } from './response-cache.js';
 import { runAdmitted } from './run-admitted.js';
 import { runOperationRow } from './run-operation-row.js';
+
+/** Micro-cache keys remembered per row, by URL; longer URLs have their key made on every call. */
+const CACHE_KEYS_KEPT = 64;
+const CACHE_KEY_URL_MAX = 256;
+
+/** The content type of every REST row's answer. */
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** Absolute URL of the request as the caller reached it: x402's `resource`. */
 export function requestResource(request: FastifyRequest, publicBaseUrl: string | undefined): string {
@@ -89,47 +97,74 @@ export function registerOperationRoutes(
     const cacheable = isCacheableRow(row);
     const ttlMs = (row.maxAge ?? 0) * 1000;
     const keyOf = responseCacheKey(row);
+    // The key of each URL seen most recently: a URL decides the params and query its key is made of, and the key kept
+    // is a flat string whose hash is known, where a new one is concatenated, flattened and hashed on every call.
+    const keyByUrl = new BoundedMemo<string, string>(CACHE_KEYS_KEPT);
+    const cacheKeyOf = (request: FastifyRequest): string => {
+      const url = request.url;
+      if (url.length > CACHE_KEY_URL_MAX) return keyOf(request);
+      let key = keyByUrl.peek(url);
+      if (key === undefined) {
+        key = keyOf(request);
+        keyByUrl.set(url, key);
+      }
+      return key;
+    };
+    /**
+     * The admitted path (admit → run → settle → release): a body that is not rendered yet is validated and rendered,
+     * or awaited when its render is under way; `ready` is a fresh rendered body's bytes, sent as they are.
+     */
+    const answer = async (request: FastifyRequest, reply: FastifyReply, cacheKey: string, ready?: Buffer) => {
+      const cached = ready === undefined && cacheable ? deps.cache.fresh(cacheKey) : undefined;
+      let input: RouteInput | undefined;
+      if (ready === undefined && cached === undefined) {
+        const parse = () => parseRouteInput(row.params, request);
+        input = row.envelope === 'ccip' ? withCcipCodes(parse, request) : parse();
+      }
+      const caller = {
+        ip: request.ip,
+        headers: request.headers,
+        resource: () => requestResource(request, deps.publicBaseUrl),
+      };
+      const render = async () =>
+        JSON.stringify(
+          await runOperationRow({
+            compiled,
+            input: input!,
+            gateway: deps.gateway,
+            context: deps.contexts.create(request),
+          }),
+        );
+      const { value: body, settled } = await runAdmitted<string | Buffer>({
+        // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
+        admit: () =>
+          isBatchInnerCall(request) ? admitBatchInnerCall(deps.access, caller, row) : deps.access.admit(caller, route),
+        run: (decision) => {
+          reply.headers(decision.headers);
+          if (ready !== undefined) return Promise.resolve(ready);
+          return cached ?? (cacheable ? deps.cache.get(cacheKey, ttlMs, render) : render());
+        },
+        // An API key's concurrency slot is held until the response is done (or the connection drops).
+        holdSlot: (release) => reply.raw.once('close', release),
+      });
+      reply.header('cache-control', cacheControl);
+      if (settled) reply.headers(settled.headers);
+      return reply.type(JSON_TYPE).send(body);
+    };
     app.route({
       method: row.method,
       url: fastifyPath(row.path),
-      handler: async (request: FastifyRequest, reply: FastifyReply) => {
-        const cacheKey = cacheable ? keyOf(request) : '';
-        const cached = cacheable ? deps.cache.fresh(cacheKey) : undefined;
-        let input: RouteInput | undefined;
-        if (cached === undefined) {
-          const parse = () => parseRouteInput(row.params, request);
-          input = row.envelope === 'ccip' ? withCcipCodes(parse, request) : parse();
+      handler: (request: FastifyRequest, reply: FastifyReply) => {
+        const cacheKey = cacheable ? cacheKeyOf(request) : '';
+        const ready = cacheable ? deps.cache.ready(cacheKey) : undefined;
+        // A fresh body of a free row called without credentials: the gate's decision is fixed (no headers, nothing to
+        // count, release or settle; an inner call of a batch gets the same), so the answer is the admitted path's,
+        // sent now with no promise, closure or decision made for it. This is the hot path of a cached free row.
+        if (ready !== undefined && admitsAtOnce(request, route)) {
+          reply.header('cache-control', cacheControl).type(JSON_TYPE).send(ready);
+          return;
         }
-        const caller = {
-          ip: request.ip,
-          headers: request.headers,
-          resource: () => requestResource(request, deps.publicBaseUrl),
-        };
-        const render = async () =>
-          JSON.stringify(
-            await runOperationRow({
-              compiled,
-              input: input!,
-              gateway: deps.gateway,
-              context: deps.contexts.create(request),
-            }),
-          );
-        const { value: body, settled } = await runAdmitted({
-          // An inner request of POST /api/batch is identified but not counted again (src/http/batch-inner-call.ts).
-          admit: () =>
-            isBatchInnerCall(request)
-              ? admitBatchInnerCall(deps.access, caller, row)
-              : deps.access.admit(caller, route),
-          run: (decision) => {
-            reply.headers(decision.headers);
-            return cached ?? (cacheable ? deps.cache.get(cacheKey, ttlMs, render) : render());
-          },
-          // An API key's concurrency slot is held until the response is done (or the connection drops).
-          holdSlot: (release) => reply.raw.once('close', release),
-        });
-        reply.header('Cache-Control', cacheControl);
-        if (settled) reply.headers(settled.headers);
-        return reply.type('application/json; charset=utf-8').send(body);
+        return answer(request, reply, cacheKey, ready);
       },
     });
   }

@@ -95,7 +95,7 @@ describe('the access gate with an API key (the contract: per key, 10 concurrent,
     for (let i = 0; i < 10; i++) (await gate.admit(request(), { tier: 'medium' })).release();
     const perMinute = await refusal(gate.admit(request(), { tier: 'medium' }));
     expect(perMinute).toMatchObject({ status: 429, code: 'RATE_LIMITED', extra: { limit: 10 } });
-    expect(perMinute?.headers['X-RateLimit-Tier-Remaining']).toBe('0');
+    expect(perMinute?.headers['x-ratelimit-tier-remaining']).toBe('0');
     // Two calls within the daily limit, eight paid: 92 credits left; the refused call took none.
     expect(await store.getCredits(key.id)).toBe(92);
   });

@@ -31,6 +31,20 @@ describe('the response micro-cache', () => {
     expect(render).toHaveBeenCalledTimes(1);
   });
 
+  it('hands out a rendered body as UTF-8 bytes while it is fresh, and nothing while it renders', async () => {
+    const time = clock();
+    const cache = new ResponseCache(time.now);
+    let finish!: (body: string) => void;
+    const body = cache.get('/api/a', 500, () => new Promise<string>((resolve) => (finish = resolve)));
+
+    expect(cache.ready('/api/a')).toBeUndefined();
+    finish('{"price":"1€"}');
+    await body;
+    expect(cache.ready('/api/a')?.equals(Buffer.from('{"price":"1€"}', 'utf8'))).toBe(true);
+    time.advance(500);
+    expect(cache.ready('/api/a')).toBeUndefined();
+  });
+
   it('renders again once the TTL has passed', async () => {
     const time = clock();
     const cache = new ResponseCache(time.now);
@@ -106,8 +120,8 @@ describe('the response micro-cache', () => {
     expect(failing).toHaveBeenCalledTimes(1);
   });
 
-  /** The bytes an entry of a two-character key and a two-character body holds: 200 overhead, 4 + 4. */
-  const SMALL_ENTRY = 208;
+  /** The bytes an entry of a two-character key and a two-character body holds: 200 overhead, 4 + 4, 2 as UTF-8. */
+  const SMALL_ENTRY = 210;
 
   it('drops the oldest key when a new one would pass its bound in bytes', async () => {
     const cache = new ResponseCache(clock().now, 3 * SMALL_ENTRY);
@@ -145,7 +159,7 @@ describe('the response micro-cache', () => {
     await cache.get('next', 1000, async () => 'next');
 
     expect(cache.size).toBe(1);
-    expect(cache.heldBytes).toBe(200 + 8 + 8);
+    expect(cache.heldBytes).toBe(200 + 8 + 8 + 4);
   });
 
   it('renders an expired key again at the newest position, so the oldest entry goes first', async () => {
