@@ -124,9 +124,9 @@ export async function createServer(opts: CreateServerOptions): Promise<RunningSe
     const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
     const listenUrl = `http://${host}:${port}`;
     await services.listening(listenUrl);
-    // The upstream clients' first-time code and the ENS normaliser's tables, paid once the server has been listening
+    // The ENS normaliser's tables, built once the server has been listening
     // a moment (not on the start's time, nor on a request's), unless it closes first.
-    const warmUp = warmAfterListening({ delayMs: WARM_UP_DELAY_MS, logger });
+    const warmUp = warmAfterListening({ delayMs: WARM_UP_DELAY_MS });
     cleanups.push(() => warmUp.stop());
     logger.info(
       {

@@ -35,16 +35,10 @@ const liveUpstreams = () => ({
 });
 
 describe('the warm-up after listening', () => {
-  it('runs the upstream clients and builds the ENS tables without calling any live upstream', async () => {
+  it('builds the ENS tables without calling any live upstream', async () => {
     const server = await startTestServer(liveUpstreams());
     try {
       const outcome = await server.warmedUp;
-      expect(outcome.clients?.served.toSorted()).toEqual([
-        'GET /warm/get',
-        'POST /warm/post',
-        'eth_blockNumber',
-        'eth_call',
-      ]);
       expect(outcome.ensTables).toBe(true);
       expect(received).toEqual([]);
       // The sources are the live ones: a request that needs a price reaches the recording server.
@@ -60,6 +54,6 @@ describe('the warm-up after listening', () => {
     const closedAt = performance.now();
     await server.close();
     expect(performance.now() - closedAt).toBeLessThan(5_000);
-    expect(await server.warmedUp).toEqual({ clients: undefined, ensTables: false });
+    expect(await server.warmedUp).toEqual({ ensTables: false });
   }, 60_000);
 });
