@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { ApiError } from '../errors/api-error.js';
+import { BoundedMemo } from '../memo/bounded-memo.js';
 import type { AccessTallies } from '../observability/access-tallies.js';
 import type { QuotaDecision, Store } from '../store/store.js';
-import { BoundedMemo } from './bounded-memo.js';
 import type { Caller } from './identify-caller.js';
 import { creditsUsedCounter, DAY_MS, type QuotaPlan, quotaPlan, windowResetsAt } from './quota-plan.js';
 import { insufficientCredits, rateLimited, reachedLimit, secondsUntil } from './quota-refusals.js';

@@ -1,8 +1,8 @@
 import type { CallerIdentity } from '../../subgraphs/shared/account-services.js';
 import { ApiError } from '../errors/api-error.js';
+import { BoundedMemo } from '../memo/bounded-memo.js';
 import { type ApiKeyRecord, apiKeyOwner, type Store } from '../store/store.js';
 import { hashApiKey, looksLikeApiKey } from './api-key-secrets.js';
-import { BoundedMemo } from './bounded-memo.js';
 import type { AccessLimits, AccessMode } from './caller-limits.js';
 import { anonymousNetwork } from './client-address.js';
 import type { SessionTokens } from './session-tokens.js';

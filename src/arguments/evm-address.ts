@@ -1,6 +1,7 @@
 import { type Address, getAddress } from 'viem';
 import { z } from 'zod';
 import { EVM_ADDRESS_PATTERN } from '../config/evm-address-pattern.js';
+import { BoundedMemo } from '../memo/bounded-memo.js';
 
 export { EVM_ADDRESS_PATTERN };
 
@@ -18,12 +19,12 @@ export const evmAddress = evmAddressSyntax
 
 /**
  * Checksummed forms already made, by the text asked: only valid addresses get in (42 characters), at most
- * CHECKSUMMED_MAX of them with their values, under 1.4 MiB; past it the oldest goes. viem's own cache reorders its
- * LRU map on every hit (four map operations and two key strings per call, for its validity check and again for the
- * checksum), and resolvers checksum every wallet of every request.
+ * CHECKSUMMED_MAX of them with their values, under 1.4 MiB. viem's own cache reorders its LRU map on every hit (four
+ * map operations and two key strings per call, for its validity check and again for the checksum), and resolvers
+ * checksum every wallet of every request.
  */
-const checksummed = new Map<string, Address>();
 const CHECKSUMMED_MAX = 8192;
+const checksummed = new BoundedMemo<string, Address>(CHECKSUMMED_MAX);
 
 /**
  * An EVM address (0x and 40 hex digits, any case) in its EIP-55 checksummed form, as viem's `getAddress` gives it,
@@ -31,13 +32,7 @@ const CHECKSUMMED_MAX = 8192;
  * @example eip55Address('0xd8da6bf26964af9d7eed9e03e53415d37aa96045') // '0xd8dA6BF2…6045'
  */
 export function eip55Address(address: string): Address {
-  let value = checksummed.get(address);
-  if (value === undefined) {
-    value = getAddress(address);
-    if (checksummed.size >= CHECKSUMMED_MAX) checksummed.delete(checksummed.keys().next().value!);
-    checksummed.set(address, value);
-  }
-  return value;
+  return checksummed.get(address, () => getAddress(address));
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Kind } from 'graphql';
 import Negotiator from 'negotiator';
-import { BoundedMemo } from '../access/bounded-memo.js';
+import { BoundedMemo } from '../memo/bounded-memo.js';
 import { badRequest, newResponseHead } from './graphql-coded-errors.js';
 import { MalformedJsonBody } from './json-body.js';
 

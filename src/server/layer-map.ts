@@ -57,7 +57,10 @@ export const LAYERS: readonly Layer[] = [
     folders: ['src/sources', 'src/store'],
   },
   { holds: 'the tallies /metrics reads on scrape, span hooks, the tracer', folders: ['src/observability'] },
-  { holds: 'config, errors, logging', folders: ['src/config', 'src/errors', 'src/logging'] },
+  {
+    holds: 'config, errors, logging, bounded memos',
+    folders: ['src/config', 'src/errors', 'src/logging', 'src/memo'],
+  },
 ];
 
 /** The packages that belong to one layer or a few: every other folder of the map is forbidden them. */

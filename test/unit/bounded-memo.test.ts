@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { BoundedMemo } from '../../src/access/bounded-memo.js';
+import { BoundedMemo } from '../../src/memo/bounded-memo.js';
 
 describe('a bounded memo', () => {
   it('makes the value of a key once and then returns the same value', () => {
