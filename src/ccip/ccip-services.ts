@@ -89,7 +89,7 @@ async function storedRecords(gateway: CcipGateway, name: string, parent: string)
  */
 async function gatewayAnswer(
   gateway: CcipGateway,
-  { sender, data }: { sender: string; data: string },
+  { sender, data, askedAt }: Parameters<CcipServices['answer']>[0],
 ): Promise<{ data: Hex; signature: Hex; validUntil: number }> {
   const { parentNames } = gateway;
   const resolver = getAddress(ccipArgument(ccipSender, 'sender', sender));
@@ -111,7 +111,7 @@ async function gatewayAnswer(
   const records =
     parent !== undefined
       ? await storedRecords(gateway, request.name, parent)
-      : await chainParent!.records(request.name, request.query);
+      : await chainParent!.records(request.name, request.query, askedAt);
   const result = recordResult(request.query, records);
   const validUntil = Math.floor(gateway.now() / 1000) + gateway.answerTtlSeconds;
   const signed = await signOffchainAnswer(

@@ -2,14 +2,18 @@ import { type Address, getAddress, isAddress } from 'viem';
 import { ETH_COIN_TYPE } from '../arguments/subname-arguments.js';
 import type { EnsReader } from '../sources/ens/ens-reader.js';
 import { BASE_COIN_TYPE, reverseNamespaceLabel } from '../sources/ens/reverse-names.js';
+import type { AskedAt } from '../sources/rpc/asked-at.js';
 import type { ServedRecords } from './record-result.js';
 import type { RecordQuery } from './resolve-request.js';
 
 /** A parent whose names the gateway answers from a chain's ENS records, not from subnames registered here. */
 export interface ChainServedParent {
   parent: string;
-  /** The record `query` asks of `name`, read on that chain; null when the name has none (unregistered, expired). */
-  records(name: string, query: RecordQuery): Promise<ServedRecords | null>;
+  /**
+   * The record `query` asks of `name`, read on that chain as of the request's arrival (`askedAt`); null when the name
+   * has none (unregistered, expired).
+   */
+  records(name: string, query: RecordQuery, askedAt: AskedAt | undefined): Promise<ServedRecords | null>;
 }
 
 const NONE: Record<string, string> = {};
@@ -24,25 +28,25 @@ const NONE: Record<string, string> = {};
 export function ensReaderParent(parent: string, reader: EnsReader): ChainServedParent {
   return {
     parent,
-    async records(name, query): Promise<ServedRecords | null> {
+    async records(name, query, askedAt): Promise<ServedRecords | null> {
       switch (query.kind) {
         case 'addr': {
-          const [address] = await reader.addresses([name]);
+          const [address] = await reader.addresses([name], askedAt);
           return address ? { addresses: { [ETH_COIN_TYPE]: address }, texts: NONE } : null;
         }
         case 'addrByCoin': {
           const coinType = Number(query.coinType);
           if (!Number.isSafeInteger(coinType)) return null;
-          const [profile] = await reader.profiles([name], { textKeys: [], coinTypes: [coinType] });
+          const [profile] = await reader.profiles([name], { textKeys: [], coinTypes: [coinType] }, askedAt);
           const address = profile?.coinAddresses[String(coinType)];
           return address ? { addresses: { [String(coinType)]: address }, texts: NONE } : null;
         }
         case 'text': {
-          const [value] = await reader.texts([name], query.key);
+          const [value] = await reader.texts([name], query.key, askedAt);
           return value === null || value === undefined ? null : { addresses: NONE, texts: { [query.key]: value } };
         }
         case 'contenthash': {
-          const [profile] = await reader.profiles([name]);
+          const [profile] = await reader.profiles([name], undefined, askedAt);
           return profile?.contentHash ? { addresses: NONE, texts: NONE, contenthash: profile.contentHash } : null;
         }
         case 'name':
@@ -65,11 +69,11 @@ export const BASE_REVERSE_PARENT = `${reverseNamespaceLabel(BASE_COIN_TYPE)}.rev
 export function basePrimaryNameParent(reader: EnsReader): ChainServedParent {
   return {
     parent: BASE_REVERSE_PARENT,
-    async records(name, query): Promise<ServedRecords | null> {
+    async records(name, query, askedAt): Promise<ServedRecords | null> {
       const label = name.slice(0, -(BASE_REVERSE_PARENT.length + 1));
       const address = `0x${label}`;
       if (query.kind !== 'name' || label.includes('.') || !isAddress(address, { strict: false })) return null;
-      const [primary] = await reader.basePrimaryNames([getAddress(address) as Address]);
+      const [primary] = await reader.basePrimaryNames([getAddress(address) as Address], askedAt);
       return primary ? { addresses: NONE, texts: NONE, name: primary } : null;
     },
   };

@@ -4,6 +4,7 @@ import type { Tier } from '../../rest-compat/route-row.js';
 import type { AccessDecision, AccessGate } from '../access/access-gate.js';
 import type { AccessRequest } from '../access/identify-caller.js';
 import { ApiError } from '../errors/api-error.js';
+import type { AskedAt } from '../sources/rpc/asked-at.js';
 
 /**
  * Marks the requests POST /api/batch injects into the app itself. The mark is a secret made at start and never
@@ -12,13 +13,22 @@ import { ApiError } from '../errors/api-error.js';
  */
 const INNER_CALL_HEADER = 'x-batch-inner-call';
 const INNER_CALL_TOKEN = randomBytes(32);
+/** When the batch arrived, which its inner requests carry: the caller asked for all of them then. */
+const OUTER_ASKED_AT_HEADER = 'x-batch-asked-at';
 
 /** Tiers stricter than Heavy per call: a batch must not multiply them (sign-in, key management, registrations). */
 const UNBATCHABLE_TIERS: ReadonlySet<Tier> = new Set(['auth', 'write']);
 
-/** The header that marks one inner request of a batch. */
-export function batchInnerCallHeader(): Record<string, string> {
-  return { [INNER_CALL_HEADER]: INNER_CALL_TOKEN.toString('hex') };
+/** The headers that mark one inner request of a batch, and carry when the batch (`outer`) arrived. */
+export function batchInnerCallHeader(outer: AskedAt): Record<string, string> {
+  return { [INNER_CALL_HEADER]: INNER_CALL_TOKEN.toString('hex'), [OUTER_ASKED_AT_HEADER]: String(outer) };
+}
+
+/** When the batch an inner request belongs to arrived; undefined for any other request. */
+export function batchAskedAt(request: FastifyRequest): AskedAt | undefined {
+  if (!isBatchInnerCall(request)) return undefined;
+  const outer = Number(request.headers[OUTER_ASKED_AT_HEADER]);
+  return Number.isSafeInteger(outer) ? outer : undefined;
 }
 
 /** Whether this request is an inner request of a batch this process is running. */

@@ -83,7 +83,10 @@ async function runInner(
 ): Promise<BatchResult> {
   const target = innerTarget(patterns, path);
   if (target instanceof ApiError) return errorResult(path, target);
-  const headers: Record<string, string> = { ...batchInnerCallHeader(), 'x-request-id': `${outer.id}.${index}` };
+  const headers: Record<string, string> = {
+    ...batchInnerCallHeader(outer.askedAt),
+    'x-request-id': `${outer.id}.${index}`,
+  };
   for (const name of IDENTITY_HEADERS) {
     const value = outer.headers[name];
     if (typeof value === 'string') headers[name] = value;

@@ -6,13 +6,14 @@ import { presentedPayment } from '../access/x402-presented-payment.js';
 import type { Sources } from '../sources/sources.js';
 
 /** What a context is made from: a fastify request, or a WebSocket's upgrade request read alike. */
-export type ContextRequest = Pick<FastifyRequest, 'id' | 'ip' | 'headers' | 'protocol' | 'host' | 'url'>;
+export type ContextRequest = Pick<FastifyRequest, 'id' | 'ip' | 'headers' | 'protocol' | 'host' | 'url'> &
+  Partial<Pick<FastifyRequest, 'askedAt'>>;
 
 export interface GraphContextFactory {
   create(request: ContextRequest): GraphContext;
 }
 
-/** One GraphContext per request: fresh loaders, the shared sources, the caller's base URL. */
+/** One GraphContext per request: fresh loaders, the shared sources, the caller's base URL, when it arrived. */
 export function graphContextFactory(p: {
   sources: Sources;
   app: AppServices;
@@ -33,6 +34,7 @@ export function graphContextFactory(p: {
         caller,
         payment: presentedPayment(request.headers),
         requestUrl: `${base}${request.url}`,
+        askedAt: request.askedAt,
       });
     },
   };

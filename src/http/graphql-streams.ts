@@ -76,7 +76,8 @@ export function graphqlSseHandler(deps: {
           variables: params.variables,
           operationName: params.operationName,
           access: deps.access(request),
-          context: () => ({ ...deps.contexts.create(request), live }),
+          // A stream's events are read as they come, not as of the request's arrival: each learns the head anew.
+          context: () => ({ ...deps.contexts.create(request), live, askedAt: undefined }),
         }),
       );
     },

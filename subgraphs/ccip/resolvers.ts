@@ -11,7 +11,7 @@ export class CcipResolver {
     @Arg('data', () => String, { description: 'its callData: resolve(bytes name, bytes data)' }) data: string,
     @Ctx() ctx: GraphContext,
   ): Promise<CcipAnswer> {
-    return ctx.app.ccip.answer({ sender, data });
+    return ctx.app.ccip.answer({ sender, data, askedAt: ctx.askedAt });
   }
 
   @Query(() => CcipHealth, { description: 'The CCIP gateway: record store, record count, signer, served parents' })

@@ -20,7 +20,7 @@ function readerOf(sources: Sources): EnsReader {
  */
 export const ensAddressLoader = defineLoader<string, Address | null, Sources>({
   name: 'ensAddress',
-  batch: (names, sources) => readerOf(sources).addresses(names),
+  batch: (names, sources, askedAt) => readerOf(sources).addresses(names, askedAt),
   maxBatchSize: MAX_ENS_BATCH,
 });
 
@@ -48,7 +48,7 @@ export const ensRecordKeysLoader = defineLoader<string, EnsRecordKeys, Sources>(
  */
 export const ensPrimaryNameLoader = defineLoader<Address, EnsPrimaryNameRecord | null, Sources>({
   name: 'ensPrimaryName',
-  batch: (addresses, sources) => readerOf(sources).primaryNames(addresses),
+  batch: (addresses, sources, askedAt) => readerOf(sources).primaryNames(addresses, askedAt),
   maxBatchSize: MAX_ENS_BATCH,
 });
 
@@ -69,13 +69,13 @@ const union = <T>(lists: readonly (readonly T[])[]): T[] => [...new Set(lists.fl
 export const ensProfileLoader = defineLoader<ProfileAsk, EnsProfileRecord | null, Sources, string>({
   name: 'ensProfile',
   cacheKey: (ask) => `${ask.name}\n${extrasKey(ask.extras)}`,
-  batch: async (asks, sources) => {
+  batch: async (asks, sources, askedAt) => {
     const names = [...new Set(asks.map((ask) => ask.name))];
     const extras: ProfileExtras = {
       textKeys: union(asks.map((ask) => ask.extras.textKeys)),
       coinTypes: union(asks.map((ask) => ask.extras.coinTypes)),
     };
-    const records = await readerOf(sources).profiles(names, extras);
+    const records = await readerOf(sources).profiles(names, extras, askedAt);
     const byName = new Map(names.map((name, i) => [name, records[i] ?? null]));
     return asks.map((ask) => byName.get(ask.name) ?? null);
   },
@@ -88,7 +88,7 @@ export const ensProfileLoader = defineLoader<ProfileAsk, EnsProfileRecord | null
  */
 export const ensAvatarRecordLoader = defineLoader<string, string | null, Sources>({
   name: 'ensAvatarRecord',
-  batch: (names, sources) => readerOf(sources).texts(names, 'avatar'),
+  batch: (names, sources, askedAt) => readerOf(sources).texts(names, 'avatar', askedAt),
   maxBatchSize: MAX_ENS_BATCH,
 });
 
@@ -105,6 +105,6 @@ export interface NftAvatarAsk {
 export const nftAvatarLoader = defineLoader<NftAvatarAsk, NftAvatarRead, Sources, string>({
   name: 'nftAvatar',
   cacheKey: ({ ref, owner }) => `${ref.chainId}/${ref.standard}:${ref.contract}/${ref.tokenId}@${owner}`,
-  batch: (asks, sources) => readerOf(sources).nftAvatars(asks),
+  batch: (asks, sources, askedAt) => readerOf(sources).nftAvatars(asks, askedAt),
   maxBatchSize: MAX_ENS_BATCH,
 });

@@ -3,12 +3,16 @@
  * implemented in
  * src/ccip/ccip-services.ts over the store, reached through `GraphContext.app.ccip`.
  */
+import type { AskedAt } from '../../src/sources/rpc/asked-at.js';
 import type { CcipAnswer, CcipHealth, Subname, SubnameRecordsInput } from '../ccip/types.js';
 import type { CallerIdentity } from './account-services.js';
 
 export interface CcipServices {
-  /** Answers one CCIP-Read request of an OffchainResolver, signed. */
-  answer(p: { sender: string; data: string }): Promise<CcipAnswer>;
+  /**
+   * Answers one CCIP-Read request of an OffchainResolver, signed. `askedAt`: when the request arrived, for the chain
+   * reads a chain-served parent makes (src/sources/rpc/block-reads.ts).
+   */
+  answer(p: { sender: string; data: string; askedAt?: AskedAt | undefined }): Promise<CcipAnswer>;
   health(): Promise<CcipHealth>;
   /**
    * The owner of a subname registered here (`dave.offchain.eth`), lowercase; null for any other name (a free label,

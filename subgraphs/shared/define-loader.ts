@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { traceLoaderBatch } from '../../src/observability/span-hooks.js';
+import type { AskedAt } from '../../src/sources/rpc/asked-at.js';
 
 /**
  * One request's scope for loaders: every definition keeps its DataLoader for the request under this object, so a
@@ -14,10 +15,12 @@ export class RequestLoaders {
 /** Indexes handed to definitions, in the order their modules declare them. */
 let definitions = 0;
 
-/** What `load` needs of a context: the request's loader scope and the sources batch functions read. */
+/** What `load` needs of a context: the request's loader scope, the sources batch functions read, its arrival. */
 export interface LoaderContext<S> {
   readonly loaders: RequestLoaders;
   readonly sources: S;
+  /** When the request arrived (GraphContext.askedAt); undefined for none. */
+  readonly askedAt?: AskedAt | undefined;
 }
 
 export interface LoaderSpec<K, V, S, C> {
@@ -25,9 +28,10 @@ export interface LoaderSpec<K, V, S, C> {
   name: string;
   /**
    * Answers every key asked in one tick, in their order: a value, or an Error that fails that key alone.
-   * A batch that throws fails all its keys, and they are asked again on the next load.
+   * A batch that throws fails all its keys, and they are asked again on the next load. `askedAt`: when the request
+   * arrived, for the chain reads it makes (src/sources/rpc/block-reads.ts).
    */
-  batch(keys: readonly K[], sources: S): Promise<readonly (V | Error)[]>;
+  batch(keys: readonly K[], sources: S, askedAt: AskedAt | undefined): Promise<readonly (V | Error)[]>;
   /** For object keys: the value a key is cached and deduplicated under. */
   cacheKey?: (key: K) => C;
   /** Keys per batch; more keys asked in one tick make several batches. */
@@ -44,7 +48,7 @@ export interface LoaderDefinition<K, V, S, C = K> {
  * @example
  * export const ensAddressLoader = defineLoader({
  *   name: 'ensAddress',
- *   batch: (names: readonly string[], sources: Sources) => readerOf(sources).addresses(names),
+ *   batch: (names: readonly string[], sources: Sources, askedAt) => readerOf(sources).addresses(names, askedAt),
  *   maxBatchSize: MAX_ENS_BATCH,
  * });
  * const address = await ensAddressLoader.of(ctx).load('alice.eth');
@@ -56,9 +60,9 @@ export function defineLoader<K, V, S, C = K>(spec: LoaderSpec<K, V, S, C>): Load
       const { made } = ctx.loaders;
       let loader = made[index] as DataLoader<K, V, C> | undefined;
       if (!loader) {
-        const sources = ctx.sources;
+        const { sources, askedAt } = ctx;
         loader = new DataLoader<K, V, C>(
-          (keys) => traceLoaderBatch(spec.name, keys.length, () => spec.batch(keys, sources)),
+          (keys) => traceLoaderBatch(spec.name, keys.length, () => spec.batch(keys, sources, askedAt)),
           {
             cacheKeyFn: spec.cacheKey,
             maxBatchSize: spec.maxBatchSize,

@@ -1,4 +1,5 @@
 import { ApiError } from '../../src/errors/api-error.js';
+import type { AskedAt } from '../../src/sources/rpc/asked-at.js';
 import type { Sources } from '../../src/sources/sources.js';
 import type { X402Config } from '../account/types.js';
 import type { AccountServices, CallerIdentity, PresentedPaymentShape } from './account-services.js';
@@ -39,6 +40,12 @@ export interface GraphContext {
   publicBaseUrl: string;
   /** This request's loader scope: `someLoader.of(ctx)` is the request's DataLoader (subgraphs/shared/define-loader.ts). */
   loaders: RequestLoaders;
+  /**
+   * When the request arrived (src/sources/rpc/asked-at.ts), for the chain reads made for it: exact for the head as of
+   * then (src/sources/rpc/block-reads.ts). Undefined for a stream's events and a subgraph served alone: each chain
+   * read then learns the head anew.
+   */
+  askedAt: AskedAt | undefined;
   /** Who is calling: identified by the access gate (once per request), or on first ask on always-free routes. */
   caller: () => Promise<CallerIdentity>;
   /** The x402 payment header the request carries, if any (a credit purchase is paid with it). */
@@ -58,6 +65,7 @@ export function newGraphContext(params: {
   caller?: () => Promise<CallerIdentity>;
   payment?: PresentedPaymentShape | undefined;
   requestUrl?: string;
+  askedAt?: AskedAt | undefined;
 }): GraphContext {
   // Spelled out, not spread: one object shape for every request's context (a spread of the params costs ~3 µs).
   return {
@@ -66,6 +74,7 @@ export function newGraphContext(params: {
     app: params.app,
     publicBaseUrl: params.publicBaseUrl,
     loaders: new RequestLoaders(),
+    askedAt: params.askedAt,
     caller: params.caller ?? unknownCaller,
     payment: params.payment,
     requestUrl: params.requestUrl ?? params.publicBaseUrl,

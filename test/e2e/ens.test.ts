@@ -1,7 +1,9 @@
+import { namehash, parseAbi } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { getDevAccounts } from '../../src/embedded/chain/dev-accounts.js';
 import { localEnsAddresses } from '../../src/embedded/chain/seed-steps/ens.js';
 import { expectEnvelope } from '../helpers/error-envelope.js';
+import { localChainClients } from '../helpers/local-chain-clients.js';
 import { startRpcCountingServer } from '../helpers/rpc-counting-server.js';
 import type { TestServer } from '../helpers/test-server.js';
 
@@ -248,6 +250,57 @@ describe('ENS identity on the embedded chain (ENS’s published contracts, our U
         ensProfile: { wallet: { address: bob, primaryName: 'bob.eth' } },
         ensReverse: { name: 'alice.eth', address: alice },
       },
+    });
+  });
+
+  describe('chain reads are exact as of the request’s arrival (docs/api-contract.md#data-freshness)', () => {
+    const setTextAbi = parseAbi(['function setText(bytes32 node, string key, string value)']);
+    const headReads = () => rpcMethods.filter((m) => m === 'eth_blockNumber').length;
+
+    it('a block mined before the request arrived is never missed: a record set in a block mined between two requests is in the second’s answer', async () => {
+      const bobUrl = async () => {
+        const res = await server.post('/graphql', {
+          query: '{ ensProfile(name: "bob.eth") { records { key value } } }',
+        });
+        const body = (await res.json()) as { data: { ensProfile: { records: { key: string; value: string }[] } } };
+        return body.data.ensProfile.records.find((record) => record.key === 'url')?.value ?? null;
+      };
+      expect(await bobUrl()).toBeNull();
+      const { client, wallet } = localChainClients(server.localChain!.rpcUrl, getDevAccounts()[2]!);
+      const hash = await wallet.writeContract({
+        address: ens.publicResolver,
+        abi: setTextAbi,
+        functionName: 'setText',
+        args: [namehash('bob.eth'), 'url', 'https://bob.example.org'],
+      });
+      await client.waitForTransactionReceipt({ hash, pollingInterval: 10 });
+      expect(await bobUrl()).toBe('https://bob.example.org');
+    });
+
+    it('one request resolving in several rounds makes one eth_blockNumber: GraphQL, its REST row, and a batch of rows', async () => {
+      const query = '{ ensProfile(name: "alice.eth") { name wallet { address primaryName } } }';
+      await server.mineBlock('ethereum');
+      rpcMethods.length = 0;
+      expect(await (await server.post('/graphql', { query })).json()).toEqual({
+        data: { ensProfile: { name: 'alice.eth', wallet: { address: alice, primaryName: 'alice.eth' } } },
+      });
+      expect(headReads()).toBe(1);
+
+      await server.mineBlock('ethereum');
+      rpcMethods.length = 0;
+      const row = await server.get('/api/profile/full/bob.eth');
+      expect(row.status).toBe(200);
+      expect(await row.json()).toMatchObject({ name: 'bob.eth', wallet: { address: bob, primaryName: 'bob.eth' } });
+      expect(headReads()).toBe(1);
+
+      await server.mineBlock('ethereum');
+      rpcMethods.length = 0;
+      const batch = await server.post('/api/batch', {
+        requests: ['/api/profile/full/alice.eth', '/api/ens/carol.eth'].map((path) => ({ path })),
+      });
+      const results = ((await batch.json()) as { results: { status: number }[] }).results;
+      expect(results.map((r) => r.status)).toEqual([200, 200]);
+      expect(headReads()).toBe(1);
     });
   });
 });

@@ -1,4 +1,5 @@
 import { type Address, type Hex, isAddressEqual, zeroAddress } from 'viem';
+import type { AskedAt } from '../rpc/asked-at.js';
 import type { BlockReads } from '../rpc/block-reads.js';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
 import { coinAddressText } from './coin-addresses.js';
@@ -97,40 +98,56 @@ const ok = <T>(r: MulticallResult | undefined): T | null => (r?.status === 'succ
 export class BaseNamesReader {
   constructor(private readonly p: { client: ChainRpcClient; contracts: BaseNamesContracts; reads: BlockReads }) {}
 
-  /** docs/api-contract.md#data-freshness: each read is exact for the head block, made once per block. */
-  private load<T>(key: string, fetcher: () => Promise<T>): Promise<T> {
-    return this.p.reads.read(key, fetcher);
+  /**
+   * docs/api-contract.md#data-freshness: each read is exact for the head block, made once per block. `askedAt`, on
+   * every read: when the request it is made for arrived (block-reads.ts); undefined for a read made for none.
+   */
+  private load<T>(key: string, fetcher: () => Promise<T>, askedAt: AskedAt | undefined): Promise<T> {
+    return this.p.reads.read(key, fetcher, askedAt);
   }
 
   /** The address each name resolves to; null when unresolved, unregistered or expired. */
-  addresses(names: readonly string[]): Promise<(Address | null)[]> {
-    return this.load(`basenames:addr:${names.join(',')}`, async () =>
-      (await this.read(names, { addr: true, contenthash: false, textKeys: [] })).map((r) =>
-        r?.active ? r.address : null,
-      ),
+  addresses(names: readonly string[], askedAt?: AskedAt): Promise<(Address | null)[]> {
+    return this.load(
+      `basenames:addr:${names.join(',')}`,
+      async () =>
+        (await this.read(names, { addr: true, contenthash: false, textKeys: [] })).map((r) =>
+          r?.active ? r.address : null,
+        ),
+      askedAt,
     );
   }
 
   /** One text record of each name; null when unset, unresolved or expired. */
-  texts(names: readonly string[], key: string): Promise<(string | null)[]> {
-    return this.load(`basenames:text:${key}:${names.join(',')}`, async () =>
-      (await this.read(names, { addr: false, contenthash: false, textKeys: [key] })).map((r) =>
-        r?.active ? (r.texts[key] ?? null) : null,
-      ),
+  texts(names: readonly string[], key: string, askedAt?: AskedAt): Promise<(string | null)[]> {
+    return this.load(
+      `basenames:text:${key}:${names.join(',')}`,
+      async () =>
+        (await this.read(names, { addr: false, contenthash: false, textKeys: [key] })).map((r) =>
+          r?.active ? (r.texts[key] ?? null) : null,
+        ),
+      askedAt,
     );
   }
 
   /** Full profiles, with the extra text keys and coin types asked; null when not registered (no resolver and no owner) or expired. */
-  profiles(names: readonly string[], extras: ProfileExtras = NO_EXTRAS): Promise<(EnsProfileRecord | null)[]> {
+  profiles(
+    names: readonly string[],
+    extras: ProfileExtras = NO_EXTRAS,
+    askedAt?: AskedAt,
+  ): Promise<(EnsProfileRecord | null)[]> {
     const textKeys = profileTextKeys(extras);
     const want = { addr: true, contenthash: true, textKeys, coinTypes: extras.coinTypes };
     const asked = { textKeys, coinTypes: extras.coinTypes };
-    return this.load(`basenames:profile:${extrasKey(extras)}:${names.join(',')}`, async () =>
-      (await this.read(names, want)).map((r) => {
-        if (!r?.active || (r.resolver === null && r.controller === null)) return null;
-        const { avatar, ...texts } = r.texts;
-        return { ...r, avatarRecord: avatar ?? null, texts, asked };
-      }),
+    return this.load(
+      `basenames:profile:${extrasKey(extras)}:${names.join(',')}`,
+      async () =>
+        (await this.read(names, want)).map((r) => {
+          if (!r?.active || (r.resolver === null && r.controller === null)) return null;
+          const { avatar, ...texts } = r.texts;
+          return { ...r, avatarRecord: avatar ?? null, texts, asked };
+        }),
+      askedAt,
     );
   }
 
@@ -139,19 +156,23 @@ export class BaseNamesReader {
    * ReverseRegistrar sets it, kept only when it is a normalised Base name that resolves back to the address on Base.
    * One `eth_call` reads every reverse record, one more forward-checks the names found (none when none is set).
    */
-  primaryNames(addresses: readonly Address[]): Promise<(string | null)[]> {
-    return this.load(`basenames:name:${addresses.join(',')}`, async () => {
-      const claimed = (await this.reverseRecords(addresses)).map((name) =>
-        name && isBaseName(name) && isNormalizedEnsName(name) ? name : null,
-      );
-      const names = [...new Set(claimed.filter((name): name is string => name !== null))];
-      const records = await this.read(names, { addr: true, contenthash: false, textKeys: [] });
-      const resolvesTo = new Map(records.map((r, i) => [names[i]!, r?.active ? r.address : null]));
-      return claimed.map((name, i) => {
-        const address = name === null ? null : resolvesTo.get(name);
-        return address && isAddressEqual(address, addresses[i]!) ? name : null;
-      });
-    });
+  primaryNames(addresses: readonly Address[], askedAt?: AskedAt): Promise<(string | null)[]> {
+    return this.load(
+      `basenames:name:${addresses.join(',')}`,
+      async () => {
+        const claimed = (await this.reverseRecords(addresses)).map((name) =>
+          name && isBaseName(name) && isNormalizedEnsName(name) ? name : null,
+        );
+        const names = [...new Set(claimed.filter((name): name is string => name !== null))];
+        const records = await this.read(names, { addr: true, contenthash: false, textKeys: [] });
+        const resolvesTo = new Map(records.map((r, i) => [names[i]!, r?.active ? r.address : null]));
+        return claimed.map((name, i) => {
+          const address = name === null ? null : resolvesTo.get(name);
+          return address && isAddressEqual(address, addresses[i]!) ? name : null;
+        });
+      },
+      askedAt,
+    );
   }
 
   /** The name record of each address's Base reverse node, from the resolver the registry names for that node. */

@@ -12,6 +12,7 @@ import {
   zeroAddress,
 } from 'viem';
 import { packetToBytes } from 'viem/ens';
+import type { AskedAt } from '../rpc/asked-at.js';
 import type { BlockReads } from '../rpc/block-reads.js';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
 import { coinAddressText } from './coin-addresses.js';
@@ -163,53 +164,66 @@ export class EnsChainReader {
 
   constructor(private readonly p: { client: ChainRpcClient; contracts: EnsContracts; reads: BlockReads }) {}
 
-  /** docs/api-contract.md#data-freshness: each read is exact for the head block, made once per block. */
-  private load<T>(key: string, fetcher: () => Promise<T>): Promise<T> {
-    return this.p.reads.read(key, fetcher);
+  /**
+   * docs/api-contract.md#data-freshness: each read is exact for the head block, made once per block. `askedAt`, on
+   * every read: when the request it is made for arrived (block-reads.ts); undefined for a read made for none.
+   */
+  private load<T>(key: string, fetcher: () => Promise<T>, askedAt: AskedAt | undefined): Promise<T> {
+    return this.p.reads.read(key, fetcher, askedAt);
   }
 
   /** The address each name resolves to (ENSIP-9, coin type 60); null when unresolved, unregistered or expired. */
-  addresses(names: readonly string[]): Promise<(Address | null)[]> {
-    return this.load(`ens:addr:${names.join(',')}`, () =>
-      Promise.all(
-        names.map(async (name) => {
-          const [address, registration] = await Promise.all([
-            this.p.client.getEnsAddress({ name, gatewayUrls: this.p.contracts.gateways }),
-            this.readRegistration(name),
-          ]);
-          return registration.active ? address : null;
-        }),
-      ),
+  addresses(names: readonly string[], askedAt?: AskedAt): Promise<(Address | null)[]> {
+    return this.load(
+      `ens:addr:${names.join(',')}`,
+      () =>
+        Promise.all(
+          names.map(async (name) => {
+            const [address, registration] = await Promise.all([
+              this.p.client.getEnsAddress({ name, gatewayUrls: this.p.contracts.gateways }),
+              this.readRegistration(name),
+            ]);
+            return registration.active ? address : null;
+          }),
+        ),
+      askedAt,
     );
   }
 
   /** Each address's primary name (ENSIP-19), forward-checked by the Universal Resolver; null when none holds. */
-  primaryNames(addresses: readonly Address[]): Promise<(string | null)[]> {
-    return this.load(`ens:name:${addresses.join(',')}`, async () => {
-      const names = await Promise.all(
-        addresses.map((address) => this.p.client.getEnsName({ address, gatewayUrls: this.p.contracts.gateways })),
-      );
-      // A primary name that is not in normalised form, or whose .eth registration ran out, is not shown.
-      const usable = names.map((name) => (name !== null && isNormalizedEnsName(name) ? name : null));
-      const registrations = await Promise.all(
-        usable.map((name) => (name === null ? null : this.readRegistration(name))),
-      );
-      return usable.map((name, i) => (registrations[i]?.active ? name : null));
-    });
+  primaryNames(addresses: readonly Address[], askedAt?: AskedAt): Promise<(string | null)[]> {
+    return this.load(
+      `ens:name:${addresses.join(',')}`,
+      async () => {
+        const names = await Promise.all(
+          addresses.map((address) => this.p.client.getEnsName({ address, gatewayUrls: this.p.contracts.gateways })),
+        );
+        // A primary name that is not in normalised form, or whose .eth registration ran out, is not shown.
+        const usable = names.map((name) => (name !== null && isNormalizedEnsName(name) ? name : null));
+        const registrations = await Promise.all(
+          usable.map((name) => (name === null ? null : this.readRegistration(name))),
+        );
+        return usable.map((name, i) => (registrations[i]?.active ? name : null));
+      },
+      askedAt,
+    );
   }
 
   /** One text record of each name; null when unset, unresolved or expired. */
-  texts(names: readonly string[], key: string): Promise<(string | null)[]> {
-    return this.load(`ens:text:${key}:${names.join(',')}`, () =>
-      Promise.all(
-        names.map(async (name) => {
-          const [value, registration] = await Promise.all([
-            this.p.client.getEnsText({ name, key, gatewayUrls: this.p.contracts.gateways }),
-            this.readRegistration(name),
-          ]);
-          return registration.active ? value : null;
-        }),
-      ),
+  texts(names: readonly string[], key: string, askedAt?: AskedAt): Promise<(string | null)[]> {
+    return this.load(
+      `ens:text:${key}:${names.join(',')}`,
+      () =>
+        Promise.all(
+          names.map(async (name) => {
+            const [value, registration] = await Promise.all([
+              this.p.client.getEnsText({ name, key, gatewayUrls: this.p.contracts.gateways }),
+              this.readRegistration(name),
+            ]);
+            return registration.active ? value : null;
+          }),
+        ),
+      askedAt,
     );
   }
 
@@ -219,8 +233,16 @@ export class EnsChainReader {
    * whose resolver goes offchain is finished by a follow-up call that viem runs through CCIP-Read. Null: not
    * registered, or expired.
    */
-  profiles(names: readonly string[], extras: ProfileExtras = NO_EXTRAS): Promise<(EnsProfileRecord | null)[]> {
-    return this.load(`ens:profile:${extrasKey(extras)}:${names.join(',')}`, () => this.readProfiles(names, extras));
+  profiles(
+    names: readonly string[],
+    extras: ProfileExtras = NO_EXTRAS,
+    askedAt?: AskedAt,
+  ): Promise<(EnsProfileRecord | null)[]> {
+    return this.load(
+      `ens:profile:${extrasKey(extras)}:${names.join(',')}`,
+      () => this.readProfiles(names, extras),
+      askedAt,
+    );
   }
 
   /**
@@ -228,38 +250,42 @@ export class EnsChainReader {
    * of the name's address) and the token URI (`tokenURI`, `uri`). Only this chain's NFTs can be read: another
    * chain's are answered as not held.
    */
-  nftAvatars(asks: readonly { ref: NftAvatarRef; owner: Address }[]): Promise<NftAvatarRead[]> {
+  nftAvatars(asks: readonly { ref: NftAvatarRef; owner: Address }[], askedAt?: AskedAt): Promise<NftAvatarRead[]> {
     const key = asks.map((a) => `${a.ref.contract}/${a.ref.tokenId}/${a.owner}`).join(',');
-    return this.load(`ens:nft-avatar:${key}`, async () => {
-      const chainId = this.p.client.chain?.id;
-      const reads = asks.flatMap(({ ref, owner }) =>
-        ref.standard === 'erc721'
-          ? [
-              { address: ref.contract, abi: nftAvatarAbi, functionName: 'ownerOf', args: [ref.tokenId] },
-              { address: ref.contract, abi: nftAvatarAbi, functionName: 'tokenURI', args: [ref.tokenId] },
-            ]
-          : [
-              { address: ref.contract, abi: nftAvatarAbi, functionName: 'balanceOf', args: [owner, ref.tokenId] },
-              { address: ref.contract, abi: nftAvatarAbi, functionName: 'uri', args: [ref.tokenId] },
-            ],
-      );
-      const results = (await this.p.client.multicall({
-        contracts: reads as never,
-        allowFailure: true,
-        batchSize: 0,
-      })) as MulticallResult[];
-      const failure = results.find((r) => r.status === 'failure' && !revertOf(r.error));
-      if (failure && failure.status === 'failure') throw failure.error;
-      return asks.map(({ ref, owner }, i) => {
-        const held = results[2 * i]!;
-        const uri = results[2 * i + 1]!;
-        if (ref.chainId !== chainId) return { owned: false, tokenUri: null };
-        return {
-          owned: held.status === 'success' && holdsToken(ref.standard, owner, held.result),
-          tokenUri: uri.status === 'success' && typeof uri.result === 'string' ? uri.result : null,
-        };
-      });
-    });
+    return this.load(
+      `ens:nft-avatar:${key}`,
+      async () => {
+        const chainId = this.p.client.chain?.id;
+        const reads = asks.flatMap(({ ref, owner }) =>
+          ref.standard === 'erc721'
+            ? [
+                { address: ref.contract, abi: nftAvatarAbi, functionName: 'ownerOf', args: [ref.tokenId] },
+                { address: ref.contract, abi: nftAvatarAbi, functionName: 'tokenURI', args: [ref.tokenId] },
+              ]
+            : [
+                { address: ref.contract, abi: nftAvatarAbi, functionName: 'balanceOf', args: [owner, ref.tokenId] },
+                { address: ref.contract, abi: nftAvatarAbi, functionName: 'uri', args: [ref.tokenId] },
+              ],
+        );
+        const results = (await this.p.client.multicall({
+          contracts: reads as never,
+          allowFailure: true,
+          batchSize: 0,
+        })) as MulticallResult[];
+        const failure = results.find((r) => r.status === 'failure' && !revertOf(r.error));
+        if (failure && failure.status === 'failure') throw failure.error;
+        return asks.map(({ ref, owner }, i) => {
+          const held = results[2 * i]!;
+          const uri = results[2 * i + 1]!;
+          if (ref.chainId !== chainId) return { owned: false, tokenUri: null };
+          return {
+            owned: held.status === 'success' && holdsToken(ref.standard, owner, held.result),
+            tokenUri: uri.status === 'success' && typeof uri.result === 'string' ? uri.result : null,
+          };
+        });
+      },
+      askedAt,
+    );
   }
 
   private async readRegistration(name: string): Promise<EnsRegistration> {

@@ -1,6 +1,7 @@
 import type { Address } from 'viem';
 import type { ChainKey } from '../../config/chains.js';
 import { serviceUnavailable } from '../../errors/api-error.js';
+import type { AskedAt } from '../rpc/asked-at.js';
 import { type BaseNamesReader, isBaseName } from './base-names-reader.js';
 import type { EnsChainReader, EnsProfileRecord, ProfileExtras } from './ens-chain-reader.js';
 import type { NftAvatarRead, NftAvatarRef } from './nft-avatar.js';
@@ -12,17 +13,21 @@ export interface EnsPrimaryNameRecord {
   chain: Extract<ChainKey, 'ethereum' | 'base'>;
 }
 
-/** ENS reads the subgraphs make, whichever chain answers them. */
+/**
+ * ENS reads the subgraphs make, whichever chain answers them. `askedAt`, on every read: when the request the read
+ * is made for arrived (its context's `askedAt`): the read is exact for the head block as of then
+ * (src/sources/rpc/block-reads.ts); undefined for a read made for no request.
+ */
 export interface EnsReader {
-  addresses(names: readonly string[]): Promise<(Address | null)[]>;
-  primaryNames(addresses: readonly Address[]): Promise<(EnsPrimaryNameRecord | null)[]>;
+  addresses(names: readonly string[], askedAt?: AskedAt): Promise<(Address | null)[]>;
+  primaryNames(addresses: readonly Address[], askedAt?: AskedAt): Promise<(EnsPrimaryNameRecord | null)[]>;
   /** Base primary names alone (Basenames' `80002105.reverse` on Base, forward-checked there); 503 without Base. */
-  basePrimaryNames(addresses: readonly Address[]): Promise<(string | null)[]>;
-  texts(names: readonly string[], key: string): Promise<(string | null)[]>;
+  basePrimaryNames(addresses: readonly Address[], askedAt?: AskedAt): Promise<(string | null)[]>;
+  texts(names: readonly string[], key: string, askedAt?: AskedAt): Promise<(string | null)[]>;
   /** Profiles with the extra text keys and coin types asked, read with the rest in one call per chain. */
-  profiles(names: readonly string[], extras?: ProfileExtras): Promise<(EnsProfileRecord | null)[]>;
+  profiles(names: readonly string[], extras?: ProfileExtras, askedAt?: AskedAt): Promise<(EnsProfileRecord | null)[]>;
   /** NFT avatars (ENSIP-12): owner check and token URI, read on Ethereum. */
-  nftAvatars(asks: readonly { ref: NftAvatarRef; owner: Address }[]): Promise<NftAvatarRead[]>;
+  nftAvatars(asks: readonly { ref: NftAvatarRef; owner: Address }[], askedAt?: AskedAt): Promise<NftAvatarRead[]>;
 }
 
 /**
@@ -60,11 +65,11 @@ export class ChainRoutedEnsReader implements EnsReader {
     return toBase.map((onB) => (onB ? fromBase[b++]! : fromEthereum[e++]!));
   }
 
-  addresses(names: readonly string[]): Promise<(Address | null)[]> {
+  addresses(names: readonly string[], askedAt?: AskedAt): Promise<(Address | null)[]> {
     return this.route(
       names,
-      (r, n) => r.addresses(n),
-      (r, n) => r.addresses(n),
+      (r, n) => r.addresses(n, askedAt),
+      (r, n) => r.addresses(n, askedAt),
     );
   }
 
@@ -74,12 +79,12 @@ export class ChainRoutedEnsReader implements EnsReader {
    * Both are forward-checked; both chains are asked at once, each in one batch for all the addresses. Base failing
    * matters only for addresses without an Ethereum name (they fail, rather than answer a wrong 404).
    */
-  async primaryNames(addresses: readonly Address[]): Promise<(EnsPrimaryNameRecord | null)[]> {
+  async primaryNames(addresses: readonly Address[], askedAt?: AskedAt): Promise<(EnsPrimaryNameRecord | null)[]> {
     const base = this.p.base;
     const [onEthereum, onBase] = await Promise.all([
-      this.ethereum.primaryNames(addresses),
+      this.ethereum.primaryNames(addresses, askedAt),
       base
-        ? base.primaryNames(addresses).then(
+        ? base.primaryNames(addresses, askedAt).then(
             (names) => ({ names }),
             (error: unknown) => ({ error }),
           )
@@ -94,28 +99,28 @@ export class ChainRoutedEnsReader implements EnsReader {
     });
   }
 
-  basePrimaryNames(addresses: readonly Address[]): Promise<(string | null)[]> {
+  basePrimaryNames(addresses: readonly Address[], askedAt?: AskedAt): Promise<(string | null)[]> {
     if (!this.p.base) throw serviceUnavailable('Base names are unavailable: no Base RPC with Basenames is configured');
-    return this.p.base.primaryNames(addresses);
+    return this.p.base.primaryNames(addresses, askedAt);
   }
 
-  texts(names: readonly string[], key: string): Promise<(string | null)[]> {
+  texts(names: readonly string[], key: string, askedAt?: AskedAt): Promise<(string | null)[]> {
     return this.route(
       names,
-      (r, n) => r.texts(n, key),
-      (r, n) => r.texts(n, key),
+      (r, n) => r.texts(n, key, askedAt),
+      (r, n) => r.texts(n, key, askedAt),
     );
   }
 
-  nftAvatars(asks: readonly { ref: NftAvatarRef; owner: Address }[]): Promise<NftAvatarRead[]> {
-    return this.ethereum.nftAvatars(asks);
+  nftAvatars(asks: readonly { ref: NftAvatarRef; owner: Address }[], askedAt?: AskedAt): Promise<NftAvatarRead[]> {
+    return this.ethereum.nftAvatars(asks, askedAt);
   }
 
-  profiles(names: readonly string[], extras?: ProfileExtras): Promise<(EnsProfileRecord | null)[]> {
+  profiles(names: readonly string[], extras?: ProfileExtras, askedAt?: AskedAt): Promise<(EnsProfileRecord | null)[]> {
     return this.route(
       names,
-      (r, n) => r.profiles(n, extras),
-      (r, n) => r.profiles(n, extras),
+      (r, n) => r.profiles(n, extras, askedAt),
+      (r, n) => r.profiles(n, extras, askedAt),
     );
   }
 }
