@@ -141,7 +141,7 @@ export async function registerGraphqlRoute(app: FastifyInstance, deps: GraphqlRo
     // The one point where a /graphql operation is observed (observe-operation.ts).
     const answer = observeOperation(
       deps.operationTallies,
-      { surface: 'graphql', name: graphqlOperationName(request) },
+      { surface: 'graphql', name: graphqlOperationName(request, documents.namedOperationIn) },
       () =>
         pipeline({
           method: request.method,
