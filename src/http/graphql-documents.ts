@@ -11,6 +11,7 @@ import {
   validate,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
+import { namedOperationIn } from '../observability/graphql-request-observation.js';
 import {
   asGraphQLError,
   badRequest,
@@ -25,6 +26,8 @@ export interface ValidDocument {
   document: DocumentNode;
   /** The operation `operationName` picks (undefined: none, answered OPERATION_RESOLUTION_FAILURE). */
   operation(operationName: string | undefined): OperationDefinitionNode | undefined;
+  /** The text's {@link namedOperationIn}, read once: /metrics labels a request without operationName by it. */
+  namedOperation: string | undefined;
 }
 
 /** Bytes of parsed documents kept (Apollo Server's default document store keeps 30 MiB). */
@@ -45,7 +48,8 @@ const stringBytes = (text: string): number => text.length * 2;
 export class GraphqlDocuments {
   private readonly known = new LRUCache<string, ValidDocument>({
     maxSize: DOCUMENT_CACHE_BYTES,
-    sizeCalculation: (valid, query) => stringBytes(query) + JSON.stringify(valid.document).length,
+    sizeCalculation: (valid, query) =>
+      stringBytes(query) + JSON.stringify(valid.document).length + stringBytes(valid.namedOperation ?? ''),
   });
   private readonly persisted = new LRUCache<string, string>({
     maxSize: PERSISTED_QUERY_BYTES,
@@ -78,6 +82,15 @@ export class GraphqlDocuments {
     return { query: params.query, persist: hash };
   }
 
+  /**
+   * {@link namedOperationIn} of `query`: read from its cached document when it has one (the search runs over the
+   * whole text, ~0.7 µs for a 250-character document), else searched.
+   */
+  readonly namedOperationIn = (query: string): string | undefined => {
+    const known = this.known.peek(query);
+    return known === undefined ? namedOperationIn(query) : known.namedOperation;
+  };
+
   /** Remembers an admitted APQ text under its hash. */
   persist(hash: string, query: string): void {
     this.persisted.set(hash, query);
@@ -99,6 +112,7 @@ export class GraphqlDocuments {
     let unnamed: OperationDefinitionNode | null | undefined;
     const valid: ValidDocument = {
       document,
+      namedOperation: namedOperationIn(query),
       operation: (operationName) => {
         if (operationName !== undefined) return getOperationAST(document, operationName) ?? undefined;
         if (unnamed === undefined) unnamed = getOperationAST(document);

@@ -4,6 +4,7 @@ import {
   type GraphQLError,
   type GraphQLFormattedError,
   type GraphQLSchema,
+  type OperationDefinitionNode,
 } from 'graphql';
 import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 import { type AccessGate, type AccessRoute, admitsAtOnce } from '../access/access-gate.js';
@@ -106,18 +107,31 @@ export function graphqlPipeline(deps: {
   access: AccessGate;
   charges: OperationCharges;
   documents: GraphqlDocuments;
-}): (call: GraphqlCall) => Promise<GraphqlAnswer> {
-  /** Admission → run → settlement; a refusal answered as a GraphQL error (an offer thrown to the envelope). */
-  const admitted = async (
+}): (call: GraphqlCall) => GraphqlAnswer | Promise<GraphqlAnswer> {
+  /**
+   * Admission → run → settlement; a refusal answered as a GraphQL error (an offer thrown to the envelope). A run the
+   * gate has nothing to decide for (free, no credentials) is the run alone: answered at once when it needs no promise.
+   */
+  const admitted = (
     call: GraphqlCall,
     route: AccessRoute,
     head: ResponseHead,
     contentType: string,
-    run: () => Promise<GraphqlAnswer>,
-  ): Promise<GraphqlAnswer> => {
+    run: () => GraphqlAnswer | Promise<GraphqlAnswer>,
+  ): GraphqlAnswer | Promise<GraphqlAnswer> => {
     // A free operation without credentials: the gate's decision is fixed (no headers, nothing to count, settle or
     // release; access-gate.ts admitsAtOnce), so the run is all there is to it, with no decision made for it.
     if (admitsAtOnce(call.access, route)) return run();
+    return admittedRun(call, route, head, contentType, run);
+  };
+
+  const admittedRun = async (
+    call: GraphqlCall,
+    route: AccessRoute,
+    head: ResponseHead,
+    contentType: string,
+    run: () => GraphqlAnswer | Promise<GraphqlAnswer>,
+  ): Promise<GraphqlAnswer> => {
     const { value, settled } = await runAdmitted({
       admit: () => deps.access.admit(call.access, route),
       run: (decision) => {
@@ -135,17 +149,33 @@ export function graphqlPipeline(deps: {
     return value;
   };
 
-  const run = async (
+  /** The answer of an execution's result (or of what it threw), once it is in. */
+  const answerOfRun = (
+    result: ExecutionResult,
+    operation: OperationDefinitionNode | undefined,
+    head: ResponseHead,
+    contentType: string,
+  ): GraphqlAnswer => {
+    if (!operation) {
+      const first = result.errors?.[0];
+      const error = first ? operationResolutionError(first) : asGraphQLError(new Error('no operation to run'));
+      return errorsAnswer([error], head, contentType);
+    }
+    return resultAnswer(result, head, contentType);
+  };
+
+  /** Executes the document: answered at once when no resolver returns a promise (graphql-js then returns none). */
+  const run = (
     call: GraphqlCall,
     params: GraphqlParams,
     valid: ValidDocument,
     head: ResponseHead,
     contentType: string,
-  ): Promise<GraphqlAnswer> => {
+  ): GraphqlAnswer | Promise<GraphqlAnswer> => {
     const operation = valid.operation(params.operationName);
-    let result: ExecutionResult;
+    let result: ExecutionResult | Promise<ExecutionResult>;
     try {
-      result = await execute({
+      result = execute({
         schema: deps.schema,
         document: valid.document,
         contextValue: call.context(),
@@ -155,15 +185,14 @@ export function graphqlPipeline(deps: {
     } catch (thrown) {
       return errorsAnswer([asGraphQLError(thrown)], head, contentType);
     }
-    if (!operation) {
-      const first = result.errors?.[0];
-      const error = first ? operationResolutionError(first) : asGraphQLError(new Error('no operation to run'));
-      return errorsAnswer([error], head, contentType);
-    }
-    return resultAnswer(result, head, contentType);
+    if (!(result instanceof Promise)) return answerOfRun(result, operation, head, contentType);
+    return result.then(
+      (done) => answerOfRun(done, operation, head, contentType),
+      (thrown: unknown) => errorsAnswer([asGraphQLError(thrown)], head, contentType),
+    );
   };
 
-  return async (call) => {
+  return (call) => {
     let params: GraphqlParams;
     try {
       params = graphqlParams(call);
@@ -181,9 +210,7 @@ export function graphqlPipeline(deps: {
     const prepared = deps.documents.prepare(source.query);
     // A text that made the server parse it is counted against the caller even when it does not run.
     if ('errors' in prepared) {
-      return admitted(call, UNRUN_DOCUMENT, head, contentType, async () =>
-        errorsAnswer(prepared.errors, head, contentType),
-      );
+      return admitted(call, UNRUN_DOCUMENT, head, contentType, () => errorsAnswer(prepared.errors, head, contentType));
     }
     const operation = prepared.operation(params.operationName);
     if (call.method === 'GET' && operation && operation.operation !== 'query') {
@@ -193,7 +220,7 @@ export function graphqlPipeline(deps: {
       return errorsAnswer([badRequest(message, refused)], head, contentType);
     }
     const route = operationRoute(operation, prepared.document, deps.charges);
-    return admitted(call, route, head, contentType, async () => {
+    return admitted(call, route, head, contentType, () => {
       if (source.persist !== undefined) deps.documents.persist(source.persist, source.query);
       return run(call, params, prepared, head, contentType);
     });

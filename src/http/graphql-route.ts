@@ -66,6 +66,13 @@ function warmAfterListening(app: FastifyInstance, warm: () => void): void {
 /** What observeOperation records of an answer: the code of its first error. */
 const errorCodeOfAnswer = (answered: GraphqlAnswer): string | undefined => answered.errorCode;
 
+/** Writes a pipeline's answer: its status, its headers, its body. */
+function sendAnswer(reply: FastifyReply, answer: GraphqlAnswer): void {
+  reply.code(answer.status);
+  for (const [k, v] of answer.headers) reply.header(k, v);
+  reply.send(answer.body);
+}
+
 /** A browser's plain GET (no `query`, HTML accepted) opens GraphiQL. */
 function wantsPage(request: FastifyRequest, search: string): boolean {
   return (
@@ -124,7 +131,7 @@ export async function registerGraphqlRoute(app: FastifyInstance, deps: GraphqlRo
   // GraphiQL's scroll lock (react-remove-scroll) adds a <style> element at run time: styles inline, scripts by hash.
   const graphiqlHeaders = await htmlPageHeaders(graphiql, { styles: 'unsafe-inline' });
 
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+  const handler = (request: FastifyRequest, reply: FastifyReply) => {
     if (wantsEventStream(request)) return sse(request, reply);
     const at = request.url.indexOf('?');
     const search = at < 0 ? '' : request.url.slice(at + 1);
@@ -132,9 +139,9 @@ export async function registerGraphqlRoute(app: FastifyInstance, deps: GraphqlRo
       return reply.headers(graphiqlHeaders).type('text/html; charset=utf-8').send(graphiql);
     }
     // The one point where a /graphql operation is observed (observe-operation.ts).
-    const answer = await observeOperation(
+    const answer = observeOperation(
       deps.operationTallies,
-      { surface: 'graphql', name: graphqlOperationName(request) },
+      { surface: 'graphql', name: graphqlOperationName(request, documents.namedOperationIn) },
       () =>
         pipeline({
           method: request.method,
@@ -146,9 +153,9 @@ export async function registerGraphqlRoute(app: FastifyInstance, deps: GraphqlRo
         }),
       errorCodeOfAnswer,
     );
-    reply.code(answer.status);
-    for (const [k, v] of answer.headers) reply.header(k, v);
-    return reply.send(answer.body);
+    // An answer that is in already is sent now: no promise for fastify to wait on (nothing returned, the reply sent).
+    if (!(answer instanceof Promise)) return void sendAnswer(reply, answer);
+    return answer.then((answered) => void sendAnswer(reply, answered));
   };
   await app.register(async (scope) => {
     keepMalformedJson(scope);

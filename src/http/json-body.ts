@@ -1,9 +1,42 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
+type ParseDone = (err: Error | null, body?: unknown) => void;
 
 /** The media type of JSON request bodies. */
 const JSON_TYPE = 'application/json';
+
+/**
+ * Whether `text` cannot hold a `__proto__` or `constructor` key: neither word in it, and no `\u` escape that could
+ * spell one. Such a text is parsed by JSON.parse alone, as secure-json-parse itself does once its two regular
+ * expressions find no such key (they look only for those words, plainly or with `\u` escapes).
+ */
+const cannotPoison = (text: string): boolean =>
+  !text.includes('\\u') && !text.includes('__proto__') && !text.includes('constructor');
+
+/**
+ * Fastify's own JSON parser (`parse`: prototype poisoning refused, its errors), with the common case first: a text
+ * that cannot poison a prototype ({@link cannotPoison}) and parses is JSON.parse's value, without the two
+ * whole-text regular expression scans (~130 ns of ~450 for a `{ __typename }` body). Anything else, a text that does
+ * not parse included, goes to `parse`, which answers it as before; with `kept`, its error becomes the body `kept` makes.
+ */
+function secureJsonParser(parse: JsonParser, kept?: (err: Error) => unknown) {
+  return (request: FastifyRequest, text: string, done: ParseDone): void => {
+    let value: unknown;
+    let parsed = false;
+    if (cannotPoison(text)) {
+      try {
+        value = JSON.parse(text);
+        parsed = true;
+      } catch {
+        // Answered by `parse` below, with fastify's error.
+      }
+    }
+    if (parsed) done(null, value);
+    else if (kept === undefined) parse(request, text, done);
+    else parse(request, text, (err, body) => done(null, err ? kept(err) : body));
+  };
+}
 
 /**
  * Fastify's own JSON parser (prototype poisoning refused), except that an empty body is no body: clients send
@@ -12,11 +45,11 @@ const JSON_TYPE = 'application/json';
  * @example registerJsonBodyParser(app) // DELETE /api/user/keys/{id} with content-type: application/json and no body → the route runs
  */
 export function registerJsonBodyParser(app: FastifyInstance): void {
-  const parse = app.getDefaultJsonParser('error', 'error');
+  const parse = secureJsonParser(app.getDefaultJsonParser('error', 'error'));
   app.removeContentTypeParser(JSON_TYPE);
   app.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (request, body, done) => {
     if (body === '') return done(null, undefined);
-    (parse as JsonParser)(request, body as string, done);
+    parse(request, body as string, done);
   });
 }
 
@@ -31,11 +64,12 @@ export class MalformedJsonBody {
  * @example keepMalformedJson(mcpScope); if (request.body instanceof MalformedJsonBody) …
  */
 export function keepMalformedJson(scope: FastifyInstance): void {
-  const parse = scope.getDefaultJsonParser('error', 'error');
+  const parse = secureJsonParser(
+    scope.getDefaultJsonParser('error', 'error'),
+    (err) => new MalformedJsonBody(err.message),
+  );
   scope.removeContentTypeParser(JSON_TYPE);
-  scope.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (request: FastifyRequest, body, done) => {
-    (parse as JsonParser)(request, body as string, (err, value) =>
-      done(null, err ? new MalformedJsonBody(err.message) : value),
-    );
-  });
+  scope.addContentTypeParser(JSON_TYPE, { parseAs: 'string' }, (request: FastifyRequest, body, done) =>
+    parse(request, body as string, done),
+  );
 }

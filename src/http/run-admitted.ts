@@ -21,7 +21,7 @@ export interface AdmittedCall<T> {
  */
 export async function runAdmitted<T>(p: {
   admit: () => Promise<AccessDecision>;
-  run: (decision: AccessDecision) => Promise<T>;
+  run: (decision: AccessDecision) => T | Promise<T>;
   /** Whether a paid call's outcome is charged; absent: always (a failed call throws, so it never is). */
   paid?: (value: T) => boolean;
   /** Keeps the concurrency slot past this call and gives it back itself. */

@@ -12,7 +12,9 @@ function thrownCode(err: unknown): string {
 /**
  * THE place a GraphQL operation is observed, whichever surface runs it: one `graphql <name>` span (the parent of its
  * loader batches) and one run in `graphql_operations_total` / `graphql_operation_duration_seconds`, with the error
- * code `errorCodeOf` reads from its result (or the thrown error's).
+ * code `errorCodeOf` reads from its result (or the thrown error's). A run that answers at once (an operation whose
+ * resolvers return no promise, `{ __typename }`) is tallied and returned at once when tracing is off: no promise made
+ * and no microtask turn waited for it.
  * @example await observeOperation(tallies, { surface: 'graphql', name }, () => execute(…), firstErrorCode)
  */
 export function observeOperation<T>(
@@ -20,7 +22,19 @@ export function observeOperation<T>(
   p: { surface: OperationSurface; name: string | null | undefined },
   run: () => Promise<T>,
   errorCodeOf: (result: T) => string | undefined,
-): Promise<T> {
+): Promise<T>;
+export function observeOperation<T>(
+  tallies: OperationTallies,
+  p: { surface: OperationSurface; name: string | null | undefined },
+  run: () => T | Promise<T>,
+  errorCodeOf: (result: T) => string | undefined,
+): T | Promise<T>;
+export function observeOperation<T>(
+  tallies: OperationTallies,
+  p: { surface: OperationSurface; name: string | null | undefined },
+  run: () => T | Promise<T>,
+  errorCodeOf: (result: T) => string | undefined,
+): T | Promise<T> {
   const operation = tallies.label(p.name);
   if (!tracingEnabled()) return tallied(tallies, p.surface, operation, run, errorCodeOf);
   const attributes = { 'graphql.operation.name': operation, 'api.surface': p.surface };
@@ -39,24 +53,40 @@ export function observeOperation<T>(
   });
 }
 
-/** {@link observeOperation} without tracing: the run and its tally alone (no span, no attributes: every call pays this). */
-async function tallied<T>(
+/**
+ * {@link observeOperation} without tracing: the run and its tally alone (no span, no attributes: every call pays this),
+ * synchronous when the run is.
+ */
+function tallied<T>(
   tallies: OperationTallies,
   surface: OperationSurface,
   operation: string,
-  run: () => Promise<T>,
+  run: () => T | Promise<T>,
   errorCodeOf: (result: T) => string | undefined,
-): Promise<T> {
+): T | Promise<T> {
   const started = performance.now();
-  let result: T;
+  const seconds = () => (performance.now() - started) / 1000;
+  let result: T | Promise<T>;
   try {
-    result = await run();
+    result = run();
   } catch (err) {
-    tallies.record(surface, operation, (performance.now() - started) / 1000, thrownCode(err));
+    tallies.record(surface, operation, seconds(), thrownCode(err));
     throw err;
   }
-  tallies.record(surface, operation, (performance.now() - started) / 1000, errorCodeOf(result));
-  return result;
+  if (!(result instanceof Promise)) {
+    tallies.record(surface, operation, seconds(), errorCodeOf(result));
+    return result;
+  }
+  return result.then(
+    (value) => {
+      tallies.record(surface, operation, seconds(), errorCodeOf(value));
+      return value;
+    },
+    (err: unknown) => {
+      tallies.record(surface, operation, seconds(), thrownCode(err));
+      throw err;
+    },
+  );
 }
 
 /** The code of an execution result's first error (`extensions.code`), undefined when it has none. */
