@@ -5,11 +5,13 @@ import { type DocumentNode, introspectionFromSchema, printSchema } from 'graphql
 import { compileRouteTable } from '../../rest-compat/compile-routes.js';
 import type { OpenApiDocument } from '../../rest-compat/openapi/openapi-types.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
-import { openApiDocument } from '../../rest-compat/routes/documents.js';
+import { openApiDocument, servedDocuments } from '../../rest-compat/routes/documents.js';
 import { rowOperation } from '../../rest-compat/row-operation.js';
 import { loadConfig } from '../config/config.js';
 import { projectRoot } from '../config/project-root.js';
 import { parseApiSdl, readPublishedSchema } from '../gateway/published-schema.js';
+import { agentSchemasOf, agentSurface } from '../http/mcp/agent-surface.js';
+import type { BuiltAgentSchemas } from '../http/mcp/agent-tools.js';
 
 /**
  * What scripts/bundle-server.mjs computes when it builds the bundle, because it depends on the code and the
@@ -23,6 +25,8 @@ export interface BuiltArtifacts {
   apiDocument: { apiSdlSha256: string; documentJson: string };
   rowOperations: { apiSdlSha256: string; byRowId: Record<string, string> };
   openApi: { apiSdlSha256: string; defaultPriceUsd: string; documentJson: string };
+  /** The agent surface's schemas and bazaar discovery (agentSchemasOf), read from that same OpenAPI document. */
+  agentSchemasJson: string;
 }
 
 declare const __BUILT_ARTIFACTS__: BuiltArtifacts | undefined;
@@ -52,11 +56,40 @@ export function buildArtifacts(): BuiltArtifacts {
   if (!isDeepStrictEqual(JSON.parse(openApiJson), document)) {
     throw new Error('the OpenAPI document does not survive JSON.stringify: it cannot be built ahead');
   }
+  const documentContext = { table: ROUTE_TABLE, apiSchema, publicBaseUrl: undefined, defaultPriceUsd };
+  const agentSchemas = agentSchemasOf(
+    agentSurface({
+      table: ROUTE_TABLE,
+      operations: [...compiled.values()],
+      documents: servedDocuments(ROUTE_TABLE, documentContext),
+      document,
+      supergraphSdl: '',
+      defaultPriceUsd,
+    }),
+  );
+  const agentSchemasJson = JSON.stringify(agentSchemas);
+  // JSON leaves out a tool's `outputSchema: undefined` (a 200 body that is no object), which is only ever read by
+  // its truthiness: anything else lost on the way refuses the build.
+  if (!isDeepStrictEqual(JSON.parse(agentSchemasJson), withoutUndefinedFields(agentSchemas))) {
+    throw new Error('the agent surface schemas do not survive JSON.stringify: they cannot be built ahead');
+  }
   return {
     apiDocument: { apiSdlSha256, documentJson },
     rowOperations: { apiSdlSha256, byRowId },
     openApi: { apiSdlSha256, defaultPriceUsd, documentJson: openApiJson },
+    agentSchemasJson,
   };
+}
+
+/** `value` with every object field whose value is undefined left out, as JSON leaves it out; all else as it is. */
+function withoutUndefinedFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutUndefinedFields);
+  if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([key, inner]) =>
+      inner === undefined ? [] : [[key, withoutUndefinedFields(inner)]],
+    ),
+  );
 }
 
 /**
@@ -73,6 +106,16 @@ export function builtOpenApiDocument(p: {
   if (p.publicBaseUrl !== undefined || p.defaultPriceUsd !== built.defaultPriceUsd) return undefined;
   if (p.apiSdlSha256 !== built.apiSdlSha256) return undefined;
   return JSON.parse(built.documentJson) as OpenApiDocument;
+}
+
+/**
+ * The agent surface's schemas and bazaar discovery as the build read them from the default configuration's OpenAPI
+ * document: given only where that document is served as the build made it (builtOpenApiDocument gave it).
+ * @example agentSurface({ …, built: builtDocument ? builtAgentSchemas() : undefined })
+ */
+export function builtAgentSchemas(): BuiltAgentSchemas | undefined {
+  if (BUILT === undefined) return undefined;
+  return JSON.parse(BUILT.agentSchemasJson) as BuiltAgentSchemas;
 }
 
 /**
