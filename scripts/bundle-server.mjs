@@ -9,8 +9,9 @@
 // a start.
 // Run by `npm run build` after tsc and the chain snapshots (the code cache's start loads them) and, when dist/ is
 // stale, by vitest's global setup. Exits 1 on any warning but the expected ones below.
+import { isAscii } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'rolldown';
@@ -24,7 +25,8 @@ const EXTERNAL = ['better-sqlite3', 'class-validator'];
 const startedAt = performance.now();
 const problems = [];
 // Values that depend on no configuration, computed now rather than at every start (src/config/public-dev-keys.ts,
-// src/server/built-artifacts.ts, src/embedded/chain/seed-steps/deployer-accounts.ts).
+// src/server/built-artifacts.ts, src/embedded/chain/seed-steps/deployer-accounts.ts, and the embedded chains' snapshot
+// fingerprints in src/embedded/chain/chain-snapshot.ts).
 const { derivePublicDevKeys } = await import(
   pathToFileURL(join(projectRoot, 'dist', 'src', 'config', 'public-dev-keys.js')).href
 );
@@ -35,7 +37,16 @@ const { buildArtifacts } = await import(
 const { deriveDeployerAddresses } = await import(
   pathToFileURL(join(projectRoot, 'dist', 'src', 'embedded', 'chain', 'seed-steps', 'deployer-accounts.js')).href
 );
+const { snapshotFingerprint } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'embedded', 'chain', 'chain-snapshot.js')).href
+);
+const { EMBEDDED_CHAIN_PLANS } = await import(
+  pathToFileURL(join(projectRoot, 'dist', 'src', 'embedded', 'chain', 'embedded-chain-plans.js')).href
+);
 const define = {
+  __BUILT_SNAPSHOT_FINGERPRINTS__: JSON.stringify(
+    Object.fromEntries(Object.values(EMBEDDED_CHAIN_PLANS).map((plan) => [plan.name, snapshotFingerprint(plan)])),
+  ),
   __BUILT_PUBLIC_DEV_KEYS__: JSON.stringify(derivePublicDevKeys()),
   __BUILT_DEPLOYER_ADDRESSES__: JSON.stringify(deriveDeployerAddresses()),
   __BUILT_ARTIFACTS__: JSON.stringify(buildArtifacts()),
@@ -66,6 +77,19 @@ const bundle = (name, entry, dir, output = {}, extraDefine = {}) =>
       ...output,
     },
   });
+/**
+ * The licence comments (`/*! … *\/`) are kept as written, and may name an author in non-ASCII letters: escaped in the
+ * comment's text, so that the whole server body is ASCII (read as Latin-1 at start). Anything else non-ASCII is a
+ * problem: the bundler was asked to escape it.
+ */
+function asciiLegalComments(file) {
+  const escaped = readFileSync(file, 'utf8').replace(/^[\t ]*\/\*![\s\S]*?\*\//gm, (comment) =>
+    comment.replace(/\P{ASCII}/gu, (c) => `\\u{${c.codePointAt(0).toString(16)}}`),
+  );
+  writeFileSync(file, escaped);
+  if (!isAscii(Buffer.from(escaped))) problems.push(`${file} holds non-ASCII text outside licence comments`);
+}
+
 /** main.mjs finds the server body here (src/server/server-body.ts). */
 const SERVER_BODY = 'server.cjs';
 await bundle('main', 'main.js', outDir, {}, { __SERVER_BODY_FILE__: JSON.stringify(`./${SERVER_BODY}`) });
@@ -77,7 +101,13 @@ await bundle('server', 'start-server.js', outDir, {
   codeSplitting: false,
   strict: true,
   banner: undefined,
+  // Non-ASCII characters escaped, and JSDoc (where the rest of them were) left out: main.mjs then reads the script as
+  // Latin-1, a one-byte string, instead of decoding UTF-8 into a two-byte one of twice the size
+  // (src/server/server-body.ts). Stack traces and the source map are unchanged by it.
+  charset: 'ascii',
+  comments: { legal: true, annotation: true, jsdoc: false },
 });
+asciiLegalComments(join(outDir, SERVER_BODY));
 await bundle('subgraph', 'serve-subgraph.js', join(outDir, 'subgraph'));
 if (problems.length > 0) {
   process.stderr.write(`bundling the server warned:\n${problems.join('\n')}\n`);

@@ -11,7 +11,7 @@ import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import { type InProcessGateway, startInProcessGateway } from '../gateway/in-process-gateway.js';
 import { readPublishedSchema } from '../gateway/published-schema.js';
 import { type AgentSurface, agentSurface } from '../http/mcp/agent-surface.js';
-import { builtOpenApiDocument, builtRowOperations } from './built-artifacts.js';
+import { builtAgentSchemas, builtApiDocument, builtOpenApiDocument, builtRowOperations } from './built-artifacts.js';
 
 /** What a server serves, derived from the code and two config values only: the same for every instance of it. */
 export interface PreparedApi {
@@ -56,7 +56,7 @@ export function prepareApi(p: PrepareApiParameters): Promise<PreparedApi> {
 
 async function build({ table, publicBaseUrl, defaultPriceUsd }: PrepareApiParameters): Promise<PreparedApi> {
   const subgraphs = await buildAllSubgraphs();
-  const { apiSdlSha256, ...published } = readPublishedSchema();
+  const { apiSdlSha256, ...published } = readPublishedSchema(undefined, builtApiDocument);
   const gateway = await startInProcessGateway({ subgraphs, ...published });
   // The default table's rows were generated and validated against this schema when the bundle was built.
   const checked = table === ROUTE_TABLE ? builtRowOperations(apiSdlSha256) : undefined;
@@ -73,6 +73,8 @@ async function build({ table, publicBaseUrl, defaultPriceUsd }: PrepareApiParame
     document: openApiDocument(documentContext),
     supergraphSdl: gateway.supergraphSdl,
     defaultPriceUsd,
+    // Read from the document the build made: so are its schemas and discovery, when that document is the one served.
+    built: builtDocument ? builtAgentSchemas() : undefined,
   });
   return { gateway, operations, documents, agents };
 }

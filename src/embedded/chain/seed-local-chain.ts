@@ -30,7 +30,15 @@ export type SeedContext = {
   accounts: readonly HDAccount[];
   /** Contract addresses by name, filled in by the steps (e.g. 'Multicall3', 'ENSRegistry'). */
   deployments: Map<string, Address>;
+  /**
+   * Sends JSON-RPC calls to the chain as one batch (one HTTP request) and resolves to their results, in order; throws
+   * on the first call that failed. For a step that makes many plain calls (no signing, no formatting to do).
+   */
+  batch(calls: readonly RpcCall[]): Promise<unknown[]>;
 };
+
+/** One JSON-RPC call, as `batch` sends it. */
+export type RpcCall = { method: string; params?: readonly unknown[] };
 
 /** One named piece of demo state put on the local chain. */
 export type SeedStep = {
@@ -83,6 +91,7 @@ export async function seedLocalChain({
       return getDevAccounts();
     },
     deployments: new Map(deployments),
+    batch: (calls) => rpcBatch(rpcUrl, calls),
   };
   for (const step of steps) {
     const startedAt = performance.now();
@@ -94,4 +103,24 @@ export async function seedLocalChain({
     onStepDone?.(step.name, performance.now() - startedAt);
   }
   return context.deployments;
+}
+
+/** The calls as one JSON-RPC batch to `rpcUrl`; their results in the order given (a batch's replies may come in any). */
+async function rpcBatch(rpcUrl: string, calls: readonly RpcCall[]): Promise<unknown[]> {
+  const response = await fetch(rpcUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(
+      calls.map((call, id) => ({ jsonrpc: '2.0', id, method: call.method, params: call.params ?? [] })),
+    ),
+  });
+  const replies = (await response.json()) as { id: number; result?: unknown; error?: { message: string } }[];
+  if (!Array.isArray(replies)) throw new Error(`the chain answered a batch with ${JSON.stringify(replies)}`);
+  const byId = new Map(replies.map((reply) => [reply.id, reply]));
+  return calls.map((call, id) => {
+    const reply = byId.get(id);
+    if (reply === undefined) throw new Error(`${call.method}: no reply in the batch`);
+    if (reply.error) throw new Error(`${call.method}: ${reply.error.message}`);
+    return reply.result;
+  });
 }

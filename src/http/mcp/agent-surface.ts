@@ -5,7 +5,7 @@ import type { RouteRow, RouteTable } from '../../../rest-compat/route-row.js';
 import type { ServedDocument } from '../../../rest-compat/routes/documents.js';
 import { type BazaarExtension, httpDiscovery as describeHttpRoute } from '../../access/bazaar-discovery.js';
 import { type PricedTool, routePriceUsd } from '../../access/payment-catalog.js';
-import { type AgentTool, agentTools } from './agent-tools.js';
+import { type AgentTool, agentTools, type BuiltAgentSchemas } from './agent-tools.js';
 import type { AgentResource } from './mcp-server.js';
 
 /** Where the server serves its OpenAPI document (a document row of the table). */
@@ -34,11 +34,13 @@ export function agentSurface(p: {
   document: OpenApiDocument;
   supergraphSdl: string;
   defaultPriceUsd: string;
+  /** The build's computation of the JSON-only parts from these very inputs (builtAgentSchemas), when it applies. */
+  built?: BuiltAgentSchemas;
 }): AgentSurface {
   const openapi = p.documents.find((d) => d.row.path === OPENAPI_PATH);
   if (!openapi) throw new Error(`the route table serves no ${OPENAPI_PATH}: agent tools are built from it`);
   const { document } = p;
-  const tools = agentTools({ operations: p.operations, document, defaultPriceUsd: p.defaultPriceUsd });
+  const tools = agentTools({ operations: p.operations, document, defaultPriceUsd: p.defaultPriceUsd, built: p.built });
   const resources: AgentResource[] = [
     {
       uri: 'api://openapi.yaml',
@@ -65,9 +67,27 @@ export function agentSurface(p: {
     if (routePriceUsd(row, p.defaultPriceUsd) === undefined) continue;
     const operation = document.paths[row.path]?.[row.method.toLowerCase() as Lowercase<typeof row.method>];
     if (!operation) throw new Error(`route ${row.id}: not in the OpenAPI document`);
-    httpDiscovery.set(row, describeHttpRoute({ method: row.method, schemas: operationSchemas(document, operation) }));
+    httpDiscovery.set(
+      row,
+      p.built?.httpDiscovery[row.id] ??
+        describeHttpRoute({ method: row.method, schemas: operationSchemas(document, operation) }),
+    );
   }
   return { document, tools, resources, httpDiscovery };
+}
+
+/**
+ * The JSON-only parts of `surface` (schemas and bazaar discovery), for the build to store (src/server/built-artifacts.ts).
+ * @example JSON.stringify(agentSchemasOf(agentSurface({ … })))
+ */
+export function agentSchemasOf(surface: AgentSurface): BuiltAgentSchemas {
+  const built: BuiltAgentSchemas = { schemas: {}, toolDiscovery: {}, httpDiscovery: {} };
+  for (const tool of surface.tools) {
+    built.schemas[tool.compiled.row.id] = tool.schemas;
+    if (tool.accessRoute.discovery) built.toolDiscovery[tool.name] = tool.accessRoute.discovery;
+  }
+  for (const [row, discovery] of surface.httpDiscovery) built.httpDiscovery[row.id] = discovery;
+  return built;
 }
 
 /** The tools sold per call, as /.well-known/x402 lists them. */

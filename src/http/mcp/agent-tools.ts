@@ -4,7 +4,7 @@ import type { OpenApiDocument, OperationObject } from '../../../rest-compat/open
 import { type OperationSchemas, operationSchemas } from '../../../rest-compat/openapi/operation-schemas.js';
 import { type OperationRow, rowCredentials } from '../../../rest-compat/route-row.js';
 import type { AccessRoute } from '../../access/access-gate.js';
-import { mcpDiscovery } from '../../access/bazaar-discovery.js';
+import { type BazaarExtension, mcpDiscovery } from '../../access/bazaar-discovery.js';
 import { routePriceUsd } from '../../access/payment-catalog.js';
 import { orPaymentRequired } from './payment-output-schema.js';
 
@@ -26,6 +26,17 @@ export interface AgentTool {
   resourceUrl: string;
   /** What the access gate sees: the row, with the tool's bazaar discovery for its 402 offers. */
   accessRoute: AccessRoute;
+}
+
+/**
+ * The JSON-only part of the agent surface, as scripts/bundle-server.mjs computes it for the default configuration
+ * (src/server/built-artifacts.ts): each tool row's schemas by row id, each sold tool's bazaar discovery by tool name,
+ * each priced route's by row id.
+ */
+export interface BuiltAgentSchemas {
+  schemas: Record<string, OperationSchemas>;
+  toolDiscovery: Record<string, BazaarExtension>;
+  httpDiscovery: Record<string, BazaarExtension>;
 }
 
 /** Tags whose rows only read this service's own state (usage, health): no outside world involved. */
@@ -77,6 +88,8 @@ export function agentTools(p: {
   operations: readonly CompiledOperationRow[];
   document: OpenApiDocument;
   defaultPriceUsd: string;
+  /** What the build computed of these very inputs (agent-surface.ts), used instead of computing it again. */
+  built?: BuiltAgentSchemas;
 }): AgentTool[] {
   const tools: AgentTool[] = [];
   const names = new Set<string>();
@@ -90,10 +103,14 @@ export function agentTools(p: {
     if (!operation) throw new Error(`route ${row.id}: not in the OpenAPI document`);
     if (names.has(name)) throw new Error(`two routes make the tool name ${name}`);
     names.add(name);
-    const schemas = operationSchemas(p.document, operation);
+    const schemas = p.built?.schemas[row.id] ?? operationSchemas(p.document, operation);
     const priceUsd = routePriceUsd(row, p.defaultPriceUsd);
     const readOnly = row.tier !== 'write';
     const text = description(row, priceUsd);
+    const discovery =
+      priceUsd === undefined
+        ? undefined
+        : (p.built?.toolDiscovery[name] ?? mcpDiscovery({ toolName: name, description: text, schemas }));
     tools.push({
       name,
       compiled,
@@ -104,7 +121,7 @@ export function agentTools(p: {
       accessRoute: {
         ...row,
         tag: row.tag,
-        discovery: priceUsd === undefined ? undefined : mcpDiscovery({ toolName: name, description: text, schemas }),
+        discovery,
       },
       definition: {
         name,
