@@ -64,6 +64,12 @@ export interface AccessGate {
   identify(req: AccessRequest, endingSession?: boolean): Promise<Caller>;
   /** Identifies the caller and counts the call; throws the ApiError (401, 402, 429) that explains a refusal. */
   admit(req: AccessRequest, route: AccessRoute): Promise<AccessDecision>;
+  /**
+   * `admit` at once, where nothing needs waiting for: a counted call without credentials or payment, on a store that
+   * decides at once (SQLite). Returns what `admit` resolves to, or throws what it rejects with; undefined (nothing
+   * identified or counted) when the call needs `admit`.
+   */
+  admitNow(req: AccessRequest, route: AccessRoute): AccessDecision | undefined;
 }
 
 /**
@@ -120,7 +126,10 @@ export function admitsAtOnce(req: Pick<AccessRequest, 'headers'>, route: Pick<Ac
  * @example const gate = createAccessGate({ store, identify, limits: accessLimitsFromConfig(config) })
  */
 export function createAccessGate(params: {
-  store: Pick<Store, 'consumeQuota' | 'admitKeyCall' | 'releaseSlot' | 'debitCredit' | 'refundDebit' | 'touchApiKey'>;
+  store: Pick<
+    Store,
+    'consumeQuota' | 'consumeQuotaNow' | 'admitKeyCall' | 'releaseSlot' | 'debitCredit' | 'refundDebit' | 'touchApiKey'
+  >;
   identify: IdentifyCaller;
   limits: AccessLimits;
   now?: () => number;
@@ -140,9 +149,19 @@ export function createAccessGate(params: {
   const slots = { store, max: params.limits.apiKeyConcurrency, now, tallies };
   const count = (req: AccessRequest, caller: Caller, route: AccessRoute, tier: CountedTier, decided?: DecidedCount) =>
     counted.admit(caller, tier, (p) => params.onDailyLimit?.({ caller, route, req, ...p }), decided);
+  const anonymous = params.identify.anonymous;
 
   return {
     identify,
+    admitNow(req, route) {
+      if (route.tier === 'free' || anonymous === undefined || hasCredentials(req)) return undefined;
+      // A payment header is for admit (verified and paid for on a row that is for sale, else the call is counted).
+      if (params.payments && (req.payment ?? presentedPayment(req.headers))) return undefined;
+      const caller = anonymous(req);
+      const tier = route.tier;
+      const call = counted.admitNow(caller, tier, (p) => params.onDailyLimit?.({ caller, route, req, ...p }));
+      return call && { caller, headers: call.headers, release: noRelease };
+    },
     async admit(req, route) {
       if (admitsAtOnce(req, route)) return { caller: null, headers: {}, release: noRelease };
       if (route.tier === 'free') {

@@ -46,6 +46,12 @@ export type AdmitCounted = (
 /** What counts calls: the admission, and the plan of counters it counts a caller's calls on. */
 export interface CountedAdmission {
   admit: AdmitCounted;
+  /**
+   * {@link AdmitCounted} at once, for a caller without an API key where the store decides at once
+   * (Store.consumeQuotaNow): what `admit` resolves to, or the refusal it rejects with, thrown. Undefined where it
+   * cannot decide at once; nothing is counted then.
+   */
+  admitNow: (caller: Caller, tier: CountedTier, onDailyLimit?: DailyLimitError) => CountedCall | undefined;
   planFor: (caller: Caller, tier: CountedTier) => QuotaPlan;
 }
 
@@ -80,62 +86,84 @@ function quotaPlans(): (caller: Caller, tier: CountedTier) => QuotaPlan {
  * @example const counted = countedAdmission({ store }); const { headers } = await counted.admit(caller, 'light')
  */
 export function countedAdmission(p: {
-  store: Pick<Store, 'consumeQuota' | 'debitCredit' | 'refundDebit'>;
+  store: Pick<Store, 'consumeQuota' | 'consumeQuotaNow' | 'debitCredit' | 'refundDebit'>;
   now: () => number;
   tallies?: AccessTallies;
 }): CountedAdmission {
   const { store, tallies } = p;
   const planFor = quotaPlans();
-  const admit: AdmitCounted = async (caller, tier, onDailyLimit, decided) => {
-    const plan = planFor(caller, tier);
-    const at = decided?.at ?? p.now();
-    const result = decided?.result ?? (await store.consumeQuota({ counters: plan.counters, now: at }));
-    // The common case first, with nothing made for the refusals below.
-    if (result.admitted) return { headers: rateLimitHeaders({ plan, tier, counts: result.counts, now: at }) };
-    const days = plan.daily.length;
-    const headersFor = (counts: readonly number[]) => rateLimitHeaders({ plan, tier, counts, now: at });
-
-    const minuteLimit = reachedLimit(plan.perMinute, result.counts, days);
-    if (minuteLimit !== undefined) {
-      tallies?.quotaRefused(caller.mode, 'per_minute');
-      throw rateLimited({ tier, limit: minuteLimit, perMinute: true, headers: headersFor(result.counts), now: at });
-    }
-
-    // Daily limit reached. docs/api-contract.md#limits-by-access-mode: "an API key with credits pays one credit per
-    // call once its daily limit is reached"
-    // (still within its per-minute limits); anyone else is refused until midnight UTC.
-    const limit = reachedLimit(plan.daily, result.counts, 0)!;
-    if (caller.apiKey) {
-      const minute = await store.consumeQuota({ counters: plan.perMinute, now: at });
-      const headers = headersFor([...result.counts.slice(0, days), ...minute.counts]);
-      if (!minute.admitted) {
-        tallies?.quotaRefused(caller.mode, 'per_minute');
-        const reached = reachedLimit(plan.perMinute, minute.counts, 0)!;
-        throw rateLimited({ tier, limit: reached, perMinute: true, headers, now: at });
-      }
-      // The credit and the count of credits spent today move in one atomic step: a crash cannot part them. Named, so
-      // that a call not charged (or a debit whose answer was lost) gives back exactly this credit.
-      const keyId = caller.apiKey.id;
-      const named = { keyId, count: creditsUsedCounter(keyId), now: at, id: randomUUID() };
-      const debit = await store.debitCredit(named);
-      if (!debit.ok) {
-        tallies?.quotaRefused(caller.mode, 'credits');
-        throw insufficientCredits({ tier, limit, headers, now: at });
-      }
-      let refunded = false;
-      const refund = () => {
-        if (refunded) return;
-        refunded = true;
-        store.refundDebit(named).catch(() => {});
-      };
-      return { headers, refund };
-    }
-    const headers = headersFor(result.counts);
+  /** A call past a per-minute limit is refused, whoever calls (a credit does not buy more calls per minute). */
+  const refusePastMinute = (caller: Caller, tier: CountedTier, plan: QuotaPlan, at: number, counts: number[]) => {
+    const minuteLimit = reachedLimit(plan.perMinute, counts, plan.daily.length);
+    if (minuteLimit === undefined) return;
+    tallies?.quotaRefused(caller.mode, 'per_minute');
+    const headers = rateLimitHeaders({ plan, tier, counts, now: at });
+    throw rateLimited({ tier, limit: minuteLimit, perMinute: true, headers, now: at });
+  };
+  /** Past the daily limit, a caller without an API key is refused until midnight UTC (or offered a payment). */
+  const refusePastDay = (
+    caller: Caller,
+    tier: CountedTier,
+    plan: QuotaPlan,
+    at: number,
+    counts: number[],
+    onDailyLimit: DailyLimitError | undefined,
+  ): never => {
+    const limit = reachedLimit(plan.daily, counts, 0)!;
+    const headers = rateLimitHeaders({ plan, tier, counts, now: at });
     const retryAfter = secondsUntil(windowResetsAt(at, DAY_MS), at);
     tallies?.quotaRefused(caller.mode, 'daily');
     throw (
       onDailyLimit?.({ headers, limit, retryAfter }) ?? rateLimited({ tier, limit, perMinute: false, headers, now: at })
     );
   };
-  return { admit, planFor };
+  const admit: AdmitCounted = async (caller, tier, onDailyLimit, decided) => {
+    const plan = planFor(caller, tier);
+    const at = decided?.at ?? p.now();
+    const result = decided?.result ?? (await store.consumeQuota({ counters: plan.counters, now: at }));
+    // The common case first, with nothing made for the refusals below.
+    if (result.admitted) return { headers: rateLimitHeaders({ plan, tier, counts: result.counts, now: at }) };
+    refusePastMinute(caller, tier, plan, at, result.counts);
+    if (!caller.apiKey) return refusePastDay(caller, tier, plan, at, result.counts, onDailyLimit);
+
+    // Daily limit reached. docs/api-contract.md#limits-by-access-mode: "an API key with credits pays one credit per
+    // call once its daily limit is reached" (still within its per-minute limits).
+    const days = plan.daily.length;
+    const headersFor = (counts: readonly number[]) => rateLimitHeaders({ plan, tier, counts, now: at });
+    const limit = reachedLimit(plan.daily, result.counts, 0)!;
+    const minute = await store.consumeQuota({ counters: plan.perMinute, now: at });
+    const headers = headersFor([...result.counts.slice(0, days), ...minute.counts]);
+    if (!minute.admitted) {
+      tallies?.quotaRefused(caller.mode, 'per_minute');
+      const reached = reachedLimit(plan.perMinute, minute.counts, 0)!;
+      throw rateLimited({ tier, limit: reached, perMinute: true, headers, now: at });
+    }
+    // The credit and the count of credits spent today move in one atomic step: a crash cannot part them. Named, so
+    // that a call not charged (or a debit whose answer was lost) gives back exactly this credit.
+    const keyId = caller.apiKey.id;
+    const named = { keyId, count: creditsUsedCounter(keyId), now: at, id: randomUUID() };
+    const debit = await store.debitCredit(named);
+    if (!debit.ok) {
+      tallies?.quotaRefused(caller.mode, 'credits');
+      throw insufficientCredits({ tier, limit, headers, now: at });
+    }
+    let refunded = false;
+    const refund = () => {
+      if (refunded) return;
+      refunded = true;
+      store.refundDebit(named).catch(() => {});
+    };
+    return { headers, refund };
+  };
+  const admitNow: CountedAdmission['admitNow'] = (caller, tier, onDailyLimit) => {
+    if (caller.apiKey !== undefined || store.consumeQuotaNow === undefined) return undefined;
+    const plan = planFor(caller, tier);
+    const at = p.now();
+    const result = store.consumeQuotaNow({ counters: plan.counters, now: at });
+    if (result === undefined) return undefined;
+    if (result.admitted) return { headers: rateLimitHeaders({ plan, tier, counts: result.counts, now: at }) };
+    refusePastMinute(caller, tier, plan, at, result.counts);
+    return refusePastDay(caller, tier, plan, at, result.counts, onDailyLimit);
+  };
+  return { admit, admitNow, planFor };
 }

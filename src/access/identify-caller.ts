@@ -51,7 +51,10 @@ function single(value: string | string[] | undefined): string | undefined {
  * Identifies the caller of one request. `endingSession`: the request only ends the caller's session (logout), so a
  * token of it that a refresh already replaced is still accepted: a logout racing a refresh ends the session either way.
  */
-export type IdentifyCaller = (req: AccessRequest, endingSession?: boolean) => Promise<Caller>;
+export type IdentifyCaller = ((req: AccessRequest, endingSession?: boolean) => Promise<Caller>) & {
+  /** The caller of a request that sends no credentials (anonymous, by client IP), at once; throws as identify rejects. */
+  anonymous?: (req: Pick<AccessRequest, 'ip'>) => Caller;
+};
 
 const sessionEnded = (): ApiError =>
   new ApiError('UNAUTHORIZED', 'the session was terminated (logged out); sign in again');
@@ -77,8 +80,19 @@ export function createCallerIdentifier(p: {
   const now = p.now ?? Date.now;
   const ipv6Prefix = p.ipv6Prefix ?? 64;
   // One frozen caller per client IP, reused: its counter keys are then the same strings on every call.
-  const anonymous = new BoundedMemo<string, Caller>(ANONYMOUS_CALLERS_KEPT);
-  return async (req, endingSession = false) => {
+  const anonymousByIp = new BoundedMemo<string, Caller>(ANONYMOUS_CALLERS_KEPT);
+  const anonymous = (req: Pick<AccessRequest, 'ip'>): Caller => {
+    const ip = req.ip;
+    let caller = anonymousByIp.peek(ip);
+    if (caller === undefined) {
+      const network = anonymousNetwork(ip, ipv6Prefix);
+      if (network === null) throw notAnAddress();
+      caller = Object.freeze({ mode: 'anonymous', key: `ip:${network}`, limits: p.limits.modes.anonymous });
+      anonymousByIp.set(ip, caller);
+    }
+    return caller;
+  };
+  const identify: IdentifyCaller = async (req, endingSession = false) => {
     const apiKey = single(req.headers['x-api-key']);
     if (apiKey !== undefined) {
       const key = apiKey.trim();
@@ -113,10 +127,8 @@ export function createCallerIdentifier(p: {
         limits: p.limits.modes.siwe,
       };
     }
-    return anonymous.get(req.ip, () => {
-      const network = anonymousNetwork(req.ip, ipv6Prefix);
-      if (network === null) throw notAnAddress();
-      return Object.freeze({ mode: 'anonymous', key: `ip:${network}`, limits: p.limits.modes.anonymous });
-    });
+    return anonymous(req);
   };
+  identify.anonymous = anonymous;
+  return identify;
 }

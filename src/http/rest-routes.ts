@@ -4,6 +4,7 @@ import type { CompiledOperationRow } from '../../rest-compat/compile-routes.js';
 import type { OperationRow, RouteInput, RouteParams, RouteRow } from '../../rest-compat/route-row.js';
 import { type AccessGate, type AccessRoute, admitsAtOnce } from '../access/access-gate.js';
 import type { BazaarExtension } from '../access/bazaar-discovery.js';
+import type { AccessRequest } from '../access/identify-caller.js';
 import { partError } from '../arguments/parse-argument.js';
 import { invalidParameter } from '../errors/api-error.js';
 import type { InProcessGateway } from '../gateway/in-process-gateway.js';
@@ -25,6 +26,29 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 /** Absolute URL of the request as the caller reached it: x402's `resource`. */
 export function requestResource(request: FastifyRequest, publicBaseUrl: string | undefined): string {
   return `${publicBaseUrl ?? `${request.protocol}://${request.host}`}${request.url}`;
+}
+
+/**
+ * A REST request as the access gate reads it: its client IP and headers, and its absolute URL (x402's `resource`)
+ * made only when a payment offer asks for it. One object per call, with no closure made for it.
+ */
+class RestAccessRequest implements AccessRequest {
+  constructor(
+    private readonly request: FastifyRequest,
+    private readonly publicBaseUrl: string | undefined,
+  ) {}
+
+  get ip(): string {
+    return this.request.ip;
+  }
+
+  get headers(): FastifyRequest['headers'] {
+    return this.request.headers;
+  }
+
+  resource(): string {
+    return requestResource(this.request, this.publicBaseUrl);
+  }
 }
 
 /** `/api/ens/{name}` (the documented style, docs/api-contract.md#endpoints) → `/api/ens/:name` (fastify's). */
@@ -121,11 +145,7 @@ export function registerOperationRoutes(
         const parse = () => parseRouteInput(row.params, request);
         input = row.envelope === 'ccip' ? withCcipCodes(parse, request) : parse();
       }
-      const caller = {
-        ip: request.ip,
-        headers: request.headers,
-        resource: () => requestResource(request, deps.publicBaseUrl),
-      };
+      const caller = new RestAccessRequest(request, deps.publicBaseUrl);
       const render = async () =>
         JSON.stringify(
           await runOperationRow({
@@ -160,9 +180,23 @@ export function registerOperationRoutes(
         // A fresh body of a free row called without credentials: the gate's decision is fixed (no headers, nothing to
         // count, release or settle; an inner call of a batch gets the same), so the answer is the admitted path's,
         // sent now with no promise, closure or decision made for it. This is the hot path of a cached free row.
-        if (ready !== undefined && admitsAtOnce(request, route)) {
-          reply.header('cache-control', cacheControl).type(JSON_TYPE).send(ready);
-          return;
+        if (ready !== undefined) {
+          if (admitsAtOnce(request, route)) {
+            reply.header('cache-control', cacheControl).type(JSON_TYPE).send(ready);
+            return;
+          }
+          // A fresh body of a counted row, called by a caller the gate counts at once (anonymous, on SQLite): its
+          // decision holds nothing to release, settle or refund, so the admitted path comes down to its headers and
+          // the body, sent now. A refusal is thrown as the admitted path throws it. An inner call of a batch is not
+          // counted again: it takes the admitted path.
+          const decision = isBatchInnerCall(request)
+            ? undefined
+            : deps.access.admitNow(new RestAccessRequest(request, deps.publicBaseUrl), route);
+          if (decision !== undefined) {
+            reply.headers(decision.headers);
+            reply.header('cache-control', cacheControl).type(JSON_TYPE).send(ready);
+            return;
+          }
         }
         return answer(request, reply, cacheKey, ready);
       },

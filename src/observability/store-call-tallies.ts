@@ -47,16 +47,17 @@ export function observedStoreCall(
   call: StoreCall,
   p: { tallies: StoreCallTallies; system: string; call: string; outcome: (err: unknown) => StoreCallOutcome },
 ): StoreCall {
-  const tally = p.tallies.of(p.call);
+  // Taken on the first call: a method never called has no tally (and no series on /metrics).
+  let tally: StoreCallTally | undefined;
   const timed = (args: unknown[]) => {
     const started = performance.now();
     return call(...args).then(
       (value) => {
-        tally.record('ok', (performance.now() - started) / 1000);
+        (tally ??= p.tallies.of(p.call)).record('ok', (performance.now() - started) / 1000);
         return value;
       },
       (err: unknown) => {
-        tally.record(p.outcome(err), (performance.now() - started) / 1000);
+        (tally ??= p.tallies.of(p.call)).record(p.outcome(err), (performance.now() - started) / 1000);
         throw err;
       },
     );

@@ -1,8 +1,10 @@
+import { methodNames } from './store-methods.js';
+
 /** Waits between attempts on a locked file, as SQLite's own busy handler spaces them, then every 100 ms. */
 const RETRY_DELAYS_MS = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100] as const;
 
 /** Methods that are not store calls: they never wait for a lock. */
-const NOT_WAITED = new Set<PropertyKey>(['describe', 'close', 'constructor']);
+const NOT_WAITED = new Set<string>(['describe', 'close']);
 
 export interface LockWaitOptions {
   /** How long one call may keep trying before its lock error is thrown (STORE_TIMEOUT_MS). */
@@ -52,25 +54,37 @@ export async function retryWhileLocked<T>(attempt: () => Promise<T>, p: LockWait
  * @example const store = waitForLocksOnTimers(new SqliteStore(db, file), { budgetMs: 500, isLocked: isSqliteLock })
  */
 export function waitForLocksOnTimers<S extends object>(store: S, p: LockWaitOptions): S {
-  const calls = new Map<PropertyKey, (...args: unknown[]) => unknown>();
-  return new Proxy(store, {
-    get(target, name) {
-      const value: unknown = Reflect.get(target, name);
-      if (typeof value !== 'function' || NOT_WAITED.has(name)) return value;
-      let call = calls.get(name);
-      if (!call) {
-        const method = value as (...args: unknown[]) => Promise<unknown>;
-        call = (...args) => {
-          // The first attempt runs as a plain call: a store call that finds no lock pays one promise more, no timer.
-          const first = method.apply(target, args);
-          return first.catch((err: unknown) => {
-            if (!p.isLocked(err)) throw err;
-            return retryWhileLocked(() => method.apply(target, args), p, err);
-          });
-        };
-        calls.set(name, call);
-      }
-      return call;
-    },
-  });
+  // Made once, here, not looked up on each call: every method of the store; anything else is read from the store.
+  const waiting = Object.create(store) as Record<string, unknown>;
+  for (const name of methodNames(store)) {
+    const method = Reflect.get(store, name) as (...args: unknown[]) => Promise<unknown>;
+    if (NOT_WAITED.has(name)) waiting[name] = method.bind(store);
+    else if (name === 'consumeQuotaNow') waiting[name] = decidedNow(store, method, p);
+    else {
+      waiting[name] = (...args: unknown[]) => {
+        // The first attempt runs as a plain call: a store call that finds no lock pays one promise more, no timer.
+        const first = method.apply(store, args);
+        return first.catch((err: unknown) => {
+          if (!p.isLocked(err)) throw err;
+          return retryWhileLocked(() => method.apply(store, args), p, err);
+        });
+      };
+    }
+  }
+  return waiting as S;
+}
+
+/**
+ * A decision made at once (Store.consumeQuotaNow) cannot wait on timers: on a locked file it is not made (the store
+ * changed nothing, as for any call tried again), and the caller goes through consumeQuota, which waits.
+ */
+function decidedNow(store: object, decide: (...args: unknown[]) => unknown, p: LockWaitOptions) {
+  return (...args: unknown[]) => {
+    try {
+      return decide.apply(store, args);
+    } catch (err) {
+      if (p.isLocked(err)) return undefined;
+      throw err;
+    }
+  };
 }

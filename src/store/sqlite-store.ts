@@ -159,6 +159,11 @@ export class SqliteStore extends ForwardedWebhookStore implements Store {
   }
 
   async consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision> {
+    return this.consumeQuotaNow(params);
+  }
+
+  /** The counters live in this process (sqlite-quota-counters.ts): every decision is made at once. */
+  consumeQuotaNow(params: { counters: QuotaCounter[]; now: number }): QuotaDecision {
     this.sweepExpired(params.now);
     for (const counter of params.counters) assertCount('limit', counter.limit, 0);
     if (params.counters.length > 0) oneOwner(params.counters);

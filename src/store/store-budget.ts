@@ -1,5 +1,11 @@
 import { isApiError, serviceUnavailable } from '../errors/api-error.js';
-import { observedStoreCall, type StoreCallTallies } from '../observability/store-call-tallies.js';
+import {
+  observedStoreCall,
+  type StoreCallOutcome,
+  type StoreCallTallies,
+  type StoreCallTally,
+} from '../observability/store-call-tallies.js';
+import { tracingEnabled } from '../observability/tracer.js';
 import {
   type CreditDebit,
   DEBIT_RECEIPT_TTL_MS,
@@ -11,6 +17,7 @@ import {
   type QuotaDecision,
   type Store,
 } from './store.js';
+import { methodNames } from './store-methods.js';
 import { createUndoLater, type UndoLater } from './undo-later.js';
 
 type StoreCall = (...args: unknown[]) => Promise<unknown>;
@@ -122,7 +129,6 @@ export function withStoreBudget(
         waking = undefined;
       });
   };
-  const calls = new Map<PropertyKey, StoreCall>();
   const undo = p.undo ?? createUndoLater({ giveUpMs: DEBIT_RECEIPT_TTL_MS, maxPending: 10_000 });
   /**
    * A named debit answered by an outage may have run (its reply was lost, as when a master dies): it is given back
@@ -137,47 +143,81 @@ export function withStoreBudget(
       await store.refundDebit(refund);
     });
   };
-  return new Proxy(store, {
-    get(target, name) {
-      const value: unknown = Reflect.get(target, name);
-      if (typeof value !== 'function' || name === 'describe' || name === 'close') return value;
-      let call = calls.get(name);
-      if (!call) {
-        const method = value as StoreCall;
-        const undoLate = UNDO_LATE[name as keyof Store];
-        // A debit or a refund the outage answered is finished later: a refund gives back once, so it can be retried.
-        const fail =
-          name === 'debitCredit' || name === 'refundDebit'
-            ? (args: unknown[]) => (err: unknown) => {
-                if (!p.isOutage(err)) return rethrow(err);
-                if (name === 'debitCredit') undoUnknownDebit(args[0] as CreditDebit);
-                else undo.add(() => store.refundDebit(args[0] as DebitRefund));
-                return rethrow(err);
-              }
-            : () => rethrow;
-        call = (...args) => {
-          if (p.deadlineMs === undefined) return method.apply(target, args).catch(fail(args));
-          if (waking) return Promise.reject(late());
-          const settled = method.apply(target, args).catch(fail(args));
-          return withDeadline(
-            settled,
-            p.deadlineMs,
-            () => {
-              wake();
-              return late();
-            },
-            (result) => {
-              if (!undoLate) return;
-              // A refund by receipt can be tried until it lands (it gives back once); the others are tried once.
-              if (name === 'debitCredit') undo.add(() => undoLate(target, args, result));
-              else undoLate(target, args, result).catch(() => {});
-            },
-          );
-        };
-        if (p.calls) call = observedStoreCall(call, { tallies: p.calls, system: kind, call: String(name), outcome });
-        calls.set(name, call);
+  /** Each method of the backend, wrapped once: the budget, then the timing into its tally. */
+  const wrap = (name: string, method: StoreCall): StoreCall => {
+    const undoLate = UNDO_LATE[name as keyof Store];
+    // A debit or a refund the outage answered is finished later: a refund gives back once, so it can be retried.
+    const fail =
+      name === 'debitCredit' || name === 'refundDebit'
+        ? (args: unknown[]) => (err: unknown) => {
+            if (!p.isOutage(err)) return rethrow(err);
+            if (name === 'debitCredit') undoUnknownDebit(args[0] as CreditDebit);
+            else undo.add(() => store.refundDebit(args[0] as DebitRefund));
+            return rethrow(err);
+          }
+        : () => rethrow;
+    let call: StoreCall = (...args) => {
+      if (p.deadlineMs === undefined) return method.apply(store, args).catch(fail(args));
+      if (waking) return Promise.reject(late());
+      const settled = method.apply(store, args).catch(fail(args));
+      return withDeadline(
+        settled,
+        p.deadlineMs,
+        () => {
+          wake();
+          return late();
+        },
+        (result) => {
+          if (!undoLate) return;
+          // A refund by receipt can be tried until it lands (it gives back once); the others are tried once.
+          if (name === 'debitCredit') undo.add(() => undoLate(store, args, result));
+          else undoLate(store, args, result).catch(() => {});
+        },
+      );
+    };
+    if (p.calls) call = observedStoreCall(call, { tallies: p.calls, system: kind, call: name, outcome });
+    return call;
+  };
+  // Made once, here, not looked up on each call: every method of the backend (its class's, and its own); anything
+  // else is read from the backend itself.
+  const budgeted = Object.create(store) as Record<string, unknown>;
+  for (const name of methodNames(store)) {
+    if (name === 'consumeQuotaNow') continue;
+    const value = Reflect.get(store, name) as StoreCall;
+    budgeted[name] = name === 'describe' || name === 'close' ? value.bind(store) : wrap(name, value);
+  }
+  const decideNow = store.consumeQuotaNow;
+  if (decideNow !== undefined) budgeted.consumeQuotaNow = consumeQuotaNow(decideNow.bind(store));
+  return budgeted as unknown as Store;
+
+  /**
+   * The backend's decision at once (in process, so never late): timed into consumeQuota's tally, an outage a 503 as
+   * above. Undefined, so that the caller goes through consumeQuota, while the backend is late and while tracing
+   * (consumeQuota's span is made there).
+   */
+  function consumeQuotaNow(decide: NonNullable<Store['consumeQuotaNow']>): NonNullable<Store['consumeQuotaNow']> {
+    const calls = p.calls;
+    // consumeQuota's tally, taken on the first decision (as observedStoreCall takes it).
+    let tally: StoreCallTally | undefined;
+    const record = (result: StoreCallOutcome, started: number) => {
+      if (calls !== undefined)
+        (tally ??= calls.of('consumeQuota')).record(result, (performance.now() - started) / 1000);
+    };
+    return (params) => {
+      if (waking !== undefined || tracingEnabled()) return undefined;
+      const started = calls === undefined ? 0 : performance.now();
+      let decision: QuotaDecision | undefined;
+      try {
+        decision = decide(params);
+      } catch (err) {
+        const refused = p.isOutage(err)
+          ? serviceUnavailable(`the ${kind} store is unavailable; try again shortly`)
+          : err;
+        record(outcome(refused), started);
+        throw refused;
       }
-      return call;
-    },
-  });
+      if (decision !== undefined) record('ok', started);
+      return decision;
+    };
+  }
 }

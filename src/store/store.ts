@@ -220,6 +220,13 @@ export interface Store extends WebhookStore {
    */
   consumeQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaDecision>;
 
+  /**
+   * consumeQuota decided at once, with no promise, where the backend decides in this process (SQLite): the same
+   * decision on the same counters. Absent where a decision takes a round trip (Redis); undefined when it cannot be
+   * decided at once this time (nothing is counted then: call consumeQuota).
+   */
+  consumeQuotaNow?(params: { counters: QuotaCounter[]; now: number }): QuotaDecision | undefined;
+
   /** Reads counters without incrementing them (usage endpoint, rate-limit headers). */
   readQuota(params: { counters: QuotaCounter[]; now: number }): Promise<QuotaReading>;
 

@@ -181,6 +181,36 @@ describe('sqlite store on disk', () => {
     await store.close();
   });
 
+  it('a quota is decided at once (consumeQuotaNow) on the counters consumeQuota moves, through openStore too', async () => {
+    const store = await openStore({ dataDir: dir });
+    const counter = { key: 'ip:now', limit: 3, windowMs: 60_000 };
+    expect(store.consumeQuotaNow!({ counters: [counter], now: T0 })).toEqual({
+      admitted: true,
+      counts: [1],
+      resetsAt: [T0 + 60_000],
+    });
+    expect((await store.consumeQuota({ counters: [counter], now: T0 })).counts).toEqual([2]);
+    expect(store.consumeQuotaNow!({ counters: [counter], now: T0 })).toMatchObject({ admitted: true, counts: [3] });
+    // At the limit: refused, and nothing moves.
+    expect(store.consumeQuotaNow!({ counters: [counter], now: T0 })).toMatchObject({ admitted: false, counts: [3] });
+    expect((await store.readQuota({ counters: [counter], now: T0 })).counts).toEqual([3]);
+    await store.close();
+  });
+
+  it('a quota decision at once on a file locked elsewhere is not made (nothing counted): consumeQuota waits for it', async () => {
+    const store = openSqliteStore({ file, busyTimeoutMs: 5_000 });
+    // A closing count is written before the call is answered: the lock is met.
+    const counter = { key: 'ip:locked', limit: 1, windowMs: 60_000 };
+    const locker = new Database(file);
+    locker.exec('BEGIN IMMEDIATE');
+    expect(store.consumeQuotaNow!({ counters: [counter], now: T0 })).toBeUndefined();
+    const waited = store.consumeQuota({ counters: [counter], now: T0 });
+    setTimeout(() => locker.exec('ROLLBACK'), 50);
+    expect(await waited).toMatchObject({ admitted: true, counts: [1] });
+    locker.close();
+    await store.close();
+  });
+
   it('a quota that reaches its limit is on disk at once: a crash cannot reopen it', async () => {
     const counter = { key: 'ip:closed', limit: 2, windowMs: 60_000 };
     const store = openSqliteStore({ file });
