@@ -4,6 +4,7 @@ import type { BlockReads } from '../rpc/block-reads.js';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
 import { coinAddressText } from './coin-addresses.js';
 import { decodeContentHash } from './content-hash.js';
+import { type MulticallResult, readAllInOneCall } from './contract-reads.js';
 import {
   type EnsProfileRecord,
   type EnsRegistration,
@@ -11,7 +12,6 @@ import {
   NO_EXTRAS,
   type ProfileExtras,
   profileTextKeys,
-  revertOf,
 } from './ens-chain-reader.js';
 import {
   ensRegistryAbi,
@@ -68,7 +68,6 @@ interface Wanted {
   coinTypes?: readonly number[];
 }
 
-type MulticallResult = { status: 'success'; result: unknown } | { status: 'failure'; error: unknown };
 type Read = { address: Address; abi: unknown; functionName: string; args: readonly unknown[] };
 
 interface BaseNameRecords extends EnsRegistration {
@@ -225,15 +224,7 @@ export class BaseNamesReader {
 
   private async multicall(reads: Read[]): Promise<MulticallResult[]> {
     if (reads.length === 0) return [];
-    // batchSize 0: never split; one aggregate3 call carries every read.
-    const results = (await this.p.client.multicall({
-      contracts: reads as never,
-      allowFailure: true,
-      batchSize: 0,
-    })) as MulticallResult[];
-    const failure = results.find((r) => r.status === 'failure' && !revertOf(r.error));
-    if (failure?.status === 'failure') throw failure.error;
-    return results;
+    return readAllInOneCall(this.p.client, reads);
   }
 
   private async read(names: readonly string[], want: Wanted): Promise<(BaseNameRecords | null)[]> {

@@ -1,7 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import {
   type Address,
-  BaseError,
   ContractFunctionRevertedError,
   ContractFunctionZeroDataError,
   decodeAbiParameters,
@@ -17,6 +16,7 @@ import type { BlockReads } from '../rpc/block-reads.js';
 import type { ChainRpcClient } from '../rpc/chain-clients.js';
 import { coinAddressText } from './coin-addresses.js';
 import { decodeContentHash } from './content-hash.js';
+import { type MulticallResult, readAllInOneCall, revertOf } from './contract-reads.js';
 import {
   type EnsContracts,
   ensRegistryAbi,
@@ -105,15 +105,6 @@ const NO_ANSWER_ERRORS = new Set([
 ]);
 const OFFCHAIN_LOOKUP_SELECTOR = '0x556f1830';
 
-/** The revert inside a viem error, if the contract reverted (as opposed to the chain failing). */
-export function revertOf(err: unknown): ContractFunctionRevertedError | ContractFunctionZeroDataError | undefined {
-  if (!(err instanceof BaseError)) return undefined;
-  const found = err.walk(
-    (e) => e instanceof ContractFunctionRevertedError || e instanceof ContractFunctionZeroDataError,
-  );
-  return found as ContractFunctionRevertedError | ContractFunctionZeroDataError | undefined;
-}
-
 /** A contract that reverted is an answer (null); anything else (network, timeout) is the chain failing. */
 function revertedAsNull(err: unknown): null {
   if (revertOf(err)) return null;
@@ -136,8 +127,6 @@ function isNoAnswer(err: unknown): boolean {
 
 const nonZero = (address: Address | null | undefined): Address | null =>
   address && address !== zeroAddress ? address : null;
-
-type MulticallResult = { status: 'success'; result: unknown } | { status: 'failure'; error: unknown };
 
 /**
  * ENS reads on one chain through viem: its ENS actions (`getEnsAddress`, `getEnsName`, `getEnsText`) against the
@@ -267,13 +256,7 @@ export class EnsChainReader {
                 { address: ref.contract, abi: nftAvatarAbi, functionName: 'uri', args: [ref.tokenId] },
               ],
         );
-        const results = (await this.p.client.multicall({
-          contracts: reads as never,
-          allowFailure: true,
-          batchSize: 0,
-        })) as MulticallResult[];
-        const failure = results.find((r) => r.status === 'failure' && !revertOf(r.error));
-        if (failure && failure.status === 'failure') throw failure.error;
+        const results = await readAllInOneCall(this.p.client, reads);
         return asks.map(({ ref, owner }, i) => {
           const held = results[2 * i]!;
           const uri = results[2 * i + 1]!;
@@ -339,14 +322,8 @@ export class EnsChainReader {
         { address: contracts.ethRegistrar, abi: ethRegistrarAbi, functionName: 'ownerOf', args: [id] },
       ];
     });
-    // batchSize 0: never split; one aggregate3 call carries every read (≈ 200 k gas per profile).
-    const results = (await client.multicall({
-      contracts: reads as never,
-      allowFailure: true,
-      batchSize: 0,
-    })) as MulticallResult[];
-    const failure = results.find((r) => r.status === 'failure' && !revertOf(r.error));
-    if (failure && failure.status === 'failure') throw failure.error;
+    // One aggregate3 call carries every read (≈ 200 k gas per profile).
+    const results = await readAllInOneCall(client, reads);
 
     let next = 0;
     return Promise.all(
