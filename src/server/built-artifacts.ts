@@ -50,13 +50,13 @@ export function buildArtifacts(): BuiltArtifacts {
   const byRowId: Record<string, string> = {};
   for (const { row } of compiled.values()) byRowId[row.id] = rowOperation(row, apiSchema);
   const { defaultPriceUsd } = loadConfig({}).x402;
-  const document = openApiDocument({ table: ROUTE_TABLE, apiSchema, publicBaseUrl: undefined, defaultPriceUsd });
+  const documentContext = { table: ROUTE_TABLE, apiSchema, publicBaseUrl: undefined, defaultPriceUsd };
+  const document = openApiDocument(documentContext);
   const openApiJson = JSON.stringify(document);
   // Only a document that survives JSON unchanged may be served from its JSON (the YAML is rendered from it).
   if (!isDeepStrictEqual(JSON.parse(openApiJson), document)) {
     throw new Error('the OpenAPI document does not survive JSON.stringify: it cannot be built ahead');
   }
-  const documentContext = { table: ROUTE_TABLE, apiSchema, publicBaseUrl: undefined, defaultPriceUsd };
   const agentSchemas = agentSchemasOf(
     agentSurface({
       table: ROUTE_TABLE,

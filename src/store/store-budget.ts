@@ -116,8 +116,11 @@ export function withStoreBudget(
   };
   const outcome = (err: unknown) =>
     lateErrors.has(err as object) ? 'timeout' : isApiError(err) && err.status === 503 ? 'unavailable' : 'error';
+  /** What a failed store call is answered with: an outage is a 503, anything else itself. */
+  const refusalOf = (err: unknown): unknown =>
+    p.isOutage(err) ? serviceUnavailable(`the ${kind} store is unavailable; try again shortly`) : err;
   const rethrow = (err: unknown): never => {
-    throw p.isOutage(err) ? serviceUnavailable(`the ${kind} store is unavailable; try again shortly`) : err;
+    throw refusalOf(err);
   };
   /** Set while the backend is late: the ping that ends it. */
   let waking: Promise<void> | undefined;
@@ -210,9 +213,7 @@ export function withStoreBudget(
       try {
         decision = decide(params);
       } catch (err) {
-        const refused = p.isOutage(err)
-          ? serviceUnavailable(`the ${kind} store is unavailable; try again shortly`)
-          : err;
+        const refused = refusalOf(err);
         record(outcome(refused), started);
         throw refused;
       }
