@@ -9,6 +9,8 @@ declare module 'autocannon' {
       body?: string | Buffer;
       connections?: number;
       pipelining?: number;
+      /** Requests per second over all connections (paced); unpaced when absent. */
+      overallRate?: number;
       /** Seconds. */
       duration?: number;
       /** Seconds without a response before a request counts as a timeout. */

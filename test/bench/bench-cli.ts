@@ -9,7 +9,9 @@ Starts the built server and, per route of test/bench/bench-routes.ts whose name 
 (bare fastify or node:http answering the same bytes, or the same row's REST path); autocannon drives them in rounds
 with the order rotated each round, and prints req/s, CPU per request (read once each side has drained) and each
 round's ratio as median (min–max), with the load average of every round. Without a filter (or with "federation") it
-then compares /graphql with Hive Gateway and @apollo/gateway over the subgraphs.
+then compares /graphql with Hive Gateway and @apollo/gateway over the subgraphs: saturated rounds, then /graphql and Hive
+Gateway at one equal rate (BENCH_FEDERATION_RATE, default half the slower one's req/s, at most 1,000), rounds started at
+load ≤ 2, on which the goal is judged.
 --rounds (default 5), --seconds per side per round (10), --warmup seconds (3), --connections (50). "cluster" instead
 starts a 3-master Redis Cluster and 1, 2, 4 instances on it and prints Redis round trips per counted call (cluster-bench.ts;
 BENCH_DURATION, BENCH_CONNECTIONS, BENCH_INSTANCES=1,2,4). "startup" times npm start and node dist/bundle/main.mjs to a

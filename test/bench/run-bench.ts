@@ -521,7 +521,11 @@ async function main(): Promise<void> {
   }
   report();
   const missed = results.filter((r) => (r.pass === false && judgeable(r.rounds)) || r.error !== null);
-  if (missed.length > 0 || federationError || (federation?.failures.length ?? 0) > 0) {
+  if (
+    missed.length > 0 ||
+    federationError ||
+    (federation?.failures.length ?? 0) + (federation?.equalRate?.failures.length ?? 0) > 0
+  ) {
     process.stderr.write(`bench: ${missed.map((r) => r.name).join(', ')} missed the goal or were not measured\n`);
     process.exitCode = 1;
   }

@@ -55,6 +55,11 @@ export interface RoundOptions {
   seconds: number;
   /** Seconds of load per side before the first round (JIT, caches, connection pools). */
   warmupS: number;
+  /**
+   * Wait before each round (at most QUIET_WAIT_MS) until the 1-minute load average is at most this: rounds meant to be
+   * judged quiet do not start in the wake of the busy ones before them.
+   */
+  quietLoad?: number;
 }
 
 /** The median and range of `values`; NaN throughout when there are none (a side that failed in every round). */
@@ -123,6 +128,7 @@ export async function runRounds(
   for (let r = 0; r < options.rounds; r++) {
     const order = sides.map((_, i) => sides[(i + r) % sides.length]!).filter((s) => !failures.has(s.name));
     if (order.length === 0) break;
+    if (options.quietLoad !== undefined) await settle(options.quietLoad, log);
     const loadAverage = roundedLoad();
     log(
       `round ${r + 1}/${options.rounds} (load average ${loadAverage.join(' ')}): ${order.map((s) => s.name).join(' → ')}`,
@@ -153,6 +159,16 @@ export async function runRounds(
     rounds.push({ order: order.map((s) => s.name), loadAverage, loadAverageAtEnd: roundedLoad(), sides: runs, failed });
   }
   return { rounds, failures: [...failures.values()] };
+}
+
+/** The longest wait for the load average to settle before a round: it decays by 1/e a minute. */
+const QUIET_WAIT_MS = 120_000;
+
+/** Waits (polling every 2 s, at most QUIET_WAIT_MS) until the 1-minute load average is at most `load`. */
+async function settle(load: number, log: (line: string) => void): Promise<void> {
+  const deadline = Date.now() + QUIET_WAIT_MS;
+  if (loadavg()[0]! > load) log(`waiting for the load average (${roundedLoad()[0]}) to settle to ${load}…`);
+  while (loadavg()[0]! > load && Date.now() < deadline) await sleep(2000);
 }
 
 /** `uptime`'s three load averages, to two decimals. */
