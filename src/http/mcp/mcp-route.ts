@@ -116,10 +116,13 @@ export function registerMcpRoute(app: FastifyInstance, deps: McpRouteDeps): void
 /** The client address and credentials a call is identified by: the /mcp request's own. */
 type McpCaller = AgentToolCall['caller'];
 
-/** A direct tools/call's answer: the bytes the SDK's transport sends for its result. */
-function sendToolCallAnswer(reply: FastifyReply, id: string | number, result: CallToolResult): void {
-  reply
-    .code(200)
+/**
+ * A direct tools/call's answer (200, the status no one has changed): the bytes the SDK's transport sends for its
+ * result. Returns the reply, which an async handler resolves to (fastify then waits for the response to be done, and
+ * sends nothing more).
+ */
+function sendToolCallAnswer(reply: FastifyReply, id: string | number, result: CallToolResult): FastifyReply {
+  return reply
     .header('content-type', 'application/json')
     .header('Cache-Control', 'no-store')
     .send(toolCallAnswer(id, result));
@@ -182,8 +185,8 @@ function registerMcpMethods(app: FastifyInstance, deps: McpRouteDeps): void {
   app.route({
     method: 'POST',
     url: MCP_PATH,
-    // Not async: an answer sent at once returns undefined (fastify would send a returned reply again), and the rest
-    // return the promise that sends theirs.
+    // Not async: an answer sent at once returns undefined (nothing is left for fastify to wait for), and the rest
+    // return the promise that sends theirs and resolves to the reply.
     handler: (request: FastifyRequest, reply: FastifyReply): Promise<unknown> | undefined => {
       refuseForeignHost(request);
       if (request.body instanceof MalformedJsonBody) {
