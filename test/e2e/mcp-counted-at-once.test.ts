@@ -17,11 +17,12 @@ const PRICE_CALL = {
  * (src/http/mcp/direct-tool-call.ts); `charset=UTF-8` in capitals goes through the SDK's transport and server, whose
  * admission always awaits the store.
  */
-async function call(server: TestServer, contentType = 'application/json') {
+async function call(server: TestServer, contentType = 'application/json', credentials: Record<string, string> = {}) {
   const res = await server.request({
     method: 'POST',
     path: '/mcp',
     headers: {
+      ...credentials,
       'content-type': contentType,
       accept: 'application/json, text/event-stream',
       'mcp-protocol-version': '2025-06-18',
@@ -65,6 +66,15 @@ describe('MCP: a counted tool call whose body is cached is admitted at once (SQL
       expect(awaited).toHaveBeenCalledTimes(1);
       expect(atOnce).toHaveBeenCalledTimes(1);
       expect(second).toEqual(first);
+
+      // Credentials take the awaited path whatever is cached: an unknown API key is identified there, and refused.
+      const withKey = await call(server, 'application/json', { 'x-api-key': `sk_live_${'0'.repeat(40)}` });
+      expect(atOnce).toHaveBeenCalledTimes(1);
+      expect(withKey.result.isError).toBe(true);
+      expect(JSON.parse((withKey.result.content[0] as { text: string }).text)).toMatchObject({
+        status: 401,
+        code: 'INVALID_API_KEY',
+      });
       for (let sent = 2; sent < DAILY_LIMIT; sent++) expect((await call(server)).result.isError).toBeFalsy();
       expect(await usedToday(server)).toBe(DAILY_LIMIT);
 
