@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from 'pino';
 import type { GraphContext } from '../../../subgraphs/shared/graph-context.js';
-import type { AccessGate } from '../../access/access-gate.js';
+import { type AccessGate, admitsAtOnce } from '../../access/access-gate.js';
 import type { AccessRequest } from '../../access/identify-caller.js';
 import { paymentRequiredOf } from '../../access/payment-offer.js';
 import type { PresentedPayment } from '../../access/x402-presented-payment.js';
@@ -125,6 +125,27 @@ export function errorResult(err: ApiError): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ status, ...body }) }] };
 }
 
+/** The micro-cache key of a call of a cacheable row's tool: the arguments alone decide its input. */
+function cacheKeyOf(call: AgentToolCall): string {
+  return `mcp ${call.tool.name} ${JSON.stringify(call.arguments ?? {})}`;
+}
+
+/** The call as the access gate reads it: the /mcp request's address and credentials, and the payment `_meta` carries. */
+function accessRequestOf(call: AgentToolCall, payment: PresentedPayment | undefined): AccessRequest {
+  return {
+    ip: call.caller.ip,
+    headers: call.caller.headers,
+    resource: () => call.tool.resourceUrl,
+    ...(payment ? { payment } : {}),
+  };
+}
+
+/** A call that threw (a refusal, or a failure logged here) as its tool error. */
+function failedCall(err: unknown, tool: AgentTool, deps: AgentToolDeps): CallToolResult {
+  if (!(err instanceof ApiError)) deps.log.error({ err, tool: tool.name }, 'tool call failed');
+  return errorResult(toApiError(err));
+}
+
 /**
  * Runs one tool call as its REST path would run: the row's validation, the same access gate (the caller's key or
  * session, else the client IP, counted at the row's tier; past the daily limit an x402 offer; a payment in
@@ -137,18 +158,11 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
   const { tool } = call;
   try {
     // The arguments alone decide a cacheable row's input, so a fresh body also vouches that they are valid.
-    const cacheKey =
-      deps.cache && isCacheableRow(tool.compiled.row) ? `mcp ${tool.name} ${JSON.stringify(call.arguments ?? {})}` : '';
+    const cacheKey = deps.cache && isCacheableRow(tool.compiled.row) ? cacheKeyOf(call) : '';
     const cached = cacheKey ? deps.cache!.fresh(cacheKey) : undefined;
     const input = cached === undefined ? toolInput(tool, call.arguments) : undefined;
     const sent = metaPayment(call.meta);
-    const payment = sent?.payment;
-    const request: AccessRequest = {
-      ip: call.caller.ip,
-      headers: call.caller.headers,
-      resource: () => tool.resourceUrl,
-      ...(payment ? { payment } : {}),
-    };
+    const request = accessRequestOf(call, sent?.payment);
     const render = async () =>
       JSON.stringify(
         await runOperationRow({
@@ -174,7 +188,32 @@ export async function callAgentTool(call: AgentToolCall, deps: AgentToolDeps): P
     });
     return settled ? { ...result, _meta: { [sent!.receiptKey]: settled.receipt } } : result;
   } catch (err) {
-    if (!(err instanceof ApiError)) deps.log.error({ err, tool: tool.name }, 'tool call failed');
-    return errorResult(toApiError(err));
+    return failedCall(err, tool, deps);
+  }
+}
+
+/**
+ * {@link callAgentTool} at once, where nothing needs waiting for: a tool anyone may call whose body is fresh in the
+ * micro-cache with its result made already, admitted by the gate at once (a free tool called without credentials, or
+ * AccessGate.admitNow: a counted call without credentials or payment, on a store that decides at once). Such a decision holds nothing to release, settle or
+ * refund, and the tool's answer carries no headers, so what is left of the admitted path is the shared result: the
+ * same object, and the same refusal as a tool error, callAgentTool answers. Undefined (nothing identified or counted)
+ * when the call needs callAgentTool.
+ * @example const result = callAgentToolNow(call, deps) ?? (await callAgentTool(call, deps))
+ */
+export function callAgentToolNow(call: AgentToolCall, deps: AgentToolDeps): CallToolResult | undefined {
+  const { tool } = call;
+  if (tool.needs !== undefined || deps.cache === undefined || !isCacheableRow(tool.compiled.row)) return undefined;
+  const body = deps.cache.fresh(cacheKeyOf(call));
+  const result = body && sharedResults.get(body);
+  if (result === undefined) return undefined;
+  const request = accessRequestOf(call, metaPayment(call.meta)?.payment);
+  // A free tool called without credentials is admitted with nothing to identify or count (its decision is fixed).
+  if (admitsAtOnce(request, tool.accessRoute)) return result;
+  try {
+    const decision = deps.access.admitNow(request, tool.accessRoute);
+    return decision && result;
+  } catch (err) {
+    return failedCall(err, tool, deps);
   }
 }

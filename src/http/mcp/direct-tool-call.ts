@@ -22,13 +22,18 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   !Array.isArray(value) &&
   Object.getPrototypeOf(value) === Object.prototype;
 
-const hasOnly = (value: Record<string, unknown>, keys: ReadonlySet<string>): boolean =>
-  Object.keys(value).every((k) => keys.has(k));
+/** Whether a plain object's members are all among `keys` (a plain object has no inherited enumerable member). */
+const hasOnly = (value: Record<string, unknown>, keys: ReadonlySet<string>): boolean => {
+  for (const k in value) if (!keys.has(k)) return false;
+  return true;
+};
 
 const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 const PARAMS_KEYS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
 const META_KEYS: ReadonlySet<string> = new Set([X402_PAYMENT_META, X402_MCP_PAYMENT_META]);
 const JSON_CONTENT_TYPE = /^application\/json(?:;\s*charset=utf-8)?$/;
+/** What stock clients send, matched without the regular expression. */
+const PLAIN_JSON = 'application/json';
 
 /**
  * The request, when it is one the SDK's stateless transport and server would accept and hand to the tools/call
@@ -45,7 +50,8 @@ export function directToolCall(
 ): DirectToolCall | undefined {
   const accept = headers.accept;
   if (accept === undefined || !accept.includes('application/json') || !accept.includes('text/event-stream')) return;
-  if (headers['content-type'] === undefined || !JSON_CONTENT_TYPE.test(headers['content-type'])) return;
+  const contentType = headers['content-type'];
+  if (contentType === undefined || (contentType !== PLAIN_JSON && !JSON_CONTENT_TYPE.test(contentType))) return;
   const version = headers['mcp-protocol-version'];
   if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version as string)) return;
   if (!isPlainObject(body) || !hasOnly(body, MESSAGE_KEYS)) return;
