@@ -109,30 +109,29 @@ function directCall(
       return undefined;
     instances.set(metadata.target, instance);
   }
-  const self = instance;
-  const method = (self as Record<string, unknown>)[metadata.methodName];
-  if (typeof method !== 'function') return undefined;
+  const self = instance as Record<string, (...params: unknown[]) => unknown>;
+  const name = metadata.methodName;
+  if (typeof self[name] !== 'function') return undefined;
+  // The method is looked up on each call, as type-graphql's handler does.
   const [a, b, c, d] = readers;
   switch (readers.length) {
     case 0:
-      return () => method.call(self);
+      return () => self[name]!();
     case 1:
-      return (root, args, context, info) => method.call(self, a!(root, args as never, context, info));
+      return (root, args, context, info) => self[name]!(a!(root, args as never, context, info));
     case 2:
       return (root, args, context, info) =>
-        method.call(self, a!(root, args as never, context, info), b!(root, args as never, context, info));
+        self[name]!(a!(root, args as never, context, info), b!(root, args as never, context, info));
     case 3:
       return (root, args, context, info) =>
-        method.call(
-          self,
+        self[name]!(
           a!(root, args as never, context, info),
           b!(root, args as never, context, info),
           c!(root, args as never, context, info),
         );
     case 4:
       return (root, args, context, info) =>
-        method.call(
-          self,
+        self[name]!(
           a!(root, args as never, context, info),
           b!(root, args as never, context, info),
           c!(root, args as never, context, info),
@@ -140,10 +139,7 @@ function directCall(
         );
     default:
       return (root, args, context, info) =>
-        method.apply(
-          self,
-          readers.map((read) => read(root, args as never, context, info)),
-        );
+        self[name]!(...readers.map((read) => read(root, args as never, context, info)));
   }
 }
 
