@@ -102,7 +102,11 @@ const propertyReader =
   (parent) =>
     (parent as Record<string, unknown>)[property];
 
-/** The subgraphs that define `typeName.fieldName`, in order, each with its resolver and the field's extensions. */
+/**
+ * The subgraphs that define `typeName.fieldName`, in order, each with its resolver and the field's extensions. The
+ * resolver of a plain field reads its property; a type-graphql resolver method is called directly where it can be
+ * (direct-resolver-calls.ts); otherwise type-graphql's own.
+ */
 function fieldOwners(
   subgraphs: readonly BuiltSubgraph[],
   typeName: string,
