@@ -83,7 +83,8 @@ function paramReader(param: ParamMetadata, enums: ReadonlySet<unknown>): ParamRe
 /**
  * The resolver method called with its parameters as type-graphql computes them, minus type-graphql's per-call work:
  * its handler builds a resolver-data object, finds the class instance in its container, sorts the parameters, and
- * passes every argument through an async validation (a Promise.all per call) even with validation off.
+ * passes every argument through an async validation (a promise per argument and a Promise.all) even with validation
+ * off. A method taking arguments is still called as late as that handler calls it (afterArgumentValidation).
  * Undefined for a resolver that has more than that to do (middleware, roles, validation, a converted parameter).
  */
 function directCall(
@@ -113,7 +114,8 @@ function directCall(
   const name = metadata.methodName;
   if (typeof self[name] !== 'function') return undefined;
   // The method is looked up on each call, as type-graphql's handler does.
-  const [a, b, c, d] = readers;
+  if (metadata.params?.some((param) => param.kind === 'arg')) return afterArgumentValidation(self, name, readers);
+  const [a, b, c] = readers;
   switch (readers.length) {
     case 0:
       return () => self[name]!();
@@ -129,18 +131,30 @@ function directCall(
           b!(root, args as never, context, info),
           c!(root, args as never, context, info),
         );
-    case 4:
-      return (root, args, context, info) =>
-        self[name]!(
-          a!(root, args as never, context, info),
-          b!(root, args as never, context, info),
-          c!(root, args as never, context, info),
-          d!(root, args as never, context, info),
-        );
     default:
       return (root, args, context, info) =>
         self[name]!(...readers.map((read) => read(root, args as never, context, info)));
   }
+}
+
+const settled = Promise.resolve();
+const noop = (): void => undefined;
+
+/**
+ * A method taking arguments, called when type-graphql's handler calls it: its parameters read at once, the method two
+ * promise turns later (type-graphql awaits every argument's validation, a Promise.all of settled promises, then calls
+ * it in a `then`), and its outcome settling the promise answered as that `then`'s does. Fields answer and fail in the
+ * same order as before (graphql-js lists errors as they come), and the loaders batch the same keys.
+ */
+function afterArgumentValidation(
+  self: Record<string, (...params: unknown[]) => unknown>,
+  name: string,
+  readers: readonly ParamReader[],
+): Resolver {
+  return (root, args, context, info) => {
+    const values = readers.map((read) => read(root, args as never, context, info));
+    return settled.then(noop).then(() => self[name]!(...values));
+  };
 }
 
 /**

@@ -1,9 +1,13 @@
 import 'reflect-metadata';
-import { type GraphQLFieldResolver, type GraphQLResolveInfo, isObjectType } from 'graphql';
+import { type GraphQLFieldResolver, type GraphQLResolveInfo, isObjectType, parse } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '../../src/errors/api-error.js';
 import { directResolverCalls } from '../../src/gateway/direct-resolver-calls.js';
+import { prepareOperation, startInProcessGateway } from '../../src/gateway/in-process-gateway.js';
+import { readPublishedSchema } from '../../src/gateway/published-schema.js';
 import { buildAllSubgraphs } from '../../subgraphs/index.js';
 import type { BuiltSubgraph } from '../../subgraphs/shared/build-subgraph.js';
+import type { GraphContext } from '../../subgraphs/shared/graph-context.js';
 
 type Resolver = GraphQLFieldResolver<unknown, unknown>;
 
@@ -73,7 +77,7 @@ describe('direct calls of type-graphql resolver methods (the in-process gateway)
     }
   });
 
-  it('give the method a copy of a list argument, as type-graphql does', () => {
+  it('give the method a copy of a list argument, as type-graphql does', async () => {
     const addresses = ['0xd8da6bf26964af9d7eed9e03e53415d37aa96045'];
     const seen: unknown[] = [];
     const call = direct.get('chain')!.get('Query.addressValidation')!;
@@ -90,12 +94,38 @@ describe('direct calls of type-graphql resolver methods (the in-process gateway)
       return method.call(this, a);
     };
     try {
-      call(undefined, { addresses }, {}, {} as GraphQLResolveInfo);
+      await call(undefined, { addresses }, {}, {} as GraphQLResolveInfo);
     } finally {
       proto.prototype.addressValidation = method;
     }
     expect(seen).toHaveLength(1);
     expect(seen[0]).toEqual(addresses);
     expect(seen[0]).not.toBe(addresses);
+  });
+
+  it('keep the order fields fail in: a method taking arguments runs when type-graphql’s handler would run it', async () => {
+    // The same API schema executed twice: with the direct calls, and with type-graphql's own resolvers only.
+    const withDirect = await startInProcessGateway({ subgraphs, ...readPublishedSchema() });
+    const typeGraphqlOnly = await startInProcessGateway({
+      subgraphs: subgraphs.map((s) => ({ name: s.name, schema: s.schema, sdl: '', resolverClasses: [] })),
+      ...readPublishedSchema(),
+    });
+    // `me` fails a turn after it is called (its caller is refused); addressChecksum throws as it is called.
+    const context = {
+      app: { account: { me: () => ({ address: '0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045' }) } },
+      caller: async () => {
+        throw new ApiError('UNAUTHORIZED', 'no caller here');
+      },
+    } as unknown as GraphContext;
+    for (const source of [
+      '{ me { address } addressChecksum(address: "zz") { address } }',
+      '{ addressChecksum(address: "zz") { address } me { address } }',
+      '{ a: addressValidation(addresses: ["zz"]) { count } me { address } b: addressChecksum(address: "0x12") { address } }',
+      '{ addressChecksum(address: "0xd8da6bf26964af9d7eed9e03e53415d37aa96045") { address isChecksummed } }',
+    ]) {
+      const op = prepareOperation(source, parse(source));
+      const expected = JSON.stringify(await typeGraphqlOnly.execute(op, {}, context));
+      expect(JSON.stringify(await withDirect.execute(op, {}, context)), source).toBe(expected);
+    }
   });
 });
