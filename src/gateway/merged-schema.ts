@@ -15,6 +15,7 @@ import {
 } from 'graphql';
 import { getMetadataStorage } from 'type-graphql';
 import type { BuiltSubgraph } from '../../subgraphs/shared/build-subgraph.js';
+import { directResolverCalls } from './direct-resolver-calls.js';
 
 export class MergedSchemaError extends Error {
   override name = 'MergedSchemaError';
@@ -101,14 +102,20 @@ const propertyReader =
   (parent) =>
     (parent as Record<string, unknown>)[property];
 
-/** The subgraphs that define `typeName.fieldName`, in order, each with its resolver and the field's extensions. */
+/**
+ * The subgraphs that define `typeName.fieldName`, in order, each with its resolver and the field's extensions. The
+ * resolver of a plain field reads its property; a type-graphql resolver method is called directly where it can be
+ * (direct-resolver-calls.ts); otherwise type-graphql's own.
+ */
 function fieldOwners(
   subgraphs: readonly BuiltSubgraph[],
   typeName: string,
   fieldName: string,
   plain: Map<string, Map<string, string>>,
+  direct: Map<string, Map<string, Resolver>>,
 ) {
   const property = plain.get(typeName)?.get(fieldName);
+  const at = `${typeName}.${fieldName}`;
   return subgraphs.flatMap((sub) => {
     const type = sub.schema.getType(typeName);
     const field = type && isObjectType(type) ? type.getFields()[fieldName] : undefined;
@@ -120,7 +127,7 @@ function fieldOwners(
               ? defaultFieldResolver
               : property !== undefined
                 ? propertyReader(property)
-                : field.resolve) as Resolver,
+                : (direct.get(sub.name)?.get(at) ?? field.resolve)) as Resolver,
             subscribe: field.subscribe as Resolver | undefined,
             extensions: field.extensions,
           },
@@ -160,6 +167,7 @@ export function mergeSubgraphSchemas(p: {
 }): GraphQLSchema {
   const shared = sharedEntities(p.subgraphs);
   const plain = plainPropertyFields();
+  const direct = directResolverCalls(p.subgraphs);
 
   /** Which subgraph produced an entity object: only that subgraph's resolvers may read it as it is. */
   const origin = new WeakMap<object, string>();
@@ -202,7 +210,7 @@ export function mergeSubgraphSchemas(p: {
 
   /** Gives the API field `typeName.field` the resolver (and the event stream) of the subgraph(s) defining it. */
   const resolveField = (field: GraphQLField<unknown, unknown>, typeName: string): void => {
-    const owners = fieldOwners(p.subgraphs, typeName, field.name, plain);
+    const owners = fieldOwners(p.subgraphs, typeName, field.name, plain, direct);
     if (owners.length === 0) throw new MergedSchemaError(`no subgraph resolves ${typeName}.${field.name}`);
     // What the subgraphs' classes declare beyond SDL (`@Extensions`: the OpenAPI document's JSON Schema facts).
     field.extensions = Object.assign(Object.create(null), field.extensions, ...owners.map((o) => o.extensions));

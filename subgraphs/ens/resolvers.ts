@@ -69,19 +69,48 @@ export function batchNames(names: readonly string[]): string[] {
   return [...new Set(parseArgument(ensNameBatch, 'names', names))];
 }
 
-/** A profile record from the chain → the GraphQL (and REST) shape. */
+/** What a profile shows of a read beyond copying its fields: its records as the contract lists them, links, dates. */
+interface ShownRead {
+  records: EnsTextRecord[];
+  avatar: string | null;
+  expiration: string | null;
+}
+
+/**
+ * Each read's {@link ShownRead}, worked out once: a read is kept across requests while the chain head stays
+ * (src/sources/rpc/block-reads.ts), and these took most of a profile's making. Only read, never written: the
+ * profiles and answers made from it share it.
+ */
+const shownReads = new WeakMap<EnsProfileRecord, ShownRead>();
+
+function shownRead(record: EnsProfileRecord): ShownRead {
+  let shown = shownReads.get(record);
+  if (shown === undefined) {
+    const records: EnsTextRecord[] = [];
+    for (const [ensKey, key] of RECORD_KEYS) {
+      const value = record.texts[ensKey];
+      if (value !== undefined) records.push({ key, value });
+    }
+    shown = {
+      records,
+      avatar: record.avatarRecord === null ? null : (avatarLink(record.avatarRecord, record.name)?.url ?? null),
+      expiration: isoSeconds(record.expiresAt),
+    };
+    shownReads.set(record, shown);
+  }
+  return shown;
+}
+
+/** A profile record from the chain → the GraphQL (and REST) shape: a new profile each time, its entity own. */
 export function toEnsProfile(record: EnsProfileRecord): EnsProfile {
-  const records: EnsTextRecord[] = RECORD_KEYS.flatMap(([ensKey, key]) => {
-    const value = record.texts[ensKey];
-    return value === undefined ? [] : [{ key, value }];
-  });
+  const shown = shownRead(record);
   return {
     name: record.name,
     address: record.address,
-    avatar: record.avatarRecord === null ? null : (avatarLink(record.avatarRecord, record.name)?.url ?? null),
+    avatar: shown.avatar,
     contentHash: record.contentHash,
-    records,
-    expiration: isoSeconds(record.expiresAt),
+    records: shown.records,
+    expiration: shown.expiration,
     registrant: record.registrant,
     controller: record.controller,
     resolver: record.resolver,

@@ -39,6 +39,8 @@ export interface BuiltSubgraph {
   schema: GraphQLSchema;
   /** The subgraph SDL with federation directives, as written to schema/<name>.graphql (printed on first read). */
   readonly sdl: string;
+  /** The module's resolver classes: which type-graphql resolvers are this subgraph's (the gateway calls them). */
+  resolverClasses: readonly unknown[];
 }
 
 /**
@@ -68,6 +70,8 @@ export async function buildSubgraph(mod: SubgraphModule): Promise<BuiltSubgraph>
     resolvers: mod.resolvers,
     orphanedTypes: mod.orphanedTypes,
     skipCheck: true,
+    // No validation, global middleware or auth checker: the in-process gateway calls resolver methods directly
+    // (src/gateway/direct-resolver-calls.ts), type-graphql's handler having nothing else to do.
     validate: false,
     pubSub: NO_TOPICS,
   });
@@ -91,6 +95,7 @@ export async function buildSubgraph(mod: SubgraphModule): Promise<BuiltSubgraph>
       sdl ??= `${FEDERATION_LINK}\n\n${printSchemaWithDirectives(schema)}\n`;
       return sdl;
     },
+    resolverClasses: mod.resolvers ?? [],
   };
 }
 
@@ -129,7 +134,7 @@ export async function buildFederatedSubgraph(mod: SubgraphModule): Promise<Built
   const { buildSubgraphSchema } = await import('@apollo/subgraph');
   const schema = buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as never });
   keepFieldExtensions(built.schema, schema);
-  return { name: mod.name, schema, sdl };
+  return { name: mod.name, schema, sdl, resolverClasses: built.resolverClasses };
 }
 
 /**
