@@ -1,4 +1,10 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/config.js';
 import { requestLoggerFactory } from '../logging/request-logger.js';
@@ -9,6 +15,27 @@ import { proxyTrust } from './trusted-proxies.js';
 
 /** Request bodies are small JSON documents; 1 MiB bounds what a caller can make us parse. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Fastify's two info lines of every request ("incoming request", "request completed"), asked of the request's logger
+ * only when it writes info: fastify's controller builds their objects and arguments on every request and the logger
+ * drops them at LOG_LEVEL=warn (the production level), twice per request. Every line still written is fastify's own,
+ * unchanged; errors, warnings and the other lines are its controller's.
+ */
+export class InfoLinesWhenWritten extends LogController {
+  /** The service's request loggers are pino's (request-logger.ts), which say whether a level is written. */
+  private static writesInfo(request: FastifyRequest): boolean {
+    return (request.log as Logger).isLevelEnabled('info');
+  }
+
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (InfoLinesWhenWritten.writesInfo(request)) super.incomingRequest(request, reply);
+  }
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (error || InfoLinesWhenWritten.writesInfo(request)) super.requestCompleted(error, request, reply);
+  }
+}
 
 /**
  * The fastify instance the service answers on, with no route and no hook yet: its logger, proxy trust, connection
@@ -24,6 +51,7 @@ export function createFastifyServer(
     loggerInstance: deps.logger as FastifyBaseLogger,
     // request.log becomes a pino child only when a line is written (most requests write none at LOG_LEVEL=warn).
     childLoggerFactory: (logger, bindings, options) => requestLoggerFactory(logger as Logger, bindings, options),
+    logController: new InfoLinesWhenWritten(),
     trustProxy: proxyTrust(deps.config.trustProxy),
     // Keep-alive, headers and request timeouts (MAX_CONNECTIONS and the rest: README "Running behind a proxy").
     ...connectionOptions(deps.config.connections),
