@@ -5,7 +5,7 @@ import Fastify, {
   type FastifyRequest,
   LogController,
 } from 'fastify';
-import type { Logger } from 'pino';
+import type { Bindings, ChildLoggerOptions, Logger } from 'pino';
 import type { AppConfig } from '../config/config.js';
 import { requestLoggerFactory } from '../logging/request-logger.js';
 import { connectionOptions } from './connection-limits.js';
@@ -38,6 +38,23 @@ export class InfoLinesWhenWritten extends LogController {
 }
 
 /**
+ * The process logger as fastify is given it: fastify makes its root logger as a child of the instance, then one child
+ * of that root per request, and here that child is request-logger.ts's lazy one (a pino child only once a line is
+ * written). Given as the root's own `child` rather than as `childLoggerFactory`, so that fastify's default factory
+ * calls it: a custom factory's logger is validated on every request (an array, a filter closure and seven lookups).
+ */
+export function withLazyRequestLoggers(logger: Logger): FastifyBaseLogger {
+  const withChildren = (parent: Logger, child: (bindings: Bindings, options: ChildLoggerOptions) => Logger) =>
+    Object.assign(Object.create(parent) as Logger, { child });
+  return withChildren(logger, (bindings, options) => {
+    const root = logger.child(bindings, options);
+    return withChildren(root, (requestBindings, requestOptions) =>
+      requestLoggerFactory(root, requestBindings, requestOptions ?? {}),
+    );
+  }) as FastifyBaseLogger;
+}
+
+/**
  * The fastify instance the service answers on, with no route and no hook yet: its logger, proxy trust, connection
  * timeouts, body limit and request ids, and the answers written before any hook runs (a request Node's parser refuses,
  * a path that is not valid percent-encoding), which carry `answerHeaders` (the security headers, once known).
@@ -48,9 +65,8 @@ export function createFastifyServer(
   answerHeaders: Readonly<Record<string, string>>,
 ): FastifyInstance {
   return Fastify({
-    loggerInstance: deps.logger as FastifyBaseLogger,
     // request.log becomes a pino child only when a line is written (most requests write none at LOG_LEVEL=warn).
-    childLoggerFactory: (logger, bindings, options) => requestLoggerFactory(logger as Logger, bindings, options),
+    loggerInstance: withLazyRequestLoggers(deps.logger),
     logController: new InfoLinesWhenWritten(),
     trustProxy: proxyTrust(deps.config.trustProxy),
     // Keep-alive, headers and request timeouts (MAX_CONNECTIONS and the rest: README "Running behind a proxy").
