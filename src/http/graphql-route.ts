@@ -18,7 +18,7 @@ import { keepMalformedJson } from './json-body.js';
 import { liveOperations } from './live-operations.js';
 import { observeOperation } from './observability/observe-operation.js';
 import { type ChargedRow, operationCharges } from './operation-charge.js';
-import { requestResource } from './rest-routes.js';
+import { RestAccessRequest } from './rest-routes.js';
 import { htmlPageHeaders } from './security-headers.js';
 import { proxyTrust } from './trusted-proxies.js';
 
@@ -97,11 +97,7 @@ export async function registerGraphqlRoute(app: FastifyInstance, deps: GraphqlRo
   const charges = operationCharges(deps.operations, deps.defaultPriceUsd);
   const documents = new GraphqlDocuments({ schema: deps.gateway.apiSchema, maxTokens: deps.limits.maxTokens, rules });
   const pipeline = graphqlPipeline({ schema: deps.gateway.apiSchema, access: deps.access, charges, documents });
-  const access = (request: FastifyRequest): AccessRequest => ({
-    ip: request.ip,
-    headers: request.headers,
-    resource: () => requestResource(request, deps.publicBaseUrl),
-  });
+  const access = (request: FastifyRequest): AccessRequest => new RestAccessRequest(request, deps.publicBaseUrl);
   // Subscriptions (and any operation sent so): GraphQL over SSE and over WebSocket (graphql-streams.ts).
   const streams = liveOperations({
     schema: deps.gateway.apiSchema,

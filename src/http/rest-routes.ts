@@ -29,10 +29,11 @@ export function requestResource(request: FastifyRequest, publicBaseUrl: string |
 }
 
 /**
- * A REST request as the access gate reads it: its client IP and headers, and its absolute URL (x402's `resource`)
- * made only when a payment offer asks for it. One object per call, with no closure made for it.
+ * An HTTP request (a REST row's, a /graphql call's) as the access gate reads it: its client IP and headers, and its
+ * absolute URL (x402's `resource`) made only when a payment offer asks for it. One object per call, with no closure
+ * made for it, and the IP found only when the gate asks for it (a free call without credentials never does).
  */
-class RestAccessRequest implements AccessRequest {
+export class RestAccessRequest implements AccessRequest {
   constructor(
     private readonly request: FastifyRequest,
     private readonly publicBaseUrl: string | undefined,
