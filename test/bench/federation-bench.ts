@@ -12,15 +12,17 @@ import {
 import { pidTracker } from './bench-exit.js';
 import { productionBenchEnv } from './captured-answer.js';
 import { type ChildServer, startChildServer } from './child-server.js';
-import { equalRateFor, HIVE_CPU_GOAL, hiveVerdict, QUIET_LOAD } from './federation-verdict.js';
+import { equalRateFor, HIVE_CPU_GOAL, hiveVerdict } from './federation-verdict.js';
 import {
   type BenchSide,
   type Comparison,
   compare,
   formatSpread,
+  JUDGED_AT_LOAD,
   type Round,
   type RoundOptions,
   runRounds,
+  SETTLED_START_LOAD,
   type SideFailure,
   type SideSummary,
   summarizeSide,
@@ -179,8 +181,8 @@ export async function benchFederation(p: {
       pids: t.pids,
       drive: (durationS: number) => drive(t, durationS, p.options.connections, rate),
     }));
-    p.log(`federation: every side at an equal ${rate} req/s, rounds started at load ≤ ${QUIET_LOAD}`);
-    const equal = await runRounds(paced, { ...p.options, warmupS: 0, quietLoad: QUIET_LOAD }, (line) =>
+    p.log(`federation: every side at an equal ${rate} req/s, rounds started at load ≤ ${SETTLED_START_LOAD}`);
+    const equal = await runRounds(paced, { ...p.options, warmupS: 0, quietLoad: SETTLED_START_LOAD }, (line) =>
       p.log(`federation at ${rate} req/s: ${line}`),
     );
     result.equalRate = {
@@ -204,10 +206,10 @@ export function printFederation(result: FederationResult, write: (s: string) => 
   printRounds(result, write, () => '');
   const equal = result.equalRate;
   if (!equal) return;
-  write(`  at an equal ${equal.rate} req/s per side (rounds started at load ≤ ${QUIET_LOAD}):\n`);
+  write(`  at an equal ${equal.rate} req/s per side (rounds started at load ≤ ${SETTLED_START_LOAD}):\n`);
   printRounds(equal, write, (c) =>
     c.baseline === 'Hive Gateway'
-      ? `  goal ≥ ${HIVE_CPU_GOAL}× CPU at load ≤ ${QUIET_LOAD}: ${hiveVerdict(c, equal.rounds)}`
+      ? `  goal ≥ ${HIVE_CPU_GOAL}× CPU at load ≤ ${JUDGED_AT_LOAD}: ${hiveVerdict(c, equal.rounds)}`
       : '',
   );
 }

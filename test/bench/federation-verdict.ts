@@ -1,10 +1,7 @@
-import type { Comparison, Round, SideSummary } from './side-rounds.js';
+import { type Comparison, JUDGED_AT_LOAD, judgeable, type Round, type SideSummary } from './side-rounds.js';
 
 /** Issue 28's goal: Hive Gateway needs at least this many times our CPU per request on the mix. */
 export const HIVE_CPU_GOAL = 5;
-
-/** Issue 36: goals are judged at a 1-minute load average of at most this (2 cores). */
-export const QUIET_LOAD = 2;
 
 /** The equal rate's ceiling: the outside harness of issue 36 paced its pairs at 1,000 req/s. */
 const EQUAL_RATE_CAP = 1000;
@@ -25,13 +22,9 @@ export function equalRateFor(sides: readonly SideSummary[], override: string | u
   return Math.max(1, Math.min(EQUAL_RATE_CAP, Math.floor(Math.min(...measured) / 2)));
 }
 
-/** Whether rounds say anything of the goal: NOT JUDGED when any of them started or ended above QUIET_LOAD. */
-export function hiveVerdict(
-  c: Comparison,
-  rounds: readonly Round[],
-): 'NOT MEASURED' | 'NOT JUDGED (load > 2)' | 'PASS' | 'FAIL' {
+/** Whether rounds say anything of the goal: NOT JUDGED when any of them started or ended above JUDGED_AT_LOAD. */
+export function hiveVerdict(c: Comparison, rounds: readonly Round[]): string {
   if (Number.isNaN(c.cpu.median)) return 'NOT MEASURED';
-  if (rounds.some((r) => Math.max(r.loadAverage[0]!, r.loadAverageAtEnd[0]!) > QUIET_LOAD))
-    return 'NOT JUDGED (load > 2)';
+  if (!judgeable(rounds)) return `NOT JUDGED (load > ${JUDGED_AT_LOAD})`;
   return c.cpu.median >= HIVE_CPU_GOAL ? 'PASS' : 'FAIL';
 }

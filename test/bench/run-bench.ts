@@ -22,8 +22,11 @@ import {
   type Comparison,
   compare,
   formatSpread,
+  JUDGED_AT_LOAD,
+  judgeable,
   type Round,
   runRounds,
+  SETTLED_START_LOAD,
   type SideFailure,
   type SideSummary,
   summarizeSide,
@@ -277,8 +280,10 @@ async function benchRoute(server: ChildServer, route: BenchRoute, scratch: strin
       result.tier = baselines.restTier ? `counted (REST: ${baselines.restTier})` : 'counted';
     }
     const before = counted ? await globalUsed(server) : undefined;
-    const { rounds, failures } = await runRounds([service, ...baselines.sides], options, (line) =>
-      process.stderr.write(`bench: ${route.name} — ${line}\n`),
+    const { rounds, failures } = await runRounds(
+      [service, ...baselines.sides],
+      { ...options, quietLoad: SETTLED_START_LOAD },
+      (line) => process.stderr.write(`bench: ${route.name} — ${line}\n`),
     );
     if (before !== undefined) {
       result.counted = { counterDelta: (await globalUsed(server)) - before - 1, requestsSent: sent.count };
@@ -304,13 +309,6 @@ function printRows(rows: string[][]): void {
     row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   process.stdout.write(`\n${line(rows[0]!)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}\n`);
   for (const row of rows.slice(1)) process.stdout.write(`${line(row)}\n`);
-}
-
-/** Goals are judged at load ≤ 2 (1 min average at every round's start and end); above it, printed but not judged. */
-const JUDGED_AT_LOAD = 2;
-
-function judgeable(rounds: readonly Round[]): boolean {
-  return rounds.every((round) => Math.max(round.loadAverage[0]!, round.loadAverageAtEnd[0]!) <= JUDGED_AT_LOAD);
 }
 
 function verdict(r: RouteResult): string {

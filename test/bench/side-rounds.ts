@@ -161,6 +161,20 @@ export async function runRounds(
   return { rounds, failures: [...failures.values()] };
 }
 
+/** Goals are judged at load ≤ 2 (the 1-minute average at every round's start and end); above it, printed, not judged. */
+export const JUDGED_AT_LOAD = 2;
+
+/**
+ * Rounds meant to be judged wait for the load to settle to this before they start: a round saturating 2 cores holds
+ * about 2 processes busy, so one started at 2 ends above it, one started at 1.5 ends near 1.7.
+ */
+export const SETTLED_START_LOAD = 1.5;
+
+/** Whether every round started and ended at load ≤ JUDGED_AT_LOAD. */
+export function judgeable(rounds: readonly Round[]): boolean {
+  return rounds.every((round) => Math.max(round.loadAverage[0]!, round.loadAverageAtEnd[0]!) <= JUDGED_AT_LOAD);
+}
+
 /** The longest wait for the load average to settle before a round: it decays by 1/e a minute. */
 const QUIET_WAIT_MS = 120_000;
 

@@ -9,7 +9,7 @@ import { freePort } from '../helpers/free-port.js';
 import { killGroupNow, onBenchExit } from './bench-exit.js';
 import { CROSS_SUBGRAPH_MIX } from './federation-bench.js';
 import { processCpuSeconds, processTreeCpuSeconds } from './process-cpu.js';
-import { spread } from './side-rounds.js';
+import { JUDGED_AT_LOAD, spread } from './side-rounds.js';
 
 /** One start, from spawn to the first 200 from /api/health. */
 interface ReadySample {
@@ -293,7 +293,7 @@ export async function benchStartup(p: {
 
 /** The goal is judged at load ≤ 2 only: on a busier machine the figures are printed but not judged. */
 function verdict(f: ReadyFigures): string {
-  if (f.samples.some((x) => x.load1 > 2)) return 'NOT JUDGED (load above 2)';
+  if (f.samples.some((x) => x.load1 > JUDGED_AT_LOAD)) return `NOT JUDGED (load above ${JUDGED_AT_LOAD})`;
   return f.medianMs <= 2000 && f.medianCpuMs <= 1200 ? 'PASS' : 'FAIL';
 }
 
@@ -325,7 +325,7 @@ export function printStartup(r: StartupResult, write: (text: string) => void): v
 function printFirstRequests(r: StartupResult, write: (text: string) => void): void {
   const samples = r.ready.flatMap((f) => f.samples).filter((x) => x.firstRequests !== undefined);
   if (samples.length === 0) return;
-  const judged = samples.every((x) => x.load1 <= 2);
+  const judged = samples.every((x) => x.load1 <= JUDGED_AT_LOAD);
   write(
     `first request of each surface, ${FIRST_REQUEST_AFTER_MS / 1000} s after ready (node entry, ${samples.length} starts):\n`,
   );
@@ -339,7 +339,7 @@ function printFirstRequests(r: StartupResult, write: (text: string) => void): vo
       statuses !== '200'
         ? `FAIL (status ${statuses})`
         : !judged
-          ? 'NOT JUDGED (load above 2)'
+          ? `NOT JUDGED (load above ${JUDGED_AT_LOAD})`
           : m <= 50
             ? 'PASS'
             : 'FAIL';
