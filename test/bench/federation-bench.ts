@@ -182,7 +182,7 @@ export async function benchFederation(p: {
       drive: (durationS: number) => drive(t, durationS, p.options.connections, rate),
     }));
     p.log(`federation: every side at an equal ${rate} req/s, rounds started at load ≤ ${SETTLED_START_LOAD}`);
-    const equal = await runRounds(paced, { ...p.options, warmupS: 0, quietLoad: SETTLED_START_LOAD }, (line) =>
+    const equal = await runRounds(paced, { ...p.options, quietLoad: SETTLED_START_LOAD }, (line) =>
       p.log(`federation at ${rate} req/s: ${line}`),
     );
     result.equalRate = {

@@ -114,6 +114,8 @@ export async function runRounds(
 ): Promise<{ rounds: Round[]; failures: SideFailure[] }> {
   const failures = new Map<string, SideFailure>();
   const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+  // Rounds that wait for a quiet machine are warmed up once it is quiet: a side left idle for the wait is warmed anew.
+  if (options.quietLoad !== undefined) await settle(options.quietLoad, log);
   log(`warm-up, ${options.warmupS} s per side`);
   for (const side of sides) {
     try {
